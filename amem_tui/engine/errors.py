@@ -1,0 +1,79 @@
+"""Errors the engine raises. Each carries the CLI exit code that reports it."""
+
+from __future__ import annotations
+
+
+class AmemError(Exception):
+    """Base of every error the engine raises on purpose."""
+
+    exit_code = 1
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class InvalidInput(AmemError):
+    """Rejected input: the quality gate, a bad argument, a reserved agent id."""
+
+    exit_code = 2
+
+
+class ConfigError(InvalidInput):
+    """A configuration file or value that cannot be used."""
+
+
+class PermissionDenied(AmemError):
+    """An agent tried to change a note the write rule does not let it change."""
+
+    exit_code = 3
+
+    def __init__(self, agent: str, note_id: str, action: str, rule: str) -> None:
+        super().__init__(
+            f"PERMISSION_DENIED: agent '{agent}' may not {action} note {note_id}: {rule}"
+        )
+        self.agent = agent
+        self.note_id = note_id
+        self.action = action
+        self.rule = rule
+
+
+class ReadOnlyStore(AmemError):
+    """A write was attempted while the store is opened read-only."""
+
+    exit_code = 3
+
+
+class NotFound(AmemError):
+    """No such note, or not visible to this agent (the same answer, so nothing leaks)."""
+
+    exit_code = 4
+
+    def __init__(self, note_id: str, agent: str | None = None) -> None:
+        who = f" to agent '{agent}'" if agent else ""
+        super().__init__(f"note {note_id} not found or not visible{who}")
+        self.note_id = note_id
+        self.agent = agent
+
+
+class StoreUnavailable(AmemError):
+    """The store cannot be opened or reached."""
+
+    exit_code = 5
+
+
+class StoreLocked(StoreUnavailable):
+    """An embedded store is held by another process."""
+
+
+class ModelUnavailable(AmemError):
+    """The embedding model cannot be loaded, or does not match the collection."""
+
+    exit_code = 5
+
+
+class ModelMismatch(ModelUnavailable):
+    """A collection was built by another model or vector size than ours."""

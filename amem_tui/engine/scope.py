@@ -1,0 +1,291 @@
+"""The scope contract, in one place, as pure functions.
+
+Who an agent is (session keys), which mode it runs in, what it may read and
+write, and the neutral filters that every store backend translates into its own
+query types. Nothing here touches a store.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from amem_tui.engine.errors import InvalidInput, PermissionDenied
+from amem_tui.engine.models import EVERYONE, SHARED, MemoryNote, VisibleBecause
+
+DEFAULT_AGENT = "main"
+DEFAULT_COLLECTION = "amem_notes"
+RESERVED_AGENT_IDS = frozenset({SHARED, EVERYONE})
+_AGENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+_SESSION_KEY = re.compile(r"^agent:([^:]+):")
+
+Mode = Literal["A", "B"]
+
+
+# ------------------------------------------------------------------ agent ids
+def validate_agent_id(agent: str | None) -> str:
+    """Return ``agent`` if it is a usable agent id, else raise :class:`InvalidInput`.
+
+    A missing id is rejected (nothing is ever shared by accident), and so are the
+    reserved names ``shared`` and ``*``.
+    """
+    if agent is None or not str(agent).strip():
+        raise InvalidInput("an agent id is required: a write with no agent id is rejected")
+    if agent in RESERVED_AGENT_IDS:
+        raise InvalidInput(f"'{agent}' is reserved and cannot be used as an agent id")
+    if not _AGENT_ID.match(agent):
+        raise InvalidInput(
+            f"invalid agent id {agent!r}: use letters, digits, '_', '-' or '.', "
+            "at most 64 characters, starting with a letter or digit"
+        )
+    return agent
+
+
+def agent_from_session_key(session_key: str | None) -> str | None:
+    """The ``<id>`` of a session key ``agent:<id>:<rest>``, or None."""
+    if not session_key:
+        return None
+    match = _SESSION_KEY.match(session_key)
+    return match.group(1) if match else None
+
+
+def resolve_agent(
+    explicit: str | None = None,
+    session_key: str | None = None,
+    configured: str | None = None,
+) -> str:
+    """Resolve the acting agent as openclaw-amem does, and validate it.
+
+    Explicit agent id, else the middle part of ``agent:<id>:<rest>``, else the
+    configured ``agentId``, else ``main``.
+    """
+    agent = explicit or agent_from_session_key(session_key) or configured or DEFAULT_AGENT
+    return validate_agent_id(agent)
+
+
+# ---------------------------------------------------------------------- scope
+@dataclass(frozen=True)
+class AgentScope:
+    """An agent as the engine sees it: its id, mode and collection."""
+
+    agent: str
+    mode: Mode
+    collection: str
+    configured: bool = True
+
+    @property
+    def has_shared_scope(self) -> bool:
+        """Only Mode A agents see (and can publish to) the shared scope."""
+        return self.mode == "A"
+
+
+def scope_for(
+    agent: str,
+    dedicated_collections: dict[str, str],
+    shared_collection: str,
+    configured: bool = True,
+) -> AgentScope:
+    """The scope of ``agent``: Mode B when its configuration names a collection."""
+    validate_agent_id(agent)
+    dedicated = dedicated_collections.get(agent)
+    if dedicated:
+        return AgentScope(agent, "B", dedicated, configured)
+    return AgentScope(agent, "A", shared_collection, configured)
+
+
+# ------------------------------------------------------------ neutral filters
+@dataclass(frozen=True)
+class Match:
+    """``key`` equals ``value``, or for a list field, contains it."""
+
+    key: str
+    value: str | bool
+
+
+@dataclass(frozen=True)
+class MatchAny:
+    """``key`` equals (or, for a list field, contains) any of ``values``."""
+
+    key: str
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Filter:
+    """A backend-neutral filter: all of ``must``, one of ``should``, none of ``must_not``.
+
+    A nested :class:`Filter` may stand for a condition.
+    """
+
+    must: tuple[Condition, ...] = ()
+    should: tuple[Condition, ...] = ()
+    must_not: tuple[Condition, ...] = ()
+
+
+Condition = Match | MatchAny | Filter
+
+NOT_DELETED = Match("is_active", False)
+
+
+def read_filter(scope: AgentScope, include_inactive: bool = False) -> Filter:
+    """What ``scope`` may find by search or listing in its collection.
+
+    Mode A: ``agent_id`` in [self, "shared"], or ``readers`` names the agent;
+    soft-deleted notes excluded with must_not, so notes without ``is_active``
+    stay visible. Mode B: its own collection, no agent filter.
+    """
+    must_not = () if include_inactive else (NOT_DELETED,)
+    if scope.mode == "B":
+        return Filter(must_not=must_not)
+    visible = Filter(
+        should=(
+            MatchAny("agent_id", (scope.agent, SHARED)),
+            Match("readers", scope.agent),
+        )
+    )
+    return Filter(must=(visible,), must_not=must_not)
+
+
+def private_filter(scope: AgentScope, include_inactive: bool = False) -> Filter:
+    """The agent's own private notes."""
+    must_not = () if include_inactive else (NOT_DELETED,)
+    return Filter(must=(Match("agent_id", scope.agent),), must_not=must_not)
+
+
+def shared_filter(owner: str | None = None, include_inactive: bool = False) -> Filter:
+    """The shared scope, optionally only the notes of one owner."""
+    must: tuple[Condition, ...] = (Match("agent_id", SHARED),)
+    if owner:
+        must += (Match("owner", owner),)
+    must_not = () if include_inactive else (NOT_DELETED,)
+    return Filter(must=must, must_not=must_not)
+
+
+def consolidation_filter(scope: AgentScope) -> Filter:
+    """Candidates for consolidating ``scope``: its private, active ``memory`` notes."""
+    return Filter(
+        must=(Match("agent_id", scope.agent),),
+        must_not=(NOT_DELETED, Match("note_type", "knowledge")),
+    )
+
+
+def is_consolidation_candidate(scope: AgentScope, note: MemoryNote) -> bool:
+    """The same selection as :func:`consolidation_filter`, for one note."""
+    return note.agent_id == scope.agent and note.active and note.note_type == "memory"
+
+
+def matches(flt: Filter, note: MemoryNote) -> bool:
+    """Evaluate a neutral filter against a note in Python (for tests and fallbacks)."""
+    payload = note.to_payload()
+    payload.setdefault("agent_id", note.agent_id)
+
+    def holds(cond: Condition) -> bool:
+        if isinstance(cond, Filter):
+            return matches(cond, note)
+        value = payload.get(cond.key)
+        wanted = (cond.value,) if isinstance(cond, Match) else cond.values
+        if isinstance(value, list):
+            return any(item in wanted for item in value)
+        return any(value == item and type(value) is type(item) for item in wanted)
+
+    return (
+        all(holds(c) for c in flt.must)
+        and (not flt.should or any(holds(c) for c in flt.should))
+        and not any(holds(c) for c in flt.must_not)
+    )
+
+
+# ------------------------------------------------------------------ the rules
+
+
+def visible_because(scope: AgentScope, note: MemoryNote) -> VisibleBecause | None:
+    """Why a note in the agent's collection shows up in its searches, or None.
+
+    This is the search rule (the Mode A filter), used to explain each hit.
+    """
+    if not note.active:
+        return None
+    if scope.mode == "B":
+        return "collection"
+    if note.agent_id == scope.agent:
+        return "private"
+    if note.agent_id == SHARED:
+        return "shared"
+    if note.readers and scope.agent in note.readers:
+        return "reader"
+    return None
+
+
+def can_read(scope: AgentScope, note: MemoryNote, collection: str) -> bool:
+    """The read rule for fetch-by-id and following links.
+
+    The note must be in a collection the agent reads (its own in Mode B, the
+    shared collection in Mode A), and the agent must be its owner, or be named in
+    ``readers``, or ``readers`` holds ``"*"``.
+    """
+    if collection != scope.collection:
+        return False
+    if scope.mode == "B":
+        return True
+    if note.agent_id is None or note.agent_id == "":
+        return False
+    readers = note.effective_readers
+    return note.effective_owner == scope.agent or scope.agent in readers or EVERYONE in readers
+
+
+def can_write(agent: str, note: MemoryNote) -> bool:
+    """The write rule: the owner, or named in ``writers``, or ``writers`` holds ``"*"``."""
+    writers = note.effective_writers
+    return note.effective_owner == agent or agent in writers or EVERYONE in writers
+
+
+def require_write(agent: str, note: MemoryNote, action: str) -> None:
+    """Raise :class:`PermissionDenied` unless ``agent`` may modify ``note``."""
+    if not can_write(agent, note):
+        owner = note.effective_owner or "nobody"
+        writers = ", ".join(note.effective_writers) or "none"
+        raise PermissionDenied(
+            agent,
+            note.id,
+            action,
+            f"only its owner ({owner}) or its writers ({writers}) may modify it",
+        )
+
+
+def require_owner(agent: str, note: MemoryNote, action: str) -> None:
+    """Raise :class:`PermissionDenied` unless ``agent`` owns ``note``."""
+    if note.effective_owner != agent:
+        raise PermissionDenied(
+            agent, note.id, action, f"only its owner ({note.effective_owner}) may {action} it"
+        )
+
+
+@dataclass
+class Access:
+    """The access fields a new note gets."""
+
+    agent_id: str
+    owner: str
+    readers: list[str] = field(default_factory=list)
+    writers: list[str] = field(default_factory=list)
+
+
+def private_access(agent: str) -> Access:
+    """Access fields of a private note written by ``agent``."""
+    validate_agent_id(agent)
+    return Access(agent_id=agent, owner=agent, readers=[agent], writers=[agent])
+
+
+def shared_access(writer: str) -> Access:
+    """Access fields of a shared note written by ``writer``."""
+    validate_agent_id(writer)
+    return Access(agent_id=SHARED, owner=writer, readers=[EVERYONE], writers=[writer])
+
+
+def apply_access(note: MemoryNote, access: Access) -> None:
+    """Set a note's scope fields from ``access``."""
+    note.agent_id = access.agent_id
+    note.owner = access.owner
+    note.readers = list(access.readers)
+    note.writers = list(access.writers)

@@ -1,0 +1,299 @@
+"""The qdrant-client backend: a Qdrant server or cluster, a local folder, or ``:memory:``."""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from qdrant_client import QdrantClient
+from qdrant_client import models as qm
+from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
+
+from amem_tui.engine.errors import StoreLocked, StoreUnavailable
+from amem_tui.engine.scope import Condition, Filter, Match, MatchAny
+from amem_tui.engine.store.base import CollectionInfo, ScoredPoint, StoredPoint, Vector
+
+#: Keyword indexes created on new collections (openclaw-amem's plus our scope fields).
+DEFAULT_INDEXES = ("agent_id", "hash", "owner", "readers", "topics", "subjects")
+BOOL_INDEXES = ("is_active",)
+
+
+def to_qdrant_filter(flt: Filter | None) -> qm.Filter | None:
+    """Translate a neutral filter into qdrant-client's filter model."""
+    if flt is None:
+        return None
+
+    def condition(cond: Condition) -> Any:
+        if isinstance(cond, Filter):
+            return to_qdrant_filter(cond)
+        if isinstance(cond, Match):
+            return qm.FieldCondition(key=cond.key, match=qm.MatchValue(value=cond.value))
+        if isinstance(cond, MatchAny):
+            return qm.FieldCondition(key=cond.key, match=qm.MatchAny(any=list(cond.values)))
+        raise TypeError(f"unknown condition {cond!r}")
+
+    return qm.Filter(
+        must=[condition(c) for c in flt.must] or None,
+        should=[condition(c) for c in flt.should] or None,
+        must_not=[condition(c) for c in flt.must_not] or None,
+    )
+
+
+def _point_id(point_id: str) -> str | int:
+    """Qdrant ids are UUIDs or unsigned integers."""
+    if isinstance(point_id, str) and point_id.isdigit():
+        return int(point_id)
+    return point_id
+
+
+def _vector_of(raw: Any) -> Vector | None:
+    if raw is None:
+        return None
+    if isinstance(raw, dict):  # named vectors: take the unnamed/default one
+        raw = raw.get("") or next(iter(raw.values()), None)
+    return list(raw) if raw is not None else None
+
+
+class QdrantStore:
+    """A :class:`NoteStore` on qdrant-client."""
+
+    def __init__(
+        self,
+        *,
+        url: str | None = None,
+        path: str | None = None,
+        api_key: str | None = None,
+        timeout: int = 10,
+    ) -> None:
+        if url:
+            self.location = url
+            self.embedded = False
+            try:
+                self.client = QdrantClient(url=url, api_key=api_key, timeout=timeout)
+                self.client.get_collections()
+            except (ResponseHandlingException, UnexpectedResponse, OSError) as exc:
+                raise StoreUnavailable(
+                    f"cannot reach the Qdrant server at {url}: {_reason(exc)}"
+                ) from exc
+        else:
+            location = path or ":memory:"
+            self.location = location
+            self.embedded = True
+            try:
+                if location == ":memory:":
+                    self.client = QdrantClient(location=":memory:")
+                else:
+                    self.client = QdrantClient(path=location)
+            except RuntimeError as exc:
+                if "already accessed" in str(exc):
+                    raise StoreLocked(
+                        f"the embedded store {location} is in use by another process; "
+                        "stop that process, or point both at a Qdrant server with --url"
+                    ) from exc
+                raise StoreUnavailable(f"cannot open the store at {location}: {exc}") from exc
+
+    # -------------------------------------------------------------- helpers
+    @contextmanager
+    def _calls(self, what: str) -> Iterator[None]:
+        try:
+            yield
+        except (ResponseHandlingException, OSError) as exc:
+            raise StoreUnavailable(f"{what} failed: {_reason(exc)} ({self.location})") from exc
+        except UnexpectedResponse as exc:
+            if exc.status_code in (502, 503, 504):
+                raise StoreUnavailable(f"{what} failed: server unavailable") from exc
+            raise
+
+    # ---------------------------------------------------------- collections
+    def list_collections(self) -> list[str]:
+        """Names of all collections."""
+        with self._calls("listing collections"):
+            return sorted(c.name for c in self.client.get_collections().collections)
+
+    def _aliases(self) -> dict[str, str]:
+        try:
+            response = self.client.get_aliases()
+        except (NotImplementedError, AttributeError):
+            return {}
+        return {a.alias_name: a.collection_name for a in response.aliases}
+
+    def resolve_alias(self, name: str) -> str:
+        """The collection an alias points to, or ``name``."""
+        with self._calls("reading aliases"):
+            return self._aliases().get(name, name)
+
+    def collection_info(self, name: str) -> CollectionInfo | None:
+        """Facts about a collection, or None when it does not exist."""
+        real = self.resolve_alias(name)
+        with self._calls("reading collection info"):
+            if not self.client.collection_exists(real):
+                return None
+            info = self.client.get_collection(real)
+        params = info.config.params
+        vectors = params.vectors
+        size: int | None = None
+        if isinstance(vectors, qm.VectorParams):
+            size = vectors.size
+        elif isinstance(vectors, dict) and vectors:
+            first = vectors.get("") or next(iter(vectors.values()))
+            size = first.size
+        metadata = dict(getattr(info.config, "metadata", None) or {})
+        aliases = [a for a, target in self._aliases().items() if target == real]
+        return CollectionInfo(
+            name=real,
+            vector_size=size,
+            embedding_model=metadata.get("embedding_model"),
+            points_count=self.count(real),
+            aliases=aliases,
+            metadata=metadata,
+        )
+
+    def ensure_collection(
+        self,
+        name: str,
+        vector_size: int,
+        embedding_model: str,
+        indexes: Sequence[str] = DEFAULT_INDEXES,
+    ) -> CollectionInfo:
+        """Create the collection with cosine distance, indexes and model metadata."""
+        existing = self.collection_info(name)
+        if existing is not None:
+            return existing
+        with self._calls("creating a collection"):
+            self.client.create_collection(
+                collection_name=name,
+                vectors_config=qm.VectorParams(size=vector_size, distance=qm.Distance.COSINE),
+                metadata={"embedding_model": embedding_model, "created_by": "amem-tui"},
+            )
+            if not self.embedded:  # local mode has no payload indexes (it filters in Python)
+                for field in indexes:
+                    self.client.create_payload_index(name, field, qm.PayloadSchemaType.KEYWORD)
+                for field in BOOL_INDEXES:
+                    self.client.create_payload_index(name, field, qm.PayloadSchemaType.BOOL)
+        info = self.collection_info(name)
+        assert info is not None
+        return info
+
+    # --------------------------------------------------------------- points
+    def upsert(self, collection: str, points: Sequence[StoredPoint]) -> None:
+        """Insert or replace points (vectors required)."""
+        if not points:
+            return
+        structs = [
+            qm.PointStruct(id=_point_id(p.id), vector=p.vector or [], payload=p.payload)
+            for p in points
+        ]
+        with self._calls("writing"):
+            self.client.upsert(self.resolve_alias(collection), points=structs, wait=True)
+
+    def set_payload(self, collection: str, point_id: str, payload: dict[str, Any]) -> None:
+        """Replace a point's payload, keeping its vector."""
+        with self._calls("writing"):
+            self.client.overwrite_payload(
+                self.resolve_alias(collection),
+                payload=payload,
+                points=[_point_id(point_id)],
+                wait=True,
+            )
+
+    def retrieve(
+        self, collection: str, ids: Sequence[str], with_vectors: bool = False
+    ) -> list[StoredPoint]:
+        """Points by id, missing ones left out."""
+        wanted = [_point_id(i) for i in ids if _valid_id(i)]
+        if not wanted:
+            return []
+        with self._calls("reading"):
+            records = self.client.retrieve(
+                self.resolve_alias(collection),
+                ids=wanted,
+                with_payload=True,
+                with_vectors=with_vectors,
+            )
+        return [
+            StoredPoint(str(r.id), dict(r.payload or {}), _vector_of(r.vector)) for r in records
+        ]
+
+    def scroll(
+        self,
+        collection: str,
+        flt: Filter | None,
+        limit: int,
+        offset: int = 0,
+        with_vectors: bool = False,
+    ) -> list[StoredPoint]:
+        """A page of matching points in id order."""
+        with self._calls("reading"):
+            response = self.client.query_points(
+                self.resolve_alias(collection),
+                query_filter=to_qdrant_filter(flt),
+                limit=limit,
+                offset=offset,
+                with_payload=True,
+                with_vectors=with_vectors,
+            )
+        return [
+            StoredPoint(str(p.id), dict(p.payload or {}), _vector_of(p.vector))
+            for p in response.points
+        ]
+
+    def count(self, collection: str, flt: Filter | None = None) -> int:
+        """Exact count of matching points."""
+        with self._calls("counting"):
+            return self.client.count(
+                self.resolve_alias(collection), count_filter=to_qdrant_filter(flt), exact=True
+            ).count
+
+    def search(
+        self,
+        collection: str,
+        vector: Vector,
+        flt: Filter | None,
+        limit: int,
+        exact: bool = True,
+    ) -> list[ScoredPoint]:
+        """Nearest points by cosine similarity."""
+        with self._calls("searching"):
+            response = self.client.query_points(
+                self.resolve_alias(collection),
+                query=vector,
+                query_filter=to_qdrant_filter(flt),
+                limit=limit,
+                with_payload=True,
+                search_params=None if self.embedded else qm.SearchParams(exact=exact),
+            )
+        return [
+            ScoredPoint(str(p.id), dict(p.payload or {}), float(p.score)) for p in response.points
+        ]
+
+    def delete_points(self, collection: str, ids: Sequence[str]) -> None:
+        """Remove points for good."""
+        with self._calls("deleting"):
+            self.client.delete(
+                self.resolve_alias(collection),
+                points_selector=qm.PointIdsList(points=[_point_id(i) for i in ids]),
+                wait=True,
+            )
+
+    def close(self) -> None:
+        """Close the client and release the folder lock."""
+        with contextlib.suppress(Exception):
+            self.client.close()
+
+
+def _valid_id(point_id: str) -> bool:
+    if point_id.isdigit():
+        return True
+    try:
+        uuid.UUID(point_id)
+    except ValueError:
+        return False
+    return True
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
