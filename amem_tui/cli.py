@@ -182,7 +182,7 @@ def cmd_list(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def search_json(result: SearchResult, explain: bool = True) -> dict[str, Any]:
-    """A search result as the CLI prints it."""
+    """A search result as the CLI prints it; ``explain`` adds how each hit ranked."""
     hits = []
     for hit in result.hits:
         row: dict[str, Any] = {
@@ -193,11 +193,15 @@ def search_json(result: SearchResult, explain: bool = True) -> dict[str, Any]:
         }
         if explain:
             row.update(
-                similarity=hit.similarity,
+                similarity=_round(hit.similarity),
                 bm25_rank=hit.bm25_rank,
-                rrf=hit.rrf,
+                bm25_score=_round(hit.bm25_score),
+                dense_rank=hit.dense_rank,
+                rrf=_round(hit.rrf),
+                boost=_round(hit.boost),
                 via=hit.via,
                 via_note=hit.via_note,
+                hop=hit.hop,
             )
         hits.append(row)
     out: dict[str, Any] = {
@@ -210,31 +214,75 @@ def search_json(result: SearchResult, explain: bool = True) -> dict[str, Any]:
         "notice": result.notice,
         "hits": hits,
     }
+    if result.session_key is not None:
+        out["session_key"] = result.session_key
+    if explain:
+        out["total"] = result.total
+        out["candidates"] = result.candidates
     if result.hidden:
-        out["hidden"] = [h.model_dump() for h in result.hidden]
+        out["hidden"] = [
+            {
+                "id": h.id,
+                "reason": h.reason,
+                "kind": h.kind,
+                "owner": h.owner,
+                "agent_id": h.agent_id,
+                "collection": h.collection,
+                "score": round(h.score, 6),
+            }
+            for h in result.hidden
+        ]
     return out
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 6)
 
 
 def _search_text(data: dict[str, Any]) -> str:
     where = f"agent {data['agent']} (Mode {data['mode']}, {data['collection']})"
-    lines = [f"{where}: {len(data['hits'])} hits"]
+    how = data["search_mode"] + ("" if data["exact"] else ", approximate")
+    lines = [f"{where}: {len(data['hits'])} hits ({how})"]
     if data.get("notice"):
         lines.append(f"note: {data['notice']}")
     for hit in data["hits"]:
         content = _one_line(str(hit.get("content", "")), 60)
         lines.append(f"{hit['score']:.3f}  [{hit['because']}]  {hit['id']}  {content}")
-    for hidden in data.get("hidden", []):
-        lines.append(f"hidden  {hidden['id']}  {hidden['reason']}")
+        if "similarity" in hit:
+            lines.append("       " + _explain_text(hit))
+    if "hidden" in data:
+        lines.append(f"hidden from {data['agent']}: {len(data['hidden'])}")
+        for hidden in data["hidden"]:
+            lines.append(f"{hidden['score']:.3f}  {hidden['id']}  {hidden['reason']}")
     return "\n".join(lines)
+
+
+def _explain_text(hit: dict[str, Any]) -> str:
+    def num(value: float | None) -> str:
+        return "-" if value is None else f"{value:.4f}"
+
+    parts = [
+        f"similarity {num(hit['similarity'])}",
+        f"dense #{hit['dense_rank'] or '-'}",
+        f"bm25 #{hit['bm25_rank'] or '-'}",
+        f"rrf {num(hit['rrf'])}",
+    ]
+    if hit["via"] == "link":
+        parts.append(f"via link from {hit['via_note']} (hop {hit['hop']})")
+    else:
+        parts.append("via match")
+    return "  ".join(parts)
 
 
 @command("search", _search_text)
 def cmd_search(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
-    """What the agent finds for a query, best first."""
+    """What the agent finds for a query, best first; --hidden adds what it cannot see."""
     if args.limit < 1:
         raise UsageError("--limit must be at least 1")
-    result = ctx.engine.search(_agent(ctx), args.query, limit=args.limit)
-    return search_json(result, explain=True)
+    result = ctx.engine.search(
+        _agent(ctx), args.query, limit=args.limit, mode=args.mode, hidden=args.hidden
+    )
+    return search_json(result, explain=args.explain)
 
 
 def _demo_text(data: dict[str, Any]) -> str:
@@ -315,9 +363,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scope", choices=["private", "shared", "visible"], default="visible")
     p.add_argument("--limit", type=int, default=50)
     p.add_argument("--offset", type=int, default=0)
-    p = add("search", "search as an agent")
+    p = add("search", "search as an agent: what it finds, why, and what it cannot see")
     p.add_argument("query")
     p.add_argument("--limit", type=int, default=10)
+    p.add_argument("--mode", choices=["hybrid", "dense"], default="hybrid", help="ranking")
+    p.add_argument("--explain", action="store_true", help="show how each hit ranked")
+    p.add_argument("--hidden", action="store_true", help="add the matches it cannot see")
     p = add("demo", "fill a demo store and open the TUI on it")
     p.add_argument("--no-tui", action="store_true", help="only fill the store")
     for extend in EXTENSIONS:

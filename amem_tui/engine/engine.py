@@ -13,6 +13,7 @@ import numpy as np
 
 from amem_tui.config import Settings, cache_dir
 from amem_tui.engine import scope as rules
+from amem_tui.engine import search as searching
 from amem_tui.engine.embed import Embedder, canonical_model_name, make_embedder
 from amem_tui.engine.errors import (
     InvalidInput,
@@ -26,11 +27,11 @@ from amem_tui.engine.models import (
     EvolutionEntry,
     MemoryNote,
     NotePage,
-    SearchHit,
     SearchResult,
     content_hash,
 )
 from amem_tui.engine.scope import AgentScope, Filter
+from amem_tui.engine.search import SearchMode
 from amem_tui.engine.store.base import CollectionInfo, NoteStore, StoredPoint
 
 Clock = Callable[[], datetime]
@@ -286,25 +287,38 @@ class MemoryEngine:
             return 0
         return self.store.count(scope.collection, self.list_filter(scope, which))
 
-    def search(self, agent: str | AgentScope, query: str, limit: int = 10) -> SearchResult:
-        """Dense search within what the agent may see, best first; changes nothing."""
-        scope = self._scope(agent)
-        result = SearchResult(
-            agent=scope.agent, mode=scope.mode, collection=scope.collection, query=query, hits=[]
+    def search(
+        self,
+        agent: str | AgentScope | None,
+        query: str,
+        limit: int = 10,
+        mode: SearchMode = "hybrid",
+        hidden: bool = False,
+        session_key: str | None = None,
+        *,
+        exact: bool = True,
+        links: bool = True,
+    ) -> SearchResult:
+        """What the agent finds for ``query``, best first and explained; changes nothing.
+
+        ``mode`` is ``hybrid`` (dense + BM25, fused) or ``dense``; without a usable
+        model it falls back to keyword-only and says so in ``notice``. ``hidden``
+        adds the best matches the agent cannot see, with the reason. ``agent`` may
+        be None with a ``session_key`` (``agent:<id>:<rest>``). See
+        :mod:`amem_tui.engine.search`.
+        """
+        scope, key = searching.resolve_search_scope(self, agent, session_key)
+        return searching.search(
+            self,
+            scope,
+            query,
+            limit=limit,
+            mode=mode,
+            hidden=hidden,
+            exact=exact,
+            links=links,
+            session_key=key,
         )
-        if not query.strip() or self.store.collection_info(scope.collection) is None:
-            return result
-        self.check_model(scope.collection)
-        vector = self.embedder.embed_query(query).tolist()
-        for point in self.store.search(scope.collection, vector, rules.read_filter(scope), limit):
-            note = MemoryNote.from_payload(point.id, point.payload)
-            because = rules.visible_because(scope, note)
-            if because is None:  # the filter and the rule disagree: never show it
-                continue
-            result.hits.append(
-                SearchHit(note=note, score=point.score, similarity=point.score, because=because)
-            )
-        return result
 
     # ------------------------------------------------------------- writing
     def _writable(self) -> None:

@@ -292,6 +292,8 @@ class NotePage(BaseModel):
 
 HitVia = Literal["match", "link"]
 VisibleBecause = Literal["private", "shared", "reader", "collection"]
+#: Why a close match is hidden from an agent (see :func:`scope.hidden_reason`).
+HiddenKind = Literal["private", "deleted", "mode_b", "outside", "malformed"]
 
 
 class SearchHit(BaseModel):
@@ -305,6 +307,14 @@ class SearchHit(BaseModel):
     via: HitVia = "match"
     via_note: str | None = None
     because: VisibleBecause = "private"
+    #: 1-based rank among the dense candidates (None: not a dense candidate).
+    dense_rank: int | None = None
+    #: The BM25 score behind ``bm25_rank``.
+    bm25_score: float | None = None
+    #: The recency/heat multiplier applied to ``rrf`` to give ``score``.
+    boost: float | None = None
+    #: Link hops from the match it came through (1 or 2; None for a match).
+    hop: int | None = None
 
 
 class HiddenMatch(BaseModel):
@@ -316,6 +326,7 @@ class HiddenMatch(BaseModel):
     agent_id: str | None
     collection: str
     score: float
+    kind: HiddenKind = "private"
 
 
 class SearchResult(BaseModel):
@@ -330,6 +341,12 @@ class SearchResult(BaseModel):
     exact: bool = True
     search_mode: Literal["dense", "hybrid", "keyword"] = "dense"
     notice: str | None = None
+    #: The session key the agent was resolved from, if the search was made as one.
+    session_key: str | None = None
+    #: How many notes the agent can search (its visible notes), when counted.
+    total: int | None = None
+    #: How many candidates each retriever contributed before fusion.
+    candidates: int | None = None
 
 
 class MergeRecord(BaseModel):

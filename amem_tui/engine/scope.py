@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from amem_tui.engine.errors import InvalidInput, PermissionDenied
-from amem_tui.engine.models import EVERYONE, SHARED, MemoryNote, VisibleBecause
+from amem_tui.engine.models import EVERYONE, SHARED, HiddenKind, MemoryNote, VisibleBecause
 
 DEFAULT_AGENT = "main"
 DEFAULT_COLLECTION = "amem_notes"
@@ -147,6 +147,14 @@ def read_filter(scope: AgentScope, include_inactive: bool = False) -> Filter:
     return Filter(must=(visible,), must_not=must_not)
 
 
+def hidden_filter(scope: AgentScope) -> Filter:
+    """Everything in the agent's own collection that :func:`read_filter` leaves out."""
+    if scope.mode == "B":
+        return Filter(must=(NOT_DELETED,))
+    visible = read_filter(scope, include_inactive=True)
+    return Filter(should=(Filter(must_not=visible.must), NOT_DELETED))
+
+
 def private_filter(scope: AgentScope, include_inactive: bool = False) -> Filter:
     """The agent's own private notes."""
     must_not = () if include_inactive else (NOT_DELETED,)
@@ -215,6 +223,39 @@ def visible_because(scope: AgentScope, note: MemoryNote) -> VisibleBecause | Non
     if note.readers and scope.agent in note.readers:
         return "reader"
     return None
+
+
+def hidden_reason(
+    scope: AgentScope,
+    note: MemoryNote,
+    collection: str,
+    dedicated_collections: dict[str, str],
+) -> tuple[HiddenKind, str]:
+    """Why ``note`` (in ``collection``) is not among what ``scope`` can find.
+
+    Only meaningful for notes :func:`visible_because` rejects, or notes in
+    another collection. ``dedicated_collections`` maps Mode B agents to their
+    collections, so a note can be placed in "another agent's Mode B collection".
+    """
+    if collection != scope.collection:
+        owners = sorted(a for a, c in dedicated_collections.items() if c == collection)
+        if owners:
+            return "mode_b", f"in agent '{owners[0]}'s Mode B collection '{collection}'"
+        if scope.mode == "B":
+            return "outside", (
+                f"outside this agent's collection: '{scope.agent}' is Mode B "
+                f"and reads only '{scope.collection}'"
+            )
+        return "outside", f"outside this agent's collection '{scope.collection}'"
+    if scope.mode == "B":
+        return "deleted", "soft-deleted"
+    if not note.active and visible_because(scope, note.model_copy(update={"is_active": True})):
+        return "deleted", "soft-deleted"
+    if note.agent_id is None or note.agent_id == "":
+        return "malformed", "has no agent_id: never shown to any agent"
+    who = note.effective_owner or note.agent_id
+    deleted = " (and soft-deleted)" if not note.active else ""
+    return "private", f"private to agent '{who}'{deleted}"
 
 
 def can_read(scope: AgentScope, note: MemoryNote, collection: str) -> bool:

@@ -68,6 +68,8 @@ class QdrantStore:
         api_key: str | None = None,
         timeout: int = 10,
     ) -> None:
+        #: Changes on every write made through this object, so readers may cache safely.
+        self.write_generation = 0
         if url:
             self.location = url
             self.embedded = False
@@ -106,6 +108,17 @@ class QdrantStore:
             if exc.status_code in (502, 503, 504):
                 raise StoreUnavailable(f"{what} failed: server unavailable") from exc
             raise
+
+    @contextmanager
+    def _writing(self, what: str) -> Iterator[None]:
+        # Bumped before and after: a reader that overlaps a write never keeps
+        # what it read under the generation that follows the write.
+        self.write_generation += 1
+        try:
+            with self._calls(what):
+                yield
+        finally:
+            self.write_generation += 1
 
     # ---------------------------------------------------------- collections
     def list_collections(self) -> list[str]:
@@ -162,7 +175,7 @@ class QdrantStore:
         existing = self.collection_info(name)
         if existing is not None:
             return existing
-        with self._calls("creating a collection"):
+        with self._writing("creating a collection"):
             self.client.create_collection(
                 collection_name=name,
                 vectors_config=qm.VectorParams(size=vector_size, distance=qm.Distance.COSINE),
@@ -186,12 +199,12 @@ class QdrantStore:
             qm.PointStruct(id=_point_id(p.id), vector=p.vector or [], payload=p.payload)
             for p in points
         ]
-        with self._calls("writing"):
+        with self._writing("writing"):
             self.client.upsert(self.resolve_alias(collection), points=structs, wait=True)
 
     def set_payload(self, collection: str, point_id: str, payload: dict[str, Any]) -> None:
         """Replace a point's payload, keeping its vector."""
-        with self._calls("writing"):
+        with self._writing("writing"):
             self.client.overwrite_payload(
                 self.resolve_alias(collection),
                 payload=payload,
@@ -271,7 +284,7 @@ class QdrantStore:
 
     def delete_points(self, collection: str, ids: Sequence[str]) -> None:
         """Remove points for good."""
-        with self._calls("deleting"):
+        with self._writing("deleting"):
             self.client.delete(
                 self.resolve_alias(collection),
                 points_selector=qm.PointIdsList(points=[_point_id(i) for i in ids]),

@@ -1,0 +1,602 @@
+"""Search as an agent: what it finds, why it may see each hit, and what it cannot see.
+
+The ranking has the shape of openclaw-amem's ``memory_search``, so the inspector
+predicts what the agent itself recalls:
+
+1. dense candidates: the ``n = min(max(4k, 20), total)`` nearest notes the agent
+   may search (``total`` = how many it may search);
+2. BM25 (k1 1.5, b 0.75) over content, keywords, tags and context of the notes
+   the agent may search, keeping only notes that contain a query term;
+3. reciprocal-rank fusion (k 60) of both rankings, times a small heat/recency
+   boost (``retrieval_count``, ``last_accessed``), top k kept;
+4. a 2-hop walk over ``links`` from those k notes, adding at most 8 notes, each
+   with cosine >= 0.25 to the query. Every step applies the read rule: a note
+   the agent may not read (or that is soft-deleted) is neither shown nor walked
+   through.
+
+Searching never writes: no ``retrieval_count`` or ``last_accessed`` bumps.
+
+Hidden matches answer "why did it not recall that?": the best matches in the
+agent's own collection that its scope leaves out, and in the other collections
+this configuration knows (Mode B collections, or the shared collection for a
+Mode B agent), each with the reason from :func:`scope.hidden_reason`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+import weakref
+from collections import Counter, deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
+
+from amem_tui.engine import scope as rules
+from amem_tui.engine.errors import InvalidInput, ModelUnavailable
+from amem_tui.engine.models import (
+    HiddenMatch,
+    MemoryNote,
+    SearchHit,
+    SearchResult,
+    parse_time,
+)
+from amem_tui.engine.scope import AgentScope, Filter
+from amem_tui.engine.store.base import NoteStore
+
+if TYPE_CHECKING:
+    from amem_tui.engine.engine import MemoryEngine
+
+SearchMode = Literal["dense", "hybrid", "keyword"]
+SEARCH_MODES: tuple[str, ...] = ("dense", "hybrid", "keyword")
+
+BM25_K1 = 1.5
+BM25_B = 0.75
+RRF_K = 60
+LINK_HOPS = 2
+LINK_MAX_EXTRA = 8
+LINK_MIN_SIMILARITY = 0.25
+HEAT_WEIGHT = 0.05
+_SCROLL_PAGE = 8192
+
+# openclaw-amem lowercases and takes ASCII word runs (a JavaScript ``\w``), so
+# keyword matches here are the ones the agent's own BM25 finds.
+_WORD = re.compile(r"\w+", re.ASCII)
+
+
+# ---------------------------------------------------------------- BM25 parts
+def tokenize(text: str) -> list[str]:
+    """BM25 tokens: lowercased ASCII word runs."""
+    return _WORD.findall(text.lower())
+
+
+def searchable_text(note: MemoryNote) -> str:
+    """The text BM25 indexes: content, keywords, tags and context."""
+    return " ".join([note.content, *note.keywords, *note.tags, note.context])
+
+
+@dataclass
+class BM25Index:
+    """Okapi BM25 over a fixed list of documents (kept in the given order)."""
+
+    ids: list[str]
+    tfs: list[Counter[str]]
+    lengths: list[int]
+    idf: dict[str, float]
+    avgdl: float
+
+    @classmethod
+    def build(cls, ids: Sequence[str], docs: Sequence[Sequence[str]]) -> BM25Index:
+        """Index ``docs`` (token lists) under ``ids``."""
+        tfs = [Counter(doc) for doc in docs]
+        df: Counter[str] = Counter()
+        for tf in tfs:
+            df.update(tf.keys())
+        count = len(docs)
+        # The "+1" idf stays positive even for a term in every document.
+        idf = {t: math.log((count - f + 0.5) / (f + 0.5) + 1.0) for t, f in df.items()}
+        lengths = [len(doc) for doc in docs]
+        avgdl = sum(lengths) / max(count, 1)
+        return cls(list(ids), tfs, lengths, idf, avgdl)
+
+    def rank(self, query_tokens: Sequence[str]) -> list[tuple[str, float]]:
+        """Documents containing a query term, best first (ties keep index order)."""
+        terms = [t for t in query_tokens if t in self.idf]
+        if not terms:
+            return []
+        scored: list[tuple[str, float]] = []
+        avgdl = self.avgdl or 1.0
+        for doc_id, tf, length in zip(self.ids, self.tfs, self.lengths, strict=True):
+            score = 0.0
+            norm = BM25_K1 * (1 - BM25_B + BM25_B * length / avgdl)
+            for term in terms:
+                freq = tf.get(term, 0)
+                if freq:
+                    score += self.idf[term] * freq * (BM25_K1 + 1) / (freq + norm)
+            if score > 0:
+                scored.append((doc_id, score))
+        scored.sort(key=lambda item: -item[1])
+        return scored
+
+
+def rrf_fuse(*rankings: Sequence[str], k: int = RRF_K) -> dict[str, float]:
+    """Reciprocal-rank fusion: each list adds ``1 / (k + rank)`` (rank from 1)."""
+    fused: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, doc_id in enumerate(ranking, start=1):
+            fused[doc_id] = fused.get(doc_id, 0.0) + 1.0 / (k + rank)
+    return fused
+
+
+def heat_boost(note: MemoryNote, now: datetime) -> float:
+    """openclaw-amem's small boost for notes retrieved often and lately (1.0 = none).
+
+    ``1 + 0.05 * ln(1 + retrieval_count) / (age_days + 1)``, age from
+    ``last_accessed`` (else ``timestamp``); knowledge notes are timeless.
+    """
+    if note.note_type == "knowledge" or note.retrieval_count <= 0:
+        return 1.0
+    seen = parse_time(note.last_accessed) or parse_time(note.timestamp)
+    if seen is None:
+        return 1.0
+    if seen.tzinfo is None:
+        seen = seen.replace(tzinfo=now.tzinfo)
+    age_days = max((now - seen).total_seconds() / 86400.0, 0.0)
+    return 1.0 + HEAT_WEIGHT * math.log1p(note.retrieval_count) / (age_days + 1.0)
+
+
+def cosine(a: np.ndarray, b: Sequence[float] | np.ndarray | None) -> float | None:
+    """Cosine similarity, or None when there is no usable vector."""
+    if b is None:
+        return None
+    vec = np.asarray(b, dtype=np.float32)
+    if vec.shape != a.shape:
+        return None
+    denom = float(np.linalg.norm(a) * np.linalg.norm(vec))
+    return float(np.dot(a, vec) / denom) if denom else 0.0
+
+
+# ------------------------------------------------------------- the note cache
+@dataclass
+class _Corpus:
+    """Every note of one collection, parsed and tokenized once."""
+
+    token: tuple[int, int]
+    notes: list[MemoryNote]
+    tokens: dict[str, list[str]]
+    indexes: dict[tuple[str, ...], BM25Index] = field(default_factory=dict)
+
+
+class NoteCache:
+    """Notes per collection of one store, reused until the store is written.
+
+    Only used for stores that only this process may write (embedded stores) and
+    that count their writes (``write_generation``); anything else is re-read on
+    every search, which is always correct.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._corpora: dict[str, _Corpus] = {}
+
+    @staticmethod
+    def usable(store: NoteStore) -> bool:
+        """True when a cached copy of this store cannot go stale unseen."""
+        return bool(getattr(store, "embedded", False)) and isinstance(
+            getattr(store, "write_generation", None), int
+        )
+
+    def corpus(self, store: NoteStore, collection: str, points_count: int) -> _Corpus:
+        """The whole collection, from the cache when nothing was written since."""
+        token = (int(getattr(store, "write_generation", 0)), points_count)
+        with self._lock:
+            found = self._corpora.get(collection)
+            if found is not None and found.token == token:
+                return found
+        notes = [MemoryNote.from_payload(p.id, p.payload) for p in _scroll_all(store, collection)]
+        corpus = _Corpus(
+            token=token,
+            notes=notes,
+            tokens={n.id: tokenize(searchable_text(n)) for n in notes},
+        )
+        with self._lock:
+            self._corpora[collection] = corpus
+        return corpus
+
+
+_CACHES: weakref.WeakKeyDictionary[object, NoteCache] = weakref.WeakKeyDictionary()
+_CACHES_LOCK = threading.Lock()
+
+
+def _cache_for(store: NoteStore) -> NoteCache | None:
+    if not NoteCache.usable(store):
+        return None
+    with _CACHES_LOCK:
+        cache = _CACHES.get(store)
+        if cache is None:
+            cache = NoteCache()
+            _CACHES[store] = cache
+        return cache
+
+
+def _scroll_all(store: NoteStore, collection: str, flt: Filter | None = None) -> list:
+    points = []
+    offset = 0
+    while True:
+        page = store.scroll(collection, flt, limit=_SCROLL_PAGE, offset=offset)
+        points.extend(page)
+        if len(page) < _SCROLL_PAGE:
+            return points
+        offset += len(page)
+
+
+@dataclass
+class _NoteSet:
+    """Notes selected from one collection, with their BM25 index built on demand."""
+
+    notes: list[MemoryNote]
+    tokens: Callable[[MemoryNote], list[str]]
+    index_cache: dict[tuple[str, ...], BM25Index] | None
+    key: tuple[str, ...]
+
+    def bm25(self) -> BM25Index:
+        if self.index_cache is not None and self.key in self.index_cache:
+            return self.index_cache[self.key]
+        index = BM25Index.build([n.id for n in self.notes], [self.tokens(n) for n in self.notes])
+        if self.index_cache is not None:
+            self.index_cache[self.key] = index
+        return index
+
+
+def _select(
+    engine: MemoryEngine,
+    collection: str,
+    points_count: int,
+    flt: Filter | None,
+    keep: Callable[[MemoryNote], bool],
+    key: tuple[str, ...],
+) -> _NoteSet:
+    """The notes of ``collection`` that ``keep`` accepts, in the store's order.
+
+    With a cache the selection is made in memory; without one the store filters
+    with ``flt`` (the same rule, as a query) and ``keep`` checks again.
+    """
+    cache = _cache_for(engine.store)
+    if cache is not None:
+        corpus = cache.corpus(engine.store, collection, points_count)
+        notes = [n for n in corpus.notes if keep(n)]
+        return _NoteSet(notes, lambda n: corpus.tokens[n.id], corpus.indexes, key)
+    notes = [
+        note
+        for note in (
+            MemoryNote.from_payload(p.id, p.payload)
+            for p in _scroll_all(engine.store, collection, flt)
+        )
+        if keep(note)
+    ]
+    return _NoteSet(notes, lambda n: tokenize(searchable_text(n)), None, key)
+
+
+# ------------------------------------------------------------------ searching
+def resolve_search_scope(
+    engine: MemoryEngine, agent: str | AgentScope | None, session_key: str | None
+) -> tuple[AgentScope, str | None]:
+    """The scope a search runs as, and the session key it came from (if any).
+
+    An explicit agent wins; a session key ``agent:<id>:<rest>`` resolves to
+    ``<id>`` as openclaw-amem resolves it. An agent given as a session key is
+    read as one.
+    """
+    if isinstance(agent, AgentScope):
+        return agent, None
+    if isinstance(agent, str) and agent.startswith("agent:"):
+        if rules.agent_from_session_key(agent) is None:
+            raise InvalidInput(f"not a session key of the form agent:<id>:<rest>: {agent!r}")
+        session_key, agent = agent, None
+    if agent is None and session_key:
+        name = rules.resolve_agent(None, session_key, engine.settings.default_agent)
+        return engine.scope(name), session_key
+    return engine.scope(agent), None
+
+
+def search(
+    engine: MemoryEngine,
+    scope: AgentScope,
+    query: str,
+    *,
+    limit: int = 10,
+    mode: SearchMode = "hybrid",
+    hidden: bool = False,
+    exact: bool = True,
+    links: bool = True,
+    session_key: str | None = None,
+) -> SearchResult:
+    """What ``scope`` finds for ``query``, best first, explained; changes nothing."""
+    if mode not in SEARCH_MODES:
+        raise InvalidInput(f"unknown search mode {mode!r}: use dense or hybrid")
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise InvalidInput("the search limit must be a positive integer")
+    result = SearchResult(
+        agent=scope.agent,
+        mode=scope.mode,
+        collection=scope.collection,
+        query=query,
+        hits=[],
+        exact=exact,
+        search_mode=mode,
+        session_key=session_key,
+    )
+    if not query.strip():
+        return result
+    notices: list[str] = []
+    vector = _query_vector(engine, scope.collection, query, mode, notices)
+    if vector is None and mode != "keyword":
+        result.search_mode = "keyword"
+        result.exact = True  # BM25 scores every note the agent can search
+    info = engine.store.collection_info(scope.collection)
+    if info is not None:
+        _rank(engine, scope, query, vector, result, limit, exact, info.points_count)
+        if links and vector is not None and result.hits:
+            _walk_links(engine, scope, vector, result)
+    if hidden:
+        result.hidden = _hidden(engine, scope, query, vector, limit, notices)
+    result.notice = " ".join(notices) or None
+    return result
+
+
+def _query_vector(
+    engine: MemoryEngine, collection: str, query: str, mode: SearchMode, notices: list[str]
+) -> np.ndarray | None:
+    """The query's vector, or None (with a notice) when no usable model is at hand."""
+    if mode == "keyword":
+        return None
+    try:
+        engine.check_model(collection)
+        return np.asarray(engine.embedder.embed_query(query), dtype=np.float32)
+    except ModelUnavailable as exc:  # ModelMismatch included
+        notices.append(f"No usable embedding model ({exc}): keyword-only (BM25) search.")
+        return None
+
+
+def _rank(
+    engine: MemoryEngine,
+    scope: AgentScope,
+    query: str,
+    vector: np.ndarray | None,
+    result: SearchResult,
+    limit: int,
+    exact: bool,
+    points_count: int,
+) -> None:
+    """Fill ``result.hits`` with the top ``limit`` matches."""
+    store = engine.store
+    read = rules.read_filter(scope)
+
+    def visible(note: MemoryNote) -> bool:
+        return rules.visible_because(scope, note) is not None
+
+    if result.search_mode == "dense":
+        assert vector is not None
+        points = store.search(scope.collection, vector.tolist(), read, limit, exact=exact)
+        rank = 0
+        for point in points:
+            note = MemoryNote.from_payload(point.id, point.payload)
+            because = rules.visible_because(scope, note)
+            if because is None:  # the filter and the rule disagree: never show it
+                continue
+            rank += 1
+            result.hits.append(
+                SearchHit(
+                    note=note,
+                    score=point.score,
+                    similarity=point.score,
+                    dense_rank=rank,
+                    because=because,
+                )
+            )
+        result.candidates = len(points)
+        return
+
+    chosen = _select(engine, scope.collection, points_count, read, visible, _key(scope, "visible"))
+    notes = {n.id: n for n in chosen.notes}
+    result.total = len(chosen.notes)
+    tokens = tokenize(query)
+    if result.search_mode == "keyword":
+        ranked = chosen.bm25().rank(tokens)[:limit]
+        result.candidates = len(ranked)
+        for rank, (note_id, score) in enumerate(ranked, start=1):
+            note = notes[note_id]
+            because = rules.visible_because(scope, note)
+            assert because is not None
+            result.hits.append(
+                SearchHit(
+                    note=note.model_copy(deep=True),
+                    score=score,
+                    bm25_rank=rank,
+                    bm25_score=score,
+                    because=because,
+                )
+            )
+        return
+
+    assert vector is not None
+    n = min(max(4 * limit, 20), result.total)
+    similarity: dict[str, float] = {}
+    dense_ids: list[str] = []
+    if n > 0:
+        for point in store.search(scope.collection, vector.tolist(), read, n, exact=exact):
+            note = notes.get(point.id) or MemoryNote.from_payload(point.id, point.payload)
+            if rules.visible_because(scope, note) is None:
+                continue
+            notes.setdefault(note.id, note)
+            dense_ids.append(point.id)
+            similarity[point.id] = point.score
+    bm25 = chosen.bm25().rank(tokens)[:n]
+    bm25_ids = [note_id for note_id, _ in bm25]
+    result.candidates = max(len(dense_ids), len(bm25_ids))
+    fused = rrf_fuse(dense_ids, bm25_ids)
+    now = engine.clock()
+    boosts = {note_id: heat_boost(notes[note_id], now) for note_id in fused}
+    order = sorted(fused, key=lambda note_id: -fused[note_id] * boosts[note_id])[:limit]
+    # A match found by BM25 alone still has a cosine; measure it from its vector.
+    missing = [note_id for note_id in order if note_id not in similarity]
+    if missing:
+        for note_id, vec in engine.vectors_of(scope.collection, missing).items():
+            sim = cosine(vector, vec)
+            if sim is not None:
+                similarity[note_id] = sim
+    dense_rank = {note_id: i for i, note_id in enumerate(dense_ids, start=1)}
+    bm25_rank = {note_id: i for i, note_id in enumerate(bm25_ids, start=1)}
+    bm25_score = dict(bm25)
+    for note_id in order:
+        note = notes[note_id]
+        because = rules.visible_because(scope, note)
+        assert because is not None
+        result.hits.append(
+            SearchHit(
+                note=note.model_copy(deep=True),
+                score=fused[note_id] * boosts[note_id],
+                similarity=similarity.get(note_id),
+                bm25_rank=bm25_rank.get(note_id),
+                bm25_score=bm25_score.get(note_id),
+                dense_rank=dense_rank.get(note_id),
+                rrf=fused[note_id],
+                boost=boosts[note_id],
+                because=because,
+            )
+        )
+
+
+def _walk_links(
+    engine: MemoryEngine, scope: AgentScope, vector: np.ndarray, result: SearchResult
+) -> None:
+    """Append up to 8 notes linked (within 2 hops) from the matches.
+
+    Each step applies the read rule and the search rule: a note the agent may
+    not read, or a soft-deleted one, is skipped and never walked through.
+    """
+    by_id = {hit.note.id: hit.note for hit in result.hits}
+    visited = set(by_id)
+    queue: deque[tuple[str, int]] = deque((hit.note.id, 0) for hit in result.hits)
+    extra: list[SearchHit] = []
+    while queue and len(extra) < LINK_MAX_EXTRA:
+        source_id, hop = queue.popleft()
+        if hop >= LINK_HOPS:
+            continue
+        source = by_id[source_id]
+        wanted = [link for link in dict.fromkeys(source.links) if link not in visited]
+        if not wanted:
+            continue
+        fetched = {
+            p.id: p for p in engine.store.retrieve(scope.collection, wanted, with_vectors=True)
+        }
+        for link in wanted:
+            visited.add(link)
+            point = fetched.get(link)
+            if point is None:
+                continue
+            target = MemoryNote.from_payload(point.id, point.payload)
+            if not rules.can_read(scope, target, scope.collection):
+                continue
+            because = rules.visible_because(scope, target)
+            if because is None:
+                continue
+            sim = cosine(vector, point.vector)
+            if sim is None or sim < LINK_MIN_SIMILARITY:
+                continue
+            by_id[target.id] = target
+            extra.append(
+                SearchHit(
+                    note=target,
+                    score=sim if result.search_mode == "dense" else 0.0,
+                    similarity=sim,
+                    via="link",
+                    via_note=source_id,
+                    hop=hop + 1,
+                    because=because,
+                )
+            )
+            queue.append((target.id, hop + 1))
+            if len(extra) >= LINK_MAX_EXTRA:
+                break
+    result.hits.extend(extra)
+
+
+# --------------------------------------------------------------------- hidden
+def _hidden(
+    engine: MemoryEngine,
+    scope: AgentScope,
+    query: str,
+    vector: np.ndarray | None,
+    limit: int,
+    notices: list[str],
+) -> list[HiddenMatch]:
+    """The best matches the agent cannot see, across the collections we know."""
+    dedicated = engine.settings.dedicated_collections()
+    collections = [scope.collection]
+    for name in [engine.shared_collection, *sorted(set(dedicated.values()))]:
+        if name not in collections:
+            collections.append(name)
+    found: list[HiddenMatch] = []
+    for collection in collections:
+        info = engine.store.collection_info(collection)
+        if info is None or info.points_count == 0:
+            continue
+        own = collection == scope.collection
+        flt = rules.hidden_filter(scope) if own else None
+
+        def keep(note: MemoryNote, own: bool = own) -> bool:
+            return not own or rules.visible_because(scope, note) is None
+
+        scored: list[tuple[MemoryNote, float]] = []
+        if vector is not None:
+            try:
+                engine.check_model(collection)
+            except ModelUnavailable:
+                notices.append(
+                    f"Hidden matches in '{collection}' not checked: it was built by another model."
+                )
+                continue
+            for point in engine.store.search(collection, vector.tolist(), flt, limit):
+                note = MemoryNote.from_payload(point.id, point.payload)
+                if keep(note):
+                    scored.append((note, point.score))
+        else:
+            chosen = _select(
+                engine,
+                collection,
+                info.points_count,
+                flt,
+                keep,
+                _key(scope, "hidden") if own else ("all",),
+            )
+            by_id = {n.id: n for n in chosen.notes}
+            scored = [(by_id[i], s) for i, s in chosen.bm25().rank(tokenize(query))[:limit]]
+        for note, score in scored:
+            kind, reason = rules.hidden_reason(scope, note, collection, dedicated)
+            found.append(
+                HiddenMatch(
+                    id=note.id,
+                    reason=reason,
+                    kind=kind,
+                    owner=note.effective_owner,
+                    agent_id=note.agent_id,
+                    collection=collection,
+                    score=score,
+                )
+            )
+    found.sort(key=lambda h: -h.score)
+    return found[:limit]
+
+
+def _key(scope: AgentScope, which: str) -> tuple[str, ...]:
+    return (which, scope.agent, scope.mode, scope.collection)
+
+
+def hit_ids(result: SearchResult) -> list[str]:
+    """The ids of a result's hits, in order (a convenience for scripts and tests)."""
+    return [hit.note.id for hit in result.hits]
