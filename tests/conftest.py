@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from amem_tui.config import AgentConfig, Settings
-from amem_tui.engine.embed import HashEmbedder
+from amem_tui.engine.embed import FastEmbedder, HashEmbedder
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.qdrant import QdrantStore
 
@@ -87,3 +87,11 @@ def engine(store: QdrantStore) -> MemoryEngine:
         clock=fixed_clock(),
         new_id=fixed_ids(),
     )
+
+
+@pytest.fixture(scope="session")
+def fastembed_embedder() -> FastEmbedder:
+    """The real offline fastembed model, loaded once for the whole test session."""
+    embedder = FastEmbedder(cache_dir=Path(__file__).parent.parent / ".pytest_cache" / "amem")
+    embedder.load()
+    return embedder

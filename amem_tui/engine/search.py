@@ -563,7 +563,8 @@ def _hidden(
                 continue
             for point in engine.store.search(collection, vector.tolist(), flt, limit):
                 note = MemoryNote.from_payload(point.id, point.payload)
-                if keep(note):
+                # A cosine at or below zero is no match at all, hidden or not.
+                if point.score > 0 and keep(note):
                     scored.append((note, point.score))
         else:
             chosen = _select(
