@@ -91,16 +91,26 @@ def command(name: str, text: Callable[[Any], str]) -> Callable[[Handler], Handle
 
 
 # ------------------------------------------------------------------ commands
+class AgentRows(list[dict[str, str]]):
+    """The agents list (a plain list in JSON), with the configuration file it came from."""
+
+    config_file: str | None = None
+
+
 def _agents_text(rows: list[dict[str, str]]) -> str:
-    return "\n".join(f"{r['agent']:<16} Mode {r['mode']}  {r['collection']}" for r in rows)
+    config = getattr(rows, "config_file", None)
+    lines = [f"{r['agent']:<16} Mode {r['mode']}  {r['collection']}" for r in rows]
+    return "\n".join([*lines, f"configuration: {config or 'none found (defaults)'}"])
 
 
 @command("agents", _agents_text)
 def cmd_agents(ctx: Context, args: argparse.Namespace) -> list[dict[str, str]]:
     """Each agent with its mode and collection."""
-    return [
+    rows = AgentRows(
         {"agent": s.agent, "mode": s.mode, "collection": s.collection} for s in ctx.engine.agents()
-    ]
+    )
+    rows.config_file = str(ctx.settings.config_file) if ctx.settings.config_file else None
+    return rows
 
 
 def _note_out(data: dict[str, Any]) -> str:

@@ -7,7 +7,7 @@ import threading
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
@@ -22,6 +22,13 @@ from amem_tui.engine.errors import (
     PermissionDenied,
     ReadOnlyStore,
 )
+from amem_tui.engine.formats import PayloadFormat, detect_format, note_view
+from amem_tui.engine.modelinfo import (
+    ModelInfo,
+    available_offline,
+    detect_model,
+    offline_embedder,
+)
 from amem_tui.engine.models import (
     SHARED,
     EvolutionEntry,
@@ -33,6 +40,9 @@ from amem_tui.engine.models import (
 from amem_tui.engine.scope import AgentScope, Filter
 from amem_tui.engine.search import SearchMode
 from amem_tui.engine.store.base import CollectionInfo, NoteStore, StoredPoint
+
+if TYPE_CHECKING:
+    from amem_tui.engine.audit import AuditReport, CollectionView
 
 Clock = Callable[[], datetime]
 IdFactory = Callable[[], str]
@@ -96,10 +106,20 @@ class MemoryEngine:
     ) -> None:
         self.settings = settings or Settings()
         self.store = store if store is not None else open_store(self.settings)
+        if self.settings.read_only:
+            from amem_tui.engine.store.readonly import ReadOnlyGuard
+
+            # A second line of defence: even a code path that forgot to ask
+            # cannot write through a store opened read-only.
+            self.store = ReadOnlyGuard(self.store)
         self.embedder = embedder or make_embedder(self.settings.model, cache_dir())
         self.clock = clock
         self.new_id: IdFactory = new_id or (lambda: str(uuid.uuid4()))
         self._checked: set[str] = set()
+        self._formats: dict[str, PayloadFormat] = {}
+        self._user_ids: dict[str, tuple[int, tuple[str, ...], tuple[str, ...]]] = {}
+        self._model_status: dict[str, tuple[bool, str]] = {}
+        self._foreign: dict[str, Embedder] = {}
         self._write_lock = threading.RLock()
 
     # ------------------------------------------------------------ lifecycle
@@ -159,6 +179,8 @@ class MemoryEngine:
         seen: set[str] = set()
         if self.store.collection_info(self.shared_collection) is None:
             return seen
+        if self.collection_format(self.shared_collection) == "mem0":
+            return set(self._mem0_scan(self.shared_collection)[1])
         exclude: tuple[str, ...] = (SHARED,)
         # Ask for one point of an unseen agent at a time: cheap even on big stores.
         while True:
@@ -206,6 +228,152 @@ class MemoryEngine:
             self.store.ensure_collection(collection, self.embedder.dim, self.embedder.model_name)
             self._checked.add(collection)
 
+    # ------------------------------------------------------ real-store formats
+    def collection_format(self, collection: str) -> PayloadFormat:
+        """``mem0`` for a collection of mem0 memories, else ``amem`` (aliases resolved)."""
+        real = self.store.resolve_alias(collection)
+        cached = self._formats.get(real)
+        if cached is not None:
+            return cached
+        info = self.store.collection_info(real)
+        if info is None:
+            return "amem"
+        if info.metadata.get("created_by") == "amem-tui":
+            fmt: PayloadFormat = "amem"
+        else:
+            sample = self.store.scroll(real, None, limit=32)
+            if not sample:  # decide once there is something to look at
+                return "amem"
+            fmt = detect_format(p.payload for p in sample)
+        self._formats[real] = fmt
+        return fmt
+
+    def note_from_point(
+        self, collection: str, point_id: str, payload: dict[str, object] | None
+    ) -> MemoryNote:
+        """The note a stored point reads as: a note, or a read-only view of a mem0 memory."""
+        return note_view(self.collection_format(collection), point_id, payload)
+
+    def read_filter(self, scope: AgentScope, include_inactive: bool = False) -> Filter:
+        """What ``scope`` may find in its collection, in the collection's own format."""
+        if scope.mode == "A" and self.collection_format(scope.collection) == "mem0":
+            users = self.mem0_user_ids(scope.collection)
+            return rules.mem0_read_filter(scope.agent, users)
+        return rules.read_filter(scope, include_inactive)
+
+    def mem0_user_ids(self, collection: str) -> tuple[str, ...]:
+        """Every ``user_id`` in a mem0 collection (mem0 keeps the agent inside it)."""
+        return self._mem0_scan(collection)[0]
+
+    def _mem0_scan(
+        self, collection: str, page: int = 1024
+    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The user ids of a mem0 collection and the agents they (or agent_id) map to."""
+        real = self.store.resolve_alias(collection)
+        if self.store.collection_info(real) is None:
+            return (), ()
+        total = self.store.count(real)
+        cached = self._user_ids.get(real)
+        if cached is not None and cached[0] == total:
+            return cached[1], cached[2]
+        users: set[str] = set()
+        agents: set[str] = set()
+        offset = 0
+        while True:
+            points = self.store.scroll(real, None, limit=page, offset=offset)
+            for point in points:
+                user = point.payload.get("user_id")
+                if isinstance(user, str):
+                    users.add(user)
+                agent = rules.mem0_agent(user, point.payload.get("agent_id"))
+                if agent:
+                    agents.add(agent)
+            if len(points) < page:
+                break
+            offset += page
+        found = (tuple(sorted(users)), tuple(sorted(agents)))
+        self._user_ids[real] = (total, *found)
+        return found
+
+    def model_info(self, collection: str) -> ModelInfo | None:
+        """The model that built a collection (metadata, else vector size), or None."""
+        info = self.store.collection_info(collection)
+        if info is None:
+            return None
+        return detect_model(info, self.embedder.model_name, self.embedder.dim)
+
+    def model_status(self, collection: str) -> tuple[bool, str]:
+        """Whether a collection can be searched by vector here, and why (or why not).
+
+        Usable: the collection is missing (ours to create), or was built by our
+        model, or by a model fastembed already has on this machine. Otherwise
+        search must fall back to keywords; listing and reading always work.
+        """
+        real = self.store.resolve_alias(collection)
+        if real in self._model_status:
+            return self._model_status[real]
+        info = self.store.collection_info(real)
+        ours = self.embedder.model_name
+        if info is None:
+            return True, f"collection '{collection}' does not exist yet; {ours} will build it"
+        model = detect_model(info, ours, self.embedder.dim)
+        size = f"{model.vector_size}-dimensional" if model.vector_size else "unknown-size"
+        named = model.name or "an unknown model"
+        same_model = canonical_model_name(model.name) == ours
+        if same_model and model.vector_size in (None, self.embedder.dim):
+            how = "" if model.source == "metadata" else " (judged by its vector size)"
+            status = (True, f"collection '{real}' was built with {ours}{how}")
+        elif self._foreign_embedder(model) is not None:
+            status = (
+                True,
+                f"collection '{real}' was built with {named}; searching with it "
+                "from the local fastembed cache",
+            )
+        else:
+            status = (
+                False,
+                f"collection '{real}' was built with {named} ({size} vectors), which is not "
+                f"available offline; this engine embeds with {ours}: keyword search only",
+            )
+        self._model_status[real] = status
+        return status
+
+    def _foreign_embedder(self, model: ModelInfo) -> Embedder | None:
+        name = model.fastembed_name
+        if not name:
+            return None
+        if name in self._foreign:
+            return self._foreign[name]
+        if not available_offline(name):
+            return None
+        embedder = offline_embedder(name)
+        if model.vector_size is not None and embedder.dim != model.vector_size:
+            return None
+        self._foreign[name] = embedder
+        return embedder
+
+    def embedder_for(self, collection: str) -> Embedder | None:
+        """The embedder whose vectors fit a collection: ours, a local one, or None."""
+        usable, _ = self.model_status(collection)
+        if not usable:
+            return None
+        model = self.model_info(collection)
+        if model is None or canonical_model_name(model.name) == self.embedder.model_name:
+            return self.embedder
+        return self._foreign_embedder(model)
+
+    def collections(self) -> list[CollectionView]:
+        """Every collection in the store and every one the configuration names."""
+        from amem_tui.engine.audit import collection_views
+
+        return collection_views(self)
+
+    def audit(self, collections: Sequence[str] | None = None) -> AuditReport:
+        """Scan collections (default: the configured ones) and report what needs a look."""
+        from amem_tui.engine.audit import build_audit
+
+        return build_audit(self, collections)
+
     # ------------------------------------------------------------- reading
     def _load(
         self, collection: str, note_id: str, with_vector: bool = False
@@ -215,7 +383,8 @@ class MemoryEngine:
         points = self.store.retrieve(collection, [note_id], with_vectors=with_vector)
         if not points:
             raise NotFound(note_id)
-        return MemoryNote.from_payload(points[0].id, points[0].payload), points[0].vector
+        note = self.note_from_point(collection, points[0].id, points[0].payload)
+        return note, points[0].vector
 
     def get(self, agent: str | AgentScope, note_id: str) -> MemoryNote:
         """A note by id, if the read rule lets the agent see it (soft-deleted included)."""
@@ -239,7 +408,9 @@ class MemoryEngine:
         out: list[tuple[str, MemoryNote | None]] = []
         for link in note.links:
             point = points.get(link)
-            target = MemoryNote.from_payload(point.id, point.payload) if point else None
+            target = (
+                self.note_from_point(scope.collection, point.id, point.payload) if point else None
+            )
             if target is not None and not rules.can_read(scope, target, scope.collection):
                 target = None
             out.append((link, target))
@@ -249,11 +420,17 @@ class MemoryEngine:
         self, scope: AgentScope, which: ListScope, include_inactive: bool = False
     ) -> Filter:
         """The filter behind each listing."""
+        if self.collection_format(scope.collection) == "mem0":
+            # mem0 has no shared scope: a filter that matches nothing stands for it.
+            if which == "shared":
+                never = rules.Match("agent_id", SHARED)
+                return Filter(must=(never,), must_not=(never,))
+            return self.read_filter(scope, include_inactive)
         if which == "private":
             return rules.private_filter(scope, include_inactive)
         if which == "shared":
             return rules.shared_filter(include_inactive=include_inactive)
-        return rules.read_filter(scope, include_inactive)
+        return self.read_filter(scope, include_inactive)
 
     def list_notes(
         self,
@@ -272,11 +449,10 @@ class MemoryEngine:
         flt = self.list_filter(scope, which, include_inactive)
         points = self.store.scroll(scope.collection, flt, limit=limit, offset=offset)
         total = self.store.count(scope.collection, flt)
-        return NotePage(
-            total=total,
-            offset=offset,
-            notes=[MemoryNote.from_payload(p.id, p.payload) for p in points],
-        )
+        notes = [self.note_from_point(scope.collection, p.id, p.payload) for p in points]
+        # What a filter cannot judge (wrong types Qdrant still matches) never shows.
+        notes = [n for n in notes if rules.fits_listing(scope, n, which)]
+        return NotePage(total=total, offset=offset, notes=notes)
 
     def count(self, agent: str | AgentScope, which: ListScope = "visible") -> int:
         """How many notes a listing holds."""
@@ -321,9 +497,19 @@ class MemoryEngine:
         )
 
     # ------------------------------------------------------------- writing
-    def _writable(self) -> None:
+    def check_writable(self, collection: str | None = None) -> None:
+        """Raise :class:`ReadOnlyStore` when writes are off (``--read-only``, or a mem0
+        collection, which is only ever read)."""
+        self._writable(collection)
+
+    def _writable(self, collection: str | None = None) -> None:
         if self.read_only:
             raise ReadOnlyStore("the store is opened read-only (--read-only): writes are off")
+        if collection is not None and self.collection_format(collection) == "mem0":
+            raise ReadOnlyStore(
+                f"collection '{collection}' holds mem0 memories: amem-tui reads them "
+                "but never writes them"
+            )
 
     def add(
         self,
@@ -347,6 +533,7 @@ class MemoryEngine:
         """
         self._writable()
         scope = self._scope(agent)
+        self._writable(scope.collection)
         if not isinstance(content, str) or len(content.strip()) < MIN_CONTENT_CHARS:
             raise InvalidInput(
                 f"quality gate: a note needs at least {MIN_CONTENT_CHARS} characters "
@@ -412,7 +599,7 @@ class MemoryEngine:
             must_not=(rules.NOT_DELETED,),
         )
         for point in self.store.scroll(scope.collection, flt, limit=1):
-            return MemoryNote.from_payload(point.id, point.payload)
+            return self.note_from_point(scope.collection, point.id, point.payload)
         return None
 
     def _modify(
@@ -426,6 +613,7 @@ class MemoryEngine:
         """Load, check the write rule, apply ``change``, and store (re-embedding if asked)."""
         self._writable()
         scope = self._scope(agent)
+        self._writable(scope.collection)
         with self._write_lock:
             note = self.get(scope, note_id)
             if owner_only:
@@ -560,7 +748,7 @@ class MemoryEngine:
         This bypasses the per-agent rules on purpose: it is how whole stores are
         loaded, never how an agent writes.
         """
-        self._writable()
+        self._writable(collection)
         if not notes:
             return
         given = list(vectors) if vectors is not None else [None] * len(notes)

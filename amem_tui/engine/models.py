@@ -154,7 +154,9 @@ class MemoryNote(BaseModel):
         data["id"] = str(point_id)
         for _ in range(len(NOTE_FIELDS) + 1):
             try:
-                note = cls.model_validate(data)
+                # Strict: a stored "false" or 1 is not coerced into a bool (nor "5"
+                # into an int), so a wrong type is reported and written back as it was.
+                note = cls.model_validate(data, strict=True)
                 break
             except ValidationError as exc:
                 bad = {str(err["loc"][0]) for err in exc.errors() if err["loc"]}
@@ -267,9 +269,27 @@ class MemoryNote(BaseModel):
         if self.is_active is None:
             self.is_active = True
 
+    def _extra_text(self, *keys: str) -> str:
+        extra = self.model_extra or {}
+        for key in keys:
+            value = extra.get(key)
+            if isinstance(value, str) and value:
+                return value
+        return ""
+
+    @property
+    def effective_timestamp(self) -> str:
+        """``timestamp``, else a camelCase or mem0-style creation time found in the payload."""
+        return self.timestamp or self._extra_text("createdAt", "created_at")
+
+    @property
+    def effective_last_accessed(self) -> str:
+        """``last_accessed``, else its camelCase (or ``updated_at``) spelling."""
+        return self.last_accessed or self._extra_text("lastAccessed", "updatedAt", "updated_at")
+
     def created_at(self) -> datetime | None:
-        """The creation time parsed from ``timestamp``, if it is a valid ISO string."""
-        return parse_time(self.timestamp)
+        """The creation time (any spelling), if it is a valid ISO string."""
+        return parse_time(self.effective_timestamp)
 
 
 def parse_time(value: str | None) -> datetime | None:

@@ -8,6 +8,7 @@ query types. Nothing here touches a store.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -214,10 +215,22 @@ def visible_because(scope: AgentScope, note: MemoryNote) -> VisibleBecause | Non
     """
     if not note.active:
         return None
+    return listed_because(scope, note)
+
+
+def listed_because(scope: AgentScope, note: MemoryNote) -> VisibleBecause | None:
+    """Why a note belongs in the agent's view, soft-deleted or not (None: it does not).
+
+    The Mode A filter again, for one note: the store filters first, and this
+    drops what a filter cannot judge (an ``agent_id`` or ``readers`` of the wrong
+    type, which Qdrant may still match).
+    """
     if scope.mode == "B":
         return "collection"
     if note.agent_id == scope.agent:
         return "private"
+    if note.malformed:  # a malformed point is never shared, nor read through ``readers``
+        return None
     if note.agent_id == SHARED:
         return "shared"
     if note.readers and scope.agent in note.readers:
@@ -258,6 +271,17 @@ def hidden_reason(
     return "private", f"private to agent '{who}'{deleted}"
 
 
+def fits_listing(scope: AgentScope, note: MemoryNote, which: str) -> bool:
+    """True when a note the store returned for a ``private``, ``shared`` or ``visible``
+    listing really belongs there by the rules above."""
+    because = listed_because(scope, note)
+    if which == "private":
+        return scope.mode == "B" or note.agent_id == scope.agent
+    if which == "shared":
+        return because == "shared"
+    return because is not None
+
+
 def can_read(scope: AgentScope, note: MemoryNote, collection: str) -> bool:
     """The read rule for fetch-by-id and following links.
 
@@ -271,6 +295,8 @@ def can_read(scope: AgentScope, note: MemoryNote, collection: str) -> bool:
         return True
     if note.agent_id is None or note.agent_id == "":
         return False
+    if note.malformed:  # never shared: only the agent it names may read it
+        return note.agent_id == scope.agent
     readers = note.effective_readers
     return note.effective_owner == scope.agent or scope.agent in readers or EVERYONE in readers
 
@@ -330,3 +356,46 @@ def apply_access(note: MemoryNote, access: Access) -> None:
     note.owner = access.owner
     note.readers = list(access.readers)
     note.writers = list(access.writers)
+
+
+# ---------------------------------------------------------------- mem0 scopes
+#: How mem0's OpenClaw plugin names a non-main agent inside ``user_id``.
+MEM0_AGENT_MARK = ":agent:"
+
+
+def mem0_agent(user_id: object, agent_id: object = None) -> str | None:
+    """The agent a mem0 memory belongs to, or None when it names none.
+
+    ``<user>:agent:<agent>`` gives ``<agent>``; a plain ``user_id`` is the primary
+    session, ``main``. Only a memory with no usable ``user_id`` falls back to its
+    own ``agent_id``.
+    """
+    if isinstance(user_id, str) and user_id.strip():
+        _, mark, agent = user_id.partition(MEM0_AGENT_MARK)
+        if mark:
+            return agent or None
+        return DEFAULT_AGENT
+    if isinstance(agent_id, str) and agent_id.strip():
+        return agent_id
+    return None
+
+
+def mem0_read_filter(agent: str, user_ids: Iterable[str]) -> Filter:
+    """What ``agent`` may read in a mem0 collection, given every ``user_id`` in it.
+
+    A neutral filter cannot match a suffix, so the caller lists the ``user_id``
+    values present and this picks the ones that map to ``agent``. Memories with
+    no ``user_id`` count by their ``agent_id``. mem0 has no shared scope and no
+    soft delete.
+    """
+    everyone = tuple(sorted(set(user_ids)))
+    mine = tuple(u for u in everyone if mem0_agent(u) == agent)
+    options: list[Condition] = []
+    if mine:
+        options.append(MatchAny("user_id", mine))
+    by_agent_id = Filter(
+        must=(Match("agent_id", agent),),
+        must_not=(MatchAny("user_id", everyone),) if everyone else (),
+    )
+    options.append(by_agent_id)
+    return Filter(must=(Filter(should=tuple(options)),))

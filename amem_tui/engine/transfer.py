@@ -1,0 +1,287 @@
+"""Export a collection to JSON Lines and import it back, validating every line first.
+
+One line per point: ``{"id": ..., "payload": {...}}``, plus ``"vector"`` and the
+``"model"`` that made it when vectors are exported. Payloads are written exactly
+as stored, so an export imported into an empty store gives back the same notes.
+
+An import validates the whole file before writing anything. A rejected line is
+reported with its number and reason, and then nothing is written unless the
+caller asks to skip rejected lines. If a write fails half-way, the result says
+exactly which notes were written.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import uuid
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, Field
+
+from amem_tui.engine.embed import canonical_model_name
+from amem_tui.engine.errors import AmemError, InvalidInput
+from amem_tui.engine.formats import payload_format
+from amem_tui.engine.models import SHARED, MemoryNote
+from amem_tui.engine.scope import validate_agent_id
+
+if TYPE_CHECKING:
+    from amem_tui.engine.engine import MemoryEngine
+
+EXPORT_PAGE = 512
+IMPORT_BATCH = 256
+
+
+# -------------------------------------------------------------------- export
+def export_lines(
+    engine: MemoryEngine, collection: str, vectors: bool = False
+) -> Iterator[dict[str, Any]]:
+    """Every point of a collection (aliases resolved), in id order, as export records."""
+    store = engine.store
+    info = store.collection_info(collection)
+    if info is None:
+        raise InvalidInput(f"collection '{collection}' does not exist")
+    model = info.embedding_model
+    if model is None and vectors:
+        detected = engine.model_info(collection)
+        model = detected.name if detected else None
+    offset = 0
+    while True:
+        points = store.scroll(
+            info.name, None, limit=EXPORT_PAGE, offset=offset, with_vectors=vectors
+        )
+        for point in points:
+            record: dict[str, Any] = {"id": point.id, "payload": point.payload}
+            if vectors and point.vector is not None:
+                record["vector"] = [float(x) for x in point.vector]
+                record["model"] = model
+            yield record
+        if len(points) < EXPORT_PAGE:
+            return
+        offset += EXPORT_PAGE
+
+
+def dump_line(record: dict[str, Any]) -> str:
+    """One export record as a JSON line (UTF-8 text, no newline inside)."""
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
+# -------------------------------------------------------------------- import
+class RejectedLine(BaseModel):
+    """A line of an import file that will not be written, and why."""
+
+    line: int
+    id: str | None
+    reason: str
+
+
+class ImportResult(BaseModel):
+    """What an import found and did."""
+
+    file: str
+    collection: str
+    lines: int = 0
+    valid: int = 0
+    rejected: list[RejectedLine] = Field(default_factory=list)
+    written: int = 0
+    written_ids: list[str] = Field(default_factory=list)
+    vectors_kept: int = 0
+    reembedded: int = 0
+    dry_run: bool = False
+    complete: bool = False
+    error: str | None = None
+
+
+class _Valid(BaseModel):
+    line: int
+    note: MemoryNote
+    vector: list[float] | None
+
+
+def _valid_point_id(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) and value >= 0:
+        return str(value)
+    if isinstance(value, str):
+        if value.isdigit():
+            return value
+        try:
+            return str(uuid.UUID(value)) if str(uuid.UUID(value)) == value.lower() else None
+        except ValueError:
+            return None
+    return None
+
+
+def _canonical(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, sort_keys=True, ensure_ascii=False)
+
+
+def _check_line(
+    number: int,
+    text: str,
+    seen: set[str],
+    target_model: str,
+    target_dim: int,
+) -> _Valid | RejectedLine:
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return RejectedLine(line=number, id=None, reason=f"not valid JSON ({exc.msg})")
+    if not isinstance(record, dict):
+        return RejectedLine(line=number, id=None, reason="not a JSON object")
+    raw_id = record.get("id")
+    point_id = _valid_point_id(raw_id)
+    shown = str(raw_id) if raw_id is not None else None
+    if point_id is None:
+        return RejectedLine(
+            line=number, id=shown, reason="id must be a UUID or an unsigned integer"
+        )
+    if point_id in seen:
+        return RejectedLine(line=number, id=point_id, reason="id repeats an earlier line")
+    payload = record.get("payload")
+    if not isinstance(payload, dict):
+        return RejectedLine(line=number, id=point_id, reason="payload must be a JSON object")
+    if payload_format(payload) == "mem0":
+        return RejectedLine(
+            line=number,
+            id=point_id,
+            reason="a mem0 memory (data, no content): only openclaw-amem notes are imported",
+        )
+    note = MemoryNote.from_payload(point_id, payload)
+    if note.problems:
+        return RejectedLine(line=number, id=point_id, reason="; ".join(note.problems))
+    reason = _access_problem(note)
+    if reason:
+        return RejectedLine(line=number, id=point_id, reason=reason)
+    if _canonical(note.to_payload()) != _canonical(payload):
+        return RejectedLine(
+            line=number, id=point_id, reason="payload would not be stored unchanged"
+        )
+    vector = _vector(record, target_model, target_dim)
+    if isinstance(vector, str):
+        return RejectedLine(line=number, id=point_id, reason=vector)
+    seen.add(point_id)
+    return _Valid(line=number, note=note, vector=vector)
+
+
+def _access_problem(note: MemoryNote) -> str | None:
+    """The scope fields must name real agents: nothing is shared by accident."""
+    agent = note.agent_id or ""
+    if agent != SHARED:
+        try:
+            validate_agent_id(agent)
+        except InvalidInput as exc:
+            return f"agent_id: {exc}"
+    if note.owner is not None:
+        try:
+            validate_agent_id(note.owner)
+        except InvalidInput as exc:
+            return f"owner: {exc}"
+    return None
+
+
+def _vector(record: dict[str, Any], target_model: str, target_dim: int) -> list[float] | str | None:
+    """The vector to keep, None to re-embed, or a reason to reject the line."""
+    raw = record.get("vector")
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or not all(
+        isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x) for x in raw
+    ):
+        return "vector must be a list of finite numbers"
+    model = record.get("model")
+    same_model = isinstance(model, str) and canonical_model_name(model) == target_model
+    if not same_model or len(raw) != target_dim:
+        return None  # made by another model or size: embed the content again
+    return [float(x) for x in raw]
+
+
+def read_import(
+    lines: Iterable[str], target_model: str, target_dim: int
+) -> tuple[int, list[_Valid], list[RejectedLine]]:
+    """Validate every line; blank lines are skipped. Returns (lines, valid, rejected)."""
+    seen: set[str] = set()
+    valid: list[_Valid] = []
+    rejected: list[RejectedLine] = []
+    count = 0
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        count += 1
+        checked = _check_line(number, text, seen, target_model, target_dim)
+        if isinstance(checked, RejectedLine):
+            rejected.append(checked)
+        else:
+            valid.append(checked)
+    return count, valid, rejected
+
+
+def import_lines(
+    engine: MemoryEngine,
+    lines: Iterable[str],
+    collection: str,
+    *,
+    source: str = "-",
+    skip_invalid: bool = False,
+    replace: bool = False,
+    dry_run: bool = False,
+) -> ImportResult:
+    """Validate, then write the notes with :meth:`MemoryEngine.put_notes`.
+
+    Writes nothing when any line is rejected, unless ``skip_invalid``. Ids that
+    already exist in the collection are rejected unless ``replace``.
+    """
+    if not dry_run:
+        engine.check_writable(collection)  # refuse a read-only store before reading the file
+    result = ImportResult(file=source, collection=collection, dry_run=dry_run)
+    embedder = engine.embedder
+    info = engine.store.collection_info(collection)
+    target_model, target_dim = embedder.model_name, embedder.dim
+    if info is not None:
+        usable, reason = engine.model_status(collection)
+        if not usable or engine.embedder_for(collection) is not engine.embedder:
+            # Re-embedding would mix our vectors into another model's collection.
+            raise AmemError(f"cannot import into '{collection}': {reason}")
+    result.lines, valid, result.rejected = read_import(lines, target_model, target_dim)
+    if info is not None and valid and not replace:
+        existing = {p.id for p in engine.store.retrieve(collection, [v.note.id for v in valid])}
+        if existing:
+            keep = []
+            for item in valid:
+                if item.note.id in existing:
+                    result.rejected.append(
+                        RejectedLine(
+                            line=item.line,
+                            id=item.note.id,
+                            reason="id already in the collection (use --replace to overwrite)",
+                        )
+                    )
+                else:
+                    keep.append(item)
+            valid = keep
+            result.rejected.sort(key=lambda r: r.line)
+    result.valid = len(valid)
+    result.vectors_kept = sum(1 for v in valid if v.vector is not None)
+    result.reembedded = len(valid) - result.vectors_kept
+    if dry_run or (result.rejected and not skip_invalid) or not valid:
+        result.complete = not dry_run and not valid and not result.rejected
+        return result
+    for start in range(0, len(valid), IMPORT_BATCH):
+        batch = valid[start : start + IMPORT_BATCH]
+        try:
+            engine.put_notes(collection, [v.note for v in batch], [v.vector for v in batch])
+        except AmemError as exc:
+            result.error = f"{exc} (after {result.written} of {len(valid)} notes were written)"
+            return result
+        except Exception as exc:
+            result.error = (
+                f"{type(exc).__name__}: {exc} "
+                f"(after {result.written} of {len(valid)} notes were written)"
+            )
+            return result
+        result.written += len(batch)
+        result.written_ids.extend(v.note.id for v in batch)
+    result.complete = True
+    return result
