@@ -1,0 +1,1 @@
+"""The Textual inspector: agent panes, live search, actions and consolidation."""

@@ -1,0 +1,1 @@
+"""Screens: they own the workers that call the engine."""

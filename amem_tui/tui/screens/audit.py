@@ -1,0 +1,163 @@
+"""The audit screen: the same report as ``amem-tui audit``, one tab per section.
+
+It is given a finished :class:`~amem_tui.engine.audit.AuditReport` (the caller
+builds it with ``engine.audit()`` in a worker) and never touches the store.
+Every value from the store is shown literally: no markup, no control characters.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
+
+from amem_tui.engine.audit import AuditReport
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+CELL_WIDTH = 72
+
+
+def _cell(value: object, width: int = CELL_WIDTH) -> Text:
+    """One literal line: control characters shown as escapes, cut to ``width``."""
+    if isinstance(value, list):
+        raw = ", ".join(map(str, value))
+    else:
+        raw = value if isinstance(value, str) else str(value)
+    head = raw[: width * 4]  # cut first: a megabyte costs no more than a line
+    flat = " ".join(_CONTROL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", head).split())
+    if len(flat) > width or len(raw) > len(head):
+        flat = flat[: width - 1] + "…"
+    return Text(flat, no_wrap=True, overflow="ellipsis")
+
+
+class AuditScreen(Screen[None]):
+    """Shared notes by owner, wide readers, malformed and legacy points, cross-scope
+    links and agents missing from the configuration; Escape closes it."""
+
+    DEFAULT_CSS = """
+    AuditScreen #audit-summary { height: auto; padding: 0 1; background: $boost; }
+    AuditScreen TabbedContent { height: 1fr; }
+    AuditScreen DataTable { height: 1fr; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "close", "Close", id="audit.close"),
+    ]
+
+    #: (tab id, title, section counter key) in display order.
+    TABS: ClassVar[tuple[tuple[str, str, str], ...]] = (
+        ("shared", "Shared by owner", "shared"),
+        ("readers", "Readers beyond owner", "readers_beyond_owner"),
+        ("malformed", "Malformed", "malformed"),
+        ("legacy", "Legacy", "legacy"),
+        ("links", "Cross-scope links", "cross_scope_links"),
+        ("agents", "Unconfigured agents", "unconfigured_agents"),
+    )
+
+    def __init__(self, report: AuditReport) -> None:
+        super().__init__()
+        self.report = report
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._summary(), id="audit-summary")
+        counts = self.report.counts()
+        with TabbedContent(id="audit-tabs"):
+            for tab, title, key in self.TABS:
+                with TabPane(f"{title} ({counts[key]})", id=f"audit-{tab}"):
+                    yield DataTable(id=f"audit-{tab}-table", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def _summary(self) -> Text:
+        report = self.report
+        config = report.config_file or "none found (defaults)"
+        lines = [f"Audit of {report.store}   configuration: {config}"]
+        for col in report.collections:
+            search = "vector search" if col.searchable else "keyword search only"
+            lines.append(f"{col.name}: {col.points} points, {col.format}, {search}")
+        return Text("\n".join(" ".join(_CONTROL.sub(" ", line).split()) for line in lines))
+
+    def on_mount(self) -> None:
+        report = self.report
+        self._fill(
+            "shared",
+            ("owner", "id", "collection", "state", "content"),
+            (
+                (
+                    owner,
+                    ref.id,
+                    ref.collection,
+                    "active" if ref.active else "soft-deleted",
+                    ref.content,
+                )
+                for owner in sorted(report.shared_by_owner)
+                for ref in report.shared_by_owner[owner]
+            ),
+        )
+        self._fill(
+            "readers",
+            ("id", "owner", "readers", "agent_id", "content"),
+            (
+                (ref.id, ref.owner or "", ref.readers, ref.agent_id or "", ref.content)
+                for ref in report.readers_beyond_owner
+            ),
+        )
+        self._fill(
+            "malformed",
+            ("id", "collection", "problems", "keys"),
+            (
+                (bad.id, bad.collection, "; ".join(bad.problems), bad.keys)
+                for bad in report.malformed
+            ),
+        )
+        self._fill(
+            "legacy",
+            ("id", "collection", "missing", "owner", "readers", "writers"),
+            (
+                (old.id, old.collection, old.missing, old.owner or "", old.readers, old.writers)
+                for old in report.legacy
+            ),
+        )
+        self._fill(
+            "links",
+            ("source", "target", "kind", "source readers", "target readers", "hidden from"),
+            (
+                (
+                    link.source,
+                    link.target,
+                    link.kind,
+                    link.source_readers,
+                    link.target_readers,
+                    link.exposed_to,
+                )
+                for link in report.cross_scope_links
+            ),
+        )
+        self._fill(
+            "agents",
+            ("agent", "notes", "collections", "valid id"),
+            (
+                (
+                    agent.agent,
+                    str(agent.notes),
+                    agent.collections,
+                    "yes" if agent.valid_id else "no",
+                )
+                for agent in report.unconfigured_agents
+            ),
+        )
+
+    def _fill(self, tab: str, columns: tuple[str, ...], rows: Iterable[tuple[object, ...]]) -> None:
+        table = self.query_one(f"#audit-{tab}-table", DataTable)
+        table.add_columns(*columns)
+        for row in rows:
+            table.add_row(*(_cell(value) for value in row))
+
+    def action_close(self) -> None:
+        """Leave the audit."""
+        self.dismiss(None)
