@@ -32,7 +32,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -190,14 +190,23 @@ class NoteCache:
             getattr(store, "write_generation", None), int
         )
 
-    def corpus(self, store: NoteStore, collection: str, points_count: int) -> _Corpus:
-        """The whole collection, from the cache when nothing was written since."""
+    def corpus(
+        self,
+        store: NoteStore,
+        collection: str,
+        points_count: int,
+        read: Callable[[str, dict[str, Any]], MemoryNote] = MemoryNote.from_payload,
+    ) -> _Corpus:
+        """The whole collection, from the cache when nothing was written since.
+
+        ``read`` turns a point into a note (a mem0 memory reads as a note view).
+        """
         token = (int(getattr(store, "write_generation", 0)), points_count)
         with self._lock:
             found = self._corpora.get(collection)
             if found is not None and found.token == token:
                 return found
-        notes = [MemoryNote.from_payload(p.id, p.payload) for p in _scroll_all(store, collection)]
+        notes = [read(p.id, p.payload) for p in _scroll_all(store, collection)]
         corpus = _Corpus(
             token=token,
             notes=notes,
@@ -266,16 +275,17 @@ def _select(
     with ``flt`` (the same rule, as a query) and ``keep`` checks again.
     """
     cache = _cache_for(engine.store)
+
+    def read(point_id: str, payload: dict[str, Any]) -> MemoryNote:
+        return engine.note_from_point(collection, point_id, payload)
+
     if cache is not None:
-        corpus = cache.corpus(engine.store, collection, points_count)
+        corpus = cache.corpus(engine.store, collection, points_count, read)
         notes = [n for n in corpus.notes if keep(n)]
         return _NoteSet(notes, lambda n: corpus.tokens[n.id], corpus.indexes, key)
     notes = [
         note
-        for note in (
-            MemoryNote.from_payload(p.id, p.payload)
-            for p in _scroll_all(engine.store, collection, flt)
-        )
+        for note in (read(p.id, p.payload) for p in _scroll_all(engine.store, collection, flt))
         if keep(note)
     ]
     return _NoteSet(notes, lambda n: tokenize(searchable_text(n)), None, key)
@@ -355,8 +365,14 @@ def _query_vector(
     if mode == "keyword":
         return None
     try:
-        engine.check_model(collection)
-        return np.asarray(engine.embedder.embed_query(query), dtype=np.float32)
+        embedder = engine.embedder_for(collection)
+        if embedder is None:  # built by a model we cannot run here: say so
+            notices.append(
+                f"No usable embedding model ({engine.model_status(collection)[1]}): "
+                "keyword-only (BM25) search."
+            )
+            return None
+        return np.asarray(embedder.embed_query(query), dtype=np.float32)
     except ModelUnavailable as exc:  # ModelMismatch included
         notices.append(f"No usable embedding model ({exc}): keyword-only (BM25) search.")
         return None
@@ -374,7 +390,7 @@ def _rank(
 ) -> None:
     """Fill ``result.hits`` with the top ``limit`` matches."""
     store = engine.store
-    read = rules.read_filter(scope)
+    read = engine.read_filter(scope)
 
     def visible(note: MemoryNote) -> bool:
         return rules.visible_because(scope, note) is not None
@@ -384,7 +400,7 @@ def _rank(
         points = store.search(scope.collection, vector.tolist(), read, limit, exact=exact)
         rank = 0
         for point in points:
-            note = MemoryNote.from_payload(point.id, point.payload)
+            note = engine.note_from_point(scope.collection, point.id, point.payload)
             because = rules.visible_because(scope, note)
             if because is None:  # the filter and the rule disagree: never show it
                 continue
@@ -429,7 +445,9 @@ def _rank(
     dense_ids: list[str] = []
     if n > 0:
         for point in store.search(scope.collection, vector.tolist(), read, n, exact=exact):
-            note = notes.get(point.id) or MemoryNote.from_payload(point.id, point.payload)
+            note = notes.get(point.id) or engine.note_from_point(
+                scope.collection, point.id, point.payload
+            )
             if rules.visible_because(scope, note) is None:
                 continue
             notes.setdefault(note.id, note)
@@ -499,7 +517,7 @@ def _walk_links(
             point = fetched.get(link)
             if point is None:
                 continue
-            target = MemoryNote.from_payload(point.id, point.payload)
+            target = engine.note_from_point(scope.collection, point.id, point.payload)
             if not rules.can_read(scope, target, scope.collection):
                 continue
             because = rules.visible_because(scope, target)
@@ -547,7 +565,9 @@ def _hidden(
         if info is None or info.points_count == 0:
             continue
         own = collection == scope.collection
-        flt = rules.hidden_filter(scope) if own else None
+        # The hidden filter speaks openclaw-amem fields; a mem0 view is judged by keep().
+        mem0 = engine.collection_format(collection) == "mem0"
+        flt = rules.hidden_filter(scope) if own and not mem0 else None
 
         def keep(note: MemoryNote, own: bool = own) -> bool:
             return not own or rules.visible_because(scope, note) is None
@@ -562,7 +582,7 @@ def _hidden(
                 )
                 continue
             for point in engine.store.search(collection, vector.tolist(), flt, limit):
-                note = MemoryNote.from_payload(point.id, point.payload)
+                note = engine.note_from_point(collection, point.id, point.payload)
                 # A cosine at or below zero is no match at all, hidden or not.
                 if point.score > 0 and keep(note):
                     scored.append((note, point.score))

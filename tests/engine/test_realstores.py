@@ -336,3 +336,23 @@ def test_audit_reports_each_section(real_store: QdrantStore) -> None:
     assert [m.id for m in mem0.malformed] == [MEM0_BAD]
     assert [a.agent for a in mem0.unconfigured_agents] == ["ops"]
     assert mem0.shared_by_owner == {}
+
+
+def test_search_on_a_foreign_model_collection_falls_back_to_keywords(
+    real_store: QdrantStore,
+) -> None:
+    before = snapshot(real_store.client)
+    engine = make_engine(real_store)
+    result = engine.search("dev", "deploy frozen audit snake_case", hidden=True)
+    assert result.search_mode == "keyword"
+    assert result.notice and "Xenova/bge-m3" in result.notice
+    found = {h.note.id for h in result.hits}
+    assert found and found <= {MAIN_SHARED, DEV_SHARED, DEV_PRIVATE, DEV_READERS}
+    assert not found & MALFORMED
+    # mem0 with 1536-dimensional vectors: keywords too, and only the agent's memories.
+    mem0 = make_engine(real_store, collection=MEM0)
+    result = mem0.search("ops", "runbook pnpm coffee standup", hidden=True)
+    assert result.search_mode == "keyword" and result.notice
+    assert {h.note.id for h in result.hits} == {MEM0_OPS}
+    assert {h.id for h in result.hidden} <= {MEM0_MAIN, MEM0_DEV, MEM0_CAMEL, MEM0_AGENT_ONLY}
+    assert snapshot(real_store.client) == before
