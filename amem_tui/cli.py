@@ -16,6 +16,7 @@ from typing import Any
 from amem_tui.config import Settings, data_dir, load_settings
 from amem_tui.engine.errors import AmemError, InvalidInput
 from amem_tui.engine.models import MemoryNote, SearchResult
+from amem_tui.engine.search import explain_hit
 
 Handler = Callable[["Context", argparse.Namespace], Any]
 COMMANDS: dict[str, tuple[Handler, Callable[[Any], str]]] = {}
@@ -212,6 +213,7 @@ def search_json(result: SearchResult, explain: bool = True) -> dict[str, Any]:
                 via=hit.via,
                 via_note=hit.via_note,
                 hop=hit.hop,
+                explanation=explain_hit(hit),
             )
         hits.append(row)
     out: dict[str, Any] = {
@@ -258,30 +260,13 @@ def _search_text(data: dict[str, Any]) -> str:
     for hit in data["hits"]:
         content = _one_line(str(hit.get("content", "")), 60)
         lines.append(f"{hit['score']:.3f}  [{hit['because']}]  {hit['id']}  {content}")
-        if "similarity" in hit:
-            lines.append("       " + _explain_text(hit))
+        if "explanation" in hit:
+            lines.append(f"       {hit['explanation']}")
     if "hidden" in data:
         lines.append(f"hidden from {data['agent']}: {len(data['hidden'])}")
         for hidden in data["hidden"]:
             lines.append(f"{hidden['score']:.3f}  {hidden['id']}  {hidden['reason']}")
     return "\n".join(lines)
-
-
-def _explain_text(hit: dict[str, Any]) -> str:
-    def num(value: float | None) -> str:
-        return "-" if value is None else f"{value:.4f}"
-
-    parts = [
-        f"similarity {num(hit['similarity'])}",
-        f"dense #{hit['dense_rank'] or '-'}",
-        f"bm25 #{hit['bm25_rank'] or '-'}",
-        f"rrf {num(hit['rrf'])}",
-    ]
-    if hit["via"] == "link":
-        parts.append(f"via link from {hit['via_note']} (hop {hit['hop']})")
-    else:
-        parts.append("via match")
-    return "  ".join(parts)
 
 
 @command("search", _search_text)

@@ -81,46 +81,48 @@ def searchable_text(note: MemoryNote) -> str:
 
 @dataclass
 class BM25Index:
-    """Okapi BM25 over a fixed list of documents (kept in the given order)."""
+    """Okapi BM25 over a fixed list of documents, with postings for fast scoring."""
 
     ids: list[str]
-    tfs: list[Counter[str]]
     lengths: list[int]
     idf: dict[str, float]
     avgdl: float
+    #: term -> [(document position, term frequency)]
+    postings: dict[str, list[tuple[int, int]]]
 
     @classmethod
     def build(cls, ids: Sequence[str], docs: Sequence[Sequence[str]]) -> BM25Index:
         """Index ``docs`` (token lists) under ``ids``."""
-        tfs = [Counter(doc) for doc in docs]
-        df: Counter[str] = Counter()
-        for tf in tfs:
-            df.update(tf.keys())
+        postings: dict[str, list[tuple[int, int]]] = {}
+        for position, doc in enumerate(docs):
+            for term, freq in Counter(doc).items():
+                postings.setdefault(term, []).append((position, freq))
         count = len(docs)
         # The "+1" idf stays positive even for a term in every document.
-        idf = {t: math.log((count - f + 0.5) / (f + 0.5) + 1.0) for t, f in df.items()}
+        idf = {
+            t: math.log((count - len(p) + 0.5) / (len(p) + 0.5) + 1.0) for t, p in postings.items()
+        }
         lengths = [len(doc) for doc in docs]
         avgdl = sum(lengths) / max(count, 1)
-        return cls(list(ids), tfs, lengths, idf, avgdl)
+        return cls(list(ids), lengths, idf, avgdl, postings)
 
     def rank(self, query_tokens: Sequence[str]) -> list[tuple[str, float]]:
-        """Documents containing a query term, best first (ties keep index order)."""
-        terms = [t for t in query_tokens if t in self.idf]
-        if not terms:
-            return []
-        scored: list[tuple[str, float]] = []
+        """Documents containing a query term, best first (ties keep index order).
+
+        A query term given twice counts twice, as in openclaw-amem.
+        """
         avgdl = self.avgdl or 1.0
-        for doc_id, tf, length in zip(self.ids, self.tfs, self.lengths, strict=True):
-            score = 0.0
-            norm = BM25_K1 * (1 - BM25_B + BM25_B * length / avgdl)
-            for term in terms:
-                freq = tf.get(term, 0)
-                if freq:
-                    score += self.idf[term] * freq * (BM25_K1 + 1) / (freq + norm)
-            if score > 0:
-                scored.append((doc_id, score))
-        scored.sort(key=lambda item: -item[1])
-        return scored
+        scores: dict[int, float] = {}
+        for term in query_tokens:
+            idf = self.idf.get(term)
+            if idf is None:
+                continue
+            for position, freq in self.postings[term]:
+                norm = BM25_K1 * (1 - BM25_B + BM25_B * self.lengths[position] / avgdl)
+                gain = idf * freq * (BM25_K1 + 1) / (freq + norm)
+                scores[position] = scores.get(position, 0.0) + gain
+        ranked = sorted((p for p, s in scores.items() if s > 0), key=lambda p: (-scores[p], p))
+        return [(self.ids[p], scores[p]) for p in ranked]
 
 
 def rrf_fuse(*rankings: Sequence[str], k: int = RRF_K) -> dict[str, float]:
@@ -612,6 +614,37 @@ def _hidden(
             )
     found.sort(key=lambda h: -h.score)
     return found[:limit]
+
+
+# ---------------------------------------------------------------- explaining
+_BECAUSE = {
+    "private": "its own private note",
+    "shared": "a shared note",
+    "reader": "it is named in the note's readers",
+    "collection": "the note is in its Mode B collection",
+}
+
+
+def explain_hit(hit: SearchHit) -> str:
+    """One line saying how a hit ranked and why the agent may see it."""
+    parts: list[str] = []
+    if hit.via == "link":
+        parts.append(f"linked from {hit.via_note} ({hit.hop} hop{'s' if hit.hop != 1 else ''})")
+    else:
+        parts.append("match")
+    if hit.similarity is not None:
+        rank = f" (dense #{hit.dense_rank})" if hit.dense_rank else ""
+        parts.append(f"cosine {hit.similarity:.3f}{rank}")
+    if hit.bm25_rank is not None:
+        parts.append(f"BM25 #{hit.bm25_rank} ({hit.bm25_score or 0:.2f})")
+    elif hit.rrf is not None:
+        parts.append("no keyword match")
+    if hit.rrf is not None:
+        heat = hit.boost or 1.0
+        boost = f" x heat {heat:.3f}" if abs(heat - 1.0) >= 5e-4 else ""
+        parts.append(f"fused {hit.rrf:.4f}{boost}")
+    parts.append(f"visible: {_BECAUSE[hit.because]}")
+    return "; ".join(parts)
 
 
 def _key(scope: AgentScope, which: str) -> tuple[str, ...]:

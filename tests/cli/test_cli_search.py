@@ -96,6 +96,7 @@ def test_search_explain_and_hidden(
     for hit in data["hits"]:
         assert {"similarity", "bm25_rank", "rrf", "via", "via_note"} <= set(hit)
         assert hit["via"] == "match" and hit["via_note"] is None
+        assert hit["explanation"].startswith("match; cosine ")
     hidden = {h["id"]: h for h in data["hidden"]}
     assert set(hidden) == {ids["trip"], ids["sandbox"]}
     for h in hidden.values():
@@ -118,6 +119,8 @@ def test_search_link_hit_and_dense_mode(
         (ids["shared"], "match", None),
         (ids["trip"], "link", ids["shared"]),
     ]
+    assert data["hits"][1]["explanation"].startswith(f"linked from {ids['shared']} (1 hop)")
+    assert data["hits"][1]["explanation"].endswith("visible: its own private note")
 
 
 def test_search_text_output(
