@@ -562,6 +562,7 @@ def _hidden(
         if name not in collections:
             collections.append(name)
     found: list[HiddenMatch] = []
+    vectors: dict[int, np.ndarray] = {}
     for collection in collections:
         info = engine.store.collection_info(collection)
         if info is None or info.points_count == 0:
@@ -576,14 +577,19 @@ def _hidden(
 
         scored: list[tuple[MemoryNote, float]] = []
         if vector is not None:
+            # Each collection is searched with the model that built it.
             try:
-                engine.check_model(collection)
-            except ModelUnavailable:
-                notices.append(
-                    f"Hidden matches in '{collection}' not checked: it was built by another model."
-                )
+                embedder = engine.embedder_for(collection)
+                if embedder is None:
+                    raise ModelUnavailable("it was built by another model")
+                key = id(embedder)
+                if key not in vectors:
+                    vectors[key] = np.asarray(embedder.embed_query(query), dtype=np.float32)
+            except ModelUnavailable as exc:
+                notices.append(f"Hidden matches in '{collection}' not checked: {exc}.")
                 continue
-            for point in engine.store.search(collection, vector.tolist(), flt, limit):
+            query_vector = vectors[key].tolist()
+            for point in engine.store.search(collection, query_vector, flt, limit):
                 note = engine.note_from_point(collection, point.id, point.payload)
                 # A cosine at or below zero is no match at all, hidden or not.
                 if point.score > 0 and keep(note):

@@ -305,3 +305,18 @@ def test_search_sees_writes_made_after_it(engine: MemoryEngine) -> None:
     assert [h.id for h in result.hidden] == [first.id]
     engine.update("dev", second.id, content="nothing about that topic anymore")
     assert ids(engine.search("dev", "deploy freeze", mode="keyword")) == []
+
+
+def test_hidden_skips_a_collection_built_by_a_model_we_cannot_run(
+    engine: MemoryEngine, store: QdrantStore
+) -> None:
+    from amem_tui.engine.store.base import StoredPoint
+
+    store.ensure_collection("amem_notes_sandbox", 1024, "Xenova/bge-m3")
+    boxed = note(70, "deploy freeze seen from the sandbox", "sandbox")
+    store.upsert("amem_notes_sandbox", [StoredPoint(boxed.id, boxed.to_payload(), [0.1] * 1024)])
+    own = engine.add("dev", "deploy freeze notes kept by dev")
+    result = engine.search("dev", "deploy freeze", hidden=True)
+    assert result.search_mode == "hybrid" and ids(result) == [own.id]
+    assert result.hidden == []
+    assert result.notice is not None and "'amem_notes_sandbox' not checked" in result.notice
