@@ -230,10 +230,18 @@ class MemoryEngine:
 
     # ------------------------------------------------------ real-store formats
     def collection_format(self, collection: str) -> PayloadFormat:
-        """``mem0`` for a collection of mem0 memories, else ``amem`` (aliases resolved)."""
+        """``mem0`` for a collection of mem0 memories, else ``amem`` (aliases resolved).
+
+        Decided once per collection name: it is asked for every point read, so it
+        must not cost a store call each time.
+        """
+        cached = self._formats.get(collection)
+        if cached is not None:
+            return cached
         real = self.store.resolve_alias(collection)
         cached = self._formats.get(real)
         if cached is not None:
+            self._formats[collection] = cached
             return cached
         info = self.store.collection_info(real)
         if info is None:
@@ -245,7 +253,7 @@ class MemoryEngine:
             if not sample:  # decide once there is something to look at
                 return "amem"
             fmt = detect_format(p.payload for p in sample)
-        self._formats[real] = fmt
+        self._formats[real] = self._formats[collection] = fmt
         return fmt
 
     def note_from_point(

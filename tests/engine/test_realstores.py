@@ -356,3 +356,30 @@ def test_search_on_a_foreign_model_collection_falls_back_to_keywords(
     assert {h.note.id for h in result.hits} == {MEM0_OPS}
     assert {h.id for h in result.hidden} <= {MEM0_MAIN, MEM0_DEV, MEM0_CAMEL, MEM0_AGENT_ONLY}
     assert snapshot(real_store.client) == before
+
+
+class CountingStore:
+    """Counts the engine's alias look-ups (each is a server round trip)."""
+
+    def __init__(self, inner: QdrantStore) -> None:
+        self.inner = inner
+        self.resolves = 0
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.inner, name)
+
+    def resolve_alias(self, name: str) -> str:
+        self.resolves += 1
+        return self.inner.resolve_alias(name)
+
+
+def test_reading_points_costs_no_store_call_per_point(real_store: QdrantStore) -> None:
+    counting = CountingStore(real_store)
+    engine = MemoryEngine(real_settings(), store=counting, embedder=HashEmbedder())  # type: ignore[arg-type]
+    engine.list_notes("main", limit=1)
+    counting.resolves = 0
+    engine.list_notes("main", limit=100)
+    few = counting.resolves
+    for _ in range(5):
+        engine.list_notes("main", limit=100)
+    assert counting.resolves == few * 6 and few <= 2
