@@ -31,6 +31,9 @@ def _status_text(data: dict[str, Any]) -> str:
     lines.append(f"embeddings:    {data['model']}")
     lines.append(f"search:        {'vector' if data['searchable'] else 'keyword only'}")
     lines.append(f"               {data['model_reason']}")
+    if not data["exists"] and data["collections"]:
+        names = ", ".join(data["collections"])
+        lines.append(f"hint:          the store holds {names}; choose one with --collection")
     return "\n".join(lines)
 
 
@@ -49,6 +52,8 @@ def cmd_status(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
         "mode": scope.mode,
         "collection": scope.collection,
         "resolved_collection": engine.store.resolve_alias(scope.collection),
+        "exists": engine.store.collection_info(scope.collection) is not None,
+        "collections": engine.store.list_collections(),
         "format": engine.collection_format(scope.collection),
         "model": engine.embedder.model_name,
         "searchable": usable,

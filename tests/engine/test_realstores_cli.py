@@ -95,6 +95,8 @@ def test_discovered_configuration_is_named(
     code, out, _ = run(capsys, "status", "--store", str(store_dir))
     assert f"configuration: {config}" in out
     assert "search:        keyword only" in out
+    code, out, _ = run(capsys, "status", "--store", str(store_dir), "--collection", "amem")
+    assert "hint:          the store holds amem_notes_sandbox, amem_notes_v2, mem0" in out
 
 
 def test_collections_and_audit(store_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
