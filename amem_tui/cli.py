@@ -241,6 +241,7 @@ def search_json(result: SearchResult, explain: bool = True) -> dict[str, Any]:
                 "agent_id": h.agent_id,
                 "collection": h.collection,
                 "score": round(h.score, 6),
+                "similarity": _round(h.similarity),
             }
             for h in result.hidden
         ]

@@ -347,6 +347,8 @@ class HiddenMatch(BaseModel):
     collection: str
     score: float
     kind: HiddenKind = "private"
+    #: Cosine similarity to the query (``score`` is the fused score in hybrid mode).
+    similarity: float | None = None
 
 
 class SearchResult(BaseModel):

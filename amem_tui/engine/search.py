@@ -4,7 +4,7 @@ The ranking has the shape of openclaw-amem's ``memory_search``, so the inspector
 predicts what the agent itself recalls:
 
 1. dense candidates: the ``n = min(max(4k, 20), total)`` nearest notes the agent
-   may search (``total`` = how many it may search);
+   may search (``total`` = how many it may search), cosine >= 0;
 2. BM25 (k1 1.5, b 0.75) over content, keywords, tags and context of the notes
    the agent may search, keeping only notes that contain a query term;
 3. reciprocal-rank fusion (k 60) of both rankings, times a small heat/recency
@@ -60,6 +60,8 @@ RRF_K = 60
 LINK_HOPS = 2
 LINK_MAX_EXTRA = 8
 LINK_MIN_SIMILARITY = 0.25
+#: openclaw-amem asks Qdrant for dense candidates with ``score_threshold`` 0.
+DENSE_MIN_SCORE = 0.0
 HEAT_WEIGHT = 0.05
 _SCROLL_PAGE = 8192
 
@@ -355,7 +357,8 @@ def search(
         if links and vector is not None and result.hits:
             _walk_links(engine, scope, vector, result)
     if hidden:
-        result.hidden = _hidden(engine, scope, query, vector, limit, notices)
+        fused = result.search_mode == "hybrid"
+        result.hidden = _hidden(engine, scope, query, vector, limit, notices, fused)
     result.notice = " ".join(notices) or None
     return result
 
@@ -402,6 +405,8 @@ def _rank(
         points = store.search(scope.collection, vector.tolist(), read, limit, exact=exact)
         rank = 0
         for point in points:
+            if point.score < DENSE_MIN_SCORE:
+                break
             note = engine.note_from_point(scope.collection, point.id, point.payload)
             because = rules.visible_because(scope, note)
             if because is None:  # the filter and the rule disagree: never show it
@@ -447,6 +452,8 @@ def _rank(
     dense_ids: list[str] = []
     if n > 0:
         for point in store.search(scope.collection, vector.tolist(), read, n, exact=exact):
+            if point.score < DENSE_MIN_SCORE:
+                break
             note = notes.get(point.id) or engine.note_from_point(
                 scope.collection, point.id, point.payload
             )
@@ -554,8 +561,13 @@ def _hidden(
     vector: np.ndarray | None,
     limit: int,
     notices: list[str],
+    fused: bool,
 ) -> list[HiddenMatch]:
-    """The best matches the agent cannot see, across the collections we know."""
+    """The best matches the agent cannot see, across the collections we know.
+
+    Ranked the way hits are, among the notes hidden in each collection: fused
+    dense + BM25 ranks (hybrid), cosine (dense) or BM25 (keyword).
+    """
     dedicated = engine.settings.dedicated_collections()
     collections = [scope.collection]
     for name in [engine.shared_collection, *sorted(set(dedicated.values()))]:
@@ -563,6 +575,7 @@ def _hidden(
             collections.append(name)
     found: list[HiddenMatch] = []
     vectors: dict[int, np.ndarray] = {}
+    tokens = tokenize(query)
     for collection in collections:
         info = engine.store.collection_info(collection)
         if info is None or info.points_count == 0:
@@ -575,10 +588,24 @@ def _hidden(
         def keep(note: MemoryNote, own: bool = own) -> bool:
             return not own or rules.visible_because(scope, note) is None
 
-        scored: list[tuple[MemoryNote, float]] = []
-        if vector is not None:
-            # Each collection is searched with the model that built it.
+        def hidden_notes(
+            collection: str = collection,
+            flt: Filter | None = flt,
+            own: bool = own,
+            count: int = info.points_count,
+        ) -> _NoteSet:
+            key = _key(scope, "hidden") if own else ("all",)
+            return _select(engine, collection, count, flt, keep, key)
+
+        scored: list[tuple[MemoryNote, float, float | None]] = []
+        if vector is None:
+            chosen = hidden_notes()
+            by_id = {n.id: n for n in chosen.notes}
+            ranked = chosen.bm25().rank(tokens)[:limit]
+            scored = [(by_id[i], s, None) for i, s in ranked]
+        else:
             try:
+                # Each collection is searched with the model that built it.
                 embedder = engine.embedder_for(collection)
                 if embedder is None:
                     raise ModelUnavailable("it was built by another model")
@@ -588,24 +615,18 @@ def _hidden(
             except ModelUnavailable as exc:
                 notices.append(f"Hidden matches in '{collection}' not checked: {exc}.")
                 continue
-            query_vector = vectors[key].tolist()
-            for point in engine.store.search(collection, query_vector, flt, limit):
-                note = engine.note_from_point(collection, point.id, point.payload)
-                # A cosine at or below zero is no match at all, hidden or not.
-                if point.score > 0 and keep(note):
-                    scored.append((note, point.score))
-        else:
-            chosen = _select(
-                engine,
-                collection,
-                info.points_count,
-                flt,
-                keep,
-                _key(scope, "hidden") if own else ("all",),
-            )
-            by_id = {n.id: n for n in chosen.notes}
-            scored = [(by_id[i], s) for i, s in chosen.bm25().rank(tokenize(query))[:limit]]
-        for note, score in scored:
+            query_vector = vectors[key]
+            if fused:
+                scored = _fused_hidden(
+                    engine, collection, query_vector, tokens, hidden_notes(), flt, limit
+                )
+            else:
+                for point in engine.store.search(collection, query_vector.tolist(), flt, limit):
+                    note = engine.note_from_point(collection, point.id, point.payload)
+                    # A cosine at or below zero is no match at all, hidden or not.
+                    if point.score > 0 and keep(note):
+                        scored.append((note, point.score, point.score))
+        for note, score, similarity in scored:
             kind, reason = rules.hidden_reason(scope, note, collection, dedicated)
             found.append(
                 HiddenMatch(
@@ -616,10 +637,48 @@ def _hidden(
                     agent_id=note.agent_id,
                     collection=collection,
                     score=score,
+                    similarity=similarity,
                 )
             )
     found.sort(key=lambda h: -h.score)
     return found[:limit]
+
+
+def _fused_hidden(
+    engine: MemoryEngine,
+    collection: str,
+    vector: np.ndarray,
+    tokens: list[str],
+    chosen: _NoteSet,
+    flt: Filter | None,
+    limit: int,
+) -> list[tuple[MemoryNote, float, float | None]]:
+    """Hidden notes of one collection ranked as hits are: dense + BM25, fused."""
+    notes = {n.id: n for n in chosen.notes}
+    n = min(max(4 * limit, 20), len(notes))
+    if n == 0:
+        return []
+    similarity: dict[str, float] = {}
+    dense: list[str] = []
+    # Without a filter (another agent's collection, a mem0 view) the store may
+    # also return notes that are not hidden: ask for enough to still fill n.
+    wanted = n if flt is not None else min(n + len(notes), 4 * n)
+    for point in engine.store.search(collection, vector.tolist(), flt, wanted):
+        if point.score < DENSE_MIN_SCORE or len(dense) >= n:
+            break
+        if point.id in notes:
+            dense.append(point.id)
+            similarity[point.id] = point.score
+    bm25 = [note_id for note_id, _ in chosen.bm25().rank(tokens)[:n]]
+    fused = rrf_fuse(dense, bm25)
+    order = sorted(fused, key=lambda i: -fused[i])[:limit]
+    missing = [i for i in order if i not in similarity]
+    if missing:
+        for note_id, vec in engine.vectors_of(collection, missing).items():
+            sim = cosine(vector, vec)
+            if sim is not None:
+                similarity[note_id] = sim
+    return [(notes[i], fused[i], similarity.get(i)) for i in order]
 
 
 # ---------------------------------------------------------------- explaining

@@ -276,3 +276,36 @@ def test_keyword_fallback_when_model_cannot_load(store: QdrantStore) -> None:
     assert result.search_mode == "keyword"
     assert result.notice is not None and "model.onnx is missing" in result.notice
     assert [h.note.id for h in result.hits] == [nid(1)]
+
+
+def test_hidden_matches_rank_like_hits(fixed_engine: MemoryEngine) -> None:
+    """A hidden note that matches by keyword only still shows in hybrid mode, as a hit would."""
+    notes = [private("main", 100 + i, f"filler note number {i}") for i in range(25)]
+    vectors = [at_cosine(0.9 - i * 0.01) for i in range(25)]
+    notes.append(private("main", 7, "the rare keyword zanzibar"))
+    vectors.append(at_cosine(0.05))
+    notes.append(private("dev", 8, "dev has its own note"))
+    vectors.append(at_cosine(0.5))
+    fixed_engine.put_notes("amem_notes", notes, vectors)
+    hybrid = fixed_engine.search("dev", "zanzibar", limit=5, hidden=True)
+    assert [h.id for h in hybrid.hidden][:2] == [nid(100), nid(7)]
+    rare = hybrid.hidden[1]
+    assert rare.score == pytest.approx(1 / 61) and rare.kind == "private"
+    assert rare.similarity == pytest.approx(0.05, abs=1e-4)
+    dense = fixed_engine.search("dev", "zanzibar", limit=5, mode="dense", hidden=True)
+    assert nid(7) not in {h.id for h in dense.hidden}
+    assert [round(h.score, 4) for h in dense.hidden] == [0.9, 0.89, 0.88, 0.87, 0.86]
+
+
+def test_negative_cosines_are_no_dense_candidates(fixed_engine: MemoryEngine) -> None:
+    """openclaw-amem asks for dense candidates with score_threshold 0."""
+    near = private("main", 1, "near note")
+    away = private("main", 2, "opposite note")
+    fixed_engine.put_notes("amem_notes", [near, away], [at_cosine(0.7), [-0.6, 0.8, 0.0, 0.0]])
+    assert [h.note.id for h in fixed_engine.search("main", "q", mode="dense").hits] == [nid(1)]
+    hybrid = fixed_engine.search("main", "opposite", links=False)
+    # Both fuse to 1/61; the tie keeps the dense list first, as openclaw-amem's merge does.
+    assert [(h.note.id, h.dense_rank, h.bm25_rank) for h in hybrid.hits] == [
+        (nid(1), 1, None),
+        (nid(2), None, 1),
+    ]
