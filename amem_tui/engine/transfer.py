@@ -114,6 +114,11 @@ def _valid_point_id(value: Any) -> str | None:
     return None
 
 
+def _no_constant(name: str) -> Any:
+    """NaN and Infinity are not JSON; Python's parser would accept them."""
+    raise ValueError(f"{name} is not a JSON value")
+
+
 def _canonical(payload: dict[str, Any]) -> str:
     return json.dumps(payload, sort_keys=True, ensure_ascii=False)
 
@@ -126,9 +131,11 @@ def _check_line(
     target_dim: int,
 ) -> _Valid | RejectedLine:
     try:
-        record = json.loads(text)
+        record = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         return RejectedLine(line=number, id=None, reason=f"not valid JSON ({exc.msg})")
+    except ValueError as exc:
+        return RejectedLine(line=number, id=None, reason=f"not valid JSON ({exc})")
     if not isinstance(record, dict):
         return RejectedLine(line=number, id=None, reason="not a JSON object")
     raw_id = record.get("id")

@@ -116,11 +116,12 @@ def test_every_rejected_line_is_reported_and_nothing_is_written(store: QdrantSto
         ),
         json.dumps({"id": nid(106), "payload": {"content": "x" * 20, "agent_id": "*"}}),
         json.dumps({"id": nid(107), "payload": ok["payload"], "vector": [1.0, "x"]}),
+        json.dumps({"id": nid(108), "payload": dict(ok["payload"], retrieval_count=float("nan"))}),
     ]
     lines = [json.dumps(ok), *bad_lines[1:4], bad_lines[4], *bad_lines[5:], "", bad_lines[0]]
     result = import_lines(engine, lines, "target")
     numbers = [r.line for r in result.rejected]
-    assert numbers == [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14]
+    assert numbers == [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15]
     reasons = {r.line: r.reason for r in result.rejected}
     assert "not a JSON object" in reasons[2]
     assert "UUID" in reasons[3] and "UUID" in reasons[4]
@@ -132,7 +133,8 @@ def test_every_rejected_line_is_reported_and_nothing_is_written(store: QdrantSto
     assert "tags" in reasons[10]
     assert "reserved" in reasons[11]
     assert "vector" in reasons[12]
-    assert "not valid JSON" in reasons[14]
+    assert "NaN" in reasons[13]
+    assert "not valid JSON" in reasons[15]
     assert result.written == 0 and not result.complete
     assert store.collection_info("target") is None  # not even created
 
