@@ -62,6 +62,8 @@ class Settings(BaseModel):
     model: str | None = None
     read_only: bool = False
     consolidation_time: str = "02:30"
+    #: Cosine similarity at or above which private notes are merged (see consolidate.py).
+    consolidation_threshold: float = Field(default=0.85, gt=0.0, le=1.0)
 
     @property
     def embedded_path(self) -> Path:
@@ -168,6 +170,7 @@ def _env_settings(env: Mapping[str, str]) -> dict[str, Any]:
         "AMEM_SESSION_KEY": "session_key",
         "AMEM_MODEL": "model",
         "AMEM_CONSOLIDATION_TIME": "consolidation_time",
+        "AMEM_CONSOLIDATION_THRESHOLD": "consolidation_threshold",
     }
     for var, field in mapping.items():
         value = env.get(var)

@@ -31,6 +31,7 @@ from amem_tui.engine.modelinfo import (
 )
 from amem_tui.engine.models import (
     SHARED,
+    ConsolidationRun,
     EvolutionEntry,
     MemoryNote,
     NotePage,
@@ -43,6 +44,8 @@ from amem_tui.engine.store.base import CollectionInfo, NoteStore, StoredPoint
 
 if TYPE_CHECKING:
     from amem_tui.engine.audit import AuditReport, CollectionView
+    from amem_tui.engine.consolidate import Judge
+    from amem_tui.engine.scheduler import ConsolidationScheduler
 
 Clock = Callable[[], datetime]
 IdFactory = Callable[[], str]
@@ -121,10 +124,14 @@ class MemoryEngine:
         self._model_status: dict[str, tuple[bool, str]] = {}
         self._foreign: dict[str, Embedder] = {}
         self._write_lock = threading.RLock()
+        self.judge: Judge | None = None
+        self._scheduler: ConsolidationScheduler | None = None
 
     # ------------------------------------------------------------ lifecycle
     def close(self) -> None:
-        """Release the store."""
+        """Stop the nightly scheduler (if started) and release the store."""
+        if self._scheduler is not None:
+            self._scheduler.stop()
         self.store.close()
 
     def __enter__(self) -> MemoryEngine:
@@ -782,3 +789,59 @@ class MemoryEngine:
         """Stored vectors by note id (for consolidation and explanations)."""
         points = self.store.retrieve(collection, list(ids), with_vectors=True)
         return {p.id: np.asarray(p.vector, dtype=np.float32) for p in points if p.vector}
+
+    # -------------------------------------------------------- consolidation
+    def consolidate(
+        self,
+        agent: str | AgentScope,
+        dry_run: bool = False,
+        threshold: float | None = None,
+        progress: Callable[[int, int], None] | None = None,
+        trigger: str = "manual",
+    ) -> ConsolidationRun:
+        """Merge the agent's near-duplicate private notes; record the run in the store.
+
+        Only the agent's private, active ``memory`` notes are candidates. A dry run
+        returns the planned merges and writes nothing. An interrupted earlier run
+        of the agent is finished first. ``progress(done, total)`` counts merges.
+        """
+        from amem_tui.engine.consolidate import Consolidator
+
+        scope = self._scope(agent)
+        if not dry_run:
+            self._writable()
+        limit = self.settings.consolidation_threshold if threshold is None else threshold
+        with self._write_lock:
+            return Consolidator(self, self.judge).consolidate(
+                scope, dry_run=dry_run, threshold=limit, progress=progress, trigger=trigger
+            )
+
+    def history(self, agent: str | None = None) -> list[ConsolidationRun]:
+        """Consolidation runs, newest first: ours from the store, openclaw-amem's from notes."""
+        from amem_tui.engine.consolidate import Consolidator
+
+        scopes = [self.scope(agent)] if agent is not None else self.agents()
+        return Consolidator(self, self.judge).history(scopes, agent)
+
+    def undo(
+        self, agent: str | AgentScope, run_id: str, merge_keeper: str | None = None
+    ) -> ConsolidationRun:
+        """Revert a run, or its one merge into ``merge_keeper``; returns the recorded undo run.
+
+        Refused (InvalidInput) when a keeper changed since the run.
+        """
+        from amem_tui.engine.consolidate import Consolidator
+
+        self._writable()
+        scope = self._scope(agent)
+        with self._write_lock:
+            return Consolidator(self, self.judge).undo(scope, run_id, merge_keeper)
+
+    @property
+    def scheduler(self) -> ConsolidationScheduler:
+        """The nightly consolidation scheduler (created on first use, not started)."""
+        if self._scheduler is None:
+            from amem_tui.engine.scheduler import ConsolidationScheduler
+
+            self._scheduler = ConsolidationScheduler(self)
+        return self._scheduler

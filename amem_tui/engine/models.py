@@ -371,11 +371,33 @@ class SearchResult(BaseModel):
     candidates: int | None = None
 
 
+class NoteChange(BaseModel):
+    """One compare-and-set change of a note's payload, replayable after a crash.
+
+    ``before`` holds the guarded fields as they were (``absent`` the guarded
+    fields that did not exist); applying sets ``set`` and removes ``unset``.
+    A change whose fields already hold their new values counts as done, so
+    applying it twice is harmless.
+    """
+
+    note: str
+    role: Literal["keeper", "dropped", "links"]
+    before: dict[str, Any] = Field(default_factory=dict)
+    absent: list[str] = Field(default_factory=list)
+    set: dict[str, Any] = Field(default_factory=dict)
+    unset: list[str] = Field(default_factory=list)
+    #: A new vector (base64 of little-endian float32), only when the content changes.
+    vector: str | None = None
+    status: Literal["planned", "done", "skipped"] = "planned"
+    message: str = ""
+
+
 class MergeRecord(BaseModel):
     """One merge of a consolidation run: what was kept, what was dropped."""
 
     keeper: str
     dropped: list[str]
+    #: The lowest cosine similarity between the keeper and a dropped note.
     similarity: float
     content_before: str
     content_after: str
@@ -384,10 +406,32 @@ class MergeRecord(BaseModel):
     links_before: list[str] = Field(default_factory=list)
     hash_after: str = ""
     undone: bool = False
+    category: str = ""
+    similarities: dict[str, float] = Field(default_factory=dict)
+    dropped_content: dict[str, str] = Field(default_factory=dict)
+    hash_before: str = ""
+    tags_after: list[str] = Field(default_factory=list)
+    keywords_after: list[str] = Field(default_factory=list)
+    links_after: list[str] = Field(default_factory=list)
+    #: The union of the merged notes' links before links to dropped notes were rewritten.
+    links_source: list[str] = Field(default_factory=list)
+    reason: str = ""
+    status: Literal["planned", "done", "skipped"] = "done"
+    message: str = ""
+    undone_by: str | None = None
+    #: In an undo run: the index of the merge it reverts in the original run.
+    source_index: int | None = None
+    changes: list[NoteChange] = Field(default_factory=list)
 
 
 class ConsolidationRun(BaseModel):
-    """A consolidation pass of one agent, as recorded in the store."""
+    """A consolidation pass of one agent, as recorded in the store.
+
+    ``status``: ``planned`` (a dry run, never recorded), ``planning`` (the plan
+    is being recorded, nothing changed yet), ``started`` (changing notes; an
+    interrupted run stays here until the next run finishes it), ``done``, or
+    ``abandoned`` (interrupted before any note changed).
+    """
 
     id: str
     agent: str
@@ -400,3 +444,7 @@ class ConsolidationRun(BaseModel):
     merges: list[MergeRecord] = Field(default_factory=list)
     status: str = "done"
     undoes: str | None = None
+    judge: str = "rule"
+    candidates: int = 0
+    link_changes: list[NoteChange] = Field(default_factory=list)
+    messages: list[str] = Field(default_factory=list)

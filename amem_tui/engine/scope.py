@@ -184,6 +184,20 @@ def is_consolidation_candidate(scope: AgentScope, note: MemoryNote) -> bool:
     return note.agent_id == scope.agent and note.active and note.note_type == "memory"
 
 
+def may_consolidate(scope: AgentScope, note: MemoryNote) -> bool:
+    """A candidate the agent may also modify (what consolidation merges or drops)."""
+    return is_consolidation_candidate(scope, note) and can_write(scope.agent, note)
+
+
+def may_rewrite_links(scope: AgentScope, note: MemoryNote) -> bool:
+    """Where consolidation may point links at a keeper: the agent's own candidates only.
+
+    Shared notes (even the agent's own) and other agents' notes keep their links:
+    consolidation of an agent touches only its private, active ``memory`` notes.
+    """
+    return may_consolidate(scope, note)
+
+
 def matches(flt: Filter, note: MemoryNote) -> bool:
     """Evaluate a neutral filter against a note in Python (for tests and fallbacks)."""
     payload = note.to_payload()
