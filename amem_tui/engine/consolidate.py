@@ -213,10 +213,6 @@ def applied(change: NoteChange, payload: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _note_after(note: MemoryNote, change: NoteChange) -> MemoryNote:
-    return MemoryNote.from_payload(note.id, applied(change, note.to_payload()))
-
-
 # ------------------------------------------------------------------ the plan
 @dataclass
 class _Candidate:
@@ -365,7 +361,9 @@ class Consolidator:
         dropped = [by_id[d] for d in decision.dropped]
         index = {n.id: i for i, n in enumerate(cluster.notes)}
         k = index[keeper.note.id]
-        sims = {d.note.id: round(float(cluster.similarity[k, index[d.note.id]]), 6) for d in dropped}
+        sims = {
+            d.note.id: round(float(cluster.similarity[k, index[d.note.id]]), 6) for d in dropped
+        }
         before = keeper.note
         content = decision.content if decision.content is not None else before.content
         tags = _union(before.tags, *(d.note.tags for d in dropped))
@@ -379,7 +377,9 @@ class Consolidator:
         after.tags = tags
         after.keywords = keywords
         after.links = links
-        after.retrieval_count = before.retrieval_count + sum(d.note.retrieval_count for d in dropped)
+        after.retrieval_count = before.retrieval_count + sum(
+            d.note.retrieval_count for d in dropped
+        )
         after.last_accessed = (
             _latest([before.last_accessed, *(d.note.last_accessed for d in dropped)])
             or before.last_accessed
@@ -617,7 +617,9 @@ class Consolidator:
             return
         new = applied(change, payload)
         if change.vector is not None:
-            self.store.upsert(collection, [StoredPoint(point.id, new, _decode_vector(change.vector))])
+            self.store.upsert(
+                collection, [StoredPoint(point.id, new, _decode_vector(change.vector))]
+            )
         else:
             self.store.set_payload(collection, point.id, new)
         point.payload = new
@@ -627,7 +629,9 @@ class Consolidator:
         pending = [c for c in run.link_changes if c.status == "planned"]
         for start in range(0, len(pending), _BATCH):
             batch = pending[start : start + _BATCH]
-            current = {p.id: p for p in self.store.retrieve(run.collection, [c.note for c in batch])}
+            current = {
+                p.id: p for p in self.store.retrieve(run.collection, [c.note for c in batch])
+            }
             for change in batch:
                 point = current.get(change.note)
                 if point is None:
@@ -680,9 +684,7 @@ class Consolidator:
 
         return mark
 
-    def _record_and_run(
-        self, run: ConsolidationRun, progress: Progress | None
-    ) -> ConsolidationRun:
+    def _record_and_run(self, run: ConsolidationRun, progress: Progress | None) -> ConsolidationRun:
         """Write the plan before touching a note, then apply it."""
         run.status = "planning"
         self._write_header(run)
@@ -695,7 +697,9 @@ class Consolidator:
     def resume(self, scope: AgentScope) -> list[ConsolidationRun]:
         """Finish the agent's interrupted runs (so a new run starts from a settled store)."""
         finished: list[ConsolidationRun] = []
-        for run in sorted(self.load_runs(scope.collection, scope.agent), key=lambda r: r.started_at):
+        for run in sorted(
+            self.load_runs(scope.collection, scope.agent), key=lambda r: r.started_at
+        ):
             if run.status == "planning":
                 self._drop_plan(run)
                 run.merges, run.link_changes = [], []
@@ -759,7 +763,7 @@ class Consolidator:
             raise RunNotFound(run_id, scope.agent) from None
         if self.store.collection_info(scope.collection) is None:
             raise RunNotFound(run_id, scope.agent)
-        self.resume(scope)
+        resumed = self.resume(scope)
         runs = {r.id: r for r in self.load_runs(scope.collection, scope.agent)}
         run = runs.get(run_id)
         if run is None:
@@ -772,6 +776,12 @@ class Consolidator:
         if run.trigger == "undo":
             raise InvalidInput(f"run {run_id} is itself an undo; it cannot be undone")
         live = [i for i, m in enumerate(run.merges) if m.status == "done" and not m.undone]
+        # An interrupted undo of this run, just finished by resume(), is the answer.
+        for earlier in resumed:
+            if earlier.undoes == run.id and earlier.status == "done":
+                keepers = {m.keeper for m in earlier.merges}
+                if (merge_keeper is None and not live) or merge_keeper in keepers:
+                    return earlier
         if merge_keeper is not None:
             chosen = [i for i in live if run.merges[i].keeper == merge_keeper]
             if not chosen:
@@ -806,7 +816,7 @@ class Consolidator:
         map_now = {d: run.merges[i].keeper for i in live for d in run.merges[i].dropped}
         map_left = {d: run.merges[i].keeper for i in keep for d in run.merges[i].dropped}
         ids = [c.note for i in chosen for c in run.merges[i].changes]
-        ids += [run.merges[i].keeper for i in keep] + [c.note for c in run.link_changes]
+        ids += [m.keeper for m in run.merges] + [c.note for c in run.link_changes]
         current = {p.id: p for p in self.store.retrieve(scope.collection, _union(ids))}
         problems: list[str] = []
         merges: list[MergeRecord] = []
@@ -818,13 +828,23 @@ class Consolidator:
         if problems:
             raise InvalidInput("undo refused: " + "; ".join(problems))
         links: list[NoteChange] = []
-        for i in keep:  # keepers that stay merged may link to notes being restored
-            merge = run.merges[i]
+        # Other keepers of this run (merged still, or restored by an earlier undo) may
+        # link to the notes being restored.
+        for i, merge in enumerate(run.merges):
+            if i in chosen or merge.status != "done":
+                continue
+            keeper_change = next(c for c in merge.changes if c.role == "keeper")
+            if i in keep:
+                original = merge.links_source
+            elif "links" in keeper_change.before:
+                original = list(keeper_change.before["links"])
+            else:
+                continue
             point = current.get(merge.keeper)
             if point is None:
                 continue
-            was = rewrite_links(merge.links_source, map_now, merge.keeper)
-            now = rewrite_links(merge.links_source, map_left, merge.keeper)
+            was = rewrite_links(original, map_now, merge.keeper)
+            now = rewrite_links(original, map_left, merge.keeper)
             if was != now and point.payload.get("links") == was:
                 links.append(make_change("links", merge.keeper, point.payload, {"links": now}))
         for change in run.link_changes:
@@ -888,8 +908,9 @@ class Consolidator:
         if "links" in restore:
             restore["links"] = rewrite_links(restore["links"], map_left, merge.keeper)
         # Retrievals counted since the merge stay counted.
-        count_now, count_after = payload.get("retrieval_count"), keeper_change.set.get(
-            "retrieval_count"
+        count_now, count_after = (
+            payload.get("retrieval_count"),
+            keeper_change.set.get("retrieval_count"),
         )
         if (
             isinstance(count_now, int)
@@ -898,9 +919,12 @@ class Consolidator:
             and count_now > count_after
         ):
             restore["retrieval_count"] += count_now - count_after
-        if "last_accessed" in keeper_change.set and "last_accessed" in payload:
-            if payload["last_accessed"] != keeper_change.set["last_accessed"]:
-                restore["last_accessed"] = payload["last_accessed"]
+        if (
+            "last_accessed" in keeper_change.set
+            and "last_accessed" in payload
+            and payload["last_accessed"] != keeper_change.set["last_accessed"]
+        ):
+            restore["last_accessed"] = payload["last_accessed"]
         vector = None
         if "content" in keeper_change.set:
             self.engine.check_model(scope.collection)
@@ -924,7 +948,9 @@ class Consolidator:
             if dropped is None:
                 continue
             if "is_active" in change.absent:
-                changes.append(make_change("dropped", change.note, dropped.payload, {}, ["is_active"]))
+                changes.append(
+                    make_change("dropped", change.note, dropped.payload, {}, ["is_active"])
+                )
             else:
                 value = change.before.get("is_active", True)
                 changes.append(
