@@ -140,13 +140,18 @@ def _union(*lists: Iterable[str]) -> list[str]:
 
 
 def rewrite_links(links: Sequence[str], mapping: dict[str, str], self_id: str) -> list[str]:
-    """Links with dropped ids replaced by their keepers, without duplicates or self-links."""
+    """Links with dropped ids replaced by their keepers.
+
+    A replaced link is left out when its keeper is the note itself or is linked
+    already; links that are not replaced stay exactly as they were (so an empty
+    mapping gives the same list back, which undo relies on).
+    """
     out: list[str] = []
     for link in links:
-        target = mapping.get(link, link)
-        if target == self_id and target != link:
-            continue
-        if target not in out:
+        target = mapping.get(link)
+        if target is None:
+            out.append(link)
+        elif target != self_id and target not in out and target not in links:
             out.append(target)
     return out
 

@@ -90,9 +90,7 @@ def test_errors_and_exit_codes(
 
 
 def test_refused_undo_exits_2(store: list[str], capsys: pytest.CaptureFixture[str]) -> None:
-    _, done = run(
-        capsys, "consolidate", "--agent", "dev", "--threshold", "0.65", "--json", *store
-    )
+    _, done = run(capsys, "consolidate", "--agent", "dev", "--threshold", "0.65", "--json", *store)
     keeper = done["merges"][0]["keeper"]
     assert (
         main(
