@@ -280,9 +280,17 @@ def hidden_reason(
         return "deleted", "soft-deleted"
     if note.agent_id is None or note.agent_id == "":
         return "malformed", "has no agent_id: never shown to any agent"
-    who = note.effective_owner or note.agent_id
+    who = note.agent_id
     deleted = " (and soft-deleted)" if not note.active else ""
-    return "private", f"private to agent '{who}'{deleted}"
+    owner = note.effective_owner
+    written = f", written by '{owner}'" if owner and owner != who else ""
+    if EVERYONE in note.effective_readers:
+        # Readable by id, yet outside the search filter: only the marker shares.
+        return "private", (
+            f"private to agent '{who}'{written}: its readers allow everyone, but only "
+            f"agent_id '{SHARED}' puts a note in other agents' searches{deleted}"
+        )
+    return "private", f"private to agent '{who}'{written}{deleted}"
 
 
 def fits_listing(scope: AgentScope, note: MemoryNote, which: str) -> bool:

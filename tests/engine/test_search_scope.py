@@ -320,3 +320,34 @@ def test_hidden_skips_a_collection_built_by_a_model_we_cannot_run(
     assert result.search_mode == "hybrid" and ids(result) == [own.id]
     assert result.hidden == []
     assert result.notice is not None and "'amem_notes_sandbox' not checked" in result.notice
+
+
+def test_hidden_reasons_for_near_misses(engine: MemoryEngine) -> None:
+    dev = engine.scope("dev")
+    dedicated = engine.settings.dedicated_collections()
+    everyone = note(1, "readers say everyone", "main", readers=["*"])
+    ghost = note(2, "written by ops into main's scope", "main", owner="ops")
+    gone = note(3, "main's note, soft-deleted", "main", active=False)
+    mine_gone = note(4, "main shared it with dev, then deleted it", "main", active=False,
+                     readers=["main", "dev"])  # fmt: skip
+    malformed = MemoryNote.from_payload(nid(5), {"content": "no agent id at all"})
+    reasons = {
+        n.id: rules.hidden_reason(dev, n, "amem_notes", dedicated)
+        for n in (everyone, ghost, gone, mine_gone, malformed)
+    }
+    assert reasons[nid(1)][0] == "private" and "readers allow everyone" in reasons[nid(1)][1]
+    assert reasons[nid(2)] == ("private", "private to agent 'main', written by 'ops'")
+    assert reasons[nid(3)] == ("private", "private to agent 'main' (and soft-deleted)")
+    assert reasons[nid(4)] == ("deleted", "soft-deleted")
+    assert reasons[nid(5)][0] == "malformed"
+    # And the search agrees: none of them is a hit, all are hidden.
+    engine.put_notes("amem_notes", [everyone, ghost, gone, mine_gone, malformed])
+    result = engine.search("dev", "main note readers everyone", limit=10, hidden=True)
+    assert result.hits == []
+    assert {h.id: h.kind for h in result.hidden} == {
+        nid(1): "private",
+        nid(2): "private",
+        nid(3): "private",
+        nid(4): "deleted",
+        nid(5): "malformed",
+    }
