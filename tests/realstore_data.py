@@ -16,6 +16,7 @@ from qdrant_client import QdrantClient
 from qdrant_client import models as qm
 
 from amem_tui.config import AgentConfig, Settings
+from amem_tui.engine.embed import TEST_MODEL
 
 
 def nid(n: int) -> str:
@@ -60,7 +61,7 @@ AMEM_REAL = "amem_notes_v2"  # the real collection behind the alias
 AMEM_ALIAS = "amem_notes"
 SANDBOX = "amem_notes_sandbox"
 MEM0 = "mem0"
-MEM0_SMALL = "mem0_small"  # mem0 data with vectors of the test embedder's size
+MEM0_SMALL = "mem0_small"  # mem0 data with vectors of the test embedder
 
 
 def _history(*actions: str) -> list[dict[str, Any]]:
@@ -321,7 +322,9 @@ def build_real_store(client: QdrantClient, small_dim: int = 64) -> None:
         2,
     )
     _create(client, MEM0, 1536, mem0_points(), None, 3)
-    _create(client, MEM0_SMALL, small_dim, mem0_points(), None, 4)
+    # mem0 writes no metadata; this copy names the test embedder so that the
+    # vector path of search can be tested on mem0 views too.
+    _create(client, MEM0_SMALL, small_dim, mem0_points(), {"embedding_model": TEST_MODEL}, 4)
 
 
 def real_settings(**extra: Any) -> Settings:

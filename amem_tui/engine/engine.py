@@ -227,6 +227,14 @@ class MemoryEngine:
                 f"collection '{info.name}' holds {info.vector_size}-dimensional vectors; "
                 f"{ours} makes {self.embedder.dim}-dimensional ones"
             )
+        if theirs is None and info.vector_size is not None:
+            # No metadata: we always write it, so another tool built this collection.
+            guess = detect_model(info, ours, self.embedder.dim).name or "an unknown model"
+            raise ModelMismatch(
+                f"collection '{info.name}' names no embedding_model; its "
+                f"{info.vector_size}-dimensional vectors may come from {guess}: "
+                f"{ours} vectors cannot be mixed in"
+            )
         self._checked.add(collection)
 
     def _ensure(self, collection: str) -> None:
@@ -334,10 +342,11 @@ class MemoryEngine:
         model = detect_model(info, ours, self.embedder.dim)
         size = f"{model.vector_size}-dimensional" if model.vector_size else "unknown-size"
         named = model.name or "an unknown model"
+        if model.source != "metadata":
+            named = f"{named} (no embedding_model metadata; judged by vector size)"
         same_model = canonical_model_name(model.name) == ours
         if same_model and model.vector_size in (None, self.embedder.dim):
-            how = "" if model.source == "metadata" else " (judged by its vector size)"
-            status = (True, f"collection '{real}' was built with {ours}{how}")
+            status = (True, f"collection '{real}' was built with {ours}")
         elif self._foreign_embedder(model) is not None:
             status = (
                 True,

@@ -49,10 +49,10 @@ class ModelInfo(BaseModel):
 def detect_model(info: CollectionInfo, ours: str, our_dim: int) -> ModelInfo:
     """The model of a collection: its metadata, else a guess from the vector size.
 
-    A collection without metadata whose vectors have our size is taken as ours
-    (amem_tui always writes the metadata; the guess only matters for stores
-    written by other tools, and a wrong guess costs search quality, not data).
-    A 1024-dimensional one is openclaw-amem's default model.
+    amem_tui always writes the metadata, so a collection without it was built
+    by another tool: 1024 dimensions suggest openclaw-amem's default model, 384
+    its earlier default; any other size is an unknown model. A guess is never
+    taken as ours, so our vectors are never mixed into such a collection.
     """
     if info.embedding_model:
         name = info.embedding_model
@@ -64,8 +64,6 @@ def detect_model(info: CollectionInfo, ours: str, our_dim: int) -> ModelInfo:
     size = info.vector_size
     if size is None:
         return ModelInfo(name=None, vector_size=None, source="none")
-    if size == our_dim:
-        return ModelInfo(name=ours, vector_size=size, source="vector size", fastembed_name=ours)
     for name, (dim, fast) in KNOWN_MODELS.items():
         if dim == size:
             return ModelInfo(name=name, vector_size=size, source="vector size", fastembed_name=fast)

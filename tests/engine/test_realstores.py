@@ -91,8 +91,7 @@ def test_collections_resolve_the_alias_and_detect_models(real_store: QdrantStore
     assert sandbox.used_by == ["sandbox"] and sandbox.mode == "B"
     assert views[MEM0].format == "mem0" and views[MEM0].read_only
     assert views[MEM0].model is None and views[MEM0].vector_size == 1536
-    # No metadata: judged by vector size (here the test embedder's 64 dims).
-    assert views[MEM0_SMALL].model_source == "vector size"
+    assert views[MEM0].model_source == "vector size" and views[MEM0].searchable is False
     assert views[MEM0_SMALL].searchable is True
 
 
@@ -124,7 +123,7 @@ def test_model_status_of_our_own_collection(store: QdrantStore) -> None:
 def test_model_guessed_from_vector_size_without_metadata(store: QdrantStore) -> None:
     from qdrant_client import models as qm
 
-    for name, size in (("big", 1024), ("legacy", 384)):
+    for name, size in (("big", 1024), ("legacy", 384), ("our_size", 64)):
         store.client.create_collection(
             name, vectors_config=qm.VectorParams(size=size, distance=qm.Distance.COSINE)
         )
@@ -134,6 +133,16 @@ def test_model_guessed_from_vector_size_without_metadata(store: QdrantStore) -> 
     legacy = engine.model_info("legacy")
     assert legacy is not None and legacy.name == "Xenova/paraphrase-multilingual-MiniLM-L12-v2"
     assert engine.model_status("big")[0] is False
+    # Our vector size but no metadata: another tool built it, so it is not ours.
+    same_size = engine.model_info("our_size")
+    assert same_size is not None and same_size.name is None
+    usable, reason = engine.model_status("our_size")
+    assert usable is False and "no embedding_model metadata" in reason
+    with pytest.raises(ModelMismatch, match="names no embedding_model"):
+        engine.put_notes(
+            "our_size", [MemoryNote(id=MAIN_PRIVATE, content="z" * 20, agent_id="main")]
+        )
+    assert store.count("our_size") == 0
 
 
 def test_foreign_model_collection_opens_lists_and_gets_but_refuses_our_vectors(
