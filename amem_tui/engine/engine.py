@@ -819,6 +819,8 @@ class MemoryEngine:
         scope = self._scope(agent)
         if not dry_run:
             self._writable()
+        if not dry_run or self.collection_format(scope.collection) == "mem0":
+            self._writable(scope.collection)  # mem0 memories are never consolidated
         limit = self.settings.consolidation_threshold if threshold is None else threshold
         with self._write_lock:
             return Consolidator(self, self.judge).consolidate(
@@ -843,6 +845,7 @@ class MemoryEngine:
 
         self._writable()
         scope = self._scope(agent)
+        self._writable(scope.collection)
         with self._write_lock:
             return Consolidator(self, self.judge).undo(scope, run_id, merge_keeper)
 

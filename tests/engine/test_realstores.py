@@ -46,6 +46,7 @@ from tests.realstore_data import (
     SANDBOX_NOTE,
     amem_points,
     build_real_store,
+    nid,
     real_settings,
     snapshot,
 )
@@ -392,3 +393,14 @@ def test_reading_points_costs_no_store_call_per_point(real_store: QdrantStore) -
     for _ in range(5):
         engine.list_notes("main", limit=100)
     assert counting.resolves == few * 6 and few <= 2
+
+
+def test_mem0_memories_are_never_consolidated(real_store: QdrantStore) -> None:
+    before = snapshot(real_store.client)
+    engine = make_engine(real_store, collection=MEM0_SMALL)
+    for dry_run in (True, False):
+        with pytest.raises(ReadOnlyStore, match="mem0"):
+            engine.consolidate("dev", dry_run=dry_run)
+    with pytest.raises(ReadOnlyStore, match="mem0"):
+        engine.undo("dev", nid(900))
+    assert snapshot(real_store.client) == before
