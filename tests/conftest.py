@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import uuid
 from collections.abc import Callable, Iterator
@@ -13,6 +14,7 @@ import pytest
 from amem_tui.config import AgentConfig, Settings
 from amem_tui.engine.embed import FastEmbedder, HashEmbedder
 from amem_tui.engine.engine import MemoryEngine
+from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.engine.store.qdrant import QdrantStore
 
 FIXED_NOW = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
@@ -69,10 +71,30 @@ def demo_like_settings(**extra: object) -> Settings:
     )
 
 
-@pytest.fixture(params=["memory", "path"])
+def _drives_qdrant_client(request: pytest.FixtureRequest) -> bool:
+    """True for a test that builds collections through qdrant-client itself (``.client``).
+
+    Such tests recreate stores written by other tools; they only make sense on the
+    qdrant-client backends. Looks at the test and at the module helpers it calls.
+    """
+    function = request.function
+    sources = [inspect.getsource(function)]
+    for name in function.__code__.co_names:
+        helper = getattr(request.module, name, None)
+        if inspect.isfunction(helper) and helper.__module__ == request.module.__name__:
+            sources.append(inspect.getsource(helper))
+    return any(".client" in source for source in sources)
+
+
+@pytest.fixture(params=["memory", "path", "edge"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[QdrantStore]:
-    """A qdrant-client store: in memory, and in a local folder."""
-    s = QdrantStore(path=":memory:" if request.param == "memory" else str(tmp_path / "store"))
+    """Every embedded backend: qdrant-client in memory and in a folder, and Qdrant Edge."""
+    if request.param == "edge":
+        if _drives_qdrant_client(request):
+            pytest.skip("builds its collections through qdrant-client directly")
+        s: QdrantStore = EdgeStore(tmp_path / "edge-store")  # type: ignore[assignment]
+    else:
+        s = QdrantStore(path=":memory:" if request.param == "memory" else str(tmp_path / "store"))
     yield s
     s.close()
 

@@ -1,0 +1,578 @@
+"""The Qdrant Edge backend: the real Qdrant engine in-process, one shard per collection.
+
+Layout of an Edge store folder::
+
+    <folder>/edge.lock                    held (flock) while a process has the store open
+    <folder>/edge/<collection>/shard/     the EdgeShard (segments, WAL, its config)
+    <folder>/edge/<collection>/collection.json   name, vector size, metadata (embedding model)
+
+Edge has no collections, aliases or metadata of its own, so those live in the JSON
+file beside each shard; aliases are not supported (:meth:`EdgeStore.resolve_alias`
+returns the name it is given). Big writes are followed by an ``optimize()`` in a
+background thread (it builds the HNSW index and merges segments), so bulk loads
+become fast to search without ever making a caller wait.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+from urllib.parse import quote
+
+import numpy as np
+import qdrant_edge as qe
+
+from amem_tui.engine.errors import StoreLocked, StoreUnavailable
+from amem_tui.engine.scope import Condition, Filter, Match, MatchAny
+from amem_tui.engine.store.base import CollectionInfo, ScoredPoint, StoredPoint, Vector
+
+#: Keyword indexes on new collections: the scope fields plus openclaw-amem's own.
+KEYWORD_INDEXES = ("agent_id", "owner", "readers", "hash", "topics", "subjects")
+BOOL_INDEXES = ("is_active",)
+LOCK_FILE = "edge.lock"
+SHARDS_DIR = "edge"
+META_FILE = "collection.json"
+#: Points written since the last optimize that make a bulk load worth optimizing.
+OPTIMIZE_AFTER = 1000
+#: No HNSW graph (m=0): searches are exact scans of optimized segments, filtered through
+#: the payload indexes. Measured here, that is as fast as the graph at 100k notes with a
+#: Mode A filter, gives exact results, and optimizing takes seconds instead of the many
+#: minutes a graph takes to build on two shared cores.
+HNSW_M = 0
+# Runs in a child process: optimize() holds the GIL for its whole run (qdrant-edge-py 0.9),
+# which would freeze every thread of the app, so it works on a copy of the shard instead.
+_OPTIMIZE_SCRIPT = (
+    "import sys, qdrant_edge as qe\n"
+    "shard = qe.EdgeShard.load(sys.argv[1])\n"
+    "shard.optimize()\n"
+    "shard.flush()\n"
+    "shard.close()\n"
+)
+_SAFE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
+
+
+def is_edge_store(folder: Path) -> bool:
+    """True if ``folder`` holds an Edge store written by this backend."""
+    return (folder / SHARDS_DIR).is_dir() or (folder / LOCK_FILE).exists()
+
+
+def _bool(value: bool) -> Any:
+    # qdrant-edge-py 0.9 reads a Python bool as an integer (bool subclasses int), and an
+    # integer never matches a stored true/false, so boolean matches would silently match
+    # nothing. numpy's bool is not an int subclass and arrives as a real boolean.
+    return np.bool_(value)
+
+
+def to_edge_filter(flt: Filter | None) -> qe.Filter | None:
+    """Translate a neutral filter into Qdrant Edge's filter types."""
+    if flt is None:
+        return None
+
+    def condition(cond: Condition) -> Any:
+        if isinstance(cond, Filter):
+            return to_edge_filter(cond)
+        if isinstance(cond, Match):
+            value = _bool(cond.value) if isinstance(cond.value, bool) else cond.value
+            return qe.FieldCondition(cond.key, match=qe.MatchValue(value))
+        if isinstance(cond, MatchAny):
+            return qe.FieldCondition(cond.key, match=qe.MatchAny(list(cond.values)))
+        raise TypeError(f"unknown condition {cond!r}")
+
+    return qe.Filter(
+        must=[condition(c) for c in flt.must] or None,
+        should=[condition(c) for c in flt.should] or None,
+        must_not=[condition(c) for c in flt.must_not] or None,
+    )
+
+
+def _point_id(point_id: str) -> str | int:
+    """Qdrant ids are UUIDs or unsigned integers, as in the qdrant-client backend."""
+    if isinstance(point_id, str) and point_id.isdigit():
+        return int(point_id)
+    return point_id
+
+
+def _valid_id(point_id: str) -> bool:
+    if point_id.isdigit():
+        return True
+    try:
+        uuid.UUID(point_id)
+    except ValueError:
+        return False
+    return True
+
+
+def _vector_of(raw: Any) -> Vector | None:
+    if raw is None:
+        return None
+    if isinstance(raw, dict):  # named vectors: take the unnamed/default one
+        raw = raw.get("") or next(iter(raw.values()), None)
+    return [float(x) for x in raw] if raw is not None else None
+
+
+def _folder_name(collection: str) -> str:
+    """A folder name for a collection; unusual names are percent-encoded."""
+    if _SAFE_NAME.match(collection):
+        return collection
+    return "%" + quote(collection, safe="")
+
+
+class _Collection:
+    """An open shard, its metadata and its background optimizer."""
+
+    def __init__(self, folder: Path, shard: qe.EdgeShard, meta: dict[str, Any]) -> None:
+        self.folder = folder
+        self.shard = shard
+        self.meta = meta
+        self.dirty = 0  # points written since the last optimize started
+        self.optimizer: threading.Thread | None = None
+        self.process: subprocess.Popen[bytes] | None = None
+        #: Writes made while a copy is being optimized, replayed on the copy afterwards.
+        self.journal: list[qe.UpdateOperation] | None = None
+        #: Held for every call on the shard, so a swap never closes it under a reader.
+        self.lock = threading.RLock()
+
+
+class EdgeStore:
+    """A :class:`NoteStore` on Qdrant Edge, in a folder that one process may open.
+
+    ``background`` False optimizes in the calling thread (scripts and benchmarks);
+    the default optimizes a copy in a child process and swaps it in, so no caller
+    ever waits for it.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        optimize_after: int = OPTIMIZE_AFTER,
+        background: bool = True,
+    ) -> None:
+        self.root = Path(path)
+        self.location = str(self.root)
+        self.embedded = True
+        self.optimize_after = optimize_after
+        self.background = background
+        #: Changes on every write made through this object, so readers may cache safely.
+        self.write_generation = 0
+        self._collections: dict[str, _Collection] = {}
+        self._lock = threading.RLock()
+        self._closed = False
+        self._lock_file: IO[str] | None = None
+        try:
+            (self.root / SHARDS_DIR).mkdir(parents=True, exist_ok=True)
+            lock_file = open(self.root / LOCK_FILE, "a+")  # noqa: SIM115 - held until close()
+        except OSError as exc:
+            raise StoreUnavailable(f"cannot open the store at {self.root}: {exc}") from exc
+        try:
+            fcntl.flock(lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            lock_file.close()
+            raise StoreLocked(
+                f"the embedded store {self.root} is in use by another process; "
+                "stop that process, or point both at a Qdrant server with --url"
+            ) from exc
+        self._lock_file = lock_file
+        # Who holds the lock, for a person looking at the folder (flock is the real lock).
+        lock_file.seek(0)
+        lock_file.truncate()
+        lock_file.write(f"{os.getpid()}\n")
+        lock_file.flush()
+
+    # -------------------------------------------------------------- helpers
+    @contextmanager
+    def _calls(self, what: str) -> Iterator[None]:
+        if self._closed:
+            raise StoreUnavailable(f"{what} failed: the store {self.root} is closed")
+        try:
+            yield
+        except StoreUnavailable:
+            raise
+        except Exception as exc:  # Edge raises plain Exceptions for engine errors
+            text = str(exc).strip().splitlines()
+            reason = text[0] if text else type(exc).__name__
+            raise StoreUnavailable(f"{what} failed: {reason} ({self.root})") from exc
+
+    def _folder(self, collection: str) -> Path:
+        return self.root / SHARDS_DIR / _folder_name(collection)
+
+    def _open(self, collection: str) -> _Collection | None:
+        """The open collection, loading its shard on first use; None if it does not exist."""
+        with self._lock:
+            if collection in self._collections:
+                return self._collections[collection]
+            folder = self._folder(collection)
+            meta_path = folder / META_FILE
+            if not meta_path.is_file():
+                return None
+            with self._calls(f"opening collection {collection}"):
+                meta = json.loads(meta_path.read_text(encoding="utf-8"))
+                # A copy left by an optimize that was interrupted is only a copy.
+                shutil.rmtree(folder / "shard.optimizing", ignore_errors=True)
+                shard = qe.EdgeShard.load(str(folder / "shard"))
+            opened = _Collection(folder, shard, meta)
+            self._collections[collection] = opened
+        # Writes since the last optimize (maybe by a process that quit before it ran).
+        optimized = int(meta.get("optimized_points", 0))
+        self._note_writes(opened, abs(self.count(collection) - optimized))
+        return opened
+
+    def _require(self, collection: str) -> _Collection:
+        opened = self._open(collection)
+        if opened is None:
+            raise StoreUnavailable(f"collection {collection!r} does not exist in {self.root}")
+        return opened
+
+    def _update(self, opened: _Collection, operation: qe.UpdateOperation, what: str) -> None:
+        # Bumped before and after: a reader that overlaps a write never keeps what it
+        # read under the generation that follows the write.
+        self.write_generation += 1
+        try:
+            with opened.lock, self._calls(what):
+                opened.shard.update(operation)
+                if opened.journal is not None:
+                    opened.journal.append(operation)
+        finally:
+            self.write_generation += 1
+
+    def _write_meta(self, opened: _Collection) -> None:
+        tmp = opened.folder / (META_FILE + ".tmp")
+        tmp.write_text(json.dumps(opened.meta, indent=2), encoding="utf-8")
+        tmp.replace(opened.folder / META_FILE)
+
+    # ---------------------------------------------------------- collections
+    def list_collections(self) -> list[str]:
+        """Names of all collections."""
+        names = []
+        for meta_path in (self.root / SHARDS_DIR).glob(f"*/{META_FILE}"):
+            with contextlib.suppress(OSError, ValueError, KeyError):
+                names.append(str(json.loads(meta_path.read_text(encoding="utf-8"))["name"]))
+        return sorted(names)
+
+    def resolve_alias(self, name: str) -> str:
+        """Edge has no aliases: a name is always a collection name."""
+        return name
+
+    def collection_info(self, name: str) -> CollectionInfo | None:
+        """Facts about a collection, or None when it does not exist."""
+        opened = self._open(name)
+        if opened is None:
+            return None
+        metadata = dict(opened.meta.get("metadata", {}))
+        return CollectionInfo(
+            name=name,
+            vector_size=opened.meta.get("vector_size"),
+            embedding_model=metadata.get("embedding_model"),
+            points_count=self.count(name),
+            aliases=[],
+            metadata=metadata,
+        )
+
+    def ensure_collection(
+        self,
+        name: str,
+        vector_size: int,
+        embedding_model: str,
+        indexes: Sequence[str] = KEYWORD_INDEXES,
+    ) -> CollectionInfo:
+        """Create the collection (cosine, payload indexes, metadata file) if missing."""
+        with self._lock:
+            if self._open(name) is None:
+                self.write_generation += 1
+                self._create(name, vector_size, embedding_model, indexes)
+                self.write_generation += 1
+        info = self.collection_info(name)
+        assert info is not None
+        return info
+
+    def _create(
+        self, name: str, vector_size: int, embedding_model: str, indexes: Sequence[str]
+    ) -> None:
+        folder = self._folder(name)
+        with self._calls(f"creating collection {name}"):
+            # A folder without metadata is a creation that failed half-way.
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir(parents=True)
+            config = qe.EdgeConfig(
+                vectors=qe.EdgeVectorParams(size=vector_size, distance=qe.Distance.Cosine),
+                hnsw_config=qe.HnswIndexConfig(
+                    m=HNSW_M, ef_construct=100, full_scan_threshold=10_000
+                ),
+            )
+            shard = qe.EdgeShard.create(str(folder / "shard"), config)
+            for field in dict.fromkeys((*KEYWORD_INDEXES, *indexes)):
+                shard.update(
+                    qe.UpdateOperation.create_field_index(field, qe.PayloadSchemaType.Keyword)
+                )
+            for field in BOOL_INDEXES:
+                shard.update(
+                    qe.UpdateOperation.create_field_index(field, qe.PayloadSchemaType.Bool)
+                )
+            shard.flush()
+            opened = _Collection(
+                folder,
+                shard,
+                {
+                    "name": name,
+                    "vector_size": vector_size,
+                    "distance": "Cosine",
+                    "metadata": {"embedding_model": embedding_model, "created_by": "amem-tui"},
+                    "optimized_points": 0,
+                },
+            )
+            # Written last and atomically: a collection exists once its metadata does.
+            self._write_meta(opened)
+        self._collections[name] = opened
+
+    # --------------------------------------------------------------- points
+    def upsert(self, collection: str, points: Sequence[StoredPoint]) -> None:
+        """Insert or replace points (vectors required); big loads get optimized later."""
+        if not points:
+            return
+        opened = self._require(collection)
+        structs = [qe.Point(_point_id(p.id), list(p.vector or []), p.payload) for p in points]
+        self._update(opened, qe.UpdateOperation.upsert_points(structs), "writing")
+        self._note_writes(opened, len(points))
+
+    def set_payload(self, collection: str, point_id: str, payload: dict[str, Any]) -> None:
+        """Replace a point's payload, keeping its vector."""
+        opened = self._require(collection)
+        operation = qe.UpdateOperation.overwrite_payload([_point_id(point_id)], payload)
+        self._update(opened, operation, "writing")
+
+    def retrieve(
+        self, collection: str, ids: Sequence[str], with_vectors: bool = False
+    ) -> list[StoredPoint]:
+        """Points by id, missing ones left out."""
+        wanted = [_point_id(i) for i in ids if _valid_id(i)]
+        opened = self._open(collection) if wanted else None
+        if opened is None:
+            return []
+        with opened.lock, self._calls("reading"):
+            records = opened.shard.retrieve(wanted, True, with_vectors)
+        return [
+            StoredPoint(
+                str(r.id), dict(r.payload or {}), _vector_of(r.vector) if with_vectors else None
+            )
+            for r in records
+        ]
+
+    def scroll(
+        self,
+        collection: str,
+        flt: Filter | None,
+        limit: int,
+        offset: int = 0,
+        with_vectors: bool = False,
+    ) -> list[StoredPoint]:
+        """A page of matching points in id order (integer ids first, then UUIDs)."""
+        opened = self._open(collection)
+        if opened is None or limit <= 0:
+            return []
+        # A query without a vector is a filtered scroll in id order that takes a
+        # numeric offset, which is what pages of a listing need.
+        request = qe.QueryRequest(
+            limit=limit,
+            offset=offset,
+            filter=to_edge_filter(flt),
+            with_payload=True,
+            with_vector=with_vectors,
+        )
+        with opened.lock, self._calls("reading"):
+            points = opened.shard.query(request)
+        return [
+            StoredPoint(
+                str(p.id), dict(p.payload or {}), _vector_of(p.vector) if with_vectors else None
+            )
+            for p in points
+        ]
+
+    def count(self, collection: str, flt: Filter | None = None) -> int:
+        """Exact count of matching points."""
+        opened = self._open(collection)
+        if opened is None:
+            return 0
+        request = qe.CountRequest(exact=True, filter=to_edge_filter(flt))
+        with opened.lock, self._calls("counting"):
+            return int(opened.shard.count(request))
+
+    def search(
+        self,
+        collection: str,
+        vector: Vector,
+        flt: Filter | None,
+        limit: int,
+        exact: bool = True,
+    ) -> list[ScoredPoint]:
+        """Nearest points by cosine similarity among those the filter matches."""
+        opened = self._open(collection)
+        if opened is None or limit <= 0:
+            return []
+        request = qe.QueryRequest(
+            limit=limit,
+            query=qe.Query.Nearest([float(x) for x in vector]),
+            filter=to_edge_filter(flt),
+            with_payload=True,
+            params=qe.SearchParams(exact=exact),
+        )
+        with opened.lock, self._calls("searching"):
+            points = opened.shard.query(request)
+        return [ScoredPoint(str(p.id), dict(p.payload or {}), float(p.score)) for p in points]
+
+    def delete_points(self, collection: str, ids: Sequence[str]) -> None:
+        """Remove points for good."""
+        opened = self._require(collection)
+        wanted = [_point_id(i) for i in ids if _valid_id(i)]
+        if wanted:
+            self._update(opened, qe.UpdateOperation.delete_points(wanted), "deleting")
+            self._note_writes(opened, len(wanted))
+
+    # ------------------------------------------------------------ optimizing
+    def _note_writes(self, opened: _Collection, n: int) -> None:
+        """Count writes; after a bulk load, optimize (in the background by default)."""
+        with opened.lock:
+            opened.dirty += n
+            if opened.dirty < self.optimize_after or self._closed:
+                return
+            if opened.optimizer is not None and opened.optimizer.is_alive():
+                return  # the running one looks at ``dirty`` again when it ends
+            if not self.background:
+                self._optimize_here(opened)
+                return
+            opened.optimizer = threading.Thread(
+                target=self._optimize_loop, args=(opened,), name="edge-optimize", daemon=True
+            )
+            opened.optimizer.start()
+
+    def _optimize_here(self, opened: _Collection) -> None:
+        with opened.lock, self._calls("optimizing"):
+            opened.dirty = 0
+            opened.shard.optimize()
+            opened.shard.flush()
+            opened.meta["optimized_points"] = int(opened.shard.count(qe.CountRequest()))
+            self._write_meta(opened)
+
+    def _optimize_loop(self, opened: _Collection) -> None:
+        """Optimize copies until no big batch of writes is left (in its own thread)."""
+        while not self._closed:
+            with opened.lock:
+                if opened.dirty < self.optimize_after:
+                    return
+            with contextlib.suppress(Exception):  # searching works without it, only slower
+                self._optimize_copy(opened)
+
+    def _optimize_copy(self, opened: _Collection) -> None:
+        live = opened.folder / "shard"
+        copy = opened.folder / "shard.optimizing"
+        with opened.lock:
+            opened.dirty = 0
+            opened.shard.flush()
+            shutil.rmtree(copy, ignore_errors=True)
+            shutil.copytree(live, copy)
+            opened.journal = []
+        try:
+            with self._lock:
+                if self._closed:
+                    return
+                opened.process = subprocess.Popen(
+                    [sys.executable, "-c", _OPTIMIZE_SCRIPT, str(copy)],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            if opened.process.wait() != 0 or self._closed:
+                return
+            with opened.lock:
+                if self._closed:
+                    return
+                # Swap: the optimized copy becomes the shard, then gets what was written
+                # meanwhile. Loading it is the one short pause (it holds the GIL).
+                opened.shard.close()
+                old = opened.folder / "shard.old"
+                shutil.rmtree(old, ignore_errors=True)
+                live.rename(old)
+                copy.rename(live)
+                try:
+                    opened.shard = qe.EdgeShard.load(str(live))
+                except Exception:  # never lose the store: go back to the old shard
+                    live.rename(copy)
+                    old.rename(live)
+                    opened.shard = qe.EdgeShard.load(str(live))
+                    raise
+                for operation in opened.journal or []:
+                    opened.shard.update(operation)
+                opened.shard.flush()
+                opened.meta["optimized_points"] = int(opened.shard.count(qe.CountRequest()))
+                self._write_meta(opened)
+                shutil.rmtree(old, ignore_errors=True)
+        finally:
+            opened.journal = None
+            opened.process = None
+            shutil.rmtree(copy, ignore_errors=True)
+
+    def optimize(self, collection: str | None = None) -> None:
+        """Optimize one collection (or all) now, in the calling thread (for scripts)."""
+        for name in [collection] if collection else self.list_collections():
+            opened = self._open(name)
+            if opened is not None:
+                self._wait_optimizer(opened)
+                self._optimize_here(opened)
+
+    def optimizing(self) -> bool:
+        """True while a background optimize is running."""
+        return any(
+            c.optimizer is not None and c.optimizer.is_alive()
+            for c in list(self._collections.values())
+        )
+
+    def wait_optimized(self, timeout: float | None = None) -> None:
+        """Block until background optimizing is done (for scripts and tests)."""
+        for opened in list(self._collections.values()):
+            self._wait_optimizer(opened, timeout)
+
+    @staticmethod
+    def _wait_optimizer(opened: _Collection, timeout: float | None = None) -> None:
+        thread = opened.optimizer
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+
+    # ---------------------------------------------------------------- close
+    def close(self) -> None:
+        """Close every shard and release the folder lock; a running optimize is dropped."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            opened_all = list(self._collections.values())
+            for opened in opened_all:
+                if opened.process is not None:  # it works on a copy: stopping it loses nothing
+                    with contextlib.suppress(OSError):
+                        opened.process.kill()
+        for opened in opened_all:
+            self._wait_optimizer(opened)
+            with opened.lock:
+                with contextlib.suppress(Exception):
+                    opened.shard.flush()
+                with contextlib.suppress(Exception):
+                    opened.shard.close()
+        self._collections.clear()
+        if self._lock_file is not None:
+            with contextlib.suppress(OSError):
+                fcntl.flock(self._lock_file, fcntl.LOCK_UN)
+            self._lock_file.close()
+            self._lock_file = None
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.close()
