@@ -275,8 +275,10 @@ def cmd_search(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
     """What the agent finds for a query, best first; --hidden adds what it cannot see."""
     if args.limit < 1:
         raise UsageError("--limit must be at least 1")
+    # Without --agent, let the engine resolve (and report) a --session-key itself.
+    agent = _agent(ctx) if ctx.settings.agent or not ctx.settings.session_key else None
     result = ctx.engine.search(
-        _agent(ctx), args.query, limit=args.limit, mode=args.mode, hidden=args.hidden
+        agent, args.query, limit=args.limit, mode=args.mode, hidden=args.hidden
     )
     return search_json(result, explain=args.explain)
 

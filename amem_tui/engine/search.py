@@ -314,6 +314,9 @@ def resolve_search_scope(
     if agent is None and session_key:
         name = rules.resolve_agent(None, session_key, engine.settings.default_agent)
         return engine.scope(name), session_key
+    if agent is None and not engine.settings.agent and engine.settings.session_key:
+        # No agent named anywhere: the configured session key decides, so say so.
+        return engine.scope(None), engine.settings.session_key
     return engine.scope(agent), None
 
 

@@ -155,6 +155,6 @@ def test_search_as_session_key_in_a_subprocess(
     )
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
-    assert data["agent"] == "dev"
+    assert data["agent"] == "dev" and data["session_key"] == "agent:dev:3b5c"
     assert {h["id"] for h in data["hits"]} == {filled[2]["shared"], filled[2]["dev"]}
     assert filled[2]["trip"] in {h["id"] for h in data["hidden"]}

@@ -351,3 +351,16 @@ def test_hidden_reasons_for_near_misses(engine: MemoryEngine) -> None:
         nid(4): "deleted",
         nid(5): "malformed",
     }
+
+
+def test_configured_session_key_is_reported(store: QdrantStore) -> None:
+    from amem_tui.engine.embed import HashEmbedder
+    from tests.conftest import demo_like_settings
+
+    key = "agent:dev:5e1f"
+    engine = MemoryEngine(demo_like_settings(session_key=key), store=store, embedder=HashEmbedder())
+    own = engine.add("dev", "deploy freeze notes of dev")
+    result = engine.search(None, "deploy freeze")
+    assert (result.agent, result.session_key) == ("dev", key)
+    assert ids(result) == [own.id]
+    assert engine.search("main", "deploy freeze").session_key is None
