@@ -1,0 +1,143 @@
+"""The Textual inspector app and its entry point ``run(settings)``."""
+
+from __future__ import annotations
+
+import sys
+import tomllib
+from typing import Any, ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from amem_tui.config import Settings, config_dir
+from amem_tui.engine.errors import AmemError, ModelUnavailable, StoreUnavailable
+from amem_tui.tui.commands import AmemCommands
+from amem_tui.tui.messages import ModelState
+from amem_tui.tui.screens.help import HelpScreen
+from amem_tui.tui.screens.main import MainScreen
+from amem_tui.tui.themes import bundled_theme_dir, load_themes, user_theme_dir
+
+DEFAULT_THEME = "amem-dark"
+
+
+class AmemApp(App[int]):
+    """The inspector: one engine, one agent at a time, every action through the engine."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "amem-tui"
+    COMMANDS = App.COMMANDS | {AmemCommands}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1", "help", "Help", id="help"),
+        Binding("q", "quit", "Quit", id="quit"),
+    ]
+
+    def __init__(
+        self,
+        engine: Any,
+        *,
+        agent: str | None = None,
+        theme: str | None = None,
+        user_config: bool = True,
+    ) -> None:
+        super().__init__()
+        self.engine = engine
+        self.initial_agent = agent
+        self.wanted_theme = theme or DEFAULT_THEME
+        self.user_config = user_config
+        self.startup_problems: list[str] = []
+
+    @property
+    def read_only(self) -> bool:
+        """True when writes are off."""
+        return bool(self.engine.read_only)
+
+    def on_mount(self) -> None:
+        """Themes and keymap first, then the main screen; the model loads after the first frame."""
+        folders = [bundled_theme_dir()]
+        if self.user_config:
+            folders.append(user_theme_dir())
+        themes, problems = load_themes(*folders)
+        for theme in themes:
+            self.register_theme(theme)
+        self.startup_problems += problems
+        if self.wanted_theme in self.available_themes:
+            self.theme = self.wanted_theme
+        if self.user_config:
+            self._load_keymap()
+        self.push_screen(MainScreen())
+        for problem in self.startup_problems:
+            self.notify(problem, title="Configuration", severity="warning", markup=False)
+        self.call_after_refresh(self._start_model_load)
+
+    def _load_keymap(self) -> None:
+        path = config_dir() / "keymap.toml"
+        if not path.is_file():
+            return
+        try:
+            keymap = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            self.startup_problems.append(f"{path.name}: {exc}")
+            return
+        self.set_keymap({str(k): str(v) for k, v in keymap.items() if isinstance(v, str)})
+
+    def _start_model_load(self) -> None:
+        embedder = getattr(self.engine, "embedder", None)
+        if embedder is None or getattr(embedder, "loaded", True):
+            return
+        self._post_model(False, "loading model…")
+        self.run_worker(self._load_model, thread=True, exit_on_error=False, group="model")
+
+    def _load_model(self) -> None:
+        try:
+            self.engine.embedder.load()
+        except AmemError as exc:
+            self._post_model(False, f"model unavailable: {exc}")
+            return
+        except Exception as exc:
+            self._post_model(False, f"model unavailable: {type(exc).__name__}")
+            return
+        self._post_model(True)
+
+    def _post_model(self, ready: bool, detail: str = "") -> None:
+        for screen in self.screen_stack:
+            if isinstance(screen, MainScreen):
+                screen.post_message(ModelState(ready, detail))
+
+    def action_help(self) -> None:
+        """Open the help screen (F1)."""
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)
+            return
+        rows: list[tuple[str, str, str]] = []
+        seen: set[str] = set()
+        for screen in self.screen_stack:
+            if isinstance(screen, MainScreen):
+                for active in screen.active_bindings.values():
+                    binding = active.binding
+                    if binding.id and binding.id not in seen:
+                        seen.add(binding.id)
+                        key = self.get_key_display(binding)
+                        rows.append((key, binding.description, binding.id))
+        rows.append(("ctrl+p", "command palette", "(app)"))
+        self.push_screen(HelpScreen(rows))
+
+
+def run(settings: Settings) -> int:
+    """Open the store the settings name and run the inspector; the exit code is returned.
+
+    A store that cannot be opened (held by another process, unreachable) ends
+    with a clear message and exit code 5, never a traceback.
+    """
+    from amem_tui.engine.engine import MemoryEngine
+
+    try:
+        engine = MemoryEngine(settings)
+    except (StoreUnavailable, ModelUnavailable) as exc:
+        print(f"amem-tui: {exc}", file=sys.stderr)
+        return exc.exit_code
+    try:
+        app = AmemApp(engine)
+        app.run()
+    finally:
+        engine.close()
+    return int(app.return_code or 0)

@@ -1,0 +1,1 @@
+"""Modal dialogs: they ask the user and return an answer; they never touch the store."""

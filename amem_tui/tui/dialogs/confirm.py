@@ -1,0 +1,58 @@
+"""A yes/no question before anything changes data."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """Ask before a change; Enter or y confirms, Escape or n cancels."""
+
+    DEFAULT_CSS = """
+    ConfirmDialog { align: center middle; }
+    ConfirmDialog > Vertical {
+        width: 72; height: auto; max-height: 80%; border: thick $accent; background: $surface;
+        padding: 1 2;
+    }
+    ConfirmDialog .title { text-style: bold; margin-bottom: 1; }
+    ConfirmDialog Horizontal { height: auto; margin-top: 1; align-horizontal: right; }
+    ConfirmDialog Button { margin-left: 2; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes", id="confirm.yes"),
+        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
+    ]
+
+    def __init__(self, title: str, body: Text | str, confirm_label: str = "Yes") -> None:
+        super().__init__()
+        self.title_text = title
+        self.body = body if isinstance(body, Text) else Text(body)
+        self.confirm_label = confirm_label
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(self.title_text), classes="title")
+            yield Static(self.body)
+            with Horizontal():
+                yield Button("Cancel", id="no")
+                yield Button(self.confirm_label, id="yes", variant="primary")
+
+    def on_mount(self) -> None:
+        """Focus the confirm button so Enter confirms."""
+        self.query_one("#yes", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Answer with the button pressed."""
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, value: bool) -> None:
+        """Answer from a key."""
+        self.dismiss(value)

@@ -1,0 +1,94 @@
+"""The consolidation preview: what a run would merge, before anything changes."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from amem_tui.tui.widgets.detail import merge_text
+
+
+class ConsolidationPreview(ModalScreen[bool]):
+    """The merges of a dry run; Apply runs them for real, Escape cancels."""
+
+    DEFAULT_CSS = """
+    ConsolidationPreview { align: center middle; }
+    ConsolidationPreview > Vertical {
+        width: 100; height: 80%; border: thick $accent; background: $surface; padding: 1 2;
+    }
+    ConsolidationPreview .title { text-style: bold; margin-bottom: 1; }
+    ConsolidationPreview VerticalScroll { height: 1fr; }
+    ConsolidationPreview Horizontal { height: auto; margin-top: 1; align-horizontal: right; }
+    ConsolidationPreview Button { margin-left: 2; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="preview.cancel"),
+        Binding("a", "apply", "Apply", id="preview.apply"),
+    ]
+
+    def __init__(self, run: Any, read_only: bool = False) -> None:
+        super().__init__()
+        self.run = run
+        self.read_only = read_only
+
+    def compose(self) -> ComposeResult:
+        run = self.run
+        merges = list(run.merges)
+        with Vertical():
+            yield Static(
+                Text(
+                    f"Consolidation preview for {run.agent} ({run.collection}): "
+                    f"{len(merges)} merges at threshold {run.threshold:.2f}. "
+                    "Nothing has changed yet."
+                ),
+                classes="title",
+            )
+            with VerticalScroll():
+                body = Text()
+                if not merges:
+                    body.append(
+                        "Nothing to merge: no near-duplicates among the private, active "
+                        "memory notes of this agent.",
+                        style="italic",
+                    )
+                for merge in merges:
+                    body.append_text(merge_text(merge))
+                    body.append("\n")
+                body.append(
+                    "Dropped notes are soft-deleted (is_active=false), never hard-deleted; "
+                    "every run can be undone from the history pane.",
+                    style="dim",
+                )
+                yield Static(body)
+            with Horizontal():
+                yield Button("Cancel", id="cancel")
+                yield Button(
+                    "Apply",
+                    id="apply",
+                    variant="warning",
+                    disabled=not merges or self.read_only,
+                )
+
+    def on_mount(self) -> None:
+        """Focus Cancel: applying must be a deliberate choice."""
+        self.query_one("#cancel", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Apply or cancel."""
+        self.dismiss(event.button.id == "apply")
+
+    def action_apply(self) -> None:
+        """Apply from a key, if there is anything to apply."""
+        if self.run.merges and not self.read_only:
+            self.dismiss(True)
+
+    def action_cancel(self) -> None:
+        """Close without changing anything."""
+        self.dismiss(False)

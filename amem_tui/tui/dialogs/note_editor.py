@@ -1,0 +1,112 @@
+"""Write or edit a note: its text, its tags, and (for a new note) private or shared."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, RadioButton, RadioSet, Static, TextArea
+
+from amem_tui.tui.text import clean
+
+
+@dataclass
+class NoteDraft:
+    """What the user asked for."""
+
+    content: str
+    tags: list[str]
+    shared: bool
+
+
+class NoteEditor(ModalScreen[NoteDraft | None]):
+    """A modal form; Ctrl+S saves, Escape cancels."""
+
+    DEFAULT_CSS = """
+    NoteEditor { align: center middle; }
+    NoteEditor > Vertical {
+        width: 90; height: auto; max-height: 90%; border: thick $accent; background: $surface;
+        padding: 1 2;
+    }
+    NoteEditor .title { text-style: bold; margin-bottom: 1; }
+    NoteEditor TextArea { height: 8; }
+    NoteEditor RadioSet { width: 100%; }
+    NoteEditor .hint { color: $text-muted; }
+    NoteEditor Horizontal { height: auto; margin-top: 1; align-horizontal: right; }
+    NoteEditor Button { margin-left: 2; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "save", "Save", id="editor.save", priority=True),
+        Binding("escape", "cancel", "Cancel", id="editor.cancel"),
+    ]
+
+    def __init__(
+        self,
+        title: str,
+        agent: str,
+        content: str = "",
+        tags: list[str] | None = None,
+        allow_scope: bool = True,
+        shared_reason: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.title_text = title
+        self.agent = agent
+        self.initial = content
+        self.tags = tags or []
+        self.allow_scope = allow_scope
+        self.shared_reason = shared_reason
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(self.title_text), classes="title")
+            yield TextArea(self.initial, id="content", soft_wrap=True, show_line_numbers=False)
+            yield Input(
+                ", ".join(clean(t) for t in self.tags),
+                placeholder="tags, comma-separated",
+                id="tags",
+            )
+            if self.allow_scope:
+                with RadioSet(id="scope"):
+                    yield RadioButton(f"private to {self.agent}", value=True, id="private")
+                    yield RadioButton(
+                        "shared (every Mode A agent can read it)",
+                        id="shared",
+                        disabled=self.shared_reason is not None,
+                    )
+                if self.shared_reason:
+                    yield Static(Text(self.shared_reason), classes="hint")
+            yield Static(Text("Ctrl+S saves · Escape cancels"), classes="hint")
+            with Horizontal():
+                yield Button("Cancel", id="cancel")
+                yield Button("Save", id="save", variant="primary")
+
+    def on_mount(self) -> None:
+        """Start typing in the text area."""
+        self.query_one("#content", TextArea).focus()
+
+    def action_save(self) -> None:
+        """Return the draft."""
+        content = self.query_one("#content", TextArea).text
+        tags = [t.strip() for t in self.query_one("#tags", Input).value.split(",") if t.strip()]
+        shared = False
+        if self.allow_scope:
+            shared = self.query_one("#shared", RadioButton).value
+        self.dismiss(NoteDraft(content=content, tags=tags, shared=shared))
+
+    def action_cancel(self) -> None:
+        """Close without saving."""
+        self.dismiss(None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Save or cancel."""
+        if event.button.id == "save":
+            self.action_save()
+        else:
+            self.action_cancel()

@@ -1,0 +1,65 @@
+"""Showing untrusted note text literally.
+
+Note content can hold Rich markup, ANSI or OSC escapes, control characters,
+very long lines or megabytes of text. Everything shown goes through these
+helpers, which return :class:`rich.text.Text` objects (never parsed as markup)
+and replace control characters with visible escapes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.text import Text
+
+#: Control characters (C0, DEL, C1) and Unicode bidi controls: never sent to the terminal.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_ALL_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+#: The longest text a detail view renders; the rest is counted, not drawn.
+DETAIL_LIMIT = 20_000
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group(0)
+    code = ord(char)
+    if code == 0x1B:
+        return "␛"
+    if code < 0x20:
+        return "^" + chr(code + 0x40)
+    return f"\\u{code:04x}" if code > 0xFF else f"\\x{code:02x}"
+
+
+def clean(value: object, keep_newlines: bool = False) -> str:
+    """``value`` as printable text: control characters become visible escapes."""
+    text = value if isinstance(value, str) else str(value)
+    if keep_newlines:
+        text = text.replace("\r\n", "\n").replace("\t", "    ")
+        return _CONTROL.sub(_escape, text)
+    return _ALL_CONTROL.sub(_escape, text)
+
+
+def one_line(value: object, width: int = 80) -> str:
+    """A single printable line of at most ``width`` characters (cut with an ellipsis)."""
+    text = value if isinstance(value, str) else str(value)
+    # Cut before cleaning so a megabyte of text costs no more than a short one.
+    head = text[: width * 4]
+    flat = " ".join(clean(head).split())
+    if len(flat) > width or len(text) > len(head):
+        return flat[: max(width - 1, 0)] + "…"
+    return flat
+
+
+def cell(value: object, width: int = 80, style: str = "") -> Text:
+    """A table cell: one line, literal, never markup."""
+    return Text(one_line(value, width), style=style, no_wrap=True, overflow="ellipsis")
+
+
+def literal(value: object, style: str = "", limit: int = DETAIL_LIMIT) -> Text:
+    """Multi-line literal text for a detail view, cut after ``limit`` characters."""
+    text = value if isinstance(value, str) else str(value)
+    rest = len(text) - limit
+    shown = Text(clean(text[:limit], keep_newlines=True), style=style)
+    if rest > 0:
+        shown.append(f"\n… {rest:,} more characters not shown", style="italic dim")
+    return shown

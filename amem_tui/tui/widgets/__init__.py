@@ -1,0 +1,1 @@
+"""Widgets: they show data they are given and never touch the store."""

@@ -1,0 +1,204 @@
+"""A pane of notes (private or shared): a page-loaded listing, or search hits."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import DataTable, Static
+
+from amem_tui.engine.models import MemoryNote, SearchHit
+from amem_tui.tui.text import cell
+
+#: Ask for the next page when the cursor is this close to the last loaded row.
+PREFETCH_ROWS = 20
+
+
+def hit_reason(hit: SearchHit) -> str:
+    """Why a hit is shown, in two words: visibility and how it was reached."""
+    return f"{hit.because}·{hit.via}"
+
+
+def state_of(note: MemoryNote) -> Text:
+    """A short marker column: deleted, conflict, ephemeral."""
+    if not note.active:
+        return Text("deleted", style="red")
+    if note.conflict:
+        return Text("conflict", style="yellow")
+    if note.pending_merge:
+        return Text("pending", style="yellow")
+    return Text("")
+
+
+class NotePane(Vertical):
+    """A titled table of notes; loads more rows on demand, never holds a store."""
+
+    DEFAULT_CSS = """
+    NotePane { border: round $panel-lighten-2; height: 1fr; }
+    NotePane:focus-within { border: round $accent; }
+    NotePane > DataTable { height: 1fr; background: transparent; scrollbar-size-horizontal: 0; }
+    NotePane > .pane-message { padding: 0 1; color: $text-muted; height: auto; }
+    """
+
+    class Highlighted(Message):
+        """The cursor moved to a note."""
+
+        def __init__(self, pane: NotePane, note_id: str | None) -> None:
+            super().__init__()
+            self.pane = pane
+            self.note_id = note_id
+
+    class NeedMore(Message):
+        """The cursor is near the end of the loaded rows and more exist."""
+
+        def __init__(self, pane: NotePane, offset: int) -> None:
+            super().__init__()
+            self.pane = pane
+            self.offset = offset
+
+    def __init__(self, which: str, title: str, show_owner: bool, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.which = which
+        self.base_title = title
+        self.show_owner = show_owner
+        self.total = 0
+        self.loaded = 0
+        self.searching = False
+        self._asked_at = -1
+        self.hits: dict[str, SearchHit] = {}
+
+    def compose(self) -> ComposeResult:
+        table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=False)
+        table.can_focus = True
+        yield table
+        yield Static("", classes="pane-message", markup=False)
+
+    @property
+    def table(self) -> DataTable[Text]:
+        """The table inside."""
+        return self.query_one(DataTable)
+
+    def _message(self, text: str | Text) -> None:
+        message = self.query_one(".pane-message", Static)
+        message.update(text)
+        message.display = bool(text)
+
+    def _columns(self, search: bool) -> None:
+        table = self.table
+        table.clear(columns=True)
+        if search:
+            table.add_column("score", key="score", width=6)
+            table.add_column("why", key="why", width=14)
+        else:
+            table.add_column("state", key="state", width=8)
+        if self.show_owner:
+            table.add_column("owner", key="owner", width=8)
+        table.add_column("content", key="content")
+
+    def _row(self, note: MemoryNote, hit: SearchHit | None = None) -> list[Text]:
+        style = "dim strike" if not note.active else ""
+        row: list[Text] = []
+        if hit is not None:
+            row += [Text(f"{hit.score:.3f}"), Text(hit_reason(hit), style="italic")]
+        else:
+            row.append(state_of(note))
+        if self.show_owner:
+            row.append(cell(note.effective_owner or "?", 8))
+        row.append(cell(note.content, 200, style=style))
+        return row
+
+    # ---------------------------------------------------------------- listing
+    def show_listing(self, notes: Sequence[MemoryNote], total: int) -> None:
+        """Replace the rows with the first page of a listing."""
+        self.searching = False
+        self.hits = {}
+        self._columns(search=False)
+        self.total = total
+        self.loaded = 0
+        self._asked_at = -1
+        self.append_page(notes)
+        self._message("" if total else "No notes here.")
+
+    def append_page(self, notes: Sequence[MemoryNote]) -> None:
+        """Add one more page of rows."""
+        table = self.table
+        for note in notes:
+            if note.id in table.rows:
+                continue
+            table.add_row(*self._row(note), key=note.id)
+        self.loaded = table.row_count
+        self._retitle()
+
+    def show_hits(self, hits: Sequence[SearchHit], query: str) -> None:
+        """Replace the rows with search hits, best first."""
+        self.searching = True
+        self.hits = {h.note.id: h for h in hits}
+        self._columns(search=True)
+        for hit in hits:
+            if hit.note.id not in self.table.rows:
+                self.table.add_row(*self._row(hit.note, hit), key=hit.note.id)
+        self.loaded = self.table.row_count
+        self.total = len(hits)
+        self._retitle(query)
+        self._message("" if hits else "No match this agent can see.")
+
+    def show_disabled(self, text: str) -> None:
+        """No rows at all, and a plain explanation instead (e.g. a Mode B agent)."""
+        self.searching = False
+        self.hits = {}
+        self.table.clear(columns=True)
+        self.table.display = False
+        self.total = self.loaded = 0
+        self.border_title = f"{self.base_title}: none"
+        self.border_subtitle = ""
+        self._message(Text(text))
+
+    def _retitle(self, query: str | None = None) -> None:
+        self.table.display = True
+        if query is not None:
+            self.border_title = f"{self.base_title}: {self.total} hits"
+            self.border_subtitle = ""
+        else:
+            self.border_title = f"{self.base_title} ({self.total})"
+            self.border_subtitle = (
+                f"{self.loaded} of {self.total} loaded" if self.loaded < self.total else ""
+            )
+
+    # ---------------------------------------------------------------- cursor
+    @property
+    def current_id(self) -> str | None:
+        """The id of the note under the cursor, if any."""
+        table = self.table
+        if not table.display or table.row_count == 0:
+            return None
+        try:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        except Exception:  # no valid cursor yet
+            return None
+        return str(key.value) if key.value is not None else None
+
+    def select(self, note_id: str) -> bool:
+        """Move the cursor to a note if it is loaded."""
+        table = self.table
+        if note_id not in table.rows:
+            return False
+        table.move_cursor(row=table.get_row_index(note_id))
+        return True
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """Tell the screen which note is under the cursor; ask for more rows near the end."""
+        event.stop()
+        key = event.row_key.value if event.row_key is not None else None
+        self.post_message(self.Highlighted(self, str(key) if key is not None else None))
+        near_end = event.cursor_row >= self.loaded - PREFETCH_ROWS
+        if (
+            not self.searching
+            and near_end
+            and self.loaded < self.total
+            and self._asked_at != self.loaded
+        ):
+            self._asked_at = self.loaded
+            self.post_message(self.NeedMore(self, self.loaded))
