@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import sys
 import tomllib
+from collections import deque
 from typing import Any, ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 
 from amem_tui.config import Settings, config_dir
 from amem_tui.engine.errors import AmemError, ModelUnavailable, StoreUnavailable
@@ -28,7 +30,7 @@ class AmemApp(App[int]):
     COMMANDS = App.COMMANDS | {AmemCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "help", "Help", id="help"),
-        Binding("q", "quit", "Quit", id="quit"),
+        Binding("q", "quit", "Quit", id="quit", show=False),
     ]
 
     def __init__(
@@ -45,6 +47,21 @@ class AmemApp(App[int]):
         self.wanted_theme = theme or DEFAULT_THEME
         self.user_config = user_config
         self.startup_problems: list[str] = []
+        #: The last notifications (title, message), kept after they fade from the screen.
+        self.notice_log: deque[tuple[str, str]] = deque(maxlen=200)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Show a notification and remember it in :attr:`notice_log`."""
+        self.notice_log.append((title, message))
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     @property
     def read_only(self) -> bool:

@@ -127,6 +127,7 @@ class MainScreen(Screen[None]):
         self._search_timer: Timer | None = None
         self._pending_select: str | None = None
         self._last_pane = "private"
+        self._focus_results = False
 
     @property
     def engine(self) -> Any:
@@ -149,7 +150,7 @@ class MainScreen(Screen[None]):
             yield HistoryPane(id="history")
         yield NoteDetail(id="detail")
         yield ProgressBar(id="progress", show_eta=False)
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         """Start loading; the first frame never waits for the store or the model."""
@@ -286,6 +287,7 @@ class MainScreen(Screen[None]):
             )
         if switched:
             self.selected_id = None
+        self.note_data = None  # the note may have changed: load it again
         self._restore_selection()
 
     def _show_listings(self) -> None:
@@ -380,10 +382,13 @@ class MainScreen(Screen[None]):
 
     @on(Input.Submitted, "#search")
     def _query_submitted(self) -> None:
-        pane = self.query_one("#private", NotePane)
-        if not pane.table.row_count and self.scope and self.scope.has_shared_scope:
-            pane = self.query_one("#shared", NotePane)
-        pane.table.focus()
+        if self._search_timer is not None:
+            self._search_timer.stop()
+        if not self.query_text:
+            self.query_one(f"#{self._last_pane}", NotePane).table.focus()
+            return
+        self._focus_results = True
+        self.start_search()
 
     def start_search(self) -> None:
         """Search now for the current query."""
@@ -442,6 +447,9 @@ class MainScreen(Screen[None]):
             best = result.hits[0]
             self._last_pane = "private" if best in private_hits else "shared"
             self._pending_select = best.note.id
+        if self._focus_results:
+            self._focus_results = False
+            self.query_one(f"#{self._last_pane}", NotePane).table.focus()
         if self.show_hidden:
             self.query_one(NoteDetail).show_hidden(result)
         else:
@@ -496,10 +504,13 @@ class MainScreen(Screen[None]):
     # ---------------------------------------------------------------- detail
     @on(NotePane.Highlighted)
     def _note_highlighted(self, message: NotePane.Highlighted) -> None:
-        if message.note_id is None:
+        # Only the pane the user works in drives the detail view; rows rebuilt in
+        # the other pane (a new search, a reload) also move their cursors.
+        pane = message.pane
+        if message.note_id is None or pane.which != self._last_pane:
             return
-        if message.pane.table.has_focus or self.selected_id is None:
-            self._select_from(message.pane)
+        if pane.current_id == message.note_id:
+            self._select_from(pane)
 
     @on(HistoryPane.Highlighted)
     def _run_highlighted(self, message: HistoryPane.Highlighted) -> None:
@@ -512,8 +523,10 @@ class MainScreen(Screen[None]):
         if not isinstance(widget, DataTable):
             return
         parent = widget.parent
-        if isinstance(parent, NotePane) and parent.current_id:
-            self._select_from(parent)
+        if isinstance(parent, NotePane):
+            self._last_pane = parent.which
+            if parent.current_id:
+                self._select_from(parent)
         elif isinstance(parent, HistoryPane) and parent.current_run is not None:
             self.query_one(NoteDetail).show_run(parent.current_run)
 

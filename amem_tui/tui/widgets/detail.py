@@ -121,6 +121,13 @@ class NoteDetail(Vertical):
             body.append(line + "\n", style="italic")
         for problem in note.problems:
             _add(body, "problem", problem, style="red")
+        if note.conflict or note.conflicts_with:
+            body.append("Conflicts         ", style="bold yellow")
+            reason = note.conflict_reason or "(no reason recorded)"
+            body.append_text(literal(reason, limit=2000))
+            body.append("\n")
+            for target_id, target in data.conflicts:
+                _target_line(body, target_id, target, agent)
         payload = note.to_payload()
         derived = {
             "owner": note.effective_owner,
@@ -128,7 +135,9 @@ class NoteDetail(Vertical):
             "writers": note.effective_writers,
             "is_active": True,
         }
-        for field in NOTE_FIELDS:
+        first = ("owner", "readers", "writers", "agent_id", "is_active")
+        order = [*first, *(f for f in NOTE_FIELDS if f not in first)]
+        for field in order:
             if field in _SHOWN_APART:
                 continue
             if field in payload:
@@ -142,13 +151,6 @@ class NoteDetail(Vertical):
         extra = {k: v for k, v in payload.items() if k not in NOTE_FIELDS}
         for key in sorted(extra)[:40]:
             _add(body, clean(key)[: _LABEL_WIDTH - 1], extra[key])
-        if note.conflict or note.conflicts_with:
-            body.append("\nConflicts\n", style="bold yellow")
-            if note.conflict_reason:
-                body.append_text(literal(note.conflict_reason, limit=2000))
-                body.append("\n")
-            for target_id, target in data.conflicts:
-                _target_line(body, target_id, target, agent)
         side = timeline(note)
         options = [_link_option(link_id, target, agent) for link_id, target in data.links]
         self._set(body, side, options)
@@ -271,15 +273,17 @@ def timeline(note: MemoryNote) -> Text:
 
 def _target_line(text: Text, target_id: str, target: MemoryNote | None, agent: str) -> None:
     if target is None:
-        text.append(f"  ⊘ {target_id}  not visible to {agent} (read rule)\n", style="dim")
+        text.append(
+            f"  ⊘ {one_line(target_id, 40)}  not visible to {agent} (read rule)\n", style="dim"
+        )
     else:
-        text.append(f"  → {target_id}  ", style="")
+        text.append(f"  → {one_line(target_id, 40)}  ", style="")
         text.append(one_line(target.content, 80) + "\n")
 
 
 def _link_option(link_id: str, target: MemoryNote | None, agent: str) -> Option:
     if target is None:
-        prompt = Text(f"⊘ {one_line(link_id, 36)}  not visible to {agent}", style="dim")
+        prompt = Text(f"⊘ {one_line(link_id, 36)[:13]}…  not visible to {agent}", style="dim")
         return Option(prompt, id=None, disabled=True)
     prompt = Text("→ ", style="bold")
     prompt.append(one_line(target.content, 70))

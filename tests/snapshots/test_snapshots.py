@@ -1,0 +1,98 @@
+"""Snapshot tests of the main states (one size, test embedder, fixed clock and ids).
+
+Update after a deliberate change with ``pytest tests/snapshots --snapshot-update``
+and look at every changed SVG before committing it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from amem_tui.demo import demo_id
+from amem_tui.tui.screens.main import MainScreen
+from amem_tui.tui.widgets.note_pane import NotePane
+from tests.tui_support import SIZE, demo_app, demo_engine, settle
+
+
+async def _select(pilot: Any, which: str, key: str) -> None:
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, MainScreen)
+    pane = screen.query_one(f"#{which}", NotePane)
+    assert pane.select(demo_id(key))
+    pane.table.focus()
+    await settle(pilot)
+
+
+def test_main_view(snap_compare: Any) -> None:
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_live_search(snap_compare: Any) -> None:
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        await pilot.press("slash", *"production deploy frozen", "enter")
+        await settle(pilot)
+
+    assert snap_compare(demo_app(agent="dev"), terminal_size=SIZE, run_before=run_before)
+
+
+def test_mode_b_agent(snap_compare: Any) -> None:
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+
+    assert snap_compare(demo_app(agent="sandbox"), terminal_size=SIZE, run_before=run_before)
+
+
+def test_note_detail_with_hidden_link_and_conflict(snap_compare: Any) -> None:
+    async def run_before(pilot: Any) -> None:
+        await _select(pilot, "shared", "shared-freeze")
+
+    assert snap_compare(demo_app(agent="dev"), terminal_size=SIZE, run_before=run_before)
+
+
+def test_agent_switcher(snap_compare: Any) -> None:
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_add_note_dialog_mode_b(snap_compare: Any) -> None:
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+
+    assert snap_compare(demo_app(agent="sandbox"), terminal_size=SIZE, run_before=run_before)
+
+
+def test_read_only(snap_compare: Any) -> None:
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+
+    app = demo_app(demo_engine(read_only=True))
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_hostile_content(snap_compare: Any) -> None:
+    engine = demo_engine()
+    engine.add(
+        "main",
+        "[bold red]markup[/] stray [/] ANSI \x1b[31mred\x1b[0m OSC \x1b]0;title\x07 end",
+    )
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        screen = pilot.app.screen
+        pane = screen.query_one("#private", NotePane)
+        assert pane.select("00000000-0000-0000-0000-000000000001")
+        pane.table.focus()
+        await settle(pilot)
+
+    assert snap_compare(demo_app(engine), terminal_size=SIZE, run_before=run_before)
