@@ -89,7 +89,11 @@ class NoteEditor(ModalScreen[NoteDraft | None]):
 
     def on_mount(self) -> None:
         """Start typing in the text area."""
-        self.query_one("#content", TextArea).focus()
+        area = self.query_one("#content", TextArea)
+        if self.app.is_headless:  # snapshots: a blinking cursor is never the same twice
+            area.cursor_blink = False
+            self.query_one("#tags", Input).cursor_blink = False
+        area.focus()
 
     def action_save(self) -> None:
         """Return the draft."""
