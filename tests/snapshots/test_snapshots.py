@@ -96,3 +96,25 @@ def test_hostile_content(snap_compare: Any) -> None:
         await settle(pilot)
 
     assert snap_compare(demo_app(engine), terminal_size=SIZE, run_before=run_before)
+
+
+def test_consolidation_preview(snap_compare: Any) -> None:
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+
+    assert snap_compare(demo_app(agent="dev"), terminal_size=SIZE, run_before=run_before)
+
+
+def test_history_after_consolidation(snap_compare: Any) -> None:
+    engine = demo_engine()
+    engine.consolidate("dev", dry_run=False)
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        screen = pilot.app.screen
+        screen.query_one("#history").table.focus()
+        await settle(pilot)
+
+    assert snap_compare(demo_app(engine, agent="dev"), terminal_size=SIZE, run_before=run_before)

@@ -10,6 +10,7 @@ from amem_tui.demo import demo_id
 from amem_tui.engine.models import MemoryNote
 from amem_tui.tui.dialogs.agent_picker import AgentPicker
 from amem_tui.tui.dialogs.confirm import ConfirmDialog
+from amem_tui.tui.dialogs.consolidation import ConsolidationPreview
 from amem_tui.tui.dialogs.note_editor import NoteEditor
 from amem_tui.tui.screens.help import HelpScreen
 from amem_tui.tui.screens.main import MainScreen
@@ -69,7 +70,7 @@ async def test_main_view_shows_private_shared_and_header() -> None:
         head = header_text(app)
         assert "main" in head and "Mode A" in head and "amem_notes" in head
         assert "demo-store" in head and "private 8" in head and "shared 4" in head
-        assert "not available" in str(
+        assert "No consolidation runs yet" in str(
             main_screen(app).query_one(HistoryPane).query_one(".pane-message", Static).render()
         )
         # A note is selected and its detail shown.
@@ -408,13 +409,53 @@ async def test_panes_load_page_by_page() -> None:
         assert private.loaded == 458
 
 
-async def test_consolidation_unavailable_is_explained() -> None:
+async def test_consolidate_previews_then_applies_and_history_updates() -> None:
     engine = demo_engine()
-    app = demo_app(engine)
+    app = demo_app(engine, agent="dev")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        if hasattr(engine, "consolidate"):
-            return
+        before = engine.count("dev", "private")
         await pilot.press("c")
         await settle(pilot)
-        assert any("not available" in n for n in notifications(app))
+        assert isinstance(app.screen, ConsolidationPreview)
+        planned = app.screen.run
+        assert planned.dry_run and planned.merges
+        # The preview changed nothing.
+        assert engine.count("dev", "private") == before
+        await pilot.press("escape")
+        await settle(pilot)
+        assert engine.count("dev", "private") == before
+        assert engine.history("dev") == []
+        await pilot.press("c")
+        await settle(pilot)
+        app.screen.query_one("#apply").press()
+        await settle(pilot)
+        dropped = sum(len(m.dropped) for m in planned.merges)
+        assert engine.count("dev", "private") == before - dropped
+        runs = engine.history("dev")
+        assert len(runs) == 1 and not runs[0].dry_run
+        history = main_screen(app).query_one(HistoryPane)
+        assert list(history.runs) == [runs[0].id]
+        assert not main_screen(app).query_one("#progress").display
+
+
+async def test_undo_a_consolidation_run_from_the_history_pane() -> None:
+    engine = demo_engine()
+    run = engine.consolidate("dev", dry_run=False)
+    assert run.merges
+    before = engine.count("dev", "private")
+    app = demo_app(engine, agent="dev")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        history = main_screen(app).query_one(HistoryPane)
+        history.table.focus()
+        await settle(pilot)
+        assert history.current_id == run.id
+        assert "merges" in detail_text(app)
+        await pilot.press("z")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await settle(pilot)
+        assert engine.count("dev", "private") > before
+        assert len(history.runs) == 2

@@ -14,6 +14,11 @@ from textual.widgets import Button, Static
 from amem_tui.tui.widgets.detail import merge_text
 
 
+def plural(count: int, word: str) -> str:
+    """``1 merge``, ``2 merges``."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
 class ConsolidationPreview(ModalScreen[bool]):
     """The merges of a dry run; Apply runs them for real, Escape cancels."""
 
@@ -45,7 +50,7 @@ class ConsolidationPreview(ModalScreen[bool]):
             yield Static(
                 Text(
                     f"Consolidation preview for {run.agent} ({run.collection}): "
-                    f"{len(merges)} merges at threshold {run.threshold:.2f}. "
+                    f"{plural(len(merges), 'merge')} at threshold {run.threshold:.2f}. "
                     "Nothing has changed yet."
                 ),
                 classes="title",

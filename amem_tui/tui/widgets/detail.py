@@ -171,7 +171,10 @@ class NoteDetail(Vertical):
         _add(body, "threshold", f"{run.threshold:.2f}")
         if getattr(run, "undoes", None):
             _add(body, "undoes", run.undoes)
-        body.append(f"\n{len(run.merges)} merges\n", style="bold")
+        count = len(run.merges)
+        body.append(f"\n{count} merge{'' if count == 1 else 's'}\n", style="bold")
+        for message in getattr(run, "messages", []) or []:
+            body.append(one_line(message, 200) + "\n", style="italic")
         for merge in run.merges:
             body.append_text(merge_text(merge))
         self._set(body)
@@ -232,17 +235,39 @@ def explain_hit(hit: Any) -> Text:
 
 
 def merge_text(merge: Any) -> Text:
-    """One merge of a consolidation: keeper, dropped notes, contents."""
+    """One merge of a consolidation: keeper, dropped notes, contents, why."""
     text = Text()
-    undone = " (undone)" if getattr(merge, "undone", False) else ""
-    text.append(f"• keep {one_line(merge.keeper, 36)}{undone}", style="bold")
-    text.append(f"  similarity {merge.similarity:.3f}\n")
-    for dropped in merge.dropped:
-        text.append(f"  drop {one_line(dropped, 36)}\n", style="red")
-    text.append("  before: ", style="dim")
+    status = str(getattr(merge, "status", "done") or "done")
+    marks = []
+    if getattr(merge, "undone", False):
+        marks.append("undone")
+    if status not in ("done", "planned"):
+        marks.append(status)
+    suffix = f" ({', '.join(marks)})" if marks else ""
+    text.append(f"• keep {one_line(merge.keeper, 36)}{suffix}", style="bold")
+    text.append(f"  similarity {merge.similarity:.3f}")
+    category = getattr(merge, "category", "")
+    if category:
+        text.append(f"  category {one_line(category, 20)}", style="dim")
+    text.append("\n")
+    text.append("  keep:   ", style="dim")
     text.append(one_line(merge.content_before, 200) + "\n")
-    text.append("  after:  ", style="dim")
-    text.append(one_line(merge.content_after, 200) + "\n")
+    contents = getattr(merge, "dropped_content", {}) or {}
+    sims = getattr(merge, "similarities", {}) or {}
+    for dropped in merge.dropped:
+        text.append(f"  drop   {one_line(dropped, 36)}", style="red")
+        if dropped in sims:
+            text.append(f"  cosine {sims[dropped]:.3f}", style="dim")
+        text.append("\n")
+        if dropped in contents:
+            text.append("          " + one_line(contents[dropped], 190) + "\n", style="dim")
+    if merge.content_after != merge.content_before:
+        text.append("  after:  ", style="dim")
+        text.append(one_line(merge.content_after, 200) + "\n")
+    reason = getattr(merge, "reason", "") or getattr(merge, "message", "")
+    if reason:
+        text.append("  why:    ", style="dim")
+        text.append(one_line(reason, 200) + "\n", style="italic")
     return text
 
 

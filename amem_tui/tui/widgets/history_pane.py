@@ -68,9 +68,9 @@ class HistoryPane(Vertical):
         table = self.table
         current = self.current_id
         table.clear(columns=True)
-        table.add_column("started", key="started", width=16)
-        table.add_column("kind", key="kind", width=8)
-        table.add_column("merges", key="merges", width=6)
+        table.add_column("started", key="started", width=11)
+        table.add_column("kind", key="kind", width=7)
+        table.add_column("merges", key="merges")
         self.runs = {}
         ordered = sorted(runs, key=lambda r: str(getattr(r, "started_at", "")), reverse=True)
         for run in ordered:
@@ -78,11 +78,12 @@ class HistoryPane(Vertical):
             if run_id in self.runs:
                 continue
             self.runs[run_id] = run
-            started = str(getattr(run, "started_at", ""))[:16].replace("T", " ")
+            # MM-DD HH:MM: the year is rarely news, and the pane is narrow.
+            started = str(getattr(run, "started_at", ""))[5:16].replace("T", " ")
             merges = len(getattr(run, "merges", []) or [])
             undone = sum(1 for m in getattr(run, "merges", []) or [] if getattr(m, "undone", False))
             table.add_row(
-                cell(started, 16),
+                cell(started, 11),
                 run_label(run),
                 Text(f"{merges}" + (f" ({undone} undone)" if undone else "")),
                 key=run_id,
