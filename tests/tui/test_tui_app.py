@@ -451,7 +451,7 @@ async def test_undo_a_consolidation_run_from_the_history_pane() -> None:
         history.table.focus()
         await settle(pilot)
         assert history.current_id == run.id
-        assert "merges" in detail_text(app)
+        assert "1 merge" in detail_text(app)
         await pilot.press("z")
         await settle(pilot)
         assert isinstance(app.screen, ConfirmDialog)
