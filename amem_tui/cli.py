@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -59,13 +60,21 @@ def _one_line(text: str, width: int = 80) -> str:
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
+def _names(names: list[str], most: int = 8) -> str:
+    """A list of agent names, cut short when huge (a note may list thousands of readers)."""
+    shown = repr(names[:most])
+    if len(names) > most:
+        shown = shown[:-1] + f", … +{len(names) - most} more]"
+    return shown
+
+
 def note_text(note: MemoryNote) -> str:
     """A short human-readable block for one note."""
     state = "" if note.active else " (soft-deleted)"
     lines = [
         f"{note.id}{state}",
         f"  agent_id={note.agent_id} owner={note.effective_owner} "
-        f"readers={note.effective_readers} writers={note.effective_writers}",
+        f"readers={_names(note.effective_readers)} writers={_names(note.effective_writers)}",
         f"  {_one_line(note.content)}",
     ]
     if note.tags:
@@ -79,6 +88,25 @@ def _sanitize(text: str) -> str:
         ch if ch.isprintable() or ch in "\n\t" else ch.encode("unicode_escape").decode()
         for ch in text
     )
+
+
+def _json_escape(ch: str) -> str:
+    code = ord(ch)
+    if code > 0xFFFF:  # JSON spells astral characters as a surrogate pair
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
+
+
+def json_text(data: Any) -> str:
+    """``data`` as JSON that is safe to print: non-printable characters as \\u escapes.
+
+    ``json.dumps`` leaves DEL, C1 controls, bidi overrides and lone surrogates raw;
+    outside strings JSON holds only spaces and newlines, so escaping every other
+    non-printable character keeps the same value and cannot restyle a terminal.
+    """
+    raw = json.dumps(data, ensure_ascii=False, indent=2, default=str)
+    return "".join(ch if ch.isprintable() or ch == "\n" else _json_escape(ch) for ch in raw)
 
 
 def command(name: str, text: Callable[[Any], str]) -> Callable[[Handler], Handler]:
@@ -125,7 +153,7 @@ def cmd_add(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
     """Write a note (private unless --shared)."""
     tags = _split(args.tags)
     engine = ctx.engine
-    note = engine.add(_agent(ctx), args.text, shared=args.shared, tags=tags)
+    note = engine.add(_agent(ctx), _text_arg(args.text), shared=args.shared, tags=tags)
     return note_json(note)
 
 
@@ -151,7 +179,8 @@ def cmd_show(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
 def cmd_update(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
     """Change content and/or tags."""
     tags = _split(args.tags) if args.tags is not None else None
-    return note_json(ctx.engine.update(_agent(ctx), args.id, content=args.content, tags=tags))
+    content = _text_arg(args.content) if args.content is not None else None
+    return note_json(ctx.engine.update(_agent(ctx), args.id, content=content, tags=tags))
 
 
 @command("delete", _note_out)
@@ -303,6 +332,16 @@ def _agent(ctx: Context) -> str:
     return ctx.engine.scope().agent
 
 
+def _text_arg(value: str) -> str:
+    """A text argument, or standard input for ``-`` (for notes too big for a command line)."""
+    if value != "-":
+        return value
+    try:
+        return sys.stdin.buffer.read().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"standard input is not UTF-8 text (byte {exc.start})") from None
+
+
 def _split(value: str | None) -> list[str]:
     if not value:
         return []
@@ -342,7 +381,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add("agents", "list agents with their mode and collection")
     p = add("add", "write a note (private unless --shared)")
-    p.add_argument("text")
+    p.add_argument("text", help="the note's content; - reads it from standard input")
     p.add_argument("--shared", action="store_true", help="publish to the shared scope")
     p.add_argument("--tags", help="comma-separated tags")
     for name, help_text in (
@@ -355,7 +394,7 @@ def build_parser() -> argparse.ArgumentParser:
         add(name, help_text).add_argument("id")
     p = add("update", "change a note's content or tags")
     p.add_argument("id")
-    p.add_argument("--content")
+    p.add_argument("--content", help="new content; - reads it from standard input")
     p.add_argument("--tags", help="comma-separated tags (replaces them)")
     p = add("list", "list notes")
     p.add_argument("--scope", choices=["private", "shared", "visible"], default="visible")
@@ -407,7 +446,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
 
 def _print(data: Any, as_json: bool, text: Callable[[Any], str]) -> None:
     if as_json:
-        print(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+        print(json_text(data))
     else:
         rendered = text(data)
         if rendered:
@@ -422,6 +461,15 @@ def run_tui(settings: Settings) -> int:
         print("amem-tui: the TUI is not available in this build", file=sys.stderr)
         return 0
     return run(settings)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's last flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -449,6 +497,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("amem-tui: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, as shell tools do.
+        _silence_stdout()
+        return 141
+    except Exception as exc:  # the last line of defence: one line, never a traceback
+        if os.environ.get("AMEM_DEBUG"):
+            raise
+        reason = _sanitize(str(exc).strip().splitlines()[0] if str(exc).strip() else "")
+        print(
+            f"amem-tui: unexpected error ({type(exc).__name__}: {reason}); "
+            "set AMEM_DEBUG=1 to see where",
+            file=sys.stderr,
+        )
+        return 1
     finally:
         if ctx is not None:
             ctx.close()

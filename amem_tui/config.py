@@ -14,10 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from platformdirs import user_cache_dir, user_config_dir, user_data_dir
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from amem_tui.engine.errors import ConfigError, InvalidInput
-from amem_tui.engine.scope import DEFAULT_AGENT, DEFAULT_COLLECTION, validate_agent_id
+from amem_tui.engine.scope import (
+    DEFAULT_AGENT,
+    DEFAULT_COLLECTION,
+    agent_from_session_key,
+    validate_agent_id,
+)
 
 APP_NAME = "amem-tui"
 PLUGIN_NAME = "openclaw-amem"
@@ -96,40 +101,66 @@ def read_openclaw_config(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from exc
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot be read ({exc})") from exc
+    if not isinstance(raw, Mapping):
+        raise ConfigError(f"{path}: the top level must be a JSON object, got {_kind(raw)}")
     key = f'plugins.entries["{PLUGIN_NAME}"].config'
     plugin = _dig(raw, ("plugins", "entries", PLUGIN_NAME, "config"), path, key)
     if plugin is None:
         return {"config_file": path}
     if not isinstance(plugin, Mapping):
-        raise ConfigError(f"{path}: {key} must be an object")
+        raise ConfigError(f"{path}: {key} must be an object, got {_kind(plugin)}")
     out: dict[str, Any] = {"config_file": path}
     if "agentId" in plugin:
         out["default_agent"] = _agent(plugin["agentId"], path, f"{key}.agentId")
     if "topK" in plugin:
         top_k = plugin["topK"]
         if not isinstance(top_k, int) or isinstance(top_k, bool) or top_k < 1:
-            raise ConfigError(f"{path}: {key}.topK must be a positive integer, got {top_k!r}")
+            raise ConfigError(f"{path}: {key}.topK must be a positive integer, got {_kind(top_k)}")
         out["top_k"] = top_k
     if "collection" in plugin:
         out["collection"] = _name(plugin["collection"], path, f"{key}.collection")
     agents_raw = plugin.get("agents", {})
     if not isinstance(agents_raw, Mapping):
-        raise ConfigError(f"{path}: {key}.agents must be an object of agent entries")
+        raise ConfigError(
+            f"{path}: {key}.agents must be an object of agent entries, got {_kind(agents_raw)}"
+        )
     agents: list[AgentConfig] = []
+    where_of: dict[str, str] = {}
     for name, entry in agents_raw.items():
         where = f"{key}.agents.{name}"
         if not isinstance(entry, Mapping):
-            raise ConfigError(f"{path}: {where} must be an object")
+            raise ConfigError(f"{path}: {where} must be an object, got {_kind(entry)}")
         agent = _agent(entry.get("agentId", name), path, f"{where}.agentId")
+        if agent in where_of:  # two entries for one agent could give it two modes
+            raise ConfigError(
+                f"{path}: {where}: agent '{agent}' is already configured by {where_of[agent]}"
+            )
+        where_of[agent] = where
         collection = entry.get("collection")
         if collection is not None:
             collection = _name(collection, path, f"{where}.collection")
         agents.append(AgentConfig(agent=agent, collection=collection))
     out["agents"] = agents
+    out["_where"] = where_of
     for field in ("url", "qdrantUrl"):
-        if isinstance(plugin.get(field), str):
-            out["url"] = plugin[field]
+        if field in plugin:
+            out["url"] = _name(plugin[field], path, f"{key}.{field}")
     return out
+
+
+def _kind(value: Any) -> str:
+    """A JSON value's type, as a user who wrote the file calls it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        return f"the string {value!r}"
+    if isinstance(value, list):
+        return "a list"
+    return "an object" if isinstance(value, Mapping) else type(value).__name__
 
 
 def _dig(raw: Any, keys: tuple[str, ...], path: Path, key: str) -> Any:
@@ -138,14 +169,14 @@ def _dig(raw: Any, keys: tuple[str, ...], path: Path, key: str) -> Any:
         if node is None:
             return None
         if not isinstance(node, Mapping):
-            raise ConfigError(f"{path}: {key}: expected an object at '{part}'")
+            raise ConfigError(f"{path}: {key}: expected an object at '{part}', got {_kind(node)}")
         node = node.get(part)
     return node
 
 
 def _agent(value: Any, path: Path, key: str) -> str:
     if not isinstance(value, str):
-        raise ConfigError(f"{path}: {key} must be a string, got {value!r}")
+        raise ConfigError(f"{path}: {key} must be a string, got {_kind(value)}")
     try:
         return validate_agent_id(value)
     except InvalidInput as exc:
@@ -154,7 +185,7 @@ def _agent(value: Any, path: Path, key: str) -> str:
 
 def _name(value: Any, path: Path, key: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise ConfigError(f"{path}: {key} must be a non-empty string, got {value!r}")
+        raise ConfigError(f"{path}: {key} must be a non-empty string, got {_kind(value)}")
     return value
 
 
@@ -198,12 +229,82 @@ def load_settings(
     flags = {k: v for k, v in (flags or {}).items() if v is not None and v is not False}
     env = os.environ if env is None else env
     merged: dict[str, Any] = {}
+    source: dict[str, str] = {}  # where each setting came from, for error messages
+    where: dict[str, str] = {}
     config_path = discover_config_file(flags.get("config_file"), env)
     if config_path is not None:
-        merged.update(read_openclaw_config(Path(config_path).expanduser()))
-    merged.update(_env_settings(env))
+        from_file = read_openclaw_config(Path(config_path).expanduser())
+        where = from_file.pop("_where", {})
+        merged.update(from_file)
+        source.update({k: f"{config_path}: {_FILE_KEYS.get(k, k)}" for k in from_file})
+    from_env = _env_settings(env)
+    merged.update(from_env)
+    source.update({k: f"environment {_ENV_NAMES.get(k, k)}" for k in from_env})
     merged.update(flags)
-    settings = Settings.model_validate(merged)
-    if settings.agent is not None:
-        validate_agent_id(settings.agent)
+    source.update({k: f"option --{k.replace('_', '-')}" for k in flags})
+    try:
+        settings = Settings.model_validate(merged)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = str(err["loc"][0]) if err["loc"] else "settings"
+        raise ConfigError(f"{source.get(field, field)}: {err['msg']}") from None
+    for field in ("agent", "default_agent"):
+        value = getattr(settings, field)
+        if value is not None and field in source:
+            _check_agent(value, source[field])
+    if settings.session_key and "session_key" in source:
+        found = agent_from_session_key(settings.session_key)
+        if found is not None:
+            _check_agent(found, source["session_key"])
+    _check_collections(settings, source, where)
     return settings
+
+
+#: How the configuration file spells each setting (for messages).
+_FILE_KEYS = {
+    "default_agent": f'plugins.entries["{PLUGIN_NAME}"].config.agentId',
+    "top_k": f'plugins.entries["{PLUGIN_NAME}"].config.topK',
+    "collection": f'plugins.entries["{PLUGIN_NAME}"].config.collection',
+    "agents": f'plugins.entries["{PLUGIN_NAME}"].config.agents',
+    "url": f'plugins.entries["{PLUGIN_NAME}"].config.url',
+}
+_ENV_NAMES = {
+    "store_path": "AMEM_STORE",
+    "url": "AMEM_URL/QDRANT_URL",
+    "api_key": "QDRANT_API_KEY",
+    "collection": "AMEM_COLLECTION",
+    "agent": "AMEM_AGENT",
+    "session_key": "AMEM_SESSION_KEY",
+    "model": "AMEM_MODEL",
+    "consolidation_time": "AMEM_CONSOLIDATION_TIME",
+    "read_only": "AMEM_READ_ONLY",
+}
+
+
+def _check_agent(value: str, where: str) -> None:
+    try:
+        validate_agent_id(value)
+    except InvalidInput as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+
+
+def _check_collections(settings: Settings, source: dict[str, str], where: dict[str, str]) -> None:
+    """A Mode B collection of its own: sharing one would let agents read each other's notes."""
+    owners: dict[str, str] = {}
+    for agent in settings.agents:
+        if not agent.collection:
+            continue
+        key = where.get(agent.agent, f"agents.{agent.agent}")
+        here = f"{settings.config_file}: {key}.collection" if settings.config_file else key
+        if agent.collection == settings.collection:
+            mode_a = source.get("collection", "the default Mode A collection")
+            raise ConfigError(
+                f"{here}: '{agent.collection}' is also the Mode A collection ({mode_a}); "
+                f"a Mode B agent would read every agent's notes there"
+            )
+        if agent.collection in owners:
+            raise ConfigError(
+                f"{here}: '{agent.collection}' is already the Mode B collection of agent "
+                f"'{owners[agent.collection]}'; each Mode B agent needs its own"
+            )
+        owners[agent.collection] = agent.agent

@@ -23,6 +23,9 @@ import numpy as np
 from amem_tui.engine.errors import ModelUnavailable
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+#: Characters of a text handed to the tokenizer. The model reads at most 256 tokens
+#: (about 1-2k characters of prose); tokenizing a whole 1 MB note first costs seconds.
+MAX_EMBED_CHARS = 16_384
 TEST_MODEL = "amem-test/hash-embedder"
 
 #: Names other systems give the same model (openclaw-amem uses Xenova ids).
@@ -157,18 +160,22 @@ class FastEmbedder:
                 return
             from fastembed import TextEmbedding
 
+            _quiet_fastembed()
             try:
                 if self.model_name == DEFAULT_MODEL:
                     cache = self._cache_dir or _default_cache_dir()
                     folder = prepare_offline_model(cache)
                     self._model = TextEmbedding(self.model_name, specific_model_path=str(folder))
                 else:
-                    self._model = TextEmbedding(self.model_name)
+                    # Never download at run time: only a model already in fastembed's cache.
+                    self._model = TextEmbedding(self.model_name, local_files_only=True)
             except ModelUnavailable:
                 raise
             except Exception as exc:
                 raise ModelUnavailable(
-                    f"cannot load the embedding model {self.model_name}: {exc}"
+                    f"cannot load the embedding model {self.model_name}: {_first_line(exc)} "
+                    "(models are never downloaded: put it in fastembed's cache folder, "
+                    "FASTEMBED_CACHE_PATH, or use the default model)"
                 ) from exc
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
@@ -176,7 +183,8 @@ class FastEmbedder:
         self.load()
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        rows = list(self._model.embed(list(texts), batch_size=64))  # type: ignore[attr-defined]
+        clipped = [text[:MAX_EMBED_CHARS] for text in texts]
+        rows = list(self._model.embed(clipped, batch_size=64))  # type: ignore[attr-defined]
         return _normalise(np.asarray(rows, dtype=np.float32))
 
     def embed_query(self, text: str) -> np.ndarray:
@@ -213,11 +221,25 @@ class HashEmbedder:
         """Embed many texts."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return _normalise(np.stack([self._one(t) for t in texts]))
+        return _normalise(np.stack([self._one(t[:MAX_EMBED_CHARS]) for t in texts]))
 
     def embed_query(self, text: str) -> np.ndarray:
         """Embed one query."""
         return self.embed_documents([text])[0]
+
+
+def _quiet_fastembed() -> None:
+    """Keep fastembed's own log lines off the terminal: our errors say what failed."""
+    try:
+        from loguru import logger
+    except ImportError:  # pragma: no cover - fastembed depends on loguru
+        return
+    logger.disable("fastembed")
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
 
 
 def _words(text: str) -> list[str]:

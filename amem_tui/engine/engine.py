@@ -52,6 +52,9 @@ IdFactory = Callable[[], str]
 ListScope = Literal["private", "shared", "visible", "all"]
 
 MIN_CONTENT_CHARS = 10
+#: The largest content a note may hold (UTF-8 bytes). Well under a Qdrant server's
+#: request limit even with an update's old content kept in the evolution history.
+MAX_CONTENT_BYTES = 4 * 1024 * 1024
 _TIME_BOUND = re.compile(
     r"\b(today|tonight|tomorrow|yesterday|this (morning|afternoon|evening|week|month|weekend)|"
     r"next (week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
@@ -71,6 +74,51 @@ def iso(moment: datetime) -> str:
     return (
         moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
     )
+
+
+def check_text(value: object, what: str) -> str:
+    """``value`` if it is text that can be stored, else :class:`InvalidInput`.
+
+    Any character is kept literally (markup, escapes, control characters), but
+    unpaired surrogates (undecodable bytes from a command line) cannot be stored
+    as UTF-8, so they are refused here rather than failing half-way in a backend.
+    """
+    if not isinstance(value, str):
+        raise InvalidInput(f"{what} must be text, got {type(value).__name__}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidInput(
+            f"{what} is not valid Unicode text (unpaired surrogate at position {exc.start}; "
+            "was it made from bytes that are not UTF-8?)"
+        ) from None
+    return value
+
+
+def check_texts(values: object, what: str) -> list[str]:
+    """A list of storable strings (tags, keywords, links), else :class:`InvalidInput`."""
+    if isinstance(values, str) or not isinstance(values, Iterable):
+        raise InvalidInput(f"{what} must be a list of text, got {type(values).__name__}")
+    return [check_text(v, f"each of {what}") for v in values]
+
+
+def check_content(content: object) -> str:
+    """Note content that passes the quality gate, else :class:`InvalidInput`."""
+    text = check_text(content, "content")
+    size = len(text.encode("utf-8"))
+    if size > MAX_CONTENT_BYTES:
+        raise InvalidInput(
+            f"content is {size} bytes; a note holds at most {MAX_CONTENT_BYTES} bytes"
+        )
+    stripped = text.strip()
+    if len(stripped) < MIN_CONTENT_CHARS:
+        raise InvalidInput(
+            f"quality gate: a note needs at least {MIN_CONTENT_CHARS} characters "
+            "of content (after trimming)"
+        )
+    if not any(ch.isprintable() and not ch.isspace() for ch in stripped):
+        raise InvalidInput("quality gate: the content has no visible characters")
+    return text
 
 
 def is_time_bound(content: str) -> bool:
@@ -558,11 +606,16 @@ class MemoryEngine:
         self._writable()
         scope = self._scope(agent)
         self._writable(scope.collection)
-        if not isinstance(content, str) or len(content.strip()) < MIN_CONTENT_CHARS:
-            raise InvalidInput(
-                f"quality gate: a note needs at least {MIN_CONTENT_CHARS} characters "
-                "of content (after trimming)"
-            )
+        check_content(content)
+        tags, keywords, links = (
+            check_texts(tags, "tags"),
+            check_texts(keywords, "keywords"),
+            check_texts(links, "links"),
+        )
+        check_text(context, "context")
+        check_text(category, "category")
+        if note_type not in ("memory", "knowledge"):
+            raise InvalidInput(f"note_type must be 'memory' or 'knowledge', got {note_type!r}")
         if shared and not scope.has_shared_scope:
             raise InvalidInput(
                 f"agent '{scope.agent}' is Mode B (collection {scope.collection}): "
@@ -712,10 +765,10 @@ class MemoryEngine:
         """
         if content is None and tags is None:
             raise InvalidInput("nothing to update: give new content or tags")
-        if content is not None and len(content.strip()) < MIN_CONTENT_CHARS:
-            raise InvalidInput(
-                f"quality gate: a note needs at least {MIN_CONTENT_CHARS} characters of content"
-            )
+        if content is not None:
+            check_content(content)
+        if tags is not None:
+            tags = check_texts(tags, "tags")
 
         def change(scope: AgentScope, note: MemoryNote) -> bool:
             if expected_hash is not None and note.hash != expected_hash:

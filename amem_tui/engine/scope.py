@@ -33,11 +33,15 @@ def validate_agent_id(agent: str | None) -> str:
     """
     if agent is None or not str(agent).strip():
         raise InvalidInput("an agent id is required: a write with no agent id is rejected")
+    if not isinstance(agent, str):
+        raise InvalidInput(f"an agent id must be text, got {type(agent).__name__}")
     if agent in RESERVED_AGENT_IDS:
         raise InvalidInput(f"'{agent}' is reserved and cannot be used as an agent id")
-    if not _AGENT_ID.match(agent):
+    # fullmatch: with match() and ``$``, "main\n" would pass as a second "main".
+    if not _AGENT_ID.fullmatch(agent):
+        shown = repr(agent if len(agent) <= 40 else agent[:40] + "…")
         raise InvalidInput(
-            f"invalid agent id {agent!r}: use letters, digits, '_', '-' or '.', "
+            f"invalid agent id {shown}: use letters, digits, '_', '-' or '.', "
             "at most 64 characters, starting with a letter or digit"
         )
     return agent
