@@ -69,6 +69,10 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+def amem_ids() -> list[str]:
+    return list(amem_points())
+
+
 def read_store(path: Path) -> dict[str, object]:
     store = QdrantStore(path=str(path))
     try:
@@ -115,7 +119,18 @@ def test_collections_and_audit(store_dir: Path, capsys: pytest.CaptureFixture[st
     assert "malformed points (6)" in out and BAD_NO_AGENT in out
     code, out, _ = run(capsys, "audit", "--all", "--store", str(store_dir), "--json")
     assert {c["name"] for c in json.loads(out)["collections"]} >= {AMEM_REAL, MEM0_SMALL}
-    assert read_store(store_dir) == before  # the audit changed nothing
+    for argv in (
+        ("search", "deploy frozen", "--agent", "dev", "--hidden", "--explain"),
+        ("search", "pnpm workspace", "--agent", "dev", "--collection", MEM0_SMALL),
+        ("list", "--agent", "ops", "--scope", "visible"),
+        ("show", amem_ids()[0]),
+        ("agents",),
+        ("status",),
+        ("export", "--vectors"),
+    ):
+        code, out, _ = run(capsys, *argv, "--store", str(store_dir), "--json")
+        assert code in (0, 4), argv
+    assert read_store(store_dir) == before  # reading changed nothing, byte for byte
 
 
 def test_export_import_round_trip_through_the_cli(
@@ -174,6 +189,11 @@ def test_read_only_cli_refuses_writes_with_exit_3(
         ("publish", nid(1)),
         ("import", str(imp)),
         ("demo", "--no-tui"),
+        ("update", nid(1), "--content", "Changed content of the note"),
+        ("restore", nid(6)),
+        ("unpublish", nid(2)),
+        ("consolidate",),
+        ("undo", nid(900)),
     ):
         code, _, err = run(capsys, *argv, "--store", str(store_dir), "--read-only")
         assert code == 3, argv
