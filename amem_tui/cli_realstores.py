@@ -234,7 +234,7 @@ def _open_input(name: str) -> Iterator[str]:
         return
     path = Path(name).expanduser()
     try:
-        with path.open(encoding="utf-8") as handle:
+        with path.open(encoding="utf-8-sig") as handle:  # a leading BOM is tolerated
             yield from handle
     except FileNotFoundError as exc:
         raise InvalidInput(f"{path}: file not found") from exc

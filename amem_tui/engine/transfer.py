@@ -63,8 +63,10 @@ def export_lines(
 
 
 def dump_line(record: dict[str, Any]) -> str:
-    """One export record as a JSON line (UTF-8 text, no newline inside)."""
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    """One export record as a JSON line (UTF-8 text, no line break of any kind inside)."""
+    text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    # JSON allows U+2028/U+2029 raw, but many line readers split on them.
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
 # -------------------------------------------------------------------- import

@@ -250,3 +250,16 @@ def test_a_failed_write_says_exactly_what_was_written(
     assert not result.complete
     assert result.error is not None and "after 2 of 5" in result.error
     assert store.count("target") == 2
+
+
+def test_export_lines_never_break_inside_a_record(store: QdrantStore) -> None:
+    engine = engine_on(store, collection="target")
+    content = "line\u2028separator\u2029and\nnewline \x1b[31m"
+    note = amem_payload(content, "main", "main", ["main"], ["main"])
+    assert import_lines(engine, [json.dumps({"id": nid(1), "payload": note})], "target").written
+    (line,) = lines_of(engine, "target")
+    assert len(line.splitlines()) == 1
+    assert json.loads(line)["payload"]["content"] == content
+    again = engine_on(store, collection="copy")
+    assert import_lines(again, [line], "copy").written == 1
+    assert again.get("main", nid(1)).content == content
