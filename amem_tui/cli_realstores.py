@@ -15,6 +15,7 @@ from typing import Any, TextIO
 
 from amem_tui import cli
 from amem_tui.cli import Context, command
+from amem_tui.engine.consolidate import is_runs_collection
 from amem_tui.engine.errors import AmemError, InvalidInput
 
 
@@ -145,7 +146,9 @@ def _audit_text(data: dict[str, Any]) -> str:
 def cmd_audit(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
     """Shared notes by owner, wide readers, malformed and legacy points, cross-scope links."""
     engine = ctx.engine
-    names = engine.store.list_collections() if args.all else None
+    names = None
+    if args.all:  # every collection of notes (consolidation's run logs hold none)
+        names = [n for n in engine.store.list_collections() if not is_runs_collection(n)]
     return engine.audit(names).model_dump()
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
+from amem_tui.engine.consolidate import is_runs_collection
 from amem_tui.engine.models import EVERYONE, SHARED, MemoryNote
 from amem_tui.engine.scope import validate_agent_id
 
@@ -144,6 +145,8 @@ def collection_views(engine: MemoryEngine) -> list[CollectionView]:
         configured.setdefault(name, []).append(agent)
     by_real: dict[str, CollectionView] = {}
     for name in store.list_collections():
+        if is_runs_collection(name):  # consolidation's run log holds no notes
+            continue
         by_real[name] = _view(engine, name)
     for name, agents in configured.items():
         real = store.resolve_alias(name)

@@ -132,3 +132,11 @@ def test_subcommands_are_registered_for_python_m(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "no consolidation runs"
+
+
+def test_audit_all_skips_the_run_log(store: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, _ = run(capsys, "consolidate", "--threshold", "0.65", "--json", *store)
+    code, report = run(capsys, "audit", "--all", "--json", *store)
+    assert code == 0
+    assert report["malformed"] == []
+    assert all(not c["name"].endswith("__amem_runs") for c in report["collections"])

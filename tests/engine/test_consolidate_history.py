@@ -158,3 +158,17 @@ def test_openclaw_runs_cannot_be_undone_here(engine: MemoryEngine) -> None:
     run = engine.history("main")[0]
     with pytest.raises(InvalidInput, match="made by openclaw-amem"):
         engine.undo("main", run.id)
+
+
+def test_run_log_is_not_listed_as_a_collection_of_notes(engine: MemoryEngine) -> None:
+    put(
+        engine,
+        MODE_A,
+        [
+            (make_note("a", "main", "A note with a near copy, longer"), turned(0, 0, 1)),
+            (make_note("b", "main", "A note with a near copy"), turned(0, 5, 1)),
+        ],
+    )
+    engine.consolidate("main")
+    assert MODE_A + "__amem_runs" in engine.store.list_collections()
+    assert all(not v.name.endswith("__amem_runs") for v in engine.collections())
