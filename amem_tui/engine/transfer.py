@@ -63,10 +63,22 @@ def export_lines(
 
 
 def dump_line(record: dict[str, Any]) -> str:
-    """One export record as a JSON line (UTF-8 text, no line break of any kind inside)."""
+    """One export record as a JSON line: no line break inside, nothing a terminal obeys.
+
+    JSON allows C1 controls, bidi overrides and U+2028/U+2029 raw; written as
+    ``\\u`` escapes they decode to the same value, and neither a line reader nor
+    a terminal that shows the export can be fooled by them.
+    """
     text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-    # JSON allows U+2028/U+2029 raw, but many line readers split on them.
-    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return "".join(ch if ch.isprintable() else _escape(ch) for ch in text)
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    if code > 0xFFFF:  # JSON spells astral characters as a surrogate pair
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
 
 
 # -------------------------------------------------------------------- import

@@ -254,11 +254,11 @@ def test_a_failed_write_says_exactly_what_was_written(
 
 def test_export_lines_never_break_inside_a_record(store: QdrantStore) -> None:
     engine = engine_on(store, collection="target")
-    content = "line\u2028separator\u2029and\nnewline \x1b[31m"
+    content = "line\u2028separator\u2029and\nnewline \x1b[31m \x9b2J \u202e \U000e0041 é 漢"
     note = amem_payload(content, "main", "main", ["main"], ["main"])
     assert import_lines(engine, [json.dumps({"id": nid(1), "payload": note})], "target").written
     (line,) = lines_of(engine, "target")
-    assert len(line.splitlines()) == 1
+    assert len(line.splitlines()) == 1 and line.isprintable()
     assert json.loads(line)["payload"]["content"] == content
     again = engine_on(store, collection="copy")
     assert import_lines(again, [line], "copy").written == 1
