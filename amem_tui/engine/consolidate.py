@@ -54,6 +54,8 @@ RUN_KEY = "amemRun"
 OPENCLAW_RUN_GAP = timedelta(hours=1)
 
 _PAGE = 1024
+#: Candidates are read in big pages: an embedded store filters the whole collection per page.
+_CANDIDATE_PAGE = 8192
 _BLOCK = 1024
 _BATCH = 32
 _RUN_NS = uuid.UUID("0b6f5d3c-8e0a-4c1b-9a55-2d7e4f1c6a10")
@@ -286,16 +288,16 @@ class Consolidator:
         offset = 0
         while True:
             points = self.store.scroll(
-                scope.collection, flt, limit=_PAGE, offset=offset, with_vectors=True
+                scope.collection, flt, limit=_CANDIDATE_PAGE, offset=offset, with_vectors=True
             )
             for point in points:
                 note = MemoryNote.from_payload(point.id, point.payload)
                 if note.malformed or not point.vector or not rules.may_consolidate(scope, note):
                     continue
                 found.append(_Candidate(note, dict(point.payload), np.asarray(point.vector)))
-            if len(points) < _PAGE:
+            if len(points) < _CANDIDATE_PAGE:
                 break
-            offset += _PAGE
+            offset += _CANDIDATE_PAGE
         found.sort(key=lambda c: c.note.id)  # storage order must not matter
         return found
 
@@ -471,6 +473,7 @@ class Consolidator:
             "agent": run.agent,
             "run_id": run.id,
             "started_at": run.started_at,
+            "status": run.status,
             "merge_count": len(run.merges),
             "link_count": len(run.link_changes),
             "run": body,
@@ -523,29 +526,43 @@ class Consolidator:
                 return out
             offset += _PAGE
 
-    def load_runs(self, collection: str, agent: str | None = None) -> list[ConsolidationRun]:
-        """The runs recorded for ``collection`` (all agents, or one)."""
+    def load_runs(
+        self,
+        collection: str,
+        agent: str | None = None,
+        run_ids: Sequence[str] | None = None,
+        unfinished: bool = False,
+    ) -> list[ConsolidationRun]:
+        """The runs recorded for ``collection``: all, one agent's, some ids, or unfinished ones."""
         log = runs_collection(collection)
         if self.store.collection_info(log) is None:
             return []
 
-        def flt(kind: str) -> Filter:
-            must: tuple[Match, ...] = (Match("kind", kind),)
+        def flt(kind: str, ids: Sequence[str] | None) -> Filter:
+            must: tuple[Match | MatchAny, ...] = (Match("kind", kind),)
             if agent is not None:
                 must += (Match("agent", agent),)
+            if ids is not None:
+                must += (MatchAny("run_id", tuple(ids)),)
+            if kind == "run" and unfinished:
+                must += (MatchAny("status", ("planning", "started")),)
             return Filter(must=must)
 
         runs: dict[str, ConsolidationRun] = {}
-        for point in self._scroll_all(log, flt("run")):
+        for point in self._scroll_all(log, flt("run", run_ids)):
             run = ConsolidationRun.model_validate(point.payload["run"])
             runs[run.id] = run
+        if not runs:
+            return []
+        # Only the selected runs' merges (a whole history is read only when asked for).
+        selected = sorted(runs) if run_ids is not None or unfinished else None
         merges: dict[str, list[tuple[int, MergeRecord]]] = {}
-        for point in self._scroll_all(log, flt("merge")):
+        for point in self._scroll_all(log, flt("merge", selected)):
             merges.setdefault(point.payload["run_id"], []).append(
                 (int(point.payload["index"]), MergeRecord.model_validate(point.payload["merge"]))
             )
         links: dict[str, list[tuple[int, NoteChange]]] = {}
-        for point in self._scroll_all(log, flt("link")):
+        for point in self._scroll_all(log, flt("link", selected)):
             links.setdefault(point.payload["run_id"], []).append(
                 (int(point.payload["index"]), NoteChange.model_validate(point.payload["change"]))
             )
@@ -702,9 +719,8 @@ class Consolidator:
     def resume(self, scope: AgentScope) -> list[ConsolidationRun]:
         """Finish the agent's interrupted runs (so a new run starts from a settled store)."""
         finished: list[ConsolidationRun] = []
-        for run in sorted(
-            self.load_runs(scope.collection, scope.agent), key=lambda r: r.started_at
-        ):
+        unfinished = self.load_runs(scope.collection, scope.agent, unfinished=True)
+        for run in sorted(unfinished, key=lambda r: (r.started_at, r.id)):
             if run.status == "planning":
                 self._drop_plan(run)
                 run.merges, run.link_changes = [], []
@@ -769,7 +785,7 @@ class Consolidator:
         if self.store.collection_info(scope.collection) is None:
             raise RunNotFound(run_id, scope.agent)
         resumed = self.resume(scope)
-        runs = {r.id: r for r in self.load_runs(scope.collection, scope.agent)}
+        runs = {r.id: r for r in self.load_runs(scope.collection, scope.agent, [run_id])}
         run = runs.get(run_id)
         if run is None:
             if any(r.id == run_id for r in self.openclaw_runs(scope.collection, scope.agent)):
