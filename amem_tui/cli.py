@@ -7,6 +7,8 @@ Exit codes: 0 done; 2 rejected input; 3 permission denied or read-only;
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib.util
 import json
 import os
 import sys
@@ -319,12 +321,40 @@ def _demo_text(data: dict[str, Any]) -> str:
 @command("demo", _demo_text)
 def cmd_demo(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
     """Fill a store with a multi-agent demo memory, then open the TUI on it."""
-    from amem_tui.demo import seed_demo
+    from amem_tui.demo import demo_config, seed_demo
 
     counts = seed_demo(ctx.engine)
-    if args.no_tui or args.json:
-        return {"message": f"demo store at {ctx.settings.store_label}: {counts}", "counts": counts}
-    return {"message": "", "counts": counts, "open_tui": True}
+    settings = ctx.settings
+    config = settings.config_file
+    if config is None:
+        # Later commands need the demo's agents (sandbox is Mode B): leave them a config.
+        folder = data_dir() if settings.url else settings.embedded_path
+        config = folder / "openclaw.json"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            config.write_text(demo_config() + "\n", encoding="utf-8")
+        except OSError:
+            config = None
+    where = f"--url {settings.url}" if settings.url else f"--store {settings.embedded_path}"
+    if config is not None:
+        where += f" --config {config}"
+    notes = ", ".join(f"{n} notes in {c}" for c, n in counts.items())
+    message = "\n".join(
+        [
+            f"demo store at {settings.store_label}: {notes}",
+            "agents: main and dev in Mode A, sandbox in Mode B; try:",
+            f"  amem-tui {where} --agent dev search 'deploy freeze'",
+        ]
+    )
+    out: dict[str, Any] = {
+        "message": message,
+        "store": settings.store_label,
+        "config": str(config) if config else None,
+        "counts": counts,
+    }
+    if not (args.no_tui or args.json):
+        out["open_tui"] = True
+    return out
 
 
 # ------------------------------------------------------------------ plumbing
@@ -472,10 +502,27 @@ def _silence_stdout() -> None:
         pass
 
 
+def _fail(message: str, code: int) -> int:
+    """Report an error as one line on stderr and return its exit code."""
+    line = " ".join(_sanitize(message).split())
+    print(f"amem-tui: {line}", file=sys.stderr)
+    return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``amem-tui`` and ``python -m amem_tui``."""
+    """Entry point of ``amem-tui`` and ``python -m amem_tui``.
+
+    Every failure ends as one line on stderr and an exit code, never a traceback
+    (set ``AMEM_DEBUG=1`` to see the traceback of an unexpected error).
+    """
+    import warnings
+
+    from pydantic import ValidationError
+
     import amem_tui.cli_extensions  # noqa: F401  (registers the extra subcommands)
 
+    if not os.environ.get("AMEM_DEBUG"):  # library warnings would add stray stderr lines
+        warnings.simplefilter("ignore")
     ctx: Context | None = None
     try:
         args = build_parser().parse_args(argv)
@@ -488,19 +535,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(data, dict) and data.get("open_tui"):
             ctx.close()
             ctx = None
+            if importlib.util.find_spec("amem_tui.tui") is None:
+                _print(data, False, text)  # no TUI in this build: say what was done
             return run_tui(settings)
         _print(data, bool(getattr(args, "json", False)), text)
+        sys.stdout.flush()  # a closed pipe fails here, inside the handlers below
         return 0
     except AmemError as exc:
-        print(f"amem-tui: {_sanitize(str(exc))}", file=sys.stderr)
-        return exc.exit_code
+        return _fail(str(exc), exc.exit_code)
+    except ValidationError as exc:  # a value a model refuses: rejected input
+        first = exc.errors()[0]
+        field = ".".join(str(part) for part in first["loc"])
+        return _fail(f"invalid value{' for ' + field if field else ''}: {first['msg']}", 2)
     except KeyboardInterrupt:
-        print("amem-tui: interrupted", file=sys.stderr)
-        return 130
+        return _fail("interrupted", 130)
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, as shell tools do.
         _silence_stdout()
         return 141
+    except OSError as exc:  # files and sockets under the store
+        if os.environ.get("AMEM_DEBUG"):
+            raise
+        return _fail(f"store unavailable: {exc.strerror or exc}", 5)
     except Exception as exc:  # the last line of defence: one line, never a traceback
         if os.environ.get("AMEM_DEBUG"):
             raise
@@ -513,7 +569,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     finally:
         if ctx is not None:
-            ctx.close()
+            with contextlib.suppress(Exception):  # an error while closing must not mask the answer
+                ctx.close()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -186,6 +186,11 @@ def _agent(value: Any, path: Path, key: str) -> str:
 def _name(value: Any, path: Path, key: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ConfigError(f"{path}: {key} must be a non-empty string, got {_kind(value)}")
+    if key.endswith(".collection"):
+        try:
+            validate_collection_name(value)
+        except InvalidInput as exc:
+            raise ConfigError(f"{path}: {key}: {exc}") from None
     return value
 
 
@@ -232,16 +237,21 @@ def load_settings(
     source: dict[str, str] = {}  # where each setting came from, for error messages
     where: dict[str, str] = {}
     config_path = discover_config_file(flags.get("config_file"), env)
+    for key, value in flags.items():
+        if isinstance(value, str | Path) and not str(value).strip():
+            raise InvalidInput(f"option --{_FLAG_NAMES.get(key, key)} needs a value")
     if config_path is not None:
         from_file = read_openclaw_config(Path(config_path).expanduser())
         where = from_file.pop("_where", {})
-        merged.update(from_file)
-        source.update({k: f"{config_path}: {_FILE_KEYS.get(k, k)}" for k in from_file})
+        _layer(merged, source, from_file, lambda k: f"{config_path}: {_FILE_KEYS.get(k, k)}")
     from_env = _env_settings(env)
-    merged.update(from_env)
-    source.update({k: f"environment {_ENV_NAMES.get(k, k)}" for k in from_env})
-    merged.update(flags)
-    source.update({k: f"option --{k.replace('_', '-')}" for k in flags})
+    _layer(merged, source, from_env, lambda k: f"environment {_ENV_NAMES.get(k, k)}")
+    _layer(merged, source, flags, lambda k: f"option --{_FLAG_NAMES.get(k, k)}")
+    if "collection" in source:
+        try:
+            validate_collection_name(merged["collection"])
+        except InvalidInput as exc:
+            raise ConfigError(f"{source['collection']}: {exc}") from None
     try:
         settings = Settings.model_validate(merged)
     except ValidationError as exc:
@@ -258,6 +268,48 @@ def load_settings(
             _check_agent(found, source["session_key"])
     _check_collections(settings, source, where)
     return settings
+
+
+#: Settings that only make sense together: a layer naming one of them replaces what
+#: weaker layers said about the whole group (``--store`` beats ``AMEM_URL``, and
+#: ``--session-key`` beats ``AMEM_AGENT``), so flags beat the environment as a whole.
+_GROUPS = (("store_path", "url"), ("agent", "session_key"))
+_FLAG_NAMES = {"store_path": "store", "config_file": "config"}
+
+
+def _layer(
+    merged: dict[str, Any],
+    source: dict[str, str],
+    layer: Mapping[str, Any],
+    describe: Callable[[str], str],
+) -> None:
+    """Put one layer of settings over the weaker ones already merged."""
+    for group in _GROUPS:
+        if any(key in layer for key in group):
+            for key in group:
+                merged.pop(key, None)
+                source.pop(key, None)
+    merged.update(layer)
+    source.update({key: describe(key) for key in layer})
+
+
+_BAD_COLLECTION_CHARS = frozenset('/\\<>:"|?*')
+
+
+def validate_collection_name(name: str) -> str:
+    """Return ``name`` if Qdrant accepts it as a collection name, else raise InvalidInput."""
+    if not name.strip():
+        raise InvalidInput("a collection name must not be empty")
+    if (
+        name != name.strip()
+        or len(name) > 255
+        or any(ch in _BAD_COLLECTION_CHARS or not ch.isprintable() for ch in name)
+    ):
+        raise InvalidInput(
+            f"invalid collection name {name!r}: at most 255 printable characters, "
+            'no surrounding spaces and none of / \\ < > : " | ? *'
+        )
+    return name
 
 
 #: How the configuration file spells each setting (for messages).

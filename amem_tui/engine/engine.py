@@ -21,6 +21,7 @@ from amem_tui.engine.errors import (
     NotFound,
     PermissionDenied,
     ReadOnlyStore,
+    StoreUnavailable,
 )
 from amem_tui.engine.formats import PayloadFormat, detect_format, note_view
 from amem_tui.engine.modelinfo import (
@@ -134,8 +135,15 @@ def open_store(settings: Settings) -> NoteStore:
         return QdrantStore(url=settings.url, api_key=settings.api_key)
     if str(settings.store_path) == ":memory:":
         return QdrantStore(path=":memory:")
-    path = settings.embedded_path
-    path.mkdir(parents=True, exist_ok=True)
+    path = settings.embedded_path.expanduser()
+    if path.exists() and not path.is_dir():
+        raise StoreUnavailable(f"the store {path} is a file, not a store folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreUnavailable(
+            f"cannot create the store folder {path}: {exc.strerror or exc}"
+        ) from exc
     return QdrantStore(path=str(path))
 
 

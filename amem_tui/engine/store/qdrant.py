@@ -67,16 +67,36 @@ class QdrantStore:
         path: str | None = None,
         api_key: str | None = None,
         timeout: int = 10,
+        connect_timeout: int = 3,
     ) -> None:
         #: Changes on every write made through this object, so readers may cache safely.
         self.write_generation = 0
         if url:
             self.location = url
             self.embedded = False
+            # Probe with a short timeout first, so an unreachable server fails fast;
+            # the version check runs in a thread and would print a warning: skip it.
             try:
-                self.client = QdrantClient(url=url, api_key=api_key, timeout=timeout)
-                self.client.get_collections()
-            except (ResponseHandlingException, UnexpectedResponse, OSError) as exc:
+                probe = QdrantClient(
+                    url=url, api_key=api_key, timeout=connect_timeout, check_compatibility=False
+                )
+                try:
+                    probe.get_collections()
+                finally:
+                    probe.close()
+                self.client = QdrantClient(
+                    url=url, api_key=api_key, timeout=timeout, check_compatibility=False
+                )
+            except UnexpectedResponse as exc:
+                if exc.status_code in (401, 403):
+                    raise StoreUnavailable(
+                        f"the Qdrant server at {url} refused access "
+                        f"({exc.status_code}): check QDRANT_API_KEY"
+                    ) from exc
+                raise StoreUnavailable(
+                    f"cannot use the Qdrant server at {url}: {_reason(exc)}"
+                ) from exc
+            except Exception as exc:  # bad URL, refused, timed out, TLS: all "unavailable"
                 raise StoreUnavailable(
                     f"cannot reach the Qdrant server at {url}: {_reason(exc)}"
                 ) from exc
@@ -89,7 +109,7 @@ class QdrantStore:
                     self.client = QdrantClient(location=":memory:")
                 else:
                     self.client = QdrantClient(path=location)
-            except RuntimeError as exc:
+            except Exception as exc:  # a locked, unreadable or corrupt folder
                 if "already accessed" in str(exc):
                     raise StoreLocked(
                         f"the embedded store {location} is in use by another process; "
