@@ -46,7 +46,7 @@ TAGS = [["ops"], ["deploy", "freeze"], []]
 OPS = ["add", "add", "add_shared", "publish", "unpublish", "update", "delete", "restore"]
 EMBEDDER = HashEmbedder()
 #: Notes already in the store, one kind per row of seed 000's combination table and more.
-SEED_KINDS = ["legacy", "legacy_shared", "selective", "cowritten", "open", "deleted"]
+SEED_KINDS = ["legacy", "legacy_shared", "selective", "cowritten", "open", "deleted", "foreign"]
 
 
 # ---------------------------------------------------------------- the oracle
@@ -221,6 +221,8 @@ class World:
         for i, (kind, owner, other, content_idx) in enumerate(seeds):
             content = f"Seeded {kind} note {i}: {CONTENTS[content_idx]}"
             collection = self.actors[owner].collection
+            if kind == "foreign":  # a private note of owner's, copied into other's collection
+                collection = self.actors[other].collection
             note_id = f"00000000-0000-4000-8000-{i:012d}"
             fields: dict[str, Any] = {
                 "legacy": {"agent_id": owner},
@@ -244,6 +246,13 @@ class World:
                     "owner": owner,
                     "readers": ["*"],
                     "writers": ["*"],
+                    "is_active": True,
+                },
+                "foreign": {
+                    "agent_id": owner,
+                    "owner": owner,
+                    "readers": [owner],
+                    "writers": [owner],
                     "is_active": True,
                 },
                 "deleted": {

@@ -182,8 +182,7 @@ def test_unknown_keys_survive_a_modification() -> None:
 def test_store_round_trip_through_the_engine(engine: MemoryEngine, name: str) -> None:
     """A payload stored by another system, read and written back by the engine, is unchanged."""
     payload = copy.deepcopy(PAYLOADS[name])
-    if name == "legacy" or payload.get("agent_id") != "shared":
-        payload["agent_id"] = "main"
+    payload["agent_id"] = "main"  # a malformed note is readable only by the agent it names
     engine.put_notes("amem_notes", [MemoryNote(id=NOTE_ID, content="placeholder content")])
     engine.store.upsert(
         "amem_notes", [StoredPoint(NOTE_ID, copy.deepcopy(payload), [0.1] * engine.embedder.dim)]

@@ -1,0 +1,50 @@
+"""Every subcommand, built-in or added by a feature module, takes the common options."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+import amem_tui.cli_extensions  # noqa: F401  (registers the extra subcommands)
+from amem_tui.cli import COMMANDS, build_parser
+
+COMMON = ["--json", "--store", "--url", "--config", "--collection", "--agent", "--session-key"]
+
+
+def subparsers() -> dict[str, argparse.ArgumentParser]:
+    parser = build_parser()
+    [action] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return dict(action.choices)
+
+
+def test_every_registered_command_has_a_parser_and_back() -> None:
+    assert set(subparsers()) == set(COMMANDS)
+    for name in ("agents", "add", "publish", "unpublish", "show", "update", "delete"):
+        assert name in COMMANDS
+    assert {"restore", "list", "search", "demo"} <= set(COMMANDS)
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_common_options_after_every_subcommand(name: str) -> None:
+    options = {opt for action in subparsers()[name]._actions for opt in action.option_strings}
+    missing = [opt for opt in COMMON if opt not in options]
+    assert missing == [], f"{name} lacks {missing}"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--agent", "dev", "--json", "list", "--limit", "3"],
+        ["list", "--agent", "dev", "--json", "--limit", "3"],
+        ["--json", "list", "--limit", "3", "--agent", "dev"],
+    ],
+)
+def test_options_before_or_after_the_subcommand_parse_alike(argv: list[str]) -> None:
+    args = build_parser().parse_args(argv)
+    assert (args.command, args.agent, args.json, args.limit) == ("list", "dev", True, 3)
+
+
+def test_an_option_after_the_subcommand_wins() -> None:
+    args = build_parser().parse_args(["--agent", "main", "show", "x", "--agent", "dev"])
+    assert args.agent == "dev"
