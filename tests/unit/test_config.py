@@ -176,7 +176,7 @@ def test_reserved_names_in_config_name_file_and_key(
         ({"agents": {"sb": {"collection": "amem_notes"}}}, "Mode A collection"),
         (
             {"agents": {"a": {"collection": "c1"}, "b": {"collection": "c1"}}},
-            "already the collection of agent 'a'",
+            "already the Mode B collection of agent 'a'",
         ),
         ({"agents": {"d1": {"agentId": "dev"}, "d2": {"agentId": "dev"}}}, "already configured"),
     ],
