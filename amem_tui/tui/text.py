@@ -23,9 +23,7 @@ DETAIL_LIMIT = 20_000
 def _escape(match: re.Match[str]) -> str:
     char = match.group(0)
     code = ord(char)
-    if code == 0x1B:
-        return "␛"
-    if code < 0x20:
+    if code < 0x20:  # caret notation, plain ASCII in every font: ESC is ^[
         return "^" + chr(code + 0x40)
     return f"\\u{code:04x}" if code > 0xFF else f"\\x{code:02x}"
 

@@ -88,8 +88,10 @@ class HistoryPane(Vertical):
                 Text(f"{merges}" + (f" ({undone} undone)" if undone else "")),
                 key=run_id,
             )
-        table.display = True
-        self.border_title = f"Consolidation history ({len(self.runs)})"
+        table.display = bool(self.runs)
+        self.border_title = "Consolidation history"
+        count = len(self.runs)
+        self.border_subtitle = f"{count} run{'' if count == 1 else 's'}" if count else ""
         self._message("" if self.runs else "No consolidation runs yet. Press c to consolidate.")
         if current and current in table.rows:
             table.move_cursor(row=table.get_row_index(current))

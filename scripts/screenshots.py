@@ -1,0 +1,132 @@
+"""Render the main states of the inspector to SVG, for the README.
+
+Demo data, the deterministic test embedder and a fixed clock, so the images only
+change when the app does. Run from the repository root:
+
+    python scripts/screenshots.py [--out screenshots]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import sys
+import uuid
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from textual.pilot import Pilot
+from textual.worker import WorkerCancelled, WorkerFailed, WorkerState
+
+from amem_tui.config import Settings
+from amem_tui.demo import demo_id, demo_settings, seed_demo
+from amem_tui.engine.embed import HashEmbedder
+from amem_tui.engine.engine import MemoryEngine
+from amem_tui.engine.store.qdrant import QdrantStore
+from amem_tui.tui.app import AmemApp
+from amem_tui.tui.widgets.note_pane import NotePane
+
+SIZE = (120, 40)
+START = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+
+
+def engine() -> MemoryEngine:
+    """The demo memory with a fixed clock and ids, in memory."""
+    ticks = itertools.count()
+    ids = itertools.count(1)
+    eng = MemoryEngine(
+        demo_settings(Settings(store_path=Path("demo-store"))),
+        store=QdrantStore(path=":memory:"),
+        embedder=HashEmbedder(),
+        clock=lambda: START + timedelta(seconds=next(ticks)),
+        new_id=lambda: str(uuid.UUID(int=next(ids))),
+    )
+    seed_demo(eng)
+    return eng
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Wait for every worker and message."""
+    app = pilot.app
+    for _ in range(200):
+        await pilot.pause()
+        running = [w for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]
+        if not running:
+            break
+        try:
+            await app.workers.wait_for_complete(running)
+        except (WorkerCancelled, WorkerFailed):
+            continue
+    await pilot.pause()
+
+
+async def select(pilot: Pilot[Any], which: str, key: str) -> None:
+    """Put the cursor on a demo note."""
+    pane = pilot.app.screen.query_one(f"#{which}", NotePane)
+    pane.select(demo_id(key))
+    pane.table.focus()
+    await settle(pilot)
+
+
+Steps = Callable[[Pilot[Any]], Awaitable[None]]
+
+
+async def _nothing(pilot: Pilot[Any]) -> None:
+    await settle(pilot)
+
+
+async def _search(pilot: Pilot[Any]) -> None:
+    await settle(pilot)
+    await pilot.press("slash", *"production deploy frozen", "enter")
+    await settle(pilot)
+
+
+async def _detail(pilot: Pilot[Any]) -> None:
+    await settle(pilot)
+    await select(pilot, "shared", "shared-freeze")
+
+
+async def _preview(pilot: Pilot[Any]) -> None:
+    await settle(pilot)
+    await pilot.press("c")
+    await settle(pilot)
+
+
+SHOTS: list[tuple[str, str | None, Steps]] = [
+    ("main-view", None, _nothing),
+    ("live-search", "dev", _search),
+    ("mode-b-agent", "sandbox", _nothing),
+    ("note-detail", "dev", _detail),
+    ("consolidation-preview", "dev", _preview),
+]
+
+
+async def shoot(out: Path, name: str, agent: str | None, steps: Steps) -> Path:
+    """Run one state and save it as ``out/name.svg``."""
+    app = AmemApp(engine(), agent=agent, user_config=False)
+    app.animation_level = "none"
+    async with app.run_test(size=SIZE) as pilot:
+        await steps(pilot)
+        path = app.save_screenshot(filename=f"{name}.svg", path=str(out))
+    return Path(path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Render every state."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default="screenshots", help="folder for the SVG files")
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, agent, steps in SHOTS:
+        print(asyncio.run(shoot(out, name, agent, steps)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
