@@ -32,7 +32,10 @@ def load_theme(path: Path) -> Theme:
     if "name" not in data or "primary" not in data:
         raise ValueError("a theme needs at least 'name' and 'primary'")
     theme = Theme(**data)
-    theme.to_color_system()  # fail here on a bad colour, not while drawing
+    try:
+        theme.to_color_system()  # fail here on a bad colour, not while drawing
+    except Exception as exc:
+        raise ValueError(f"not a usable theme: {exc}") from None
     return theme
 
 
@@ -46,6 +49,6 @@ def load_themes(*folders: Path) -> tuple[list[Theme], list[str]]:
         for path in sorted(folder.glob("*.toml")):
             try:
                 themes.append(load_theme(path))
-            except (OSError, ValueError, TypeError, tomllib.TOMLDecodeError) as exc:
-                problems.append(f"theme {path.name}: {exc}")
+            except Exception as exc:  # a user's file must never stop the app
+                problems.append(f"theme {path.name}: {type(exc).__name__}: {exc}")
     return themes, problems

@@ -399,7 +399,7 @@ class MainScreen(Screen[None]):
     def run_search(self, scope: AgentScope, query: str, generation: int) -> None:
         """Search as the agent (exclusive: a newer query cancels an older one)."""
         try:
-            result = self.engine.search(scope, query, limit=SEARCH_LIMIT)
+            result = self.engine.search(scope, query, limit=SEARCH_LIMIT, hidden=True)
         except Exception as exc:
             self._refuse(exc)
             self.post_message(
@@ -825,7 +825,8 @@ class MainScreen(Screen[None]):
         if self.busy_consolidating:
             self.app.notify("A consolidation is already running.", markup=False)
             return
-        self.app.notify(f"Previewing consolidation of {self.scope.agent}…", markup=False)
+        # No notification here: the preview dialog follows at once, and a toast that
+        # fades after a few seconds would make snapshots depend on the machine's speed.
         self.preview_consolidation(self.scope)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="consolidate")
