@@ -11,7 +11,7 @@ import json
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from platformdirs import user_cache_dir, user_config_dir, user_data_dir
 from pydantic import BaseModel, Field, ValidationError
@@ -67,6 +67,8 @@ class Settings(BaseModel):
     model: str | None = None
     read_only: bool = False
     consolidation_time: str = "02:30"
+    #: Embedded backend for a new folder (AMEM_BACKEND): Qdrant Edge, or qdrant-client.
+    backend: Literal["edge", "qdrant-local"] | None = None
     #: Cosine similarity at or above which private notes are merged (see consolidate.py).
     consolidation_threshold: float = Field(default=0.85, gt=0.0, le=1.0)
 
@@ -206,6 +208,7 @@ def _env_settings(env: Mapping[str, str]) -> dict[str, Any]:
         "AMEM_SESSION_KEY": "session_key",
         "AMEM_MODEL": "model",
         "AMEM_CONSOLIDATION_TIME": "consolidation_time",
+        "AMEM_BACKEND": "backend",
         "AMEM_CONSOLIDATION_THRESHOLD": "consolidation_threshold",
     }
     for var, field in mapping.items():

@@ -40,6 +40,7 @@ def _isolated_dirs(
         "AMEM_STORE",
         "AMEM_MODEL",
         "AMEM_READ_ONLY",
+        "AMEM_BACKEND",
     ):
         monkeypatch.delenv(var, raising=False)
     # The assembled model folder is shared between tests (it is only a cache).

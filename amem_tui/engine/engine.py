@@ -7,6 +7,7 @@ import threading
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
@@ -128,23 +129,51 @@ def is_time_bound(content: str) -> bool:
 
 
 def open_store(settings: Settings) -> NoteStore:
-    """Open the store the settings name: a server URL, else the embedded folder."""
+    """Open the store the settings name: a server URL, else the embedded folder.
+
+    Embedded folders open on Qdrant Edge, unless qdrant-client's local mode wrote
+    them (then they stay on it, so nothing written earlier is lost) or
+    ``AMEM_BACKEND=qdrant-local`` picks qdrant-client for a new folder.
+    ``:memory:`` is always qdrant-client.
+    """
+    if not settings.url and str(settings.store_path) != ":memory:":
+        path = settings.embedded_path.expanduser()
+        if path.exists() and not path.is_dir():
+            raise StoreUnavailable(f"the store {path} is a file, not a store folder")
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreUnavailable(
+                f"cannot create the store folder {path}: {exc.strerror or exc}"
+            ) from exc
+        if embedded_backend(path, settings.backend) == "edge":
+            # Imported here, and qdrant-client not at all: importing it builds hundreds
+            # of pydantic models, which costs more than the first frame may take.
+            from amem_tui.engine.store.edge import EdgeStore
+
+            return EdgeStore(path)
     from amem_tui.engine.store.qdrant import QdrantStore
 
     if settings.url:
         return QdrantStore(url=settings.url, api_key=settings.api_key)
     if str(settings.store_path) == ":memory:":
         return QdrantStore(path=":memory:")
-    path = settings.embedded_path.expanduser()
-    if path.exists() and not path.is_dir():
-        raise StoreUnavailable(f"the store {path} is a file, not a store folder")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise StoreUnavailable(
-            f"cannot create the store folder {path}: {exc.strerror or exc}"
-        ) from exc
-    return QdrantStore(path=str(path))
+    return QdrantStore(path=str(settings.embedded_path.expanduser()))
+
+
+def embedded_backend(path: Path, wanted: str | None = None) -> str:
+    """Which backend opens an embedded folder: the one that wrote it, else ``wanted``.
+
+    qdrant-client's local mode leaves ``meta.json`` (and ``collection/``); an Edge
+    store leaves ``edge/``. A new folder gets ``wanted``, else Edge.
+    """
+    if (path / "meta.json").is_file() or (path / "collection").is_dir():
+        return "qdrant-local"
+    from amem_tui.engine.store.edge import is_edge_store
+
+    if is_edge_store(path):
+        return "edge"
+    return wanted or "edge"
 
 
 class MemoryEngine:

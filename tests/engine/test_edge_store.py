@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from amem_tui.config import Settings
+from amem_tui.config import Settings, load_settings
 from amem_tui.engine.embed import HashEmbedder
-from amem_tui.engine.engine import MemoryEngine
+from amem_tui.engine.engine import MemoryEngine, open_store
 from amem_tui.engine.errors import StoreLocked
 from amem_tui.engine.scope import Filter, Match
 from amem_tui.engine.store.base import StoredPoint
@@ -131,3 +131,29 @@ def test_background_optimize_keeps_writes_made_meanwhile(tmp_path: Path) -> None
     reopened = EdgeStore(tmp_path / "s")
     assert reopened.count("c") == 64
     reopened.close()
+
+
+def test_open_store_defaults_to_edge_and_keeps_qdrant_client_folders(
+    tmp_path: Path,
+) -> None:
+    old = tmp_path / "old"
+    legacy = QdrantStore(path=str(old))
+    note = _engine(legacy).add("main", "Written by an earlier version of the app")
+    legacy.close()
+    reopened = open_store(Settings(store_path=old))
+    assert isinstance(reopened, QdrantStore)
+    assert _engine(reopened).get("main", note.id).content == note.content
+    reopened.close()
+
+    fresh = open_store(Settings(store_path=tmp_path / "new"))
+    assert isinstance(fresh, EdgeStore)
+    fresh.close()
+    again = open_store(Settings(store_path=tmp_path / "new"))
+    assert isinstance(again, EdgeStore)
+    again.close()
+
+    chosen = load_settings(env={"AMEM_BACKEND": "qdrant-local", "AMEM_STORE": str(tmp_path / "o")})
+    escape = open_store(chosen)
+    assert isinstance(escape, QdrantStore)
+    escape.close()
+    assert isinstance(open_store(chosen), QdrantStore)  # its folder now says qdrant-client
