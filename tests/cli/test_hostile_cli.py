@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from amem_tui import cli
+from amem_tui.config import Settings
 from amem_tui.engine.embed import TEST_MODEL, HashEmbedder
-from amem_tui.engine.engine import MemoryEngine
+from amem_tui.engine.engine import MemoryEngine, open_store
 from amem_tui.engine.store.qdrant import QdrantStore
 from tests.conftest import demo_like_settings, fixed_clock, fixed_ids
 from tests.hostile_corpus import BAD_CONFIGS, STORED, readers_list
@@ -67,7 +68,7 @@ def stored_contents(folder: Path) -> list[str]:
     """The content of every point in a store folder (read after the CLI process ended)."""
     if not folder.exists():
         return []
-    store = QdrantStore(path=str(folder))
+    store = open_store(Settings(store_path=folder))  # whichever backend wrote it
     try:
         return [
             p.payload.get("content")
