@@ -1,0 +1,468 @@
+"""Side-by-side benchmark of the embedded stores: Qdrant Edge, qdrant-client local mode,
+and an exact NumPy brute-force floor, over the same real-model vectors.
+
+Usage: python bench/bench.py --sizes 1000,10000,100000 [--queries 50] [--slow-queries 5]
+
+This is a script, not a test. For each size it builds the generated corpus
+(bench/corpus.py: real all-MiniLM-L6-v2 embeddings of generated multi-agent notes,
+cached under bench/.cache), then measures every backend in its own child process
+(so peak RSS is each backend's own): building the store, opening it again, Mode A
+filtered search p50/p95 for agent ``main``, the first page of ``main``'s private
+notes, counts, recall@10 against the exact floor and peak RSS. qdrant-client local
+mode filters in Python and takes seconds per search at 100k notes, so at sizes of
+50k and more it gets only ``--slow-queries`` queries; the output says so. All
+figures come with ratios, since these machines are shared and noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import corpus as corpus_mod  # noqa: E402
+import numpy as np  # noqa: E402
+
+from amem_tui.engine import scope as rules  # noqa: E402
+from amem_tui.engine.models import MemoryNote, content_hash  # noqa: E402
+from amem_tui.engine.store.base import StoredPoint  # noqa: E402
+
+COLLECTION = "amem_notes"
+AGENT = "main"
+BACKENDS = ("edge", "qdrant-local", "numpy")
+SLOW_FROM = 50_000
+PAGE = 50
+
+
+# ----------------------------------------------------------------- the data
+def note_payload(c: corpus_mod.Corpus, i: int) -> dict[str, Any]:
+    """The stored payload of note ``i``, shaped as openclaw-amem writes notes."""
+    payload: dict[str, Any] = {
+        "content": c.texts[i],
+        "keywords": [],
+        "tags": [c.categories[i].lower()],
+        "context": "",
+        "links": [],
+        "timestamp": "2026-11-01T09:00:00.000Z",
+        "last_accessed": "2026-11-01T09:00:00.000Z",
+        "agent_id": c.agent_id[i],
+        "hash": content_hash(c.texts[i]),
+        "retrieval_count": 0,
+        "category": c.categories[i],
+        "note_type": "memory",
+    }
+    if c.readers[i] is not None:  # legacy notes have no access fields at all
+        payload["owner"] = c.owner[i]
+        payload["readers"] = c.readers[i]
+        payload["writers"] = [c.owner[i]]
+    if c.active[i] is not None:
+        payload["is_active"] = c.active[i]
+    return payload
+
+
+def filters() -> dict[str, rules.Filter]:
+    """The filters timed: Mode A search/listing, private notes, shared notes."""
+    scope = rules.AgentScope(AGENT, "A", COLLECTION)
+    return {
+        "visible": rules.read_filter(scope),
+        "private": rules.private_filter(scope),
+        "shared": rules.shared_filter(),
+    }
+
+
+def _ms(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return {"p50": statistics.median(ordered) * 1000, "p95": p95 * 1000, "n": len(ordered)}
+
+
+def _rss_mib() -> float:
+    # VmHWM is this process's own peak: ru_maxrss would carry over the parent's peak,
+    # since Linux keeps it across fork and exec.
+    with open("/proc/self/status", encoding="utf-8") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+# ---------------------------------------------------------------- the workers
+def open_backend(backend: str, folder: Path) -> Any:
+    """The store a backend keeps in ``folder``."""
+    if backend == "edge":
+        from amem_tui.engine.store.edge import EdgeStore
+
+        # No background optimizing while measuring: the build step optimizes.
+        return EdgeStore(folder, optimize_after=10**12, background=False)
+    from amem_tui.engine.store.qdrant import QdrantStore
+
+    return QdrantStore(path=str(folder))
+
+
+def worker_build(backend: str, size: int, folder: Path) -> dict[str, Any]:
+    """Build the store of ``size`` notes (and optimize it, for Edge)."""
+    c = corpus_mod.load(size, progress=False)
+    started = time.perf_counter()
+    store = open_backend(backend, folder)
+    store.ensure_collection(
+        COLLECTION, int(c.vectors.shape[1]), "sentence-transformers/all-MiniLM-L6-v2"
+    )
+    for start in range(0, size, 512):
+        points = [
+            StoredPoint(c.ids[i], note_payload(c, i), c.vectors[i].tolist())
+            for i in range(start, min(size, start + 512))
+        ]
+        store.upsert(COLLECTION, points)
+    loaded = time.perf_counter() - started
+    optimize = 0.0
+    if backend == "edge":
+        began = time.perf_counter()
+        store.optimize(COLLECTION)
+        optimize = time.perf_counter() - began
+    store.close()
+    return {"load_s": loaded, "optimize_s": optimize, "build_s": loaded + optimize}
+
+
+def worker_serve(backend: str, size: int, folder: Path, queries: int) -> dict[str, Any]:
+    """Open the built store and time what the app does with it."""
+    c = corpus_mod.generate(size)
+    qvecs = corpus_mod.embed_cached(c.queries, "query", progress=False)[:queries]
+    flts = filters()
+    out: dict[str, Any] = {}
+    started = time.perf_counter()
+    if backend == "numpy":
+        # The floor: vectors in one matrix, the filter evaluated once (by scope.py's own
+        # evaluator) into the rows it keeps; a search is one matrix product and a top-10.
+        vectors = corpus_mod.embed_cached(c.texts, "note", progress=False)
+        notes = [MemoryNote.from_payload(c.ids[i], note_payload(c, i)) for i in range(size)]
+        rows = {k: np.flatnonzero([rules.matches(f, n) for n in notes]) for k, f in flts.items()}
+        visible = np.ascontiguousarray(vectors[rows["visible"]])
+        ids = np.array(c.ids)[rows["visible"]]
+        out["open_s"] = time.perf_counter() - started
+
+        def search(q: np.ndarray) -> list[str]:
+            scores = visible @ q
+            top = np.argpartition(-scores, 10)[:10] if len(scores) > 10 else np.arange(len(scores))
+            return [str(ids[j]) for j in top[np.argsort(-scores[top])]]
+
+        def listing() -> int:
+            return len(np.array(c.ids)[rows["private"][:PAGE]])
+
+        def counts() -> list[int]:
+            return [len(rows[k]) for k in ("visible", "private", "shared")]
+
+    else:
+        store = open_backend(backend, folder)
+        store.count(COLLECTION)  # qdrant-client loads lazily on first use; Edge opens shards
+        out["open_s"] = time.perf_counter() - started
+
+        def search(q: np.ndarray) -> list[str]:
+            hits = store.search(COLLECTION, q.tolist(), flts["visible"], 10, exact=True)
+            return [h.id for h in hits]
+
+        def listing() -> int:
+            return len(store.scroll(COLLECTION, flts["private"], limit=PAGE))
+
+        def counts() -> list[int]:
+            return [store.count(COLLECTION, flts[k]) for k in ("visible", "private", "shared")]
+
+    search(qvecs[0])  # warm-up, not timed
+    times, results = [], []
+    for q in qvecs:
+        began = time.perf_counter()
+        results.append(search(q))
+        times.append(time.perf_counter() - began)
+    out["search"] = _ms(times)
+    out["results"] = results
+    list_times, count_times = [], []
+    for _ in range(min(queries, 20)):
+        began = time.perf_counter()
+        listing()
+        list_times.append(time.perf_counter() - began)
+        began = time.perf_counter()
+        out["counts"] = counts()
+        count_times.append(time.perf_counter() - began)
+    out["listing"] = _ms(list_times)
+    out["count"] = _ms(count_times)
+    out["rss_mib"] = _rss_mib()
+    return out
+
+
+def worker_tui(backend: str, size: int, folder: Path, queries: int) -> dict[str, Any]:
+    """Pilot timings of the real app on the built store, with the real model."""
+    import asyncio
+
+    from amem_tui.config import Settings
+    from amem_tui.engine.engine import MemoryEngine
+    from amem_tui.tui.app import AmemApp
+
+    texts = corpus_mod.generate(size).queries[:queries]
+    out: dict[str, Any] = {}
+
+    async def drive() -> None:
+        started = time.perf_counter()
+        settings = Settings(store_path=folder, backend=backend)  # type: ignore[arg-type]
+        engine = MemoryEngine(settings)
+        app = AmemApp(engine, user_config=False)
+        async with app.run_test(size=(160, 48)) as pilot:
+            await pilot.pause()
+            out["first_frame_s"] = time.perf_counter() - started
+            while not engine.embedder.loaded:  # the model loads after the first frame
+                await asyncio.sleep(0.01)
+            out["model_ready_s"] = time.perf_counter() - started
+            screen = app.screen
+            times = []
+            for i, text in enumerate([texts[0], *texts]):
+                await pilot.press("slash")
+                search = screen.query_one("#search")
+                search.value = text  # typed text; Enter is the keystroke timed
+                await pilot.pause()
+                began = time.perf_counter()
+                await pilot.press("enter")
+                while True:
+                    result = getattr(screen, "search_result", None)
+                    if result is not None and result.query == text:
+                        break
+                    await asyncio.sleep(0.001)
+                await pilot.pause()  # the hits are on screen after this refresh
+                if i > 0:  # the first search fills the note cache: not timed
+                    times.append(time.perf_counter() - began)
+                await pilot.press("escape")
+                await pilot.pause()
+            out["keystroke"] = _ms(times)
+        engine.close()
+
+    asyncio.run(drive())
+    out["rss_mib"] = _rss_mib()
+    return out
+
+
+# ---------------------------------------------------------------- the driver
+def run_worker(args: list[str]) -> dict[str, Any]:
+    """Run this script as a worker in a child process and return its JSON answer."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, __file__, *args], capture_output=True, text=True, env=env, check=False
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"worker {args} failed:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def recall(found: list[list[str]], exact: list[list[str]]) -> float:
+    """Mean recall@10 of ``found`` against the exact top-10s."""
+    scores = [len(set(f) & set(e)) / max(len(e), 1) for f, e in zip(found, exact, strict=False)]
+    return sum(scores) / max(len(scores), 1)
+
+
+def machine() -> str:
+    """CPU model and count, for the report."""
+    model = platform.processor() or "unknown CPU"
+    with open("/proc/cpuinfo", encoding="utf-8") as info:
+        for line in info:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    return f"{os.cpu_count()} cores ({model}), Python {platform.python_version()}"
+
+
+def bench_size(
+    size: int, queries: int, slow_queries: int, backends: tuple[str, ...] = BACKENDS
+) -> dict[str, Any]:
+    tui = (ROOT / "amem_tui" / "tui" / "app.py").exists()
+    """Every backend at one size."""
+    corpus_mod.load(size)  # embeds what is not cached yet, once, in this process
+    work = Path(tempfile.mkdtemp(prefix=f"amem-bench-{size}-"))
+    rows: dict[str, Any] = {}
+    try:
+        for backend in backends:
+            n = slow_queries if backend == "qdrant-local" and size >= SLOW_FROM else queries
+            folder = work / backend
+            row: dict[str, Any] = {"queries": n}
+            if backend != "numpy":
+                print(f"[{size}] building {backend} ...", file=sys.stderr, flush=True)
+                row.update(run_worker(["--worker", "build", backend, str(size), str(folder)]))
+            print(f"[{size}] measuring {backend} ({n} queries) ...", file=sys.stderr, flush=True)
+            row.update(run_worker(["--worker", "serve", backend, str(size), str(folder), str(n)]))
+            if backend != "numpy" and tui:
+                print(f"[{size}] TUI on {backend} ...", file=sys.stderr, flush=True)
+                m = min(n, 20)
+                row["tui"] = run_worker(
+                    ["--worker", "tui", backend, str(size), str(folder), str(m)]
+                )
+            rows[backend] = row
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    exact = rows["numpy"]["results"]
+    for row in rows.values():
+        row["recall"] = recall(row.pop("results"), exact)
+    return rows
+
+
+def _fmt_ms(value: float) -> str:
+    if value < 1:
+        return f"{value * 1000:.0f} µs"
+    return f"{value:.1f} ms" if value < 1000 else f"{value / 1000:.2f} s"
+
+
+def _missing(like: dict[str, Any]) -> dict[str, Any]:
+    """A row of NaNs for a backend left out with --backends."""
+    nan = float("nan")
+    out: dict[str, Any] = {k: nan for k in like}
+    for key in ("search", "listing", "count"):
+        out[key] = {"p50": nan, "p95": nan, "n": 0}
+    out["queries"] = 0
+    return out
+
+
+def report(size: int, rows: dict[str, Any]) -> str:
+    """A markdown table for one size, with ratios to Edge and to the NumPy floor."""
+    edge, floor = rows["edge"], rows["numpy"]
+    local = rows.get("qdrant-local") or _missing(edge)
+    lines = [
+        f"### {size:,} notes (agent `{AGENT}`, Mode A, counts visible/private/shared "
+        f"{'/'.join(str(x) for x in floor['counts'])})",
+        "",
+        "| figure | Edge | qdrant-client local | NumPy exact floor | local / Edge | Edge / floor |",
+        "|---|---|---|---|---|---|",
+    ]
+
+    def row(name: str, key: str, sub: str, floor_ratio: bool) -> None:
+        vals = [r[key][sub] for r in (edge, local, floor)]
+        ratio_local = vals[1] / vals[0] if vals[0] else float("inf")
+        ratio_floor = f"{vals[0] / vals[2]:.2f}x" if floor_ratio and vals[2] else "-"
+        lines.append(
+            f"| {name} | {_fmt_ms(vals[0])} | {_fmt_ms(vals[1])} | {_fmt_ms(vals[2])} "
+            f"| {ratio_local:.1f}x | {ratio_floor} |"
+        )
+
+    row("Mode A filtered search p50", "search", "p50", True)
+    row("Mode A filtered search p95", "search", "p95", True)
+    # The floor's pages and counts are precomputed index slices: no ratio to it.
+    row(f"first page ({PAGE}) of private notes p50", "listing", "p50", False)
+    row("3 counts (visible, private, shared) p50", "count", "p50", False)
+    lines.append(
+        f"| open the store (to first answer) | {_fmt_ms(edge['open_s'] * 1000)} "
+        f"| {_fmt_ms(local['open_s'] * 1000)} | {_fmt_ms(floor['open_s'] * 1000)} "
+        f"| {local['open_s'] / edge['open_s']:.1f}x | - |"
+    )
+    lines.append(
+        f"| build (load{' + optimize' if edge['optimize_s'] else ''}) "
+        f"| {edge['build_s']:.1f} s ({edge['optimize_s']:.1f} s optimize) "
+        f"| {local['build_s']:.1f} s | - | {local['build_s'] / edge['build_s']:.1f}x | - |"
+    )
+    lines.append(
+        f"| recall@10 vs exact | {edge['recall']:.3f} | {local['recall']:.3f} | 1.000 | - | - |"
+    )
+    lines.append(
+        f"| peak RSS (serving process) | {edge['rss_mib']:.0f} MiB | {local['rss_mib']:.0f} MiB "
+        f"| {floor['rss_mib']:.0f} MiB | {local['rss_mib'] / edge['rss_mib']:.1f}x "
+        f"| {edge['rss_mib'] / floor['rss_mib']:.2f}x |"
+    )
+    if "tui" in edge:
+        et, lt = (
+            edge["tui"],
+            local.get("tui")
+            or {
+                "first_frame_s": float("nan"),
+                "model_ready_s": float("nan"),
+                "keystroke": {"p50": float("nan"), "p95": float("nan")},
+            },
+        )
+        lines.append(
+            f"| TUI start to first frame | {_fmt_ms(et['first_frame_s'] * 1000)} "
+            f"| {_fmt_ms(lt['first_frame_s'] * 1000)} | - "
+            f"| {lt['first_frame_s'] / et['first_frame_s']:.1f}x | - |"
+        )
+        lines.append(
+            f"| TUI start to model loaded | {_fmt_ms(et['model_ready_s'] * 1000)} "
+            f"| {_fmt_ms(lt['model_ready_s'] * 1000)} | - | - | - |"
+        )
+        for q in ("p50", "p95"):
+            lines.append(
+                f"| TUI Enter to results shown {q} (hybrid, query embedded) "
+                f"| {_fmt_ms(et['keystroke'][q])} | {_fmt_ms(lt['keystroke'][q])} | - "
+                f"| {lt['keystroke'][q] / et['keystroke'][q]:.1f}x | - |"
+            )
+    lines.append(
+        f"| search queries timed | {edge['queries']} | {local['queries']} | {floor['queries']} "
+        "| - | - |"
+    )
+    return "\n".join(lines)
+
+
+def extras() -> list[str]:
+    """Rows that need parts of the app that may not exist yet."""
+    notes = [
+        "TUI rows: AmemApp under Pilot on the built store, real model; 'Enter to results'"
+        " times Enter in the search box until the hits are drawn (no debounce)."
+    ]
+    if not (ROOT / "amem_tui" / "tui" / "app.py").exists():
+        notes.append("TUI timings: skipped (amem_tui/tui/app.py is not there yet).")
+    if not (ROOT / "bench" / "consolidation.py").exists():
+        notes.append("Consolidation timings: skipped (bench/consolidation.py is not there yet).")
+    return notes
+
+
+def main() -> None:
+    """Parse arguments; run as the driver or as one worker."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--queries", type=int, default=50, help="timed searches per backend")
+    parser.add_argument(
+        "--slow-queries", type=int, default=5, help="searches for qdrant-client local at 50k+"
+    )
+    parser.add_argument(
+        "--backends", default=",".join(BACKENDS), help="subset to run (numpy is always run)"
+    )
+    parser.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        kind, backend, size, folder, *rest = args.worker
+        if kind == "build":
+            answer = worker_build(backend, int(size), Path(folder))
+        elif kind == "tui":
+            answer = worker_tui(backend, int(size), Path(folder), int(rest[0]))
+        else:
+            answer = worker_serve(backend, int(size), Path(folder), int(rest[0]))
+        print(json.dumps(answer))
+        return
+    sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+    print(f"Machine: {machine()}")
+    print(f"Command: python bench/bench.py --sizes {args.sizes} --queries {args.queries}")
+    print(
+        "Compared: Qdrant Edge (qdrant-edge-py, exact search over optimized segments), "
+        "qdrant-client local mode (folder), exact NumPy brute force over the same vectors "
+        "(filter rows precomputed: the floor)."
+    )
+    for size in sizes:
+        chosen = tuple(b for b in BACKENDS if b in args.backends.split(",") or b == "numpy")
+        rows = bench_size(size, args.queries, args.slow_queries, chosen)
+        print()
+        print(report(size, rows))
+        if size >= SLOW_FROM and "qdrant-local" in chosen:
+            print(
+                f"\nqdrant-client local mode got {args.slow_queries} search queries at "
+                f"{size:,} notes (seconds each); the others got {args.queries}."
+            )
+        sys.stdout.flush()
+    for line in extras():
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
