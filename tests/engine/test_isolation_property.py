@@ -27,6 +27,7 @@ from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.errors import AmemError, InvalidInput, NotFound, PermissionDenied
 from amem_tui.engine.models import MemoryNote
+from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.engine.store.qdrant import QdrantStore
 
 SHARED_COLLECTION = "amem_notes"
@@ -178,7 +179,7 @@ def open_store(backend: str) -> Iterator[QdrantStore]:
             store.close()
         return
     folder = tempfile.mkdtemp(prefix="amem-prop-")
-    store = QdrantStore(path=folder)
+    store = EdgeStore(folder) if backend == "edge" else QdrantStore(path=folder)
     try:
         yield store
     finally:
@@ -438,7 +439,7 @@ class World:
         assert snapshot(engine) == before, "reading changed the store"
 
 
-@pytest.mark.parametrize("backend", ["memory", "path"])
+@pytest.mark.parametrize("backend", ["memory", "path", "edge"])
 @settings(
     max_examples=12,
     deadline=None,
