@@ -1,9 +1,10 @@
 """How long a live search takes, by mode, with the note cache cold and warm.
 
-Usage: python bench/search_bench.py [--notes N] [--queries Q] [--real-model]
+Usage: python bench/search_bench.py [--notes N] [--store local|edge] [--real-model]
 
-Fills an in-memory qdrant-client store (local mode) with N notes from three
-agents, then times, side by side in the same run:
+Fills a store (qdrant-client local mode in memory, or Qdrant Edge in a temporary
+folder, optimized) with N notes from three agents, then times, side by side in
+the same run:
 - dense: the vector search alone (no note scan);
 - hybrid, cold: the first search after a write (scans and tokenizes the notes);
 - hybrid, warm: later searches (notes cached until the next write);
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import tempfile
 import time
 import uuid
 
@@ -24,6 +26,7 @@ from amem_tui.config import AgentConfig, Settings
 from amem_tui.engine.embed import HashEmbedder, make_embedder
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.models import MemoryNote
+from amem_tui.engine.store.base import NoteStore
 from amem_tui.engine.store.qdrant import QdrantStore
 
 WORDS = (
@@ -96,13 +99,24 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--notes", type=int, default=3000)
     parser.add_argument("--queries", type=int, default=5)
+    parser.add_argument("--store", choices=["local", "edge"], default="local")
     parser.add_argument("--real-model", action="store_true", help="use the fastembed model")
     args = parser.parse_args()
     rng = random.Random(0)
     embedder = make_embedder(None) if args.real_model else HashEmbedder()
     settings = Settings(agents=[AgentConfig(agent="dev")])
-    engine = MemoryEngine(settings, store=QdrantStore(path=":memory:"), embedder=embedder)
+    folder = tempfile.TemporaryDirectory(prefix="amem-search-bench-")
+    store: NoteStore
+    if args.store == "edge":
+        from amem_tui.engine.store.edge import EdgeStore
+
+        store = EdgeStore(folder.name, background=False)
+    else:
+        store = QdrantStore(path=":memory:")
+    engine = MemoryEngine(settings, store=store, embedder=embedder)
     fill(engine, args.notes, rng)
+    if args.store == "edge":
+        store.optimize()  # type: ignore[attr-defined]
     queries = [" ".join(rng.sample(WORDS, 3)) for _ in range(args.queries)]
     engine.search("dev", "warm up the model")
 
@@ -118,11 +132,14 @@ def main() -> None:
         "hybrid + hidden": timed(lambda: engine.search("dev", rng.choice(queries), hidden=True), 5),
     }
     base = statistics.median(rows["dense"])
-    print(f"{args.notes} notes, qdrant-client local mode, embedder {embedder.model_name}")
+    where = "Qdrant Edge (optimized)" if args.store == "edge" else "qdrant-client local mode"
+    print(f"{args.notes} notes, {where}, embedder {embedder.model_name}")
     print("compared against: the dense-only search in the same run")
     for name, values in rows.items():
         median = statistics.median(values)
         print(f"{name:<16} {median:9.1f} ms   x{median / base:5.2f} of dense")
+    engine.close()
+    folder.cleanup()
 
 
 if __name__ == "__main__":

@@ -284,6 +284,9 @@ def hidden_reason(
         return "deleted", "soft-deleted"
     if note.agent_id is None or note.agent_id == "":
         return "malformed", "has no agent_id: never shown to any agent"
+    if note.malformed and note.agent_id != scope.agent:
+        problems = "; ".join(note.problems)
+        return "malformed", f"malformed ({problems}): never shown to another agent"
     who = note.agent_id
     deleted = " (and soft-deleted)" if not note.active else ""
     owner = note.effective_owner

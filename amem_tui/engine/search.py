@@ -173,6 +173,8 @@ class _Corpus:
     notes: list[MemoryNote]
     tokens: dict[str, list[str]]
     indexes: dict[tuple[str, ...], BM25Index] = field(default_factory=dict)
+    #: The notes each selection key (scope and purpose) keeps, in store order.
+    selections: dict[tuple[str, ...], list[MemoryNote]] = field(default_factory=dict)
 
 
 class NoteCache:
@@ -285,7 +287,10 @@ def _select(
 
     if cache is not None:
         corpus = cache.corpus(engine.store, collection, points_count, read)
-        notes = [n for n in corpus.notes if keep(n)]
+        notes = corpus.selections.get(key)
+        if notes is None:  # the key names the scope and purpose, so keep() is fixed by it
+            notes = [n for n in corpus.notes if keep(n)]
+            corpus.selections[key] = notes
         return _NoteSet(notes, lambda n: corpus.tokens[n.id], corpus.indexes, key)
     notes = [
         note

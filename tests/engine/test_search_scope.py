@@ -331,17 +331,21 @@ def test_hidden_reasons_for_near_misses(engine: MemoryEngine) -> None:
     mine_gone = note(4, "main shared it with dev, then deleted it", "main", active=False,
                      readers=["main", "dev"])  # fmt: skip
     malformed = MemoryNote.from_payload(nid(5), {"content": "no agent id at all"})
+    bad_shared = MemoryNote.from_payload(
+        nid(6), {"content": "shared, but readers is a string", "agent_id": "shared", "readers": "*"}
+    )
     reasons = {
         n.id: rules.hidden_reason(dev, n, "amem_notes", dedicated)
-        for n in (everyone, ghost, gone, mine_gone, malformed)
+        for n in (everyone, ghost, gone, mine_gone, malformed, bad_shared)
     }
+    assert reasons[nid(6)][0] == "malformed" and "readers" in reasons[nid(6)][1]
     assert reasons[nid(1)][0] == "private" and "readers allow everyone" in reasons[nid(1)][1]
     assert reasons[nid(2)] == ("private", "private to agent 'main', written by 'ops'")
     assert reasons[nid(3)] == ("private", "private to agent 'main' (and soft-deleted)")
     assert reasons[nid(4)] == ("deleted", "soft-deleted")
     assert reasons[nid(5)][0] == "malformed"
     # And the search agrees: none of them is a hit, all are hidden.
-    engine.put_notes("amem_notes", [everyone, ghost, gone, mine_gone, malformed])
+    engine.put_notes("amem_notes", [everyone, ghost, gone, mine_gone, malformed, bad_shared])
     result = engine.search("dev", "main note readers everyone", limit=10, hidden=True)
     assert result.hits == []
     assert {h.id: h.kind for h in result.hidden} == {
@@ -350,6 +354,7 @@ def test_hidden_reasons_for_near_misses(engine: MemoryEngine) -> None:
         nid(3): "private",
         nid(4): "deleted",
         nid(5): "malformed",
+        nid(6): "malformed",
     }
 
 
