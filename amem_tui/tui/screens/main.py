@@ -248,7 +248,12 @@ class MainScreen(Screen[None]):
         """Show an agent's panes (all of them in one go)."""
         if message.generation != self.generation:
             return
-        data = message.data
+        # One batch: the header, both panes, the history and the detail view change in
+        # the same frame, so a loaded machine never shows a mix of two agents.
+        with self.app.batch_update():
+            self._apply_scope(message.data)
+
+    def _apply_scope(self, data: ScopeData) -> None:
         switched = self.scope is None or self.scope.agent != data.scope.agent
         self.scope = data.scope
         self.counts = data.counts
@@ -268,10 +273,12 @@ class MainScreen(Screen[None]):
             history.show_unavailable(data.history_error)
         else:
             history.show_unavailable(CONSOLIDATION_MISSING)
+        # On a switch the new agent's listings replace the old agent's rows at once;
+        # a running query then re-searches as the new agent.
+        if switched or not self.query_text:
+            self._show_listings()
         if self.query_text:
             self.start_search()
-        else:
-            self._show_listings()
         if data.scope.mode == "B":
             shared.show_disabled(
                 f"{data.scope.agent} is a Mode B agent: it has its own collection "
@@ -287,6 +294,8 @@ class MainScreen(Screen[None]):
             )
         if switched:
             self.selected_id = None
+            if data.collection_exists:
+                self.query_one(NoteDetail).show_message("Loading…")
         self.note_data = None  # the note may have changed: load it again
         self._restore_selection()
 
