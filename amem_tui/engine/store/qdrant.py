@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import sqlite3
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -122,12 +123,22 @@ class QdrantStore:
     def _calls(self, what: str) -> Iterator[None]:
         try:
             yield
-        except (ResponseHandlingException, OSError) as exc:
+        except (ResponseHandlingException, OSError, sqlite3.Error) as exc:
             raise StoreUnavailable(f"{what} failed: {_reason(exc)} ({self.location})") from exc
         except UnexpectedResponse as exc:
-            if exc.status_code in (502, 503, 504):
-                raise StoreUnavailable(f"{what} failed: server unavailable") from exc
-            raise
+            # Any status the server answers with is a fault of the store, never a
+            # raw client exception for the caller (the TUI shows it as a banner).
+            raise StoreUnavailable(
+                f"{what} failed: the server answered {exc.status_code} "
+                f"{exc.reason_phrase} ({self.location})"
+            ) from exc
+        except ValueError as exc:
+            if self.embedded:  # local mode's own errors (a bug, or a missing collection)
+                raise
+            # A proxy's HTML page or a truncated body instead of Qdrant's JSON.
+            raise StoreUnavailable(
+                f"{what} failed: the server's answer could not be read ({self.location})"
+            ) from exc
 
     @contextmanager
     def _writing(self, what: str) -> Iterator[None]:
@@ -148,7 +159,8 @@ class QdrantStore:
 
     def _aliases(self) -> dict[str, str]:
         try:
-            response = self.client.get_aliases()
+            with self._calls("reading aliases"):
+                response = self.client.get_aliases()
         except (NotImplementedError, AttributeError):
             return {}
         return {a.alias_name: a.collection_name for a in response.aliases}
