@@ -73,6 +73,8 @@ def _names(names: list[str], most: int = 8) -> str:
 def note_text(note: MemoryNote) -> str:
     """A short human-readable block for one note."""
     state = "" if note.active else " (soft-deleted)"
+    if note.low_quality:
+        state += " (low quality: check before trusting)"
     lines = [
         f"{note.id}{state}",
         f"  agent_id={note.agent_id} owner={note.effective_owner} "
@@ -182,7 +184,11 @@ def cmd_update(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
     """Change content and/or tags."""
     tags = _split(args.tags) if args.tags is not None else None
     content = _text_arg(args.content) if args.content is not None else None
-    return note_json(ctx.engine.update(_agent(ctx), args.id, content=content, tags=tags))
+    return note_json(
+        ctx.engine.update(
+            _agent(ctx), args.id, content=content, tags=tags, expected_hash=args.expect_hash
+        )
+    )
 
 
 @command("delete", _note_out)
@@ -211,7 +217,14 @@ def cmd_list(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
     if args.limit < 1 or args.offset < 0:
         raise UsageError("--limit must be at least 1 and --offset at least 0")
     scope = ctx.engine.scope(_agent(ctx))
-    page = ctx.engine.list_notes(scope, args.scope, limit=args.limit, offset=args.offset)
+    page = ctx.engine.list_notes(
+        scope,
+        args.scope,
+        limit=args.limit,
+        offset=args.offset,
+        owner=args.owner,
+        low_quality=args.low_quality,
+    )
     return {
         "agent": scope.agent,
         "mode": scope.mode,
@@ -425,11 +438,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("update", "change a note's content or tags")
     p.add_argument("id")
     p.add_argument("--content", help="new content; - reads it from standard input")
+    p.add_argument(
+        "--expect-hash",
+        metavar="MD5",
+        help="refuse if the note changed since it had this hash (its JSON 'hash')",
+    )
     p.add_argument("--tags", help="comma-separated tags (replaces them)")
     p = add("list", "list notes")
     p.add_argument("--scope", choices=["private", "shared", "visible"], default="visible")
     p.add_argument("--limit", type=int, default=50)
     p.add_argument("--offset", type=int, default=0)
+    p.add_argument("--owner", metavar="ID", help="only notes this agent wrote")
+    p.add_argument("--low-quality", action="store_true", help="only notes flagged low_quality")
     p = add("search", "search as an agent: what it finds, why, and what it cannot see")
     p.add_argument("query")
     p.add_argument("--limit", type=int, default=10)

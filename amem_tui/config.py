@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -51,6 +52,19 @@ class AgentConfig(BaseModel):
     collection: str | None = None
 
 
+#: Instruction-like text that should never steer an agent from memory: notes that
+#: match are flagged ``low_quality`` at write time (shown apart, never refused).
+DEFAULT_LOW_QUALITY_PATTERNS: tuple[str, ...] = (
+    r"\b(ignore|forget) (all |any )?(of )?(the |your )?(previous|prior|above|earlier) "
+    r"(instructions|prompts?|rules|messages)",
+    r"\bdisregard\b.{0,80}\b(instructions|rules|guidelines)",
+    r"\byou are now\b",
+    r"\bsystem prompt\b",
+    r"\bnew instructions\s*:",
+    r"\b(do not|don't) (tell|inform|alert) the user\b",
+)
+
+
 class Settings(BaseModel):
     """Everything the engine needs to open a store and act as an agent."""
 
@@ -69,6 +83,9 @@ class Settings(BaseModel):
     consolidation_time: str = "02:30"
     #: Embedded backend for a new folder (AMEM_BACKEND): Qdrant Edge, or qdrant-client.
     backend: Literal["edge", "qdrant-local"] | None = None
+    low_quality_patterns: list[str] = Field(
+        default_factory=lambda: list(DEFAULT_LOW_QUALITY_PATTERNS)
+    )
     #: Cosine similarity at or above which private notes are merged (see consolidate.py).
     consolidation_threshold: float = Field(default=0.85, gt=0.0, le=1.0)
 
@@ -215,6 +232,9 @@ def _env_settings(env: Mapping[str, str]) -> dict[str, Any]:
         value = env.get(var)
         if value and field not in out:
             out[field] = value
+    patterns = env.get("AMEM_LOW_QUALITY_PATTERNS")
+    if patterns is not None:  # one regex a line; empty turns the check off
+        out["low_quality_patterns"] = [line for line in patterns.splitlines() if line.strip()]
     if env.get("AMEM_READ_ONLY", "").lower() in {"1", "true", "yes"}:
         out["read_only"] = True
     return out
@@ -270,6 +290,12 @@ def load_settings(
         if found is not None:
             _check_agent(found, source["session_key"])
     _check_collections(settings, source, where)
+    for pattern in settings.low_quality_patterns:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            where_from = source.get("low_quality_patterns", "low_quality_patterns")
+            raise ConfigError(f"{where_from}: {pattern!r} is not a valid regex: {exc}") from None
     return settings
 
 
@@ -333,6 +359,7 @@ _ENV_NAMES = {
     "model": "AMEM_MODEL",
     "consolidation_time": "AMEM_CONSOLIDATION_TIME",
     "read_only": "AMEM_READ_ONLY",
+    "low_quality_patterns": "AMEM_LOW_QUALITY_PATTERNS",
 }
 
 

@@ -17,6 +17,7 @@ from amem_tui.engine import scope as rules
 from amem_tui.engine import search as searching
 from amem_tui.engine.embed import Embedder, canonical_model_name, make_embedder
 from amem_tui.engine.errors import (
+    ConfigError,
     InvalidInput,
     ModelMismatch,
     NotFound,
@@ -123,6 +124,19 @@ def check_content(content: object) -> str:
     return text
 
 
+def compile_patterns(patterns: Sequence[str]) -> list[re.Pattern[str]]:
+    """The write-time content check's patterns, compiled (case-insensitive)."""
+    compiled = []
+    for pattern in patterns:
+        try:
+            compiled.append(re.compile(pattern, re.IGNORECASE))
+        except re.error as exc:
+            raise ConfigError(
+                f"low-quality pattern {pattern!r} is not a valid regex: {exc}"
+            ) from None
+    return compiled
+
+
 def is_time_bound(content: str) -> bool:
     """True for wording that will go stale (the ``ephemeral`` flag)."""
     return bool(_TIME_BOUND.search(content))
@@ -204,6 +218,7 @@ class MemoryEngine:
         self.clock = clock
         self.new_id: IdFactory = new_id or (lambda: str(uuid.uuid4()))
         self._checked: set[str] = set()
+        self._suspicious = compile_patterns(self.settings.low_quality_patterns)
         self._formats: dict[str, PayloadFormat] = {}
         self._user_ids: dict[str, tuple[int, tuple[str, ...], tuple[str, ...]]] = {}
         self._model_status: dict[str, tuple[bool, str]] = {}
@@ -229,6 +244,13 @@ class MemoryEngine:
     def read_only(self) -> bool:
         """True when every write is refused."""
         return self.settings.read_only
+
+    def looks_low_quality(self, content: str) -> bool:
+        """True when content matches the write-time check (instruction-like text).
+
+        Such notes are flagged ``low_quality``, never refused: a person decides.
+        """
+        return any(p.search(content) for p in self._suspicious)
 
     def now(self) -> str:
         """The injected clock's time, as an ISO string."""
@@ -526,9 +548,27 @@ class MemoryEngine:
         return out
 
     def list_filter(
-        self, scope: AgentScope, which: ListScope, include_inactive: bool = False
+        self,
+        scope: AgentScope,
+        which: ListScope,
+        include_inactive: bool = False,
+        *,
+        owner: str | None = None,
+        low_quality: bool = False,
     ) -> Filter:
-        """The filter behind each listing."""
+        """The filter behind each listing, narrowed to one ``owner`` and/or to notes
+        flagged ``low_quality`` when asked."""
+        base = self._base_list_filter(scope, which, include_inactive, owner)
+        narrow: tuple[rules.Condition, ...] = ()
+        if owner and which != "shared":  # the shared filter narrows by owner itself
+            narrow += (rules.Match("owner", owner),)
+        if low_quality:
+            narrow += (rules.Match("low_quality", True),)
+        return Filter(must=(base, *narrow)) if narrow else base
+
+    def _base_list_filter(
+        self, scope: AgentScope, which: ListScope, include_inactive: bool, owner: str | None
+    ) -> Filter:
         if self.collection_format(scope.collection) == "mem0":
             # mem0 has no shared scope: a filter that matches nothing stands for it.
             if which == "shared":
@@ -538,7 +578,7 @@ class MemoryEngine:
         if which == "private":
             return rules.private_filter(scope, include_inactive)
         if which == "shared":
-            return rules.shared_filter(include_inactive=include_inactive)
+            return rules.shared_filter(owner, include_inactive=include_inactive)
         return self.read_filter(scope, include_inactive)
 
     def list_notes(
@@ -548,19 +588,30 @@ class MemoryEngine:
         limit: int = 50,
         offset: int = 0,
         include_inactive: bool = False,
+        *,
+        owner: str | None = None,
+        low_quality: bool = False,
     ) -> NotePage:
-        """A page of the agent's private, shared or all visible notes, with the total."""
+        """A page of the agent's private, shared or all visible notes, with the total.
+
+        ``owner`` keeps only the notes that agent wrote (e.g. whose shared notes are
+        these?); ``low_quality`` only the notes flagged by the content check.
+        """
         scope = self._scope(agent)
+        if owner is not None:
+            rules.validate_agent_id(owner)
         if which == "shared" and not scope.has_shared_scope:
             return NotePage(total=0, offset=offset, notes=[])
         if self.store.collection_info(scope.collection) is None:
             return NotePage(total=0, offset=offset, notes=[])
-        flt = self.list_filter(scope, which, include_inactive)
+        flt = self.list_filter(scope, which, include_inactive, owner=owner, low_quality=low_quality)
         points = self.store.scroll(scope.collection, flt, limit=limit, offset=offset)
         total = self.store.count(scope.collection, flt)
         notes = [self.note_from_point(scope.collection, p.id, p.payload) for p in points]
         # What a filter cannot judge (wrong types Qdrant still matches) never shows.
         notes = [n for n in notes if rules.fits_listing(scope, n, which)]
+        if owner is not None:
+            notes = [n for n in notes if n.owner == owner]
         return NotePage(total=total, offset=offset, notes=notes)
 
     def count(self, agent: str | AgentScope, which: ListScope = "visible") -> int:
@@ -689,7 +740,7 @@ class MemoryEngine:
                 conflict_scanned_at="",
                 subjects=[],
                 ephemeral=is_time_bound(content),
-                low_quality=False,
+                low_quality=self.looks_low_quality(content),
                 is_active=True,
                 agent_id=access.agent_id,
                 owner=access.owner,
@@ -818,6 +869,8 @@ class MemoryEngine:
                 note.content = content
                 note.hash = content_hash(content)
                 note.ephemeral = is_time_bound(content)
+                if self.looks_low_quality(content):  # flags, never clears another's flag
+                    note.low_quality = True
                 reembed = True
             if tags is not None:
                 note.tags = list(tags)
