@@ -219,3 +219,44 @@ def test_unknown_model_name() -> None:
 
     with pytest.raises(ModelUnavailable, match="does not know"):
         FastEmbedder("no-such/model")
+
+
+@pytest.mark.parametrize("where", ["memory", "path"])
+def test_embedded_store_under_concurrent_searches_and_writes(tmp_path: Path, where: str) -> None:
+    """The TUI's workers are threads: searches racing writes must never fail."""
+    import threading
+
+    path = ":memory:" if where == "memory" else str(tmp_path / "store")
+    engine = MemoryEngine(
+        demo_like_settings(), store=QdrantStore(path=path), embedder=HashEmbedder()
+    )
+    errors: list[BaseException] = []
+    writing = threading.Event()
+    writing.set()
+
+    def write(agent: str) -> None:
+        try:
+            for i in range(40):
+                engine.add(agent, f"{agent} writes note number {i} about deploys")
+        except BaseException as exc:
+            errors.append(exc)
+
+    def read(agent: str) -> None:
+        try:
+            while writing.is_set():
+                engine.search(agent, "note about deploys", limit=5)
+                engine.list_notes(agent, "visible", limit=5)
+        except BaseException as exc:
+            errors.append(exc)
+
+    writers = [threading.Thread(target=write, args=(a,)) for a in ("main", "sandbox")]
+    readers = [threading.Thread(target=read, args=(a,)) for a in ("dev", "sandbox")]
+    for thread in readers + writers:
+        thread.start()
+    for thread in writers:
+        thread.join()
+    writing.clear()
+    for thread in readers:
+        thread.join()
+    engine.close()
+    assert errors == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+import threading
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -72,6 +73,9 @@ class QdrantStore:
     ) -> None:
         #: Changes on every write made through this object, so readers may cache safely.
         self.write_generation = 0
+        # qdrant-client's local mode is not thread-safe (a search racing a write
+        # fails inside numpy), and the TUI's workers are threads: one call at a time.
+        self._local_lock: threading.RLock | None = None
         if url:
             self.location = url
             self.embedded = False
@@ -105,6 +109,7 @@ class QdrantStore:
             location = path or ":memory:"
             self.location = location
             self.embedded = True
+            self._local_lock = threading.RLock()
             try:
                 if location == ":memory:":
                     self.client = QdrantClient(location=":memory:")
@@ -121,6 +126,11 @@ class QdrantStore:
     # -------------------------------------------------------------- helpers
     @contextmanager
     def _calls(self, what: str) -> Iterator[None]:
+        with self._local_lock or contextlib.nullcontext(), self._translated(what):
+            yield
+
+    @contextmanager
+    def _translated(self, what: str) -> Iterator[None]:
         try:
             yield
         except (ResponseHandlingException, OSError, sqlite3.Error) as exc:
@@ -325,7 +335,7 @@ class QdrantStore:
 
     def close(self) -> None:
         """Close the client and release the folder lock."""
-        with contextlib.suppress(Exception):
+        with self._local_lock or contextlib.nullcontext(), contextlib.suppress(Exception):
             self.client.close()
 
 
