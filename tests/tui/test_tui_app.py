@@ -459,3 +459,40 @@ async def test_undo_a_consolidation_run_from_the_history_pane() -> None:
         await settle(pilot)
         assert engine.count("dev", "private") > before
         assert len(history.runs) == 2
+
+
+def rendered_rows(app: Any, which: str) -> list[str]:
+    """The text the table draws for each row (line 0 is the column header)."""
+    table = pane(app, which).table
+    return [table.render_line(y).text for y in range(1, table.row_count + 1)]
+
+
+async def test_content_column_keeps_its_width_after_a_refresh() -> None:
+    engine = demo_engine()
+    app = demo_app(engine, agent="dev")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        assert isinstance(app.screen, ConsolidationPreview)
+        app.screen.query_one("#apply").press()
+        await settle(pilot)
+        page = engine.list_notes("dev", "private")
+        notes = {n.id: n for n in page.notes}
+
+        def check() -> None:
+            rows = rendered_rows(app, "private")
+            assert rows and len(rows) == len(notes)
+            for note_id, text in zip(row_ids(app, "private"), rows, strict=True):
+                # A long prefix of the content is drawn, not "Experi…".
+                prefix = " ".join(notes[note_id].content.split())[:24]
+                assert prefix in text, (prefix, text)
+
+        check()
+        # Rows replaced and drawn before the table has had an idle moment to re-measure
+        # (what a loaded machine does): the content column must not fall back to its
+        # label's width.
+        pane(app, "private").show_listing(page.notes, page.total)
+        check()
+        await settle(pilot)
+        check()

@@ -9,12 +9,16 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Static
+from textual.widgets.data_table import ColumnKey
 
 from amem_tui.engine.models import MemoryNote, SearchHit
 from amem_tui.tui.text import cell
 
 #: Ask for the next page when the cursor is this close to the last loaded row.
 PREFETCH_ROWS = 20
+#: Content column width before the pane has a size, and the narrowest it gets.
+CONTENT_FALLBACK = 60
+CONTENT_MIN = 12
 
 
 def hit_reason(hit: SearchHit) -> str:
@@ -96,7 +100,32 @@ class NotePane(Vertical):
             table.add_column("state", key="state", width=8)
         if self.show_owner:
             table.add_column("owner", key="owner", width=8)
-        table.add_column("content", key="content")
+        # A fixed width from the pane's size: an auto width is re-measured as rows are
+        # replaced and could shrink the column to a few characters.
+        table.add_column("content", key="content", width=self._content_width())
+
+    def _content_width(self) -> int:
+        """Cells left for the content column once the fixed columns are drawn."""
+        table = self.table
+        available = table.size.width or self.size.width or CONTENT_FALLBACK
+        fixed = sum(
+            column.get_render_width(table)
+            for column in table.columns.values()
+            if column.key != ColumnKey("content")
+        )
+        # The table's size already leaves out its scrollbar; take the column's padding off.
+        return max(CONTENT_MIN, available - fixed - 2 * table.cell_padding)
+
+    def on_resize(self) -> None:
+        """Keep the content column as wide as the pane."""
+        table = self.table
+        column = table.columns.get(ColumnKey("content"))
+        if column is None:
+            return
+        width = self._content_width()
+        if width != column.width:
+            column.width = width
+            table.refresh()
 
     def _row(self, note: MemoryNote, hit: SearchHit | None = None) -> list[Text]:
         style = "dim strike" if not note.active else ""
