@@ -52,6 +52,7 @@ class AmemCommands(Provider):
             ("toggle_deleted", "Show or hide soft-deleted notes", "include is_active=false"),
             ("toggle_hidden", "Show or hide hidden matches", "close matches this agent cannot see"),
             ("focus_search", "Search as this agent", "live search in the search box"),
+            ("audit", "Audit the store", "shared notes, readers, malformed points, links"),
         ]
         for action, title, help_text in actions:
             reason = main.disabled_reason(action)

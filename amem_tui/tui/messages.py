@@ -124,3 +124,11 @@ class ConsolidationProgress(Message):
         super().__init__()
         self.done = done
         self.total = total
+
+
+class AuditReady(Message):
+    """The audit report of the store is built."""
+
+    def __init__(self, report: Any) -> None:
+        super().__init__()
+        self.report = report

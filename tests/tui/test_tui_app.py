@@ -496,3 +496,30 @@ async def test_content_column_keeps_its_width_after_a_refresh() -> None:
         check()
         await settle(pilot)
         check()
+
+
+async def test_audit_key_opens_the_report_and_escape_closes_it() -> None:
+    from amem_tui.tui.screens.audit import AuditScreen
+
+    engine = demo_engine()
+    app = demo_app(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("A")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, AuditScreen)
+        expected = engine.audit()
+        assert screen.report.counts() == expected.counts()
+        assert expected.counts()["shared"] > 0
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+        # The command palette reaches it too.
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        await pilot.press(*"Audit the store")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, AuditScreen)

@@ -40,6 +40,7 @@ from amem_tui.tui.messages import (
     ActionDone,
     ActionRefused,
     AgentsLoaded,
+    AuditReady,
     ConsolidationProgress,
     ModelState,
     NoteData,
@@ -50,6 +51,7 @@ from amem_tui.tui.messages import (
     ScopeLoaded,
     SearchDone,
 )
+from amem_tui.tui.screens.audit import AuditScreen
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.detail import NoteDetail
 from amem_tui.tui.widgets.header import HeaderBar
@@ -104,6 +106,7 @@ class MainScreen(Screen[None]):
         Binding("x", "toggle_deleted", "Deleted", id="toggle_deleted"),
         Binding("h", "toggle_hidden", "Hidden", id="toggle_hidden", show=False),
         Binding("ctrl+r", "reload", "Reload", id="reload", show=False),
+        Binding("A", "audit", "Audit", id="audit", key_display="A", show=False),
         Binding("escape", "clear_search", "Clear", id="clear_search", show=False),
     ]
 
@@ -932,6 +935,26 @@ class MainScreen(Screen[None]):
                 select=False,
             ),
         )
+
+    # ---------------------------------------------------------------- audit
+    def action_audit(self) -> None:
+        """Open the audit report of the whole store (built in a worker)."""
+        self.app.notify("Building the audit report…", markup=False, timeout=3)
+        self.load_audit()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="audit")
+    def load_audit(self) -> None:
+        """Run engine.audit() off the UI thread."""
+        try:
+            report = self.engine.audit()
+        except Exception as exc:
+            self._refuse(exc)
+            return
+        self.post_message(AuditReady(report))
+
+    def on_audit_ready(self, message: AuditReady) -> None:
+        """Show the finished report."""
+        self.app.push_screen(AuditScreen(message.report))
 
     # ---------------------------------------------------------------- model
     def on_model_state(self, message: ModelState) -> None:
