@@ -22,6 +22,7 @@ class ScopeData:
     counts: dict[str, int]
     collection_exists: bool
     history_error: str | None = None
+    next_run: Any = None  # the nightly consolidation's next start (datetime), if scheduled
 
 
 class ScopeLoaded(Message):

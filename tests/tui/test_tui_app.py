@@ -523,3 +523,16 @@ async def test_audit_key_opens_the_report_and_escape_closes_it() -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, AuditScreen)
+
+
+async def test_history_pane_shows_the_next_nightly_run() -> None:
+    engine = demo_engine()
+    app = demo_app(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        when = engine.scheduler.next_run_time()
+        assert when is not None
+        subtitle = str(main_screen(app).query_one(HistoryPane).border_subtitle)
+        assert f"next run {when.strftime('%H:%M')}" in subtitle
+        # The app only asks the scheduler; it never starts its thread.
+        assert not engine.scheduler.running

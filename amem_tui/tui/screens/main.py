@@ -232,6 +232,7 @@ class MainScreen(Screen[None]):
                 "visible": engine.count(scope, "visible"),
             }
             data = ScopeData(
+                next_run=_next_run(engine),
                 scope=scope,
                 private=private,
                 shared=shared,
@@ -270,6 +271,7 @@ class MainScreen(Screen[None]):
         if data.shared is not None:
             self.listing["shared"] = (list(data.shared.notes), data.shared.total)
         history = self.query_one(HistoryPane)
+        history.next_run = data.next_run
         if data.history is not None:
             history.show_runs(data.history)
         elif data.history_error:
@@ -973,3 +975,14 @@ def _undo_note(engine: Any, scope: AgentScope, run_id: str) -> MemoryNote:
     """Undo a run; returns a stand-in note so the write path can report it."""
     run = engine.undo(scope.agent, run_id)
     return MemoryNote(id=str(run.id), content="")
+
+
+def _next_run(engine: Any) -> Any:
+    """When the nightly consolidation runs next (the scheduler is only asked, never started)."""
+    scheduler = getattr(engine, "scheduler", None)
+    if scheduler is None:
+        return None
+    try:
+        return scheduler.next_run_time()
+    except Exception:  # an optional line in a pane title must never break a load
+        return None

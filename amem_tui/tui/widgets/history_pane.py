@@ -26,6 +26,16 @@ def run_label(run: Any) -> Text:
     return Text(str(getattr(run, "trigger", "manual")))
 
 
+def next_run_label(when: Any) -> str:
+    """The nightly run's next start, short: "next run 03:00" (local time).
+
+    The date is left out: it is always within a day, and it would depend on the
+    machine's time zone (snapshots must not).
+    """
+    stamp = when.strftime("%H:%M") if hasattr(when, "strftime") else str(when)
+    return f"next run {stamp}"
+
+
 class HistoryPane(Vertical):
     """A table of consolidation runs (newest first)."""
 
@@ -46,6 +56,7 @@ class HistoryPane(Vertical):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.runs: dict[str, Any] = {}
+        self.next_run: Any = None
         self.border_title = "Consolidation history"
 
     def compose(self) -> ComposeResult:
@@ -91,7 +102,10 @@ class HistoryPane(Vertical):
         table.display = bool(self.runs)
         self.border_title = "Consolidation history"
         count = len(self.runs)
-        self.border_subtitle = f"{count} run{'' if count == 1 else 's'}" if count else ""
+        parts = [f"{count} run{'' if count == 1 else 's'}"] if count else []
+        if self.next_run is not None:
+            parts.append(next_run_label(self.next_run))
+        self.border_subtitle = " · ".join(parts)
         self._message("" if self.runs else "No consolidation runs yet. Press c to consolidate.")
         if current and current in table.rows:
             table.move_cursor(row=table.get_row_index(current))
@@ -102,6 +116,7 @@ class HistoryPane(Vertical):
         self.table.clear(columns=True)
         self.table.display = False
         self.border_title = "Consolidation history"
+        self.border_subtitle = ""
         self._message(text)
 
     @property
