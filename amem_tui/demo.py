@@ -359,9 +359,36 @@ def seed_demo(engine: MemoryEngine) -> dict[str, int]:
     """Write the demo notes (idempotent: fixed ids) and return counts per collection."""
     counts: dict[str, int] = {}
     for collection, notes in demo_notes().items():
-        engine.put_notes(collection, notes)
+        changed = _changed_notes(engine, collection, notes)
+        if changed:
+            engine.put_notes(collection, changed)
         counts[collection] = len(notes)
     return counts
+
+
+def _changed_notes(
+    engine: MemoryEngine, collection: str, notes: list[MemoryNote]
+) -> list[MemoryNote]:
+    """The notes not already stored as given (same id, same payload, a vector of the
+    embedder's size): a second ``amem-tui demo`` then embeds nothing and opens at once."""
+    if engine.store.collection_info(collection) is None:
+        return list(notes)
+    stored = {
+        p.id: p for p in engine.store.retrieve(collection, [n.id for n in notes], with_vectors=True)
+    }
+    dim = getattr(engine.embedder, "dim", None)
+    out: list[MemoryNote] = []
+    for note in notes:
+        point = stored.get(note.id)
+        same = (
+            point is not None
+            and point.payload == note.to_payload()
+            and bool(point.vector)
+            and (dim is None or len(point.vector) == dim)
+        )
+        if not same:
+            out.append(note)
+    return out
 
 
 def demo_config() -> str:
