@@ -15,7 +15,7 @@ from typing import Any
 
 from amem_tui.config import AgentConfig, Settings
 from amem_tui.engine.engine import MemoryEngine, iso
-from amem_tui.engine.models import MemoryNote, content_hash
+from amem_tui.engine.models import MemoryNote, openclaw_payload
 
 DEMO_NAMESPACE = uuid.UUID("6f1c2a4e-9d0b-4c55-8a77-3e2f0b1d5c90")
 DEMO_EPOCH = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
@@ -283,41 +283,21 @@ def demo_notes() -> dict[str, list[MemoryNote]]:
     for key, agent_id, owner, content, tags, category, days, extra in _NOTES:
         extra = dict(extra)
         legacy = extra.pop("legacy", False)
-        payload: dict[str, Any] = {
-            "content": content,
-            "keywords": sorted({w.strip(".,;:").lower() for w in content.split() if len(w) > 5})[
-                :6
-            ],
-            "tags": tags,
-            "context": f"{category} note from {owner}",
-            "links": links.get(key, []),
-            "timestamp": _at(days),
-            "last_accessed": _at(max(days - 1, 0)),
-            "agent_id": agent_id,
-            "hash": content_hash(content),
-            "retrieval_count": int(days) % 7,
-            "evolution_history": "[]",
-            "category": category,
-            "note_type": "memory",
-            "topics": [],
-            "pending_merge": False,
-            "evolution_type": "NEW",
-            "conflict": False,
-            "conflicts_with": [],
-            "conflict_reason": "",
-            "conflict_scanned_at": "",
-            "subjects": [],
-            "ephemeral": False,
-            "low_quality": False,
-            "is_active": True,
-            "owner": owner,
-            "readers": ["*"] if agent_id == "shared" else [owner],
-            "writers": [owner],
-        }
-        payload.update(extra)
-        if legacy:  # written before the access fields and is_active existed
-            for field in ("is_active", "owner", "readers", "writers"):
-                payload.pop(field)
+        payload = openclaw_payload(
+            content,
+            agent_id=agent_id,
+            owner=owner,
+            legacy=legacy,
+            keywords=sorted({w.strip(".,;:").lower() for w in content.split() if len(w) > 5})[:6],
+            tags=tags,
+            context=f"{category} note from {owner}",
+            links=links.get(key, []),
+            timestamp=_at(days),
+            last_accessed=_at(max(days - 1, 0)),
+            retrieval_count=int(days) % 7,
+            category=category,
+            **extra,
+        )
         collection = SANDBOX_COLLECTION if agent_id == "sandbox" else "amem_notes"
         out[collection].append(MemoryNote.from_payload(demo_id(key), payload))
     _add_history(out["amem_notes"])

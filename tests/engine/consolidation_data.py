@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from amem_tui.engine.engine import MemoryEngine
-from amem_tui.engine.models import MemoryNote, content_hash
+from amem_tui.engine.models import MemoryNote, openclaw_payload
 from amem_tui.engine.store.base import NoteStore, StoredPoint
 
 DIM = 64  # the test embedder's size
@@ -55,35 +55,20 @@ def make_note(
 ) -> MemoryNote:
     """A note with every openclaw-amem field (or, ``legacy``, without access fields)."""
     owner = owner or agent_id
-    payload: dict[str, Any] = {
-        "content": content,
-        "keywords": list(keywords),
-        "tags": list(tags),
-        "context": f"{category} note",
-        "links": list(links),
-        "timestamp": "2026-10-01T10:00:00.000Z",
-        "last_accessed": last_accessed,
-        "agent_id": agent_id,
-        "hash": content_hash(content),
-        "retrieval_count": retrieval_count,
-        "evolution_history": "[]",
-        "category": category,
-        "note_type": note_type,
-        "topics": [],
-        "pending_merge": False,
-        "evolution_type": "NEW",
-        "conflict": False,
-        "conflicts_with": [],
-        "conflict_reason": "",
-        "conflict_scanned_at": "",
-        "subjects": [],
-        "ephemeral": False,
-        "low_quality": False,
-        "is_active": True,
-        "owner": owner,
-        "readers": ["*"] if agent_id == "shared" else [owner],
-        "writers": [owner],
-    }
+    payload = openclaw_payload(
+        content,
+        agent_id=agent_id,
+        owner=owner,
+        keywords=list(keywords),
+        tags=list(tags),
+        context=f"{category} note",
+        links=list(links),
+        timestamp="2026-10-01T10:00:00.000Z",
+        last_accessed=last_accessed,
+        retrieval_count=retrieval_count,
+        category=category,
+        note_type=note_type,
+    )
     if legacy:
         for field in ("is_active", "owner", "readers", "writers"):
             payload.pop(field)
