@@ -145,6 +145,7 @@ class MainScreen(Screen[None]):
     # ----------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
         yield HeaderBar(self.engine.settings.store_label, self.read_only, id="header")
+        yield Static("", id="store-banner", markup=False)
         yield Input(placeholder="Search as this agent…  ( / )", id="search")
         yield Static("", id="search-status", markup=False)
         with Horizontal(id="panes"):
@@ -161,6 +162,7 @@ class MainScreen(Screen[None]):
             self.query_one("#search", Input).cursor_blink = False
         self.query_one("#progress", ProgressBar).display = False
         self.query_one("#search-status", Static).display = False
+        self.query_one("#store-banner", Static).display = False
         self.query_one(HeaderBar).show(None, None)
         self.query_one(NoteDetail).show_message("Loading…")
         self.load_agents()
@@ -171,8 +173,26 @@ class MainScreen(Screen[None]):
         message = str(exc) if isinstance(exc, AmemError) else f"{type(exc).__name__}: {exc}"
         self.post_message(ActionRefused(refusal_title(exc), message))
 
+    def _store_status(self, problem: str | None) -> None:
+        """Show the store banner for ``problem``, or clear it (the store answered again)."""
+        banner = self.query_one("#store-banner", Static)
+        if problem is None:
+            banner.display = False
+            return
+        banner.update(
+            Text(
+                f"Store unavailable: {one_line(problem, 200)}. Nothing was half-written; "
+                "reload (ctrl+r) once it is back.",
+                no_wrap=True,
+                overflow="ellipsis",
+            )
+        )
+        banner.display = True
+
     def on_action_refused(self, message: ActionRefused) -> None:
         """Show a refusal as a notification (markup off: messages may quote user text)."""
+        if message.title == refusal_title(StoreUnavailable("")):
+            self._store_status(message.message)
         self.app.notify(
             one_line(message.message, 400),
             title=message.title,
@@ -183,6 +203,7 @@ class MainScreen(Screen[None]):
 
     def on_action_done(self, message: ActionDone) -> None:
         """Say what changed and reload every pane of the current agent."""
+        self._store_status(None)
         self.app.notify(one_line(message.message, 300), title="Done", markup=False)
         if self.scope is not None:
             self.load_scope(self.scope.agent, select=message.select)
@@ -255,6 +276,7 @@ class MainScreen(Screen[None]):
         # One batch: the header, both panes, the history and the detail view change in
         # the same frame, so a loaded machine never shows a mix of two agents.
         with self.app.batch_update():
+            self._store_status(None)
             self._apply_scope(message.data)
 
     def _apply_scope(self, data: ScopeData) -> None:
@@ -439,6 +461,8 @@ class MainScreen(Screen[None]):
         if message.generation != self.generation or message.query != self.query_text:
             return
         result = message.result
+        if not (result.notice or "").startswith("search failed"):
+            self._store_status(None)
         self.search_result = result
         private_hits = [h for h in result.hits if h.because in ("private", "collection")]
         shared_hits = [h for h in result.hits if h.because in ("shared", "reader")]

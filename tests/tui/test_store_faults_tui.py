@@ -1,0 +1,63 @@
+"""The TUI when the store goes away and comes back, and when others change it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import Static
+
+from amem_tui.tui.screens.main import MainScreen
+from tests.faults import FlakyStore
+from tests.tui_support import SIZE, demo_app, demo_engine, settle
+
+
+def banner(app: Any) -> Static:
+    screen = app.screen
+    assert isinstance(screen, MainScreen)
+    return screen.query_one("#store-banner", Static)
+
+
+def rows(app: Any, which: str) -> list[str]:
+    table = app.screen.query_one(f"#{which}").table
+    return [str(key.value) for key in table.rows]
+
+
+async def test_banner_while_the_store_is_down_cleared_when_it_is_back() -> None:
+    engine = demo_engine()
+    flaky = FlakyStore(engine.store)
+    engine.store = flaky  # type: ignore[assignment]
+    app = demo_app(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        before = rows(app, "private")
+        assert before and not banner(app).display
+        flaky.down = True
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert banner(app).display
+        assert "Store unavailable" in str(banner(app).render())
+        assert rows(app, "private") == before  # what was shown stays; nothing crashed
+        await pilot.press("slash")
+        await pilot.press(*"deploy")
+        await settle(pilot)
+        assert banner(app).display and app.is_running
+        flaky.down = False
+        await pilot.press("escape")
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert not banner(app).display
+        assert rows(app, "private") == before
+
+
+async def test_reload_shows_changes_made_elsewhere() -> None:
+    engine = demo_engine()
+    app = demo_app(engine)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        note = engine.add("main", "Written elsewhere: shows only after a reload")
+        for _ in range(5):
+            await pilot.pause(0.1)
+        assert note.id not in rows(app, "private")
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert note.id in rows(app, "private")
