@@ -31,11 +31,15 @@ async def test_banner_while_the_store_is_down_cleared_when_it_is_back() -> None:
         await settle(pilot)
         before = rows(app, "private")
         assert before and not banner(app).display
+        search_y = app.screen.query_one("#search").region.y
+        assert banner(app).region.height == 0  # hidden: it takes no row
         flaky.down = True
         await pilot.press("ctrl+r")
         await settle(pilot)
         assert banner(app).display
         assert "Store unavailable" in str(banner(app).render())
+        assert banner(app).region.height == 1
+        assert app.screen.query_one("#search").region.y == search_y + 1
         assert rows(app, "private") == before  # what was shown stays; nothing crashed
         await pilot.press("slash")
         await pilot.press(*"deploy")
@@ -46,6 +50,7 @@ async def test_banner_while_the_store_is_down_cleared_when_it_is_back() -> None:
         await pilot.press("ctrl+r")
         await settle(pilot)
         assert not banner(app).display
+        assert app.screen.query_one("#search").region.y == search_y
         assert rows(app, "private") == before
 
 

@@ -162,7 +162,6 @@ class MainScreen(Screen[None]):
             self.query_one("#search", Input).cursor_blink = False
         self.query_one("#progress", ProgressBar).display = False
         self.query_one("#search-status", Static).display = False
-        self.query_one("#store-banner", Static).display = False
         self.query_one(HeaderBar).show(None, None)
         self.query_one(NoteDetail).show_message("Loading…")
         self.load_agents()
