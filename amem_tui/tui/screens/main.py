@@ -17,7 +17,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.events import DescendantFocus, Key
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Input, ProgressBar, Static
 from textual.worker import get_current_worker
 
@@ -60,7 +59,6 @@ from amem_tui.tui.widgets.note_pane import NotePane
 
 PAGE_SIZE = 200
 SEARCH_LIMIT = 40
-SEARCH_DEBOUNCE = 0.25
 WRITE_ACTIONS = frozenset(
     {"add", "edit", "publish", "unpublish", "delete", "restore", "consolidate", "undo"}
 )
@@ -127,7 +125,9 @@ class MainScreen(Screen[None]):
         self.selected_hit: SearchHit | None = None
         self.note_data: NoteData | None = None
         self.busy_consolidating = False
-        self._search_timer: Timer | None = None
+        self._searching = False  # a search thread is running
+        self._search_wanted = False  # the query changed while it ran: search again after
+        self._shown_search: tuple[int, str] | None = None  # (generation, query) on screen
         self._pending_select: str | None = None
         self._last_pane = "private"
         self._focus_results = False
@@ -401,65 +401,82 @@ class MainScreen(Screen[None]):
             pane.append_page(message.page.notes)
 
     # ---------------------------------------------------------------- search
+    # Latest wins, no debounce: a change starts a search at once when none is running;
+    # otherwise only the newest text is remembered and searched when the running one
+    # ends. So at most one search thread runs, the final text is always searched, and
+    # a fast typist costs at most one extra search.
     @on(Input.Changed, "#search")
     def _query_changed(self, event: Input.Changed) -> None:
-        if self._search_timer is not None:
-            self._search_timer.stop()
         self.query_text = event.value.strip()
         if not self.query_text:
-            self.workers.cancel_group(self, "search")
+            # The running search (if any) finishes in its thread; its result no
+            # longer matches the query and is dropped.
+            self._search_wanted = False
             self.search_result = None
             self._show_listings()
             self._restore_selection()
             return
         self._status(f"searching for {one_line(self.query_text, 60)!r}…")
-        self._search_timer = self.set_timer(SEARCH_DEBOUNCE, self.start_search)
+        self.start_search()
 
     @on(Input.Submitted, "#search")
     def _query_submitted(self) -> None:
-        if self._search_timer is not None:
-            self._search_timer.stop()
         if not self.query_text:
             self.query_one(f"#{self._last_pane}", NotePane).table.focus()
             return
         self._focus_results = True
+        if (
+            not self._searching
+            and self.search_result is not None
+            and self._shown_search == (self.generation, self.query_text)
+        ):
+            # The results on screen are already this query's: just go to them.
+            self._focus_results = False
+            self.query_one(f"#{self._last_pane}", NotePane).table.focus()
+            return
         self.start_search()
 
     def start_search(self) -> None:
-        """Search now for the current query."""
-        if self.scope is not None and self.query_text:
-            self.run_search(self.scope, self.query_text, self.generation)
+        """Search for the current query now, or as soon as the running search ends."""
+        if self.scope is None or not self.query_text:
+            return
+        if self._searching:
+            self._search_wanted = True
+            return
+        self._searching = True
+        self._search_wanted = False
+        self.run_search(self.scope, self.query_text, self.generation)
 
     @work(exclusive=True, thread=True, exit_on_error=False, group="search")
     def run_search(self, scope: AgentScope, query: str, generation: int) -> None:
-        """Search as the agent (exclusive: a newer query cancels an older one)."""
+        """Search as the agent; always posts SearchDone, which frees the search slot."""
         try:
             result = self.engine.search(scope, query, limit=SEARCH_LIMIT, hidden=True)
         except Exception as exc:
             self._refuse(exc)
-            self.post_message(
-                SearchDone(
-                    generation,
-                    query,
-                    SearchResult(
-                        agent=scope.agent,
-                        mode=scope.mode,
-                        collection=scope.collection,
-                        query=query,
-                        hits=[],
-                        notice=f"search failed: {exc}",
-                    ),
-                )
+            result = SearchResult(
+                agent=scope.agent,
+                mode=scope.mode,
+                collection=scope.collection,
+                query=query,
+                hits=[],
+                notice=f"search failed: {exc}",
             )
-            return
-        if not get_current_worker().is_cancelled:
-            self.post_message(SearchDone(generation, query, result))
+        self.post_message(SearchDone(generation, query, result))
 
     def on_search_done(self, message: SearchDone) -> None:
         """Show hits in the panes they belong to (only if still the current query)."""
-        if message.generation != self.generation or message.query != self.query_text:
+        self._searching = False
+        current = message.generation == self.generation and message.query == self.query_text
+        if current:
+            self._search_wanted = False  # this result already answers the newest text
+        elif self._search_wanted:
+            self.start_search()  # the newest text, typed while this one ran
+        # A stale result (older text, or another agent or reload) is never shown.
+        if not current:
             return
         result = message.result
+        self._shown_search = (message.generation, message.query)
         if not (result.notice or "").startswith("search failed"):
             self._store_status(None)
         self.search_result = result

@@ -1,0 +1,167 @@
+"""Live search without a debounce: latest wins, one search at a time, stale results dropped."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from textual.widgets import Input, Static
+
+from amem_tui.demo import demo_id
+from amem_tui.engine.engine import MemoryEngine
+from amem_tui.tui.screens.main import MainScreen
+from amem_tui.tui.widgets.note_pane import NotePane
+from tests.tui_support import SIZE, demo_app, demo_engine, settle
+
+#: A safety net so a broken test ends instead of hanging; never a timing assertion.
+GATE_LIMIT = 60.0
+
+
+class GatedSearch:
+    """Wraps engine.search: records each call and holds it until the gate opens."""
+
+    def __init__(self, engine: MemoryEngine) -> None:
+        self.inner = engine.search
+        self.gate = threading.Event()
+        self.calls: list[tuple[str, str]] = []
+        self.started = threading.Event()
+        self.active = 0
+        self.most_active = 0
+        self._lock = threading.Lock()
+        engine.search = self  # type: ignore[method-assign]
+
+    def __call__(self, scope: Any, query: str, **kwargs: Any) -> Any:
+        with self._lock:
+            self.calls.append((scope.agent, query))
+            self.active += 1
+            self.most_active = max(self.most_active, self.active)
+        self.started.set()
+        try:
+            self.gate.wait(GATE_LIMIT)
+            return self.inner(scope, query, **kwargs)
+        finally:
+            with self._lock:
+                self.active -= 1
+
+
+def main_screen(app: Any) -> MainScreen:
+    screen = app.screen
+    assert isinstance(screen, MainScreen), type(screen)
+    return screen
+
+
+def record_shown(app: Any) -> list[str]:
+    """Every query whose hits reach the private pane, in order."""
+    shown: list[str] = []
+    pane = main_screen(app).query_one("#private", NotePane)
+    original = pane.show_hits
+
+    def show_hits(hits: Any, query: str) -> None:
+        shown.append(query)
+        original(hits, query)
+
+    pane.show_hits = show_hits  # type: ignore[method-assign]
+    return shown
+
+
+def status(app: Any) -> str:
+    return str(main_screen(app).query_one("#search-status", Static).render())
+
+
+async def wait_started(pilot: Any, gated: GatedSearch) -> None:
+    """Let the app run until the first search thread has entered the engine."""
+    for _ in range(500):
+        if gated.started.is_set():
+            return
+        await pilot.pause()
+    raise AssertionError("no search started")
+
+
+async def test_typing_fast_searches_the_first_key_then_only_the_final_text() -> None:
+    engine = demo_engine()
+    gated = GatedSearch(engine)
+    app = demo_app(engine, agent="dev")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        shown = record_shown(app)
+        await pilot.press("slash", "f")
+        await wait_started(pilot, gated)  # the first key searched at once, no debounce
+        # The first search is still running: every further key only replaces the
+        # waiting text.
+        await pilot.press(*"rozen deploy")
+        assert gated.calls == [("dev", "f")]
+        gated.gate.set()
+        await settle(pilot)
+        assert gated.calls == [("dev", "f"), ("dev", "frozen deploy")]
+        assert gated.most_active == 1
+        assert shown == ["frozen deploy"]  # the stale "f" never reached the panes
+        assert "hits for 'frozen deploy' as dev" in status(app)
+        assert demo_id("shared-freeze") in main_screen(app).query_one("#shared", NotePane).hits
+
+
+async def test_a_slow_result_for_an_older_agent_never_shows() -> None:
+    engine = demo_engine()
+    gated = GatedSearch(engine)
+    app = demo_app(engine)  # main
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        shown = record_shown(app)
+        await pilot.press("slash", *"trip")
+        await wait_started(pilot, gated)
+        main = main_screen(app)
+        main.switch_agent("dev")
+        for _ in range(500):  # the switch loads while main's search is still held
+            if main.scope is not None and main.scope.agent == "dev":
+                break
+            await pilot.pause()
+        assert main.scope is not None and main.scope.agent == "dev"
+        gated.gate.set()
+        await settle(pilot)
+        # main's search finished after the switch: dropped; dev searched afterwards.
+        assert gated.calls[0] == ("main", "t")
+        assert gated.calls[-1] == ("dev", "trip")
+        assert gated.most_active == 1
+        assert all(query == "trip" for query in shown)
+        private = main.query_one("#private", NotePane)
+        assert demo_id("main-trip") not in private.hits
+        assert "as dev" in status(app)
+
+
+async def test_clearing_while_a_search_runs_keeps_the_full_lists() -> None:
+    engine = demo_engine()
+    gated = GatedSearch(engine)
+    app = demo_app(engine, agent="dev")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        shown = record_shown(app)
+        await pilot.press("slash", "d")
+        await wait_started(pilot, gated)
+        main_screen(app).query_one("#search", Input).value = ""
+        await pilot.pause()
+        gated.gate.set()
+        await settle(pilot)
+        assert shown == []
+        assert gated.calls == [("dev", "d")]
+        assert not main_screen(app).query_one("#private", NotePane).searching
+
+
+async def test_enter_goes_to_the_results_of_the_final_text() -> None:
+    engine = demo_engine()
+    gated = GatedSearch(engine)
+    gated.gate.set()
+    app = demo_app(engine, agent="dev")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"production deploy frozen", "enter")
+        await settle(pilot)
+        main = main_screen(app)
+        assert gated.calls[-1] == ("dev", "production deploy frozen")
+        focused = main.focused
+        assert focused is not None and isinstance(focused.parent, NotePane)
+        assert main.selected_id == demo_id("shared-freeze")
+        calls = len(gated.calls)
+        # Enter again on results already shown searches nothing more.
+        await pilot.press("slash", "enter")
+        await settle(pilot)
+        assert len(gated.calls) == calls
+        assert isinstance(main.focused.parent, NotePane)  # type: ignore[union-attr]
