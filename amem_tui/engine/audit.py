@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 from amem_tui.engine.consolidate import is_runs_collection
 from amem_tui.engine.models import EVERYONE, SHARED, MemoryNote
 from amem_tui.engine.scope import validate_agent_id
+from amem_tui.engine.store.base import scan_points
 
 if TYPE_CHECKING:
     from amem_tui.engine.engine import MemoryEngine
@@ -191,15 +192,9 @@ def _view(engine: MemoryEngine, name: str) -> CollectionView:
 
 
 # ---------------------------------------------------------------------- audit
-def _scan(engine: MemoryEngine, collection: str, page: int = 512) -> Iterator[MemoryNote]:
-    offset = 0
-    while True:
-        points = engine.store.scroll(collection, None, limit=page, offset=offset)
-        for point in points:
-            yield engine.note_from_point(collection, point.id, point.payload)
-        if len(points) < page:
-            return
-        offset += page
+def _scan(engine: MemoryEngine, collection: str) -> Iterator[MemoryNote]:
+    for point in scan_points(engine.store, collection):
+        yield engine.note_from_point(collection, point.id, point.payload)
 
 
 def _preview(note: MemoryNote) -> str:

@@ -34,7 +34,7 @@ from amem_tui.engine.models import (
     parse_time,
 )
 from amem_tui.engine.scope import AgentScope, Filter, Match, MatchAny
-from amem_tui.engine.store.base import StoredPoint
+from amem_tui.engine.store.base import StoredPoint, scan_points
 
 if TYPE_CHECKING:
     from amem_tui.engine.engine import MemoryEngine
@@ -53,9 +53,6 @@ RUN_KEY = "amemRun"
 #: Entries of openclaw-amem further apart than this are shown as separate runs.
 OPENCLAW_RUN_GAP = timedelta(hours=1)
 
-_PAGE = 1024
-#: Candidates are read in big pages: an embedded store filters the whole collection per page.
-_CANDIDATE_PAGE = 8192
 _BLOCK = 1024
 _BATCH = 32
 _RUN_NS = uuid.UUID("0b6f5d3c-8e0a-4c1b-9a55-2d7e4f1c6a10")
@@ -285,19 +282,11 @@ class Consolidator:
     def _candidates(self, scope: AgentScope) -> list[_Candidate]:
         flt = rules.consolidation_filter(scope)
         found: list[_Candidate] = []
-        offset = 0
-        while True:
-            points = self.store.scroll(
-                scope.collection, flt, limit=_CANDIDATE_PAGE, offset=offset, with_vectors=True
-            )
-            for point in points:
-                note = MemoryNote.from_payload(point.id, point.payload)
-                if note.malformed or not point.vector or not rules.may_consolidate(scope, note):
-                    continue
-                found.append(_Candidate(note, dict(point.payload), np.asarray(point.vector)))
-            if len(points) < _CANDIDATE_PAGE:
-                break
-            offset += _CANDIDATE_PAGE
+        for point in scan_points(self.store, scope.collection, flt, with_vectors=True):
+            note = MemoryNote.from_payload(point.id, point.payload)
+            if note.malformed or not point.vector or not rules.may_consolidate(scope, note):
+                continue
+            found.append(_Candidate(note, dict(point.payload), np.asarray(point.vector)))
         found.sort(key=lambda c: c.note.id)  # storage order must not matter
         return found
 
@@ -517,14 +506,7 @@ class Consolidator:
             self.store.upsert(log, points[start : start + _BATCH * 8])
 
     def _scroll_all(self, collection: str, flt: Filter | None) -> list[StoredPoint]:
-        out: list[StoredPoint] = []
-        offset = 0
-        while True:
-            page = self.store.scroll(collection, flt, limit=_PAGE, offset=offset)
-            out.extend(page)
-            if len(page) < _PAGE:
-                return out
-            offset += _PAGE
+        return list(scan_points(self.store, collection, flt))
 
     def load_runs(
         self,

@@ -43,7 +43,7 @@ from amem_tui.engine.models import (
 )
 from amem_tui.engine.scope import AgentScope, Filter
 from amem_tui.engine.search import SearchMode
-from amem_tui.engine.store.base import CollectionInfo, NoteStore, StoredPoint
+from amem_tui.engine.store.base import CollectionInfo, NoteStore, StoredPoint, scan_points
 
 if TYPE_CHECKING:
     from amem_tui.engine.audit import AuditReport, CollectionView
@@ -408,19 +408,13 @@ class MemoryEngine:
             return cached[1], cached[2]
         users: set[str] = set()
         agents: set[str] = set()
-        offset = 0
-        while True:
-            points = self.store.scroll(real, None, limit=page, offset=offset)
-            for point in points:
-                user = point.payload.get("user_id")
-                if isinstance(user, str):
-                    users.add(user)
-                agent = rules.mem0_agent(user, point.payload.get("agent_id"))
-                if agent:
-                    agents.add(agent)
-            if len(points) < page:
-                break
-            offset += page
+        for point in scan_points(self.store, real, None, page=page):
+            user = point.payload.get("user_id")
+            if isinstance(user, str):
+                users.add(user)
+            agent = rules.mem0_agent(user, point.payload.get("agent_id"))
+            if agent:
+                agents.add(agent)
         found = (tuple(sorted(users)), tuple(sorted(agents)))
         self._user_ids[real] = (total, *found)
         return found
@@ -655,6 +649,14 @@ class MemoryEngine:
             links=links,
             session_key=key,
         )
+
+    def warm_up(self, agent: str | AgentScope | None = None) -> None:
+        """Read and index what the agent's searches use, so its next search is quick.
+
+        For an app to call in the background after start and after writes; a search
+        that comes while this runs waits for it instead of reading the store again.
+        """
+        searching.prepare(self, self._scope(agent))
 
     # ------------------------------------------------------------- writing
     def check_writable(self, collection: str | None = None) -> None:

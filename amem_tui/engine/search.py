@@ -24,11 +24,12 @@ Mode B agent), each with the reason from :func:`scope.hidden_reason`.
 
 from __future__ import annotations
 
+import copy
 import math
 import re
 import threading
 import weakref
-from collections import Counter, deque
+from collections import ChainMap, Counter, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -46,7 +47,7 @@ from amem_tui.engine.models import (
     parse_time,
 )
 from amem_tui.engine.scope import AgentScope, Filter
-from amem_tui.engine.store.base import NoteStore
+from amem_tui.engine.store.base import NoteStore, scan_points
 
 if TYPE_CHECKING:
     from amem_tui.engine.engine import MemoryEngine
@@ -63,7 +64,6 @@ LINK_MIN_SIMILARITY = 0.25
 #: openclaw-amem asks Qdrant for dense candidates with ``score_threshold`` 0.
 DENSE_MIN_SCORE = 0.0
 HEAT_WEIGHT = 0.05
-_SCROLL_PAGE = 8192
 
 # openclaw-amem lowercases and takes ASCII word runs (a JavaScript ``\w``), so
 # keyword matches here are the ones the agent's own BM25 finds.
@@ -83,48 +83,86 @@ def searchable_text(note: MemoryNote) -> str:
 
 @dataclass
 class BM25Index:
-    """Okapi BM25 over a fixed list of documents, with postings for fast scoring."""
+    """Okapi BM25 over a fixed list of documents, with precomputed per-term gains.
+
+    Each posting holds the gain one term adds to one document, so a query is a few
+    array additions instead of a Python loop over every posting.
+    """
 
     ids: list[str]
-    lengths: list[int]
-    idf: dict[str, float]
-    avgdl: float
-    #: term -> [(document position, term frequency)]
-    postings: dict[str, list[tuple[int, int]]]
+    #: term -> (document positions, the term's BM25 gain in each of those documents)
+    postings: dict[str, tuple[np.ndarray, np.ndarray]]
+    #: Each document's place in the store's id order, which breaks ties in scores.
+    tie_order: np.ndarray
 
     @classmethod
     def build(cls, ids: Sequence[str], docs: Sequence[Sequence[str]]) -> BM25Index:
         """Index ``docs`` (token lists) under ``ids``."""
-        postings: dict[str, list[tuple[int, int]]] = {}
+        per_term: dict[str, tuple[list[int], list[int]]] = {}
         for position, doc in enumerate(docs):
             for term, freq in Counter(doc).items():
-                postings.setdefault(term, []).append((position, freq))
+                entry = per_term.get(term)
+                if entry is None:
+                    entry = per_term[term] = ([], [])
+                entry[0].append(position)
+                entry[1].append(freq)
         count = len(docs)
-        # The "+1" idf stays positive even for a term in every document.
-        idf = {
-            t: math.log((count - len(p) + 0.5) / (len(p) + 0.5) + 1.0) for t, p in postings.items()
-        }
-        lengths = [len(doc) for doc in docs]
-        avgdl = sum(lengths) / max(count, 1)
-        return cls(list(ids), lengths, idf, avgdl, postings)
+        lengths = np.array([len(doc) for doc in docs], dtype=np.float64)
+        avgdl = (sum(len(doc) for doc in docs) / count if count else 0.0) or 1.0
+        norm = BM25_K1 * (1 - BM25_B + BM25_B * lengths / avgdl)
+        postings: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        for term, (positions, freqs) in per_term.items():
+            where = np.array(positions, dtype=np.int64)
+            freq = np.array(freqs, dtype=np.float64)
+            # The "+1" idf stays positive even for a term in every document.
+            idf = math.log((count - len(positions) + 0.5) / (len(positions) + 0.5) + 1.0)
+            postings[term] = (where, idf * freq * (BM25_K1 + 1) / (freq + norm[where]))
+        ordered = sorted(range(count), key=lambda position: store_order(ids[position]))
+        tie_order = np.empty(count, dtype=np.int64)
+        tie_order[ordered] = np.arange(count)
+        return cls(list(ids), postings, tie_order)
 
-    def rank(self, query_tokens: Sequence[str]) -> list[tuple[str, float]]:
-        """Documents containing a query term, best first (ties keep index order).
+    def rank(
+        self, query_tokens: Sequence[str], limit: int | None = None
+    ) -> list[tuple[str, float]]:
+        """Documents containing a query term, best first (ties in the store's id order).
 
-        A query term given twice counts twice, as in openclaw-amem.
+        A query term given twice counts twice, as in openclaw-amem. ``limit`` keeps
+        only the best ones (ties at the cut are broken the same way).
         """
-        avgdl = self.avgdl or 1.0
-        scores: dict[int, float] = {}
+        scores = np.zeros(len(self.ids), dtype=np.float64)
         for term in query_tokens:
-            idf = self.idf.get(term)
-            if idf is None:
-                continue
-            for position, freq in self.postings[term]:
-                norm = BM25_K1 * (1 - BM25_B + BM25_B * self.lengths[position] / avgdl)
-                gain = idf * freq * (BM25_K1 + 1) / (freq + norm)
-                scores[position] = scores.get(position, 0.0) + gain
-        ranked = sorted((p for p, s in scores.items() if s > 0), key=lambda p: (-scores[p], p))
-        return [(self.ids[p], scores[p]) for p in ranked]
+            posting = self.postings.get(term)
+            if posting is not None:
+                scores[posting[0]] += posting[1]  # positions are unique within a term
+        candidates = np.flatnonzero(scores > 0)
+        if limit is not None and len(candidates) > limit:
+            values = scores[candidates]
+            cut = np.partition(values, len(values) - limit)[len(values) - limit]
+            candidates = candidates[values >= cut]
+        ties = self.tie_order[candidates]
+        order = candidates[np.lexsort((ties, -scores[candidates]))][:limit]
+        return [(self.ids[p], float(scores[p])) for p in order.tolist()]
+
+
+def store_order(point_id: str) -> tuple[int, int, str]:
+    """Where Qdrant's scroll puts a point id: integers first (by value), then UUIDs."""
+    if point_id.isdigit():
+        return (0, int(point_id), "")
+    return (1, 0, point_id)
+
+
+def detached(note: MemoryNote) -> MemoryNote:
+    """A copy of a cached note that a caller may change without touching the cache.
+
+    Its lists and dicts are copied one level deep, which is all a caller edits, and
+    far cheaper than a deep copy of every hit.
+    """
+    copied = note.model_copy()  # shallow; update= would mark every field as set
+    for name, value in list(copied.__dict__.items()):
+        if isinstance(value, list | dict):
+            copied.__dict__[name] = copy.copy(value)
+    return copied
 
 
 def rrf_fuse(*rankings: Sequence[str], k: int = RRF_K) -> dict[str, float]:
@@ -175,6 +213,33 @@ class _Corpus:
     indexes: dict[tuple[str, ...], BM25Index] = field(default_factory=dict)
     #: The notes each selection key (scope and purpose) keeps, in store order.
     selections: dict[tuple[str, ...], list[MemoryNote]] = field(default_factory=dict)
+    #: Each selection's notes by id.
+    lookups: dict[tuple[str, ...], dict[str, MemoryNote]] = field(default_factory=dict)
+    #: The rule each selection was made with, to patch it after a write.
+    keepers: dict[tuple[str, ...], Callable[[MemoryNote], bool]] = field(default_factory=dict)
+
+    def patched(self, token: tuple[int, int], fresh: dict[str, MemoryNote | None]) -> _Corpus:
+        """A new corpus with ``fresh`` notes replaced, added or (None) removed.
+
+        The old corpus is left as it was: a search running on it finishes unharmed.
+        """
+        notes = [fresh.get(n.id, n) for n in self.notes]
+        seen = {n.id for n in self.notes}
+        notes.extend(n for i, n in fresh.items() if i not in seen and n is not None)
+        kept = [n for n in notes if n is not None]
+        tokens = dict(self.tokens)
+        for note_id, note in fresh.items():
+            if note is None:
+                tokens.pop(note_id, None)
+            else:
+                tokens[note_id] = tokenize(searchable_text(note))
+        selections: dict[tuple[str, ...], list[MemoryNote]] = {}
+        for key, selected in list(self.selections.items()):
+            keep = self.keepers[key]
+            patched = [n for n in selected if n.id not in fresh]
+            patched.extend(n for n in fresh.values() if n is not None and keep(n))
+            selections[key] = patched
+        return _Corpus(token, kept, tokens, selections=selections, keepers=dict(self.keepers))
 
 
 class NoteCache:
@@ -185,9 +250,15 @@ class NoteCache:
     every search, which is always correct.
     """
 
+    #: Above this many changed points a full re-read is as cheap as patching.
+    PATCH_LIMIT = 2048
+
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._corpora: dict[str, _Corpus] = {}
+        #: One reader per collection at a time: a second search waits for the first
+        #: one's read instead of reading the same collection again beside it.
+        self._readers: dict[str, threading.Lock] = {}
 
     @staticmethod
     def usable(store: NoteStore) -> bool:
@@ -207,20 +278,45 @@ class NoteCache:
 
         ``read`` turns a point into a note (a mem0 memory reads as a note view).
         """
-        token = (int(getattr(store, "write_generation", 0)), points_count)
         with self._lock:
-            found = self._corpora.get(collection)
+            reader = self._readers.setdefault(collection, threading.Lock())
+        with reader:
+            token = (int(getattr(store, "write_generation", 0)), points_count)
+            with self._lock:
+                found = self._corpora.get(collection)
             if found is not None and found.token == token:
                 return found
-        notes = [read(p.id, p.payload) for p in _scroll_all(store, collection)]
-        corpus = _Corpus(
-            token=token,
-            notes=notes,
-            tokens={n.id: tokenize(searchable_text(n)) for n in notes},
-        )
-        with self._lock:
-            self._corpora[collection] = corpus
-        return corpus
+            corpus = self._catch_up(store, collection, found, token, read)
+            if corpus is None:
+                notes = [read(p.id, p.payload) for p in _scroll_all(store, collection)]
+                corpus = _Corpus(
+                    token=token,
+                    notes=notes,
+                    tokens={n.id: tokenize(searchable_text(n)) for n in notes},
+                )
+            with self._lock:
+                self._corpora[collection] = corpus
+            return corpus
+
+    def _catch_up(
+        self,
+        store: NoteStore,
+        collection: str,
+        found: _Corpus | None,
+        token: tuple[int, int],
+        read: Callable[[str, dict[str, Any]], MemoryNote],
+    ) -> _Corpus | None:
+        """``found`` patched with the points written since it was read, or None."""
+        changes = getattr(store, "changes", None)
+        if found is None or changes is None:
+            return None
+        changed = changes.since(collection, found.token[0])
+        if changed is None or len(changed) > self.PATCH_LIMIT:
+            return None
+        fresh: dict[str, MemoryNote | None] = dict.fromkeys(changed)
+        for point in store.retrieve(collection, sorted(changed)):
+            fresh[point.id] = read(point.id, point.payload)
+        return found.patched(token, fresh)
 
 
 _CACHES: weakref.WeakKeyDictionary[object, NoteCache] = weakref.WeakKeyDictionary()
@@ -239,14 +335,7 @@ def _cache_for(store: NoteStore) -> NoteCache | None:
 
 
 def _scroll_all(store: NoteStore, collection: str, flt: Filter | None = None) -> list:
-    points = []
-    offset = 0
-    while True:
-        page = store.scroll(collection, flt, limit=_SCROLL_PAGE, offset=offset)
-        points.extend(page)
-        if len(page) < _SCROLL_PAGE:
-            return points
-        offset += len(page)
+    return list(scan_points(store, collection, flt))
 
 
 @dataclass
@@ -257,6 +346,16 @@ class _NoteSet:
     tokens: Callable[[MemoryNote], list[str]]
     index_cache: dict[tuple[str, ...], BM25Index] | None
     key: tuple[str, ...]
+    lookup_cache: dict[tuple[str, ...], dict[str, MemoryNote]] | None = None
+
+    def by_id(self) -> dict[str, MemoryNote]:
+        """The selected notes by id (built once per cached selection)."""
+        if self.lookup_cache is not None and self.key in self.lookup_cache:
+            return self.lookup_cache[self.key]
+        lookup = {n.id: n for n in self.notes}
+        if self.lookup_cache is not None:
+            self.lookup_cache[self.key] = lookup
+        return lookup
 
     def bm25(self) -> BM25Index:
         if self.index_cache is not None and self.key in self.index_cache:
@@ -290,8 +389,9 @@ def _select(
         notes = corpus.selections.get(key)
         if notes is None:  # the key names the scope and purpose, so keep() is fixed by it
             notes = [n for n in corpus.notes if keep(n)]
+            corpus.keepers[key] = keep
             corpus.selections[key] = notes
-        return _NoteSet(notes, lambda n: corpus.tokens[n.id], corpus.indexes, key)
+        return _NoteSet(notes, lambda n: corpus.tokens[n.id], corpus.indexes, key, corpus.lookups)
     notes = [
         note
         for note in (read(p.id, p.payload) for p in _scroll_all(engine.store, collection, flt))
@@ -371,6 +471,26 @@ def search(
     return result
 
 
+def prepare(engine: MemoryEngine, scope: AgentScope) -> None:
+    """Fill the caches a hybrid search of ``scope`` reads: its notes and their index."""
+    info = engine.store.collection_info(scope.collection)
+    if info is None or _cache_for(engine.store) is None:
+        return
+    chosen = _visible_notes(engine, scope, info.points_count)
+    chosen.by_id()
+    chosen.bm25()
+
+
+def _visible_notes(engine: MemoryEngine, scope: AgentScope, points_count: int) -> _NoteSet:
+    """The notes ``scope`` may search (its read rule), cached where the store allows."""
+
+    def visible(note: MemoryNote) -> bool:
+        return rules.visible_because(scope, note) is not None
+
+    read = engine.read_filter(scope)
+    return _select(engine, scope.collection, points_count, read, visible, _key(scope, "visible"))
+
+
 def _query_vector(
     engine: MemoryEngine, collection: str, query: str, mode: SearchMode, notices: list[str]
 ) -> np.ndarray | None:
@@ -404,10 +524,6 @@ def _rank(
     """Fill ``result.hits`` with the top ``limit`` matches."""
     store = engine.store
     read = engine.read_filter(scope)
-
-    def visible(note: MemoryNote) -> bool:
-        return rules.visible_because(scope, note) is not None
-
     if result.search_mode == "dense":
         assert vector is not None
         points = store.search(scope.collection, vector.tolist(), read, limit, exact=exact)
@@ -432,12 +548,13 @@ def _rank(
         result.candidates = len(points)
         return
 
-    chosen = _select(engine, scope.collection, points_count, read, visible, _key(scope, "visible"))
-    notes = {n.id: n for n in chosen.notes}
+    chosen = _visible_notes(engine, scope, points_count)
+    # Dense hits the selection lacks are added to the first map, never to the cache.
+    notes: ChainMap[str, MemoryNote] = ChainMap({}, chosen.by_id())
     result.total = len(chosen.notes)
     tokens = tokenize(query)
     if result.search_mode == "keyword":
-        ranked = chosen.bm25().rank(tokens)[:limit]
+        ranked = chosen.bm25().rank(tokens, limit)
         result.candidates = len(ranked)
         for rank, (note_id, score) in enumerate(ranked, start=1):
             note = notes[note_id]
@@ -445,7 +562,7 @@ def _rank(
             assert because is not None
             result.hits.append(
                 SearchHit(
-                    note=note.model_copy(deep=True),
+                    note=detached(note),
                     score=score,
                     bm25_rank=rank,
                     bm25_score=score,
@@ -470,7 +587,7 @@ def _rank(
             notes.setdefault(note.id, note)
             dense_ids.append(point.id)
             similarity[point.id] = point.score
-    bm25 = chosen.bm25().rank(tokens)[:n]
+    bm25 = chosen.bm25().rank(tokens, n)
     bm25_ids = [note_id for note_id, _ in bm25]
     result.candidates = max(len(dense_ids), len(bm25_ids))
     fused = rrf_fuse(dense_ids, bm25_ids)
@@ -493,7 +610,7 @@ def _rank(
         assert because is not None
         result.hits.append(
             SearchHit(
-                note=note.model_copy(deep=True),
+                note=detached(note),
                 score=fused[note_id] * boosts[note_id],
                 similarity=similarity.get(note_id),
                 bm25_rank=bm25_rank.get(note_id),
@@ -608,8 +725,8 @@ def _hidden(
         scored: list[tuple[MemoryNote, float, float | None]] = []
         if vector is None:
             chosen = hidden_notes()
-            by_id = {n.id: n for n in chosen.notes}
-            ranked = chosen.bm25().rank(tokens)[:limit]
+            by_id = chosen.by_id()
+            ranked = chosen.bm25().rank(tokens, limit)
             scored = [(by_id[i], s, None) for i, s in ranked]
         else:
             try:
@@ -662,7 +779,7 @@ def _fused_hidden(
     limit: int,
 ) -> list[tuple[MemoryNote, float, float | None]]:
     """Hidden notes of one collection ranked as hits are: dense + BM25, fused."""
-    notes = {n.id: n for n in chosen.notes}
+    notes = chosen.by_id()
     n = min(max(4 * limit, 20), len(notes))
     if n == 0:
         return []
@@ -677,7 +794,7 @@ def _fused_hidden(
         if point.id in notes:
             dense.append(point.id)
             similarity[point.id] = point.score
-    bm25 = [note_id for note_id, _ in chosen.bm25().rank(tokens)[:n]]
+    bm25 = [note_id for note_id, _ in chosen.bm25().rank(tokens, n)]
     fused = rrf_fuse(dense, bm25)
     order = sorted(fused, key=lambda i: -fused[i])[:limit]
     missing = [i for i in order if i not in similarity]

@@ -25,6 +25,7 @@ from amem_tui.engine.errors import AmemError, InvalidInput
 from amem_tui.engine.formats import payload_format
 from amem_tui.engine.models import SHARED, MemoryNote
 from amem_tui.engine.scope import validate_agent_id
+from amem_tui.engine.store.base import scan_points
 
 if TYPE_CHECKING:
     from amem_tui.engine.engine import MemoryEngine
@@ -46,20 +47,12 @@ def export_lines(
     if model is None and vectors:
         detected = engine.model_info(collection)
         model = detected.name if detected else None
-    offset = 0
-    while True:
-        points = store.scroll(
-            info.name, None, limit=EXPORT_PAGE, offset=offset, with_vectors=vectors
-        )
-        for point in points:
-            record: dict[str, Any] = {"id": point.id, "payload": point.payload}
-            if vectors and point.vector is not None:
-                record["vector"] = [float(x) for x in point.vector]
-                record["model"] = model
-            yield record
-        if len(points) < EXPORT_PAGE:
-            return
-        offset += EXPORT_PAGE
+    for point in scan_points(store, info.name, None, with_vectors=vectors, page=EXPORT_PAGE):
+        record: dict[str, Any] = {"id": point.id, "payload": point.payload}
+        if vectors and point.vector is not None:
+            record["vector"] = [float(x) for x in point.vector]
+            record["model"] = model
+        yield record
 
 
 def dump_line(record: dict[str, Any]) -> str:

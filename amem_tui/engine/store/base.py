@@ -6,7 +6,10 @@ they never decide who may see what.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+import uuid
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -43,6 +46,10 @@ class CollectionInfo:
     points_count: int
     aliases: list[str] = field(default_factory=list)
     metadata: dict[str, Any] = field(default_factory=dict)
+
+
+#: Points per page when a whole collection (or filter) is read.
+SCAN_PAGE = 4096
 
 
 @runtime_checkable
@@ -119,3 +126,76 @@ class NoteStore(Protocol):
     def close(self) -> None:
         """Release the store (and its lock, for an embedded store)."""
         ...
+
+
+def scan_points(
+    store: NoteStore,
+    collection: str,
+    flt: Filter | None = None,
+    with_vectors: bool = False,
+    page: int = SCAN_PAGE,
+) -> Iterator[StoredPoint]:
+    """Every point the filter matches, in the store's scroll order, a page at a time.
+
+    A store with a ``scan`` method pages by point id (each page costs the same);
+    otherwise pages go by numeric offset, which a store may have to skip through.
+    """
+    scan = getattr(store, "scan", None)
+    if scan is not None:
+        yield from scan(collection, flt, with_vectors=with_vectors, page=page)
+        return
+    offset = 0
+    while True:
+        points = store.scroll(collection, flt, limit=page, offset=offset, with_vectors=with_vectors)
+        yield from points
+        if len(points) < page:
+            return
+        offset += len(points)
+
+
+def _canonical_id(point_id: object) -> str:
+    """A point id as stores return it: a decimal integer or a lowercase hyphenated UUID."""
+    text = str(point_id)
+    if text.isdigit():
+        return str(int(text))
+    try:
+        return str(uuid.UUID(text))
+    except ValueError:
+        return text
+
+
+class ChangeLog:
+    """Which points recent writes touched, so a cache can catch up instead of re-reading.
+
+    Entries carry the store's ``write_generation`` as it was while the write ran
+    (odd: stores bump it before and after every write). A reader that took
+    generation ``t`` before it read may have missed every write logged at ``t`` or
+    later; :meth:`since` returns exactly those points.
+    """
+
+    def __init__(self, keep: int = 4096) -> None:
+        self._entries: deque[tuple[int, str, frozenset[str] | None]] = deque()
+        self._keep = keep
+        self._forgotten = -1  # the newest generation no longer in the log
+        self._lock = threading.Lock()
+
+    def record(self, generation: int, collection: str, ids: Iterable[str] | None) -> None:
+        """Log a write; ``ids`` None means the whole collection changed."""
+        with self._lock:
+            known = None if ids is None else frozenset(_canonical_id(i) for i in ids)
+            self._entries.append((generation, collection, known))
+            while len(self._entries) > self._keep:
+                self._forgotten = max(self._forgotten, self._entries.popleft()[0])
+
+    def since(self, collection: str, generation: int) -> set[str] | None:
+        """Points of ``collection`` written at ``generation`` or later; None if unknown."""
+        with self._lock:
+            if generation <= self._forgotten:
+                return None
+            changed: set[str] = set()
+            for written, name, ids in self._entries:
+                if written >= generation and name == collection:
+                    if ids is None:
+                        return None
+                    changed |= ids
+            return changed

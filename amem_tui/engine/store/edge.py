@@ -36,7 +36,13 @@ import qdrant_edge as qe
 
 from amem_tui.engine.errors import StoreLocked, StoreUnavailable
 from amem_tui.engine.scope import Condition, Filter, Match, MatchAny
-from amem_tui.engine.store.base import CollectionInfo, ScoredPoint, StoredPoint, Vector
+from amem_tui.engine.store.base import (
+    ChangeLog,
+    CollectionInfo,
+    ScoredPoint,
+    StoredPoint,
+    Vector,
+)
 
 #: Keyword indexes on new collections: the scope fields plus openclaw-amem's own.
 KEYWORD_INDEXES = ("agent_id", "owner", "readers", "hash", "topics", "subjects")
@@ -46,11 +52,12 @@ SHARDS_DIR = "edge"
 META_FILE = "collection.json"
 #: Points written since the last optimize that make a bulk load worth optimizing.
 OPTIMIZE_AFTER = 1000
-#: No HNSW graph (m=0): searches are exact scans of optimized segments, filtered through
-#: the payload indexes. Measured here, that is as fast as the graph at 100k notes with a
-#: Mode A filter, gives exact results, and optimizing takes seconds instead of the many
-#: minutes a graph takes to build on two shared cores.
-HNSW_M = 0
+#: An HNSW graph (built when a bulk load is optimized, in a child process). Measured
+#: here at 100k notes with a Mode A filter (bench/bench.py): about a tenth of the time
+#: of an exact scan, recall@10 0.99 against exact; the build takes minutes on two
+#: cores, which nobody waits for. Small collections stay exact scans (below Qdrant's
+#: full-scan threshold), and ``search(exact=True)`` always scans.
+HNSW_M = 16
 # Runs in a child process: optimize() holds the GIL for its whole run (qdrant-edge-py 0.9),
 # which would freeze every thread of the app, so it works on a copy of the shard instead.
 _OPTIMIZE_SCRIPT = (
@@ -143,6 +150,8 @@ class _Collection:
         self.journal: list[qe.UpdateOperation] | None = None
         #: Held for every call on the shard, so a swap never closes it under a reader.
         self.lock = threading.RLock()
+        #: (write generation, point count): an exact count scans, and searches ask often.
+        self.total: tuple[int, int] | None = None
 
 
 class EdgeStore:
@@ -167,6 +176,8 @@ class EdgeStore:
         self.background = background
         #: Changes on every write made through this object, so readers may cache safely.
         self.write_generation = 0
+        #: The points each write touched, for caches that follow write_generation.
+        self.changes = ChangeLog()
         self._collections: dict[str, _Collection] = {}
         self._lock = threading.RLock()
         self._closed = False
@@ -235,10 +246,17 @@ class EdgeStore:
             raise StoreUnavailable(f"collection {collection!r} does not exist in {self.root}")
         return opened
 
-    def _update(self, opened: _Collection, operation: qe.UpdateOperation, what: str) -> None:
+    def _update(
+        self,
+        opened: _Collection,
+        operation: qe.UpdateOperation,
+        what: str,
+        ids: Sequence[str | int] | None,
+    ) -> None:
         # Bumped before and after: a reader that overlaps a write never keeps what it
         # read under the generation that follows the write.
         self.write_generation += 1
+        self.changes.record(self.write_generation, opened.meta["name"], ids)
         try:
             with opened.lock, self._calls(what):
                 opened.shard.update(operation)
@@ -291,6 +309,7 @@ class EdgeStore:
         with self._lock:
             if self._open(name) is None:
                 self.write_generation += 1
+                self.changes.record(self.write_generation, name, None)
                 self._create(name, vector_size, embedding_model, indexes)
                 self.write_generation += 1
         info = self.collection_info(name)
@@ -342,15 +361,19 @@ class EdgeStore:
         if not points:
             return
         opened = self._require(collection)
-        structs = [qe.Point(_point_id(p.id), list(p.vector or []), p.payload) for p in points]
-        self._update(opened, qe.UpdateOperation.upsert_points(structs), "writing")
+        ids = [_point_id(p.id) for p in points]
+        structs = [
+            qe.Point(i, list(p.vector or []), p.payload) for i, p in zip(ids, points, strict=True)
+        ]
+        self._update(opened, qe.UpdateOperation.upsert_points(structs), "writing", ids)
         self._note_writes(opened, len(points))
 
     def set_payload(self, collection: str, point_id: str, payload: dict[str, Any]) -> None:
         """Replace a point's payload, keeping its vector."""
         opened = self._require(collection)
-        operation = qe.UpdateOperation.overwrite_payload([_point_id(point_id)], payload)
-        self._update(opened, operation, "writing")
+        target = _point_id(point_id)
+        operation = qe.UpdateOperation.overwrite_payload([target], payload)
+        self._update(opened, operation, "writing", [target])
 
     def retrieve(
         self, collection: str, ids: Sequence[str], with_vectors: bool = False
@@ -399,14 +422,50 @@ class EdgeStore:
             for p in points
         ]
 
+    def scan(
+        self,
+        collection: str,
+        flt: Filter | None = None,
+        with_vectors: bool = False,
+        page: int = 4096,
+    ) -> Iterator[StoredPoint]:
+        """Every matching point in id order, paged by point id (no offset to skip)."""
+        opened = self._open(collection)
+        if opened is None:
+            return
+        cursor: Any = None
+        edge_filter = to_edge_filter(flt)
+        while True:
+            request = qe.ScrollRequest(
+                offset=cursor,
+                limit=page,
+                filter=edge_filter,
+                with_payload=True,
+                with_vector=with_vectors,
+            )
+            with opened.lock, self._calls("reading"):
+                points, cursor = opened.shard.scroll(request)
+            for p in points:
+                yield StoredPoint(
+                    str(p.id), dict(p.payload or {}), _vector_of(p.vector) if with_vectors else None
+                )
+            if cursor is None or not points:
+                return
+
     def count(self, collection: str, flt: Filter | None = None) -> int:
         """Exact count of matching points."""
         opened = self._open(collection)
         if opened is None:
             return 0
+        generation = self.write_generation
+        if flt is None and opened.total is not None and opened.total[0] == generation:
+            return opened.total[1]
         request = qe.CountRequest(exact=True, filter=to_edge_filter(flt))
         with opened.lock, self._calls("counting"):
-            return int(opened.shard.count(request))
+            counted = int(opened.shard.count(request))
+        if flt is None and generation % 2 == 0 and generation == self.write_generation:
+            opened.total = (generation, counted)  # no write overlapped the count
+        return counted
 
     def search(
         self,
@@ -436,7 +495,7 @@ class EdgeStore:
         opened = self._require(collection)
         wanted = [_point_id(i) for i in ids if _valid_id(i)]
         if wanted:
-            self._update(opened, qe.UpdateOperation.delete_points(wanted), "deleting")
+            self._update(opened, qe.UpdateOperation.delete_points(wanted), "deleting", wanted)
             self._note_writes(opened, len(wanted))
 
     # ------------------------------------------------------------ optimizing

@@ -16,7 +16,13 @@ from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedR
 
 from amem_tui.engine.errors import StoreLocked, StoreUnavailable
 from amem_tui.engine.scope import Condition, Filter, Match, MatchAny
-from amem_tui.engine.store.base import CollectionInfo, ScoredPoint, StoredPoint, Vector
+from amem_tui.engine.store.base import (
+    ChangeLog,
+    CollectionInfo,
+    ScoredPoint,
+    StoredPoint,
+    Vector,
+)
 
 #: Keyword indexes created on new collections (openclaw-amem's plus our scope fields).
 DEFAULT_INDEXES = ("agent_id", "hash", "owner", "readers", "topics", "subjects")
@@ -73,6 +79,8 @@ class QdrantStore:
     ) -> None:
         #: Changes on every write made through this object, so readers may cache safely.
         self.write_generation = 0
+        #: The points each write touched, for caches that follow write_generation.
+        self.changes = ChangeLog()
         # qdrant-client's local mode is not thread-safe (a search racing a write
         # fails inside numpy), and the TUI's workers are threads: one call at a time.
         self._local_lock: threading.RLock | None = None
@@ -151,10 +159,16 @@ class QdrantStore:
             ) from exc
 
     @contextmanager
-    def _writing(self, what: str) -> Iterator[None]:
+    def _writing(
+        self, what: str, collection: str, ids: Sequence[str | int] | None = None
+    ) -> Iterator[None]:
         # Bumped before and after: a reader that overlaps a write never keeps
         # what it read under the generation that follows the write.
         self.write_generation += 1
+        if self.embedded:  # only an embedded store's readers may cache what they read
+            with contextlib.suppress(Exception):
+                collection = self.resolve_alias(collection)
+            self.changes.record(self.write_generation, collection, ids)
         try:
             with self._calls(what):
                 yield
@@ -217,7 +231,7 @@ class QdrantStore:
         existing = self.collection_info(name)
         if existing is not None:
             return existing
-        with self._writing("creating a collection"):
+        with self._writing("creating a collection", name):
             self.client.create_collection(
                 collection_name=name,
                 vectors_config=qm.VectorParams(size=vector_size, distance=qm.Distance.COSINE),
@@ -241,12 +255,12 @@ class QdrantStore:
             qm.PointStruct(id=_point_id(p.id), vector=p.vector or [], payload=p.payload)
             for p in points
         ]
-        with self._writing("writing"):
+        with self._writing("writing", collection, [p.id for p in points]):
             self.client.upsert(self.resolve_alias(collection), points=structs, wait=True)
 
     def set_payload(self, collection: str, point_id: str, payload: dict[str, Any]) -> None:
         """Replace a point's payload, keeping its vector."""
-        with self._writing("writing"):
+        with self._writing("writing", collection, [point_id]):
             self.client.overwrite_payload(
                 self.resolve_alias(collection),
                 payload=payload,
@@ -295,6 +309,31 @@ class QdrantStore:
             for p in response.points
         ]
 
+    def scan(
+        self,
+        collection: str,
+        flt: Filter | None = None,
+        with_vectors: bool = False,
+        page: int = 4096,
+    ) -> Iterator[StoredPoint]:
+        """Every matching point in id order, paged by point id (no offset to skip)."""
+        name = self.resolve_alias(collection)
+        cursor: Any = None
+        while True:
+            with self._calls("reading"):
+                points, cursor = self.client.scroll(
+                    name,
+                    scroll_filter=to_qdrant_filter(flt),
+                    limit=page,
+                    offset=cursor,
+                    with_payload=True,
+                    with_vectors=with_vectors,
+                )
+            for p in points:
+                yield StoredPoint(str(p.id), dict(p.payload or {}), _vector_of(p.vector))
+            if cursor is None or not points:
+                return
+
     def count(self, collection: str, flt: Filter | None = None) -> int:
         """Exact count of matching points."""
         with self._calls("counting"):
@@ -326,7 +365,7 @@ class QdrantStore:
 
     def delete_points(self, collection: str, ids: Sequence[str]) -> None:
         """Remove points for good."""
-        with self._writing("deleting"):
+        with self._writing("deleting", collection, list(ids)):
             self.client.delete(
                 self.resolve_alias(collection),
                 points_selector=qm.PointIdsList(points=[_point_id(i) for i in ids]),
