@@ -1,0 +1,100 @@
+"""The TUI rows of bench/bench.py: the real app under Pilot on a built store.
+
+Usage (bench.py runs it): python bench/tui_worker.py BACKEND FOLDER QUERIES.json T0
+
+``T0`` is the wall-clock time at which the parent started this process, so the
+first frame is timed from process start (interpreter, imports and all), as a
+user starting ``amem-tui`` sees it. Prints one JSON line. Imports nothing the app
+itself would not, so the start-up figure is the app's own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+
+def _ms(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return {"p50": statistics.median(ordered) * 1000, "p95": p95 * 1000, "n": len(ordered)}
+
+
+async def _until(check: Any, timeout: float = 600.0) -> None:
+    deadline = time.perf_counter() + timeout
+    while not check():
+        if time.perf_counter() > deadline:
+            raise TimeoutError("the app did not get there in time")
+        await asyncio.sleep(0.001)
+
+
+async def drive(backend: str, folder: Path, queries: list[str], t0: float) -> dict[str, Any]:
+    """Start the app, then time typing the last key of each query until its hits show."""
+    from amem_tui.config import Settings
+    from amem_tui.engine.engine import MemoryEngine
+    from amem_tui.tui.app import AmemApp
+
+    out: dict[str, Any] = {}
+    engine = MemoryEngine(Settings(store_path=folder, backend=backend))  # type: ignore[arg-type]
+    app = AmemApp(engine, user_config=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        out["first_frame_s"] = time.time() - t0
+        screen = app.screen
+        await _until(lambda: getattr(screen, "scope", None) is not None)
+        await pilot.pause()
+        out["panes_s"] = time.time() - t0
+        await _until(lambda: engine.embedder.loaded)
+        out["model_ready_s"] = time.time() - t0
+        await pilot.press("slash")
+        search = screen.query_one("#search")
+        times: list[float] = []
+        for i, text in enumerate([queries[0], *queries]):
+            search.value = text[:-1]  # type: ignore[attr-defined]
+            await _until(
+                lambda t=text[:-1]: (
+                    getattr(screen, "search_result", None) is not None
+                    and screen.search_result.query == t
+                )  # type: ignore[attr-defined]
+            )
+            await pilot.pause()
+            began = time.perf_counter()
+            await pilot.press(text[-1])  # the keystroke timed
+            await _until(
+                lambda t=text: (
+                    getattr(screen, "search_result", None) is not None
+                    and screen.search_result.query == t
+                )  # type: ignore[attr-defined]
+            )
+            await pilot.pause()  # the hits are drawn after this refresh
+            if i > 0:  # the first one may still be filling the note cache: not timed
+                times.append(time.perf_counter() - began)
+        out["keystroke"] = _ms(times)
+    engine.close()
+    return out
+
+
+def _peak_rss_mib() -> float:
+    with open("/proc/self/status", encoding="utf-8") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def main() -> None:
+    """Run the timings and print them as JSON."""
+    backend, folder, queries_file, t0 = sys.argv[1:5]
+    queries = json.loads(Path(queries_file).read_text(encoding="utf-8"))
+    out = asyncio.run(drive(backend, Path(folder), queries, float(t0)))
+    out["rss_mib"] = _peak_rss_mib()
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
