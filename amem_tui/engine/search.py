@@ -466,19 +466,17 @@ def search(
             _walk_links(engine, scope, vector, result)
     if hidden:
         fused = result.search_mode == "hybrid"
-        result.hidden = _hidden(engine, scope, query, vector, limit, notices, fused)
+        result.hidden = _hidden(engine, scope, query, vector, limit, notices, fused, exact)
     result.notice = " ".join(notices) or None
     return result
 
 
 def prepare(engine: MemoryEngine, scope: AgentScope) -> None:
-    """Fill the caches a hybrid search of ``scope`` reads: its notes and their index."""
-    info = engine.store.collection_info(scope.collection)
-    if info is None or _cache_for(engine.store) is None:
+    """Fill the caches a search of ``scope`` reads: the notes it may search, the ones
+    hidden from it, and their keyword indexes (a keyword search builds them all)."""
+    if _cache_for(engine.store) is None:
         return
-    chosen = _visible_notes(engine, scope, info.points_count)
-    chosen.by_id()
-    chosen.bm25()
+    search(engine, scope, "warm", mode="keyword", hidden=True, links=False)
 
 
 def _visible_notes(engine: MemoryEngine, scope: AgentScope, points_count: int) -> _NoteSet:
@@ -687,6 +685,7 @@ def _hidden(
     limit: int,
     notices: list[str],
     fused: bool,
+    exact: bool = True,
 ) -> list[HiddenMatch]:
     """The best matches the agent cannot see, across the collections we know.
 
@@ -743,10 +742,11 @@ def _hidden(
             query_vector = vectors[key]
             if fused:
                 scored = _fused_hidden(
-                    engine, collection, query_vector, tokens, hidden_notes(), flt, limit
+                    engine, collection, query_vector, tokens, hidden_notes(), flt, limit, exact
                 )
             else:
-                for point in engine.store.search(collection, query_vector.tolist(), flt, limit):
+                vec = query_vector.tolist()
+                for point in engine.store.search(collection, vec, flt, limit, exact=exact):
                     note = engine.note_from_point(collection, point.id, point.payload)
                     # A cosine at or below zero is no match at all, hidden or not.
                     if point.score > 0 and keep(note):
@@ -777,6 +777,7 @@ def _fused_hidden(
     chosen: _NoteSet,
     flt: Filter | None,
     limit: int,
+    exact: bool = True,
 ) -> list[tuple[MemoryNote, float, float | None]]:
     """Hidden notes of one collection ranked as hits are: dense + BM25, fused."""
     notes = chosen.by_id()
@@ -788,7 +789,7 @@ def _fused_hidden(
     # Without a filter (another agent's collection, a mem0 view) the store may
     # also return notes that are not hidden: ask for enough to still fill n.
     wanted = n if flt is not None else min(n + len(notes), 4 * n)
-    for point in engine.store.search(collection, vector.tolist(), flt, wanted):
+    for point in engine.store.search(collection, vector.tolist(), flt, wanted, exact=exact):
         if point.score < DENSE_MIN_SCORE or len(dense) >= n:
             break
         if point.id in notes:

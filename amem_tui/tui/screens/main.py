@@ -277,6 +277,18 @@ class MainScreen(Screen[None]):
         with self.app.batch_update():
             self._store_status(None)
             self._apply_scope(message.data)
+        self.warm_search(message.data.scope)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="warm")
+    def warm_search(self, scope: AgentScope) -> None:
+        """Read and index the agent's notes in the background, so its first search is quick.
+
+        A search typed meanwhile waits for this read rather than starting another.
+        """
+        try:
+            self.engine.warm_up(scope)
+        except Exception:  # a failing store shows up in the next load or search
+            return
 
     def _apply_scope(self, data: ScopeData) -> None:
         switched = self.scope is None or self.scope.agent != data.scope.agent
@@ -451,7 +463,10 @@ class MainScreen(Screen[None]):
     def run_search(self, scope: AgentScope, query: str, generation: int) -> None:
         """Search as the agent; always posts SearchDone, which frees the search slot."""
         try:
-            result = self.engine.search(scope, query, limit=SEARCH_LIMIT, hidden=True)
+            # Approximate (HNSW) on big collections, as the agent's own Qdrant searches.
+            result = self.engine.search(
+                scope, query, limit=SEARCH_LIMIT, hidden=True, exact=False
+            )
         except Exception as exc:
             self._refuse(exc)
             result = SearchResult(
