@@ -8,7 +8,6 @@ from typing import Any
 
 from amem_tui import cli
 from amem_tui.cli import Context, UsageError, command
-from amem_tui.engine.consolidate import run_json
 from amem_tui.engine.models import ConsolidationRun
 
 
@@ -56,6 +55,9 @@ def _history_text(data: list[dict[str, Any]]) -> str:
 
 
 def _as_json(run: ConsolidationRun) -> dict[str, Any]:
+    # Imported here: every start (the TUI's too) registers these subcommands.
+    from amem_tui.engine.consolidate import run_json
+
     return run_json(run)
 
 

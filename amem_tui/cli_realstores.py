@@ -15,7 +15,6 @@ from typing import Any, TextIO
 
 from amem_tui import cli
 from amem_tui.cli import Context, command
-from amem_tui.engine.consolidate import is_runs_collection
 from amem_tui.engine.errors import AmemError, InvalidInput
 
 
@@ -148,6 +147,8 @@ def cmd_audit(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
     engine = ctx.engine
     names = None
     if args.all:  # every collection of notes (consolidation's run logs hold none)
+        from amem_tui.engine.consolidate import is_runs_collection  # not on every start
+
         names = [n for n in engine.store.list_collections() if not is_runs_collection(n)]
     return engine.audit(names).model_dump()
 

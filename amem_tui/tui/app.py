@@ -5,19 +5,21 @@ from __future__ import annotations
 import sys
 import tomllib
 from collections import deque
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.notifications import SeverityLevel
 
-from amem_tui.config import Settings, config_dir
+from amem_tui.config import config_dir
 from amem_tui.engine.errors import AmemError, ModelUnavailable, StoreUnavailable
 from amem_tui.tui.commands import AmemCommands
 from amem_tui.tui.messages import ModelState
-from amem_tui.tui.screens.help import HelpScreen
 from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.themes import bundled_theme_dir, load_themes, user_theme_dir
+
+if TYPE_CHECKING:
+    from amem_tui.config import Settings
 
 DEFAULT_THEME = "amem-dark"
 
@@ -122,6 +124,8 @@ class AmemApp(App[int]):
 
     def action_help(self) -> None:
         """Open the help screen (F1)."""
+        from amem_tui.tui.screens.help import HelpScreen  # only when asked for
+
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss(None)
             return

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -31,10 +31,6 @@ from amem_tui.engine.errors import (
 )
 from amem_tui.engine.models import MemoryNote, SearchHit, SearchResult
 from amem_tui.engine.scope import AgentScope, agent_from_session_key, can_write
-from amem_tui.tui.dialogs.agent_picker import AgentPicker
-from amem_tui.tui.dialogs.confirm import ConfirmDialog
-from amem_tui.tui.dialogs.consolidation import ConsolidationPreview
-from amem_tui.tui.dialogs.note_editor import NoteDraft, NoteEditor
 from amem_tui.tui.messages import (
     ActionDone,
     ActionRefused,
@@ -50,12 +46,18 @@ from amem_tui.tui.messages import (
     ScopeLoaded,
     SearchDone,
 )
-from amem_tui.tui.screens.audit import AuditScreen
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.detail import NoteDetail
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.widgets.note_pane import NotePane
+
+if TYPE_CHECKING:
+    from amem_tui.tui.dialogs.note_editor import NoteDraft
+
+# Dialogs and the audit screen are imported where they open, not here: the first
+# frame needs none of them, and the audit screen pulls in the audit and
+# consolidation modules (numpy, pydantic models), which cost start-up time.
 
 PAGE_SIZE = 200
 SEARCH_LIMIT = 40
@@ -674,6 +676,8 @@ class MainScreen(Screen[None]):
             if agent:
                 self.switch_agent(agent)
 
+        from amem_tui.tui.dialogs.agent_picker import AgentPicker
+
         current = self.scope.agent if self.scope else None
         self.app.push_screen(AgentPicker(self.agents, current), chosen)
 
@@ -766,6 +770,8 @@ class MainScreen(Screen[None]):
                 lambda: self.engine.add(scope, draft.content, shared=draft.shared, tags=draft.tags),
             )
 
+        from amem_tui.tui.dialogs.note_editor import NoteEditor
+
         self.app.push_screen(
             NoteEditor(f"New note as {scope.agent}", scope.agent, shared_reason=reason), save
         )
@@ -804,6 +810,8 @@ class MainScreen(Screen[None]):
                 ),
             )
 
+        from amem_tui.tui.dialogs.note_editor import NoteEditor
+
         self.app.push_screen(
             NoteEditor(
                 f"Edit note {note.id}",
@@ -819,6 +827,8 @@ class MainScreen(Screen[None]):
         def answer(yes: bool | None) -> None:
             if yes:
                 then()
+
+        from amem_tui.tui.dialogs.confirm import ConfirmDialog
 
         self.app.push_screen(ConfirmDialog(title, Text(body), label), answer)
 
@@ -923,6 +933,8 @@ class MainScreen(Screen[None]):
                 bar.display = True
                 self.apply_consolidation(scope, run.threshold)
 
+        from amem_tui.tui.dialogs.consolidation import ConsolidationPreview
+
         self.app.push_screen(ConsolidationPreview(run, read_only=self.read_only), answer)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="consolidate")
@@ -1011,6 +1023,8 @@ class MainScreen(Screen[None]):
 
     def on_audit_ready(self, message: AuditReady) -> None:
         """Show the finished report."""
+        from amem_tui.tui.screens.audit import AuditScreen
+
         self.app.push_screen(AuditScreen(message.report))
 
     # ---------------------------------------------------------------- model
