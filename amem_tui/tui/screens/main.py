@@ -7,7 +7,7 @@ messages back; the widgets only display what they are given.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -62,9 +62,33 @@ if TYPE_CHECKING:
 PAGE_SIZE = 200
 SEARCH_LIMIT = 40
 WRITE_ACTIONS = frozenset(
-    {"add", "edit", "publish", "unpublish", "delete", "restore", "consolidate", "undo"}
+    {
+        "add",
+        "edit",
+        "publish",
+        "unpublish",
+        "delete",
+        "restore",
+        "consolidate",
+        "undo",
+        "undo_merge",
+    }
 )
 CONSOLIDATION_MISSING = "Consolidation is not available in this version of the engine."
+
+
+def newest_first(notes: Iterable[MemoryNote]) -> list[MemoryNote]:
+    """Notes by creation time, newest first; notes without a readable time go last.
+
+    The engine lists in store order and has no order option, so each loaded page is
+    sorted here: pages after the first are sorted among themselves, not globally.
+    """
+
+    def when(note: MemoryNote) -> tuple[bool, float]:
+        created = note.created_at()
+        return (created is not None, created.timestamp() if created is not None else 0.0)
+
+    return sorted(notes, key=when, reverse=True)
 
 
 def refusal_title(exc: BaseException) -> str:
@@ -103,8 +127,19 @@ class MainScreen(Screen[None]):
         Binding("r", "restore", "Restore", id="restore"),
         Binding("c", "consolidate", "Consolidate", id="consolidate"),
         Binding("z", "undo", "Undo run", id="undo", show=False),
+        Binding("m", "undo_merge", "Undo merge", id="undo_merge", show=False),
         Binding("x", "toggle_deleted", "Deleted", id="toggle_deleted"),
+        # h would be typed into the search box, so ctrl+t (a priority binding: it works
+        # while the box has focus; Input does not use it) toggles from anywhere.
         Binding("h", "toggle_hidden", "Hidden", id="toggle_hidden", show=False),
+        Binding(
+            "ctrl+t",
+            "toggle_hidden",
+            "Hidden",
+            id="toggle_hidden_anywhere",
+            show=False,
+            priority=True,
+        ),
         Binding("ctrl+r", "reload", "Reload", id="reload", show=False),
         Binding("A", "audit", "Audit", id="audit", key_display="A", show=False),
         Binding("escape", "clear_search", "Clear", id="clear_search", show=False),
@@ -297,14 +332,14 @@ class MainScreen(Screen[None]):
         self.scope = data.scope
         self.counts = data.counts
         self.query_one(HeaderBar).show(data.scope, data.counts)
-        self.listing = {"private": (list(data.private.notes), data.private.total)}
+        self.listing = {"private": (newest_first(data.private.notes), data.private.total)}
         private = self.query_one("#private", NotePane)
         shared = self.query_one("#shared", NotePane)
         private.base_title = f"Private · {data.scope.agent}"
         if data.scope.mode == "B":
             private.base_title = f"Collection · {data.scope.agent} (Mode B)"
         if data.shared is not None:
-            self.listing["shared"] = (list(data.shared.notes), data.shared.total)
+            self.listing["shared"] = (newest_first(data.shared.notes), data.shared.total)
         history = self.query_one(HistoryPane)
         history.next_run = data.next_run
         if data.history is not None:
@@ -407,12 +442,13 @@ class MainScreen(Screen[None]):
         if message.generation != self.generation or message.which not in self.listing:
             return
         notes, _ = self.listing[message.which]
-        notes.extend(message.page.notes)
+        page = newest_first(message.page.notes)
+        notes.extend(page)
         self.listing[message.which] = (notes, message.page.total)
         if not self.query_text:
             pane = self.query_one(f"#{message.which}", NotePane)
             pane.total = message.page.total
-            pane.append_page(message.page.notes)
+            pane.append_page(page)
 
     # ---------------------------------------------------------------- search
     # Latest wins, no debounce: a change starts a search at once when none is running;
@@ -509,7 +545,8 @@ class MainScreen(Screen[None]):
         ]
         if hidden:
             verb = "hide" if self.show_hidden else "show"
-            parts.append(f"{len(hidden)} hidden matches (h to {verb})")
+            key = self.key_for("toggle_hidden_anywhere", "toggle_hidden")
+            parts.append(f"{len(hidden)} hidden matches ({key} to {verb})")
         if getattr(result, "notice", None):
             parts.append(str(result.notice))
         parts.append("Esc clears")
@@ -526,6 +563,14 @@ class MainScreen(Screen[None]):
         else:
             self.selected_id = None
             self._restore_selection()
+
+    def key_for(self, *binding_ids: str) -> str:
+        """The key that runs the first of these bindings now (keymap.toml may rebind it)."""
+        for binding_id in binding_ids:
+            for active in self.active_bindings.values():
+                if active.binding.id == binding_id:
+                    return self.app.get_key_display(active.binding)
+        return "?"
 
     def _status(self, text: str) -> None:
         status = self.query_one("#search-status", Static)
@@ -586,7 +631,7 @@ class MainScreen(Screen[None]):
     @on(HistoryPane.Highlighted)
     def _run_highlighted(self, message: HistoryPane.Highlighted) -> None:
         if message.run is not None and self.query_one(HistoryPane).table.has_focus:
-            self.query_one(NoteDetail).show_run(message.run)
+            self._show_run(message.run)
 
     def on_descendant_focus(self, event: DescendantFocus) -> None:
         """Show what the focused pane has under its cursor."""
@@ -599,7 +644,18 @@ class MainScreen(Screen[None]):
             if parent.current_id:
                 self._select_from(parent)
         elif isinstance(parent, HistoryPane) and parent.current_run is not None:
-            self.query_one(NoteDetail).show_run(parent.current_run)
+            self._show_run(parent.current_run)
+
+    def _show_run(self, run: Any) -> None:
+        hint = (
+            f"{self.key_for('undo')} undoes this run; {self.key_for('undo_merge')} (or Enter "
+            "in the list on the right) undoes only the merge chosen there."
+        )
+        self.query_one(NoteDetail).show_run(run, hint)
+
+    @on(NoteDetail.MergeChosen)
+    def _merge_chosen(self, message: NoteDetail.MergeChosen) -> None:
+        self._undo_merge(message.keeper)
 
     @on(NoteDetail.FollowLink)
     def _follow(self, message: NoteDetail.FollowLink) -> None:
@@ -708,7 +764,7 @@ class MainScreen(Screen[None]):
                 f"{self.scope.agent} is a Mode B agent: it has no shared scope, "
                 "so it cannot publish."
             )
-        if action in ("consolidate", "undo") and not has_consolidation(self.engine):
+        if action in ("consolidate", "undo", "undo_merge") and not has_consolidation(self.engine):
             return CONSOLIDATION_MISSING
         return None
 
@@ -1005,6 +1061,50 @@ class MainScreen(Screen[None]):
             ),
         )
 
+    def action_undo_merge(self) -> None:
+        """Undo one merge of the run shown in the detail view (the one chosen there)."""
+        detail = self.query_one(NoteDetail)
+        keeper = detail.chosen_merge
+        if detail.run is not None and keeper is None and not self.disabled_reason("undo_merge"):
+            self.app.notify(
+                "This run has several merges: choose one in the list on the right "
+                "(Tab to it, arrows), then press Enter.",
+                markup=False,
+            )
+            return
+        self._undo_merge(keeper)
+
+    def _undo_merge(self, keeper: str | None) -> None:
+        if self._refused_now("undo_merge") or self.scope is None:
+            return
+        run = self.query_one(NoteDetail).run
+        if run is None or keeper is None:
+            self.app.notify(
+                "Select a run in the consolidation history first (its merges are listed "
+                "in the detail view).",
+                markup=False,
+            )
+            return
+        if run.dry_run:
+            self.app.notify("A dry run changed nothing: there is nothing to undo.", markup=False)
+            return
+        merge = next((m for m in run.merges if m.keeper == keeper), None)
+        if merge is None:
+            return
+        scope = self.scope
+        self._confirmed(
+            "Undo this merge?",
+            f"Run {run.id}, merge into {merge.keeper}: the {len(merge.dropped)} dropped "
+            "notes are restored and the keeper gets back its content, tags, keywords and "
+            "links from before. The run's other merges stay. Refused if the keeper "
+            f"changed since.\n\nkeeper: {one_line(merge.content_before, 70)}",
+            "Undo merge",
+            lambda: self.run_write(
+                "Undid the merge into",
+                lambda: _undo_merge_note(self.engine, scope, run.id, merge.keeper),
+            ),
+        )
+
     # ---------------------------------------------------------------- audit
     def action_audit(self) -> None:
         """Open the audit report of the whole store (built in a worker)."""
@@ -1044,6 +1144,12 @@ def _undo_note(engine: Any, scope: AgentScope, run_id: str) -> MemoryNote:
     """Undo a run; returns a stand-in note so the write path can report it."""
     run = engine.undo(scope.agent, run_id)
     return MemoryNote(id=str(run.id), content="")
+
+
+def _undo_merge_note(engine: Any, scope: AgentScope, run_id: str, keeper: str) -> MemoryNote:
+    """Undo one merge; returns the keeper's id as a note so the write path reports it."""
+    engine.undo(scope.agent, run_id, keeper)
+    return MemoryNote(id=keeper, content="")
 
 
 def _next_run(engine: Any) -> Any:

@@ -71,10 +71,19 @@ class NoteDetail(Vertical):
             super().__init__()
             self.note_id = note_id
 
+    class MergeChosen(Message):
+        """The user chose one merge of the shown run (to undo it)."""
+
+        def __init__(self, keeper: str) -> None:
+            super().__init__()
+            self.keeper = keeper
+
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.border_title = "Detail"
         self.note: MemoryNote | None = None
+        #: The consolidation run shown, when one is.
+        self.run: Any = None
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -86,13 +95,22 @@ class NoteDetail(Vertical):
                 yield Static("Links", id="links-title", markup=False)
                 yield OptionList(id="links")
 
-    def _set(self, body: Text, side: Text | None = None, links: Sequence[Option] = ()) -> None:
+    def _set(
+        self,
+        body: Text,
+        side: Text | None = None,
+        links: Sequence[Option] = (),
+        list_title: str = "Links",
+    ) -> None:
+        self.run = None  # show_run sets it again after this
         self.query_one("#detail-text", Static).update(body)
         self.query_one("#timeline-text", Static).update(side or Text(""))
         option_list = self.query_one("#links", OptionList)
         option_list.clear_options()
         option_list.add_options(list(links))
-        self.query_one("#links-title", Static).display = bool(links)
+        title = self.query_one("#links-title", Static)
+        title.update(list_title)
+        title.display = bool(links)
         option_list.display = bool(links)
         self.query_one("#detail-body", VerticalScroll).scroll_home(animate=False)
 
@@ -156,8 +174,8 @@ class NoteDetail(Vertical):
         self._set(body, side, options)
 
     # ------------------------------------------------------------------- run
-    def show_run(self, run: Any) -> None:
-        """What a consolidation run merged."""
+    def show_run(self, run: Any, hint: str = "") -> None:
+        """What a consolidation run merged; its merges listed on the right to undo one."""
         self.note = None
         self.border_title = f"Consolidation run {run.id}"
         body = Text()
@@ -172,12 +190,31 @@ class NoteDetail(Vertical):
         if getattr(run, "undoes", None):
             _add(body, "undoes", run.undoes)
         count = len(run.merges)
+        undoable = bool(count) and not run.dry_run and getattr(run, "trigger", "") != "undo"
         body.append(f"\n{count} merge{'' if count == 1 else 's'}\n", style="bold")
+        if undoable and hint:
+            body.append(hint + "\n", style="italic")
         for message in getattr(run, "messages", []) or []:
             body.append(one_line(message, 200) + "\n", style="italic")
         for merge in run.merges:
             body.append_text(merge_text(merge))
-        self._set(body)
+        options = [_merge_option(merge) for merge in run.merges] if undoable else []
+        self._set(body, links=options, list_title="Merges")
+        self.run = run
+
+    @property
+    def chosen_merge(self) -> str | None:
+        """The keeper of the merge highlighted in the list (the shown run's only one, else)."""
+        if self.run is None:
+            return None
+        option_list = self.query_one("#links", OptionList)
+        index = option_list.highlighted
+        if index is not None and option_list.display:
+            option_id = option_list.get_option_at_index(index).id or ""
+            if option_id.startswith(_MERGE):
+                return option_id[len(_MERGE) :]
+        merges = list(self.run.merges)
+        return merges[0].keeper if len(merges) == 1 else None
 
     def show_hidden(self, result: SearchResult) -> None:
         """Matches the agent cannot see, and why (never their content)."""
@@ -200,10 +237,23 @@ class NoteDetail(Vertical):
         self._set(body)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        """Follow a visible link."""
+        """Follow a visible link, or ask to undo the chosen merge."""
         event.stop()
-        if event.option.id:
-            self.post_message(self.FollowLink(event.option.id))
+        option_id = event.option.id or ""
+        if option_id.startswith(_MERGE):
+            self.post_message(self.MergeChosen(option_id[len(_MERGE) :]))
+        elif option_id:
+            self.post_message(self.FollowLink(option_id))
+
+
+_MERGE = "merge:"  # option ids of merges; note ids never hold a colon
+
+
+def _merge_option(merge: Any) -> Option:
+    label = Text(f"{one_line(merge.keeper, 13)}  +{len(merge.dropped)} dropped")
+    if getattr(merge, "undone", False):
+        label.append("  undone", style="dim")
+    return Option(label, id=f"{_MERGE}{merge.keeper}")
 
 
 def explain_hit(hit: Any) -> Text:
