@@ -60,6 +60,8 @@ if TYPE_CHECKING:
 # consolidation modules (numpy, pydantic models), which cost start-up time.
 
 PAGE_SIZE = 200
+#: The longest the screen waits for its widgets before showing an agent switch.
+SWITCH_HOLD_LIMIT = 1.0
 SEARCH_LIMIT = 40
 WRITE_ACTIONS = frozenset(
     {
@@ -168,6 +170,7 @@ class MainScreen(Screen[None]):
         self._pending_select: str | None = None
         self._last_pane = "private"
         self._focus_results = False
+        self.switch_hold_limit = SWITCH_HOLD_LIMIT
 
     @property
     def engine(self) -> Any:
@@ -309,12 +312,50 @@ class MainScreen(Screen[None]):
         """Show an agent's panes (all of them in one go)."""
         if message.generation != self.generation:
             return
-        # One batch: the header, both panes, the history and the detail view change in
-        # the same frame, so a loaded machine never shows a mix of two agents.
-        with self.app.batch_update():
-            self._store_status(None)
-            self._apply_scope(message.data)
+        self.in_one_frame(lambda: (self._store_status(None), self._apply_scope(message.data)))
         self.warm_search(message.data.scope)
+
+    def in_one_frame(self, change: Callable[[], object]) -> None:
+        """Make ``change`` to many widgets and show the result in one frame.
+
+        ``batch_update()`` alone is not enough: a widget tells the screen it needs a
+        repaint from its own message queue, when it next goes idle, so on a busy
+        machine the screen drew the Shared pane's new message under the old header
+        and Private pane. Here screen updates stay suspended until every widget of
+        the screen has gone idle once after the change (its repaint request is then
+        queued at the screen), and the screen is repainted as a whole.
+        """
+        batch = self.app.batch_update()
+        batch.__enter__()
+        released = False
+
+        def release() -> None:
+            nonlocal released
+            if released:
+                return
+            released = True
+            batch.__exit__(None, None, None)
+            self.refresh()
+
+        try:
+            change()
+        except BaseException:
+            release()
+            raise
+        widgets = [w for w in self.walk_children(with_self=False) if w.is_running]
+        waiting = set(widgets)
+
+        def idle(widget: Any) -> None:
+            waiting.discard(widget)
+            if not waiting:
+                self.call_later(release)  # after the repaint requests queued here
+
+        for widget in widgets:
+            widget.call_next(idle, widget)  # runs after the widget's idle refresh
+        if not waiting:
+            self.call_later(release)
+        # Never hold the screen for long, whatever happens to a widget meanwhile.
+        self.set_timer(self.switch_hold_limit, release)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="warm")
     def warm_search(self, scope: AgentScope) -> None:
