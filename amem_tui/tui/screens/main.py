@@ -543,9 +543,7 @@ class MainScreen(Screen[None]):
         """Search as the agent; always posts SearchDone, which frees the search slot."""
         try:
             # Approximate (HNSW) on big collections, as the agent's own Qdrant searches.
-            result = self.engine.search(
-                scope, query, limit=SEARCH_LIMIT, hidden=True, exact=False
-            )
+            result = self.engine.search(scope, query, limit=SEARCH_LIMIT, hidden=True, exact=False)
         except Exception as exc:
             self._refuse(exc)
             result = SearchResult(
