@@ -35,6 +35,8 @@ async def _until(check: Any, timeout: float = 600.0) -> None:
 
 async def drive(backend: str, folder: Path, queries: list[str], t0: float) -> dict[str, Any]:
     """Start the app, then time typing the last key of each query until its hits show."""
+    from textual import events
+
     from amem_tui.config import Settings
     from amem_tui.engine.engine import MemoryEngine
     from amem_tui.tui.app import AmemApp
@@ -53,27 +55,44 @@ async def drive(backend: str, folder: Path, queries: list[str], t0: float) -> di
         out["model_ready_s"] = time.time() - t0
         await pilot.press("slash")
         search = screen.query_one("#search")
+        driver = app._driver
+        assert driver is not None
+        frames: list[float] = []
+        paint = app._display
+
+        def display(on: Any, renderable: Any) -> None:
+            # When the app hands a frame to the terminal (batched updates excepted).
+            if renderable is not None and not app._batch_count:
+                frames.append(time.perf_counter())
+            paint(on, renderable)
+
+        app._display = display  # type: ignore[method-assign]
         times: list[float] = []
+
+        def showing(query: str) -> bool:
+            result = getattr(screen, "search_result", None)
+            return result is not None and result.query == query
+
         for i, text in enumerate([queries[0], *queries]):
             search.value = text[:-1]  # type: ignore[attr-defined]
-            await _until(
-                lambda t=text[:-1]: (
-                    getattr(screen, "search_result", None) is not None
-                    and screen.search_result.query == t
-                )  # type: ignore[attr-defined]
-            )
+            search.cursor_position = len(text) - 1  # type: ignore[attr-defined]
+            # The box searches for the stripped text: wait for that one.
+            typed = text[:-1].strip()
+            await _until(lambda typed=typed: showing(typed))
             await pilot.pause()
+            assert app.focused is search, f"focus went to {app.focused!r}"
+            # The key arrives as a terminal's would (Pilot.press would also wait for
+            # the app to go idle, detail view and all); timed to the first frame
+            # painted after the hits are in place.
             began = time.perf_counter()
-            await pilot.press(text[-1])  # the keystroke timed
-            await _until(
-                lambda t=text: (
-                    getattr(screen, "search_result", None) is not None
-                    and screen.search_result.query == t
-                )  # type: ignore[attr-defined]
-            )
-            await pilot.pause()  # the hits are drawn after this refresh
+            driver.send_message(events.Key(text[-1], text[-1]))
+            await _until(lambda text=text: showing(text))
+            shown = time.perf_counter()
+            await _until(lambda shown=shown: bool(frames) and frames[-1] >= shown)
+            drawn = next(f for f in frames if f >= shown)
+            await pilot.pause()
             if i > 0:  # the first one may still be filling the note cache: not timed
-                times.append(time.perf_counter() - began)
+                times.append(drawn - began)
         out["keystroke"] = _ms(times)
     engine.close()
     return out

@@ -29,7 +29,7 @@ import math
 import re
 import threading
 import weakref
-from collections import ChainMap, Counter, deque
+from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -547,8 +547,7 @@ def _rank(
         return
 
     chosen = _visible_notes(engine, scope, points_count)
-    # Dense hits the selection lacks are added to the first map, never to the cache.
-    notes: ChainMap[str, MemoryNote] = ChainMap({}, chosen.by_id())
+    notes = chosen.by_id()
     result.total = len(chosen.notes)
     tokens = tokenize(query)
     if result.search_mode == "keyword":
@@ -574,15 +573,16 @@ def _rank(
     similarity: dict[str, float] = {}
     dense_ids: list[str] = []
     if n > 0:
-        for point in store.search(scope.collection, vector.tolist(), read, n, exact=exact):
+        # The selection holds every note the agent may search, so the store need not
+        # send payloads; a point it lacks was written after the selection was read.
+        found = store.search(
+            scope.collection, vector.tolist(), read, n, exact=exact, with_payload=False
+        )
+        for point in found:
             if point.score < DENSE_MIN_SCORE:
                 break
-            note = notes.get(point.id) or engine.note_from_point(
-                scope.collection, point.id, point.payload
-            )
-            if rules.visible_because(scope, note) is None:
+            if point.id not in notes:
                 continue
-            notes.setdefault(note.id, note)
             dense_ids.append(point.id)
             similarity[point.id] = point.score
     bm25 = chosen.bm25().rank(tokens, n)
@@ -699,6 +699,10 @@ def _hidden(
             collections.append(name)
     found: list[HiddenMatch] = []
     vectors: dict[int, np.ndarray] = {}
+    if vector is not None:  # the query is embedded once per model, the hits' one included
+        own_model = engine.embedder_for(scope.collection)
+        if own_model is not None:
+            vectors[id(own_model)] = vector
     tokens = tokenize(query)
     for collection in collections:
         info = engine.store.collection_info(collection)
@@ -789,7 +793,10 @@ def _fused_hidden(
     # Without a filter (another agent's collection, a mem0 view) the store may
     # also return notes that are not hidden: ask for enough to still fill n.
     wanted = n if flt is not None else min(n + len(notes), 4 * n)
-    for point in engine.store.search(collection, vector.tolist(), flt, wanted, exact=exact):
+    found = engine.store.search(
+        collection, vector.tolist(), flt, wanted, exact=exact, with_payload=False
+    )
+    for point in found:
         if point.score < DENSE_MIN_SCORE or len(dense) >= n:
             break
         if point.id in notes:

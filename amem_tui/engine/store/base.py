@@ -115,8 +115,12 @@ class NoteStore(Protocol):
         flt: Filter | None,
         limit: int,
         exact: bool = True,
+        with_payload: bool = True,
     ) -> list[ScoredPoint]:
-        """Nearest points by cosine similarity among those the filter matches."""
+        """Nearest points by cosine similarity among those the filter matches.
+
+        ``with_payload`` False leaves payloads empty (for callers that hold the notes).
+        """
         ...
 
     def delete_points(self, collection: str, ids: Sequence[str]) -> None:

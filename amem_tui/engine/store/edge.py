@@ -474,8 +474,9 @@ class EdgeStore:
         flt: Filter | None,
         limit: int,
         exact: bool = True,
+        with_payload: bool = True,
     ) -> list[ScoredPoint]:
-        """Nearest points by cosine similarity among those the filter matches."""
+        """Nearest points by cosine similarity (payloads left empty without ``with_payload``)."""
         opened = self._open(collection)
         if opened is None or limit <= 0:
             return []
@@ -483,7 +484,7 @@ class EdgeStore:
             limit=limit,
             query=qe.Query.Nearest([float(x) for x in vector]),
             filter=to_edge_filter(flt),
-            with_payload=True,
+            with_payload=with_payload,
             params=qe.SearchParams(exact=exact),
         )
         with opened.lock, self._calls("searching"):

@@ -348,15 +348,16 @@ class QdrantStore:
         flt: Filter | None,
         limit: int,
         exact: bool = True,
+        with_payload: bool = True,
     ) -> list[ScoredPoint]:
-        """Nearest points by cosine similarity."""
+        """Nearest points by cosine similarity (payloads left empty without ``with_payload``)."""
         with self._calls("searching"):
             response = self.client.query_points(
                 self.resolve_alias(collection),
                 query=vector,
                 query_filter=to_qdrant_filter(flt),
                 limit=limit,
-                with_payload=True,
+                with_payload=with_payload,
                 search_params=None if self.embedded else qm.SearchParams(exact=exact),
             )
         return [
