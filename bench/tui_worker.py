@@ -42,11 +42,21 @@ async def drive(backend: str, folder: Path, queries: list[str], t0: float) -> di
     from amem_tui.tui.app import AmemApp
 
     out: dict[str, Any] = {}
+    frames: list[float] = []  # when the app handed each frame to the terminal
+    paint = AmemApp._display
+
+    def display(app: AmemApp, on: Any, renderable: Any) -> None:
+        if renderable is not None and not app._batch_count:
+            frames.append(time.perf_counter())
+            if "first_frame_s" not in out:
+                out["first_frame_s"] = time.time() - t0
+        paint(app, on, renderable)
+
+    AmemApp._display = display  # type: ignore[method-assign,assignment]
     engine = MemoryEngine(Settings(store_path=folder, backend=backend))  # type: ignore[arg-type]
     app = AmemApp(engine, user_config=False)
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.pause()
-        out["first_frame_s"] = time.time() - t0
         screen = app.screen
         await _until(lambda: getattr(screen, "scope", None) is not None)
         await pilot.pause()
@@ -57,16 +67,6 @@ async def drive(backend: str, folder: Path, queries: list[str], t0: float) -> di
         search = screen.query_one("#search")
         driver = app._driver
         assert driver is not None
-        frames: list[float] = []
-        paint = app._display
-
-        def display(on: Any, renderable: Any) -> None:
-            # When the app hands a frame to the terminal (batched updates excepted).
-            if renderable is not None and not app._batch_count:
-                frames.append(time.perf_counter())
-            paint(on, renderable)
-
-        app._display = display  # type: ignore[method-assign]
         times: list[float] = []
 
         def showing(query: str) -> bool:
