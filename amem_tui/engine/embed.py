@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
@@ -26,6 +27,8 @@ DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 #: Characters of a text handed to the tokenizer. The model reads at most 256 tokens
 #: (about 1-2k characters of prose); tokenizing a whole 1 MB note first costs seconds.
 MAX_EMBED_CHARS = 16_384
+#: Query vectors kept for a live search box that asks for the same text again.
+RECENT_QUERIES = 256
 TEST_MODEL = "amem-test/hash-embedder"
 
 #: Names other systems give the same model (openclaw-amem uses Xenova ids).
@@ -136,6 +139,8 @@ class FastEmbedder:
         self._cache_dir = cache_dir
         self._model: object | None = None
         self._lock = threading.Lock()
+        self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._recent_lock = threading.Lock()
         self.dim = self._known_dim()
 
     def _known_dim(self) -> int:
@@ -188,8 +193,19 @@ class FastEmbedder:
         return _normalise(np.asarray(rows, dtype=np.float32))
 
     def embed_query(self, text: str) -> np.ndarray:
-        """Embed one query."""
-        return self.embed_documents([text])[0]
+        """Embed one query (recent queries come from a small cache: a live search box
+        asks again for text the user typed a moment ago, e.g. after a backspace)."""
+        with self._recent_lock:
+            found = self._recent.get(text)
+            if found is not None:
+                self._recent.move_to_end(text)
+                return found.copy()
+        vector = self.embed_documents([text])[0]
+        with self._recent_lock:
+            self._recent[text] = vector.copy()
+            while len(self._recent) > RECENT_QUERIES:
+                self._recent.popitem(last=False)
+        return vector
 
 
 class HashEmbedder:

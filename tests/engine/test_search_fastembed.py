@@ -64,3 +64,15 @@ def test_real_model_dense_and_hybrid_agree_on_a_clear_winner(real_engine: Memory
     for mode in ("dense", "hybrid"):
         result = engine.search("main", "who receives the cloud invoices?", limit=3, mode=mode)  # type: ignore[arg-type]
         assert result.hits[0].note.id == target.id, mode
+
+
+def test_a_repeated_query_gets_the_same_vector_whatever_the_caller_did_with_it(
+    fastembed_embedder: FastEmbedder,
+) -> None:
+    text = "who reviews the auth middleware"
+    first = fastembed_embedder.embed_query(text)
+    expected = fastembed_embedder.embed_documents([text])[0]
+    first[:] = 0.0  # a caller changing its copy must not change the next answer
+    again = fastembed_embedder.embed_query(text)
+    assert again.tolist() == pytest.approx(expected.tolist(), abs=1e-6)
+    assert fastembed_embedder.embed_query("something else").tolist() != again.tolist()
