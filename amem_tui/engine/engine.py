@@ -36,6 +36,7 @@ from amem_tui.engine.models import (
     SHARED,
     ConsolidationRun,
     EvolutionEntry,
+    HiddenMatch,
     MemoryNote,
     NotePage,
     SearchResult,
@@ -648,6 +649,23 @@ class MemoryEngine:
             exact=exact,
             links=links,
             session_key=key,
+        )
+
+    def hidden_matches(
+        self,
+        agent: str | AgentScope,
+        query: str,
+        limit: int = 10,
+        mode: SearchMode = "hybrid",
+        *,
+        exact: bool = True,
+    ) -> tuple[list[HiddenMatch], str | None]:
+        """The hidden matches a search with ``hidden=True`` would add, and its notice.
+
+        Lets an app show the hits first (``search(hidden=False)``) and these after.
+        """
+        return searching.hidden_matches(
+            self, self._scope(agent), query, limit=limit, mode=mode, exact=exact
         )
 
     def warm_up(self, agent: str | AgentScope | None = None) -> None:

@@ -471,6 +471,30 @@ def search(
     return result
 
 
+def hidden_matches(
+    engine: MemoryEngine,
+    scope: AgentScope,
+    query: str,
+    *,
+    limit: int = 10,
+    mode: SearchMode = "hybrid",
+    exact: bool = True,
+) -> tuple[list[HiddenMatch], str | None]:
+    """Only what ``search(..., hidden=True)`` adds: the hidden matches, and a notice.
+
+    For an app that shows the hits first and the hidden matches a moment later.
+    """
+    if mode not in SEARCH_MODES:
+        raise InvalidInput(f"unknown search mode {mode!r}: use dense or hybrid")
+    if not query.strip():
+        return [], None
+    notices: list[str] = []
+    vector = _query_vector(engine, scope.collection, query, mode, notices)
+    fused = mode == "hybrid" and vector is not None
+    found = _hidden(engine, scope, query, vector, limit, notices, fused, exact)
+    return found, " ".join(notices) or None
+
+
 def prepare(engine: MemoryEngine, scope: AgentScope) -> None:
     """Fill the caches a search of ``scope`` reads: the notes it may search, the ones
     hidden from it, and their keyword indexes (a keyword search builds them all)."""

@@ -369,3 +369,19 @@ def test_configured_session_key_is_reported(store: QdrantStore) -> None:
     assert (result.agent, result.session_key) == ("dev", key)
     assert ids(result) == [own.id]
     assert engine.search("main", "deploy freeze").session_key is None
+
+
+@pytest.mark.parametrize("mode", ["hybrid", "dense", "keyword"])
+def test_hidden_matches_alone_are_what_a_search_adds(engine: MemoryEngine, mode: str) -> None:
+    for i in range(5):
+        engine.add("main", f"deploy freeze main note {i}")
+        engine.add("sandbox", f"deploy freeze sandbox note {i}")
+        engine.add_shared("dev", f"deploy freeze shared by dev {i}")
+    gone = engine.add("dev", "deploy freeze dev note, deleted")
+    engine.delete("dev", gone.id)
+    for agent in ("main", "dev", "sandbox"):
+        full = engine.search(agent, "deploy freeze", limit=7, mode=mode, hidden=True)  # type: ignore[arg-type]
+        alone, notice = engine.hidden_matches(agent, "deploy freeze", limit=7, mode=mode)  # type: ignore[arg-type]
+        assert full.hidden, agent
+        assert alone == full.hidden, agent
+        assert notice == full.notice
