@@ -47,6 +47,7 @@ async def test_hidden_matches_toggle_from_the_search_box_with_the_key_the_hint_n
         assert search.value == "flight to lisbon offsite seat"  # nothing typed
         assert search.has_focus
         assert "not visible" in detail_text(app) and "Lisbon" not in detail_text(app)
+        assert "(^t to hide)" in status(app)
         await pilot.press("ctrl+t")
         await settle(pilot)
         assert "Hidden matches" not in str(main.query_one(NoteDetail).border_title)

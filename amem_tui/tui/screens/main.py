@@ -577,6 +577,21 @@ class MainScreen(Screen[None]):
         self.query_one("#private", NotePane).show_hits(private_hits, result.query)
         if self.scope is not None and self.scope.has_shared_scope:
             self.query_one("#shared", NotePane).show_hits(shared_hits, result.query)
+        self._search_status(result)
+        if result.hits:
+            best = result.hits[0]
+            self._last_pane = "private" if best in private_hits else "shared"
+            self._pending_select = best.note.id
+        if self._focus_results:
+            self._focus_results = False
+            self.query_one(f"#{self._last_pane}", NotePane).table.focus()
+        if self.show_hidden:
+            self.query_one(NoteDetail).show_hidden(result)
+        else:
+            self.selected_id = None
+            self._restore_selection()
+
+    def _search_status(self, result: SearchResult) -> None:
         hidden = list(getattr(result, "hidden", []) or [])
         parts = [
             f"{len(result.hits)} hits for {one_line(result.query, 50)!r} as {result.agent}",
@@ -590,18 +605,6 @@ class MainScreen(Screen[None]):
             parts.append(str(result.notice))
         parts.append("Esc clears")
         self._status(" · ".join(parts))
-        if result.hits:
-            best = result.hits[0]
-            self._last_pane = "private" if best in private_hits else "shared"
-            self._pending_select = best.note.id
-        if self._focus_results:
-            self._focus_results = False
-            self.query_one(f"#{self._last_pane}", NotePane).table.focus()
-        if self.show_hidden:
-            self.query_one(NoteDetail).show_hidden(result)
-        else:
-            self.selected_id = None
-            self._restore_selection()
 
     def key_for(self, *binding_ids: str) -> str:
         """The key that runs the first of these bindings now (keymap.toml may rebind it)."""
@@ -633,6 +636,7 @@ class MainScreen(Screen[None]):
         if self.search_result is None:
             self.app.notify("Hidden matches belong to a search: type a query first.", markup=False)
             return
+        self._search_status(self.search_result)  # the hint says what the key does now
         if self.show_hidden:
             self.query_one(NoteDetail).show_hidden(self.search_result)
         else:
