@@ -7,7 +7,7 @@ from typing import Any
 
 from textual.message import Message
 
-from amem_tui.engine.models import MemoryNote, NotePage, SearchHit, SearchResult
+from amem_tui.engine.models import HiddenMatch, MemoryNote, NotePage, SearchHit, SearchResult
 from amem_tui.engine.scope import AgentScope
 
 
@@ -60,6 +60,19 @@ class SearchDone(Message):
         self.generation = generation
         self.query = query
         self.result = result
+
+
+class HiddenFound(Message):
+    """The hidden matches of a search, found after its hits were shown."""
+
+    def __init__(
+        self, generation: int, query: str, hidden: list[HiddenMatch], notice: str | None
+    ) -> None:
+        super().__init__()
+        self.generation = generation
+        self.query = query
+        self.hidden = hidden
+        self.notice = notice
 
 
 @dataclass

@@ -176,3 +176,30 @@ async def test_undo_merge_is_off_in_a_read_only_store() -> None:
         await settle(pilot)
         assert not isinstance(app.screen, ConfirmDialog)
         assert any("read-only" in n for n in notices(app))
+
+
+async def test_hits_show_first_and_hidden_matches_follow() -> None:
+    engine = demo_engine()
+    found: list[str] = []
+    original = engine.hidden_matches
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        found.append(str(args[1]))
+        raise RuntimeError("hidden-match step failed")
+
+    engine.hidden_matches = broken  # type: ignore[method-assign]
+    app = demo_app(engine, agent="dev")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"flight to lisbon offsite seat")
+        await settle(pilot)
+        result = main_screen(app).search_result
+        assert result is not None and result.query == "flight to lisbon offsite seat"
+        assert result.hits, "the hits do not wait for the hidden matches"
+        assert found and found[-1] == "flight to lisbon offsite seat"
+        assert "hidden matches" not in status(app)
+        engine.hidden_matches = original  # type: ignore[method-assign]
+        await pilot.press("backspace", "t")
+        await settle(pilot)
+        assert "hidden matches (^t to show)" in status(app)
+        assert main_screen(app).search_result.hidden  # type: ignore[union-attr]

@@ -37,6 +37,7 @@ from amem_tui.tui.messages import (
     AgentsLoaded,
     AuditReady,
     ConsolidationProgress,
+    HiddenFound,
     ModelState,
     NoteData,
     NoteLoaded,
@@ -540,10 +541,14 @@ class MainScreen(Screen[None]):
 
     @work(exclusive=True, thread=True, exit_on_error=False, group="search")
     def run_search(self, scope: AgentScope, query: str, generation: int) -> None:
-        """Search as the agent; always posts SearchDone, which frees the search slot."""
+        """Search as the agent; always posts SearchDone, which frees the search slot.
+
+        The hits go out first; the hidden matches (about as much work again) follow
+        in a HiddenFound, unless a newer query came meanwhile.
+        """
         try:
             # Approximate (HNSW) on big collections, as the agent's own Qdrant searches.
-            result = self.engine.search(scope, query, limit=SEARCH_LIMIT, hidden=True, exact=False)
+            result = self.engine.search(scope, query, limit=SEARCH_LIMIT, exact=False)
         except Exception as exc:
             self._refuse(exc)
             result = SearchResult(
@@ -554,7 +559,33 @@ class MainScreen(Screen[None]):
                 hits=[],
                 notice=f"search failed: {exc}",
             )
+            self.post_message(SearchDone(generation, query, result))
+            return
         self.post_message(SearchDone(generation, query, result))
+        stale = generation != self.generation or query != self.query_text
+        if stale or get_current_worker().is_cancelled:
+            return
+        try:
+            hidden, notice = self.engine.hidden_matches(
+                scope, query, limit=SEARCH_LIMIT, exact=False
+            )
+        except Exception:  # the hits are shown; a failing store shows on the next load
+            return
+        self.post_message(HiddenFound(generation, query, hidden, notice))
+
+    def on_hidden_found(self, message: HiddenFound) -> None:
+        """Add the hidden matches to the result on screen (if it is still this query's)."""
+        result = self.search_result
+        if message.generation != self.generation or result is None:
+            return
+        if result.query != message.query:
+            return
+        result.hidden = message.hidden
+        if message.notice and message.notice not in (result.notice or ""):
+            result.notice = " ".join(filter(None, [result.notice, message.notice]))
+        self._search_status(result)
+        if self.show_hidden:
+            self.query_one(NoteDetail).show_hidden(result)
 
     def on_search_done(self, message: SearchDone) -> None:
         """Show hits in the panes they belong to (only if still the current query)."""
