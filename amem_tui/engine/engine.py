@@ -289,7 +289,7 @@ class MemoryEngine:
                 continue
         return found
 
-    def agent_ids_in_store(self, page: int = 1024) -> set[str]:
+    def agent_ids_in_store(self, page: int = 64) -> set[str]:
         """Every private ``agent_id`` in the Mode A collection (not ``shared``)."""
         seen: set[str] = set()
         if self.store.collection_info(self.shared_collection) is None:

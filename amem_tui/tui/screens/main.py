@@ -205,6 +205,11 @@ class MainScreen(Screen[None]):
         self.query_one("#search-status", Static).display = False
         self.query_one(HeaderBar).show(None, None)
         self.query_one(NoteDetail).show_message("Loading…")
+        # Workers start once this frame is painted: a worker reading a big store
+        # holds the GIL for long stretches, and the first frame must not wait for it.
+        self.call_after_refresh(self._start_loading)
+
+    def _start_loading(self) -> None:
         self.load_agents()
         self.load_scope(self.app.initial_agent)  # type: ignore[attr-defined]
 
