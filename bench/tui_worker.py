@@ -68,6 +68,7 @@ async def drive(backend: str, folder: Path, queries: list[str], t0: float) -> di
         driver = app._driver
         assert driver is not None
         times: list[float] = []
+        applied: list[float] = []
 
         def showing(query: str) -> bool:
             result = getattr(screen, "search_result", None)
@@ -93,7 +94,9 @@ async def drive(backend: str, folder: Path, queries: list[str], t0: float) -> di
             await pilot.pause()
             if i > 0:  # the first one may still be filling the note cache: not timed
                 times.append(drawn - began)
+                applied.append(shown - began)
         out["keystroke"] = _ms(times)
+        out["keystroke_applied"] = _ms(applied)  # the hits in the widgets, not yet painted
     engine.close()
     return out
 
