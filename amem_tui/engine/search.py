@@ -27,6 +27,7 @@ from __future__ import annotations
 import copy
 import math
 import re
+import sys
 import threading
 import weakref
 from collections import Counter, deque
@@ -79,6 +80,12 @@ def tokenize(text: str) -> list[str]:
 def searchable_text(note: MemoryNote) -> str:
     """The text BM25 indexes: content, keywords, tags and context."""
     return " ".join([note.content, *note.keywords, *note.tags, note.context])
+
+
+def _cached_tokens(note: MemoryNote) -> tuple[str, ...]:
+    """A note's BM25 tokens as kept in the cache: a tuple of interned strings (a big
+    store repeats the same few thousand words, so each is held once)."""
+    return tuple(map(sys.intern, tokenize(searchable_text(note))))
 
 
 @dataclass
@@ -209,7 +216,7 @@ class _Corpus:
 
     token: tuple[int, int]
     notes: list[MemoryNote]
-    tokens: dict[str, list[str]]
+    tokens: dict[str, tuple[str, ...]]
     indexes: dict[tuple[str, ...], BM25Index] = field(default_factory=dict)
     #: The notes each selection key (scope and purpose) keeps, in store order.
     selections: dict[tuple[str, ...], list[MemoryNote]] = field(default_factory=dict)
@@ -232,7 +239,7 @@ class _Corpus:
             if note is None:
                 tokens.pop(note_id, None)
             else:
-                tokens[note_id] = tokenize(searchable_text(note))
+                tokens[note_id] = _cached_tokens(note)
         selections: dict[tuple[str, ...], list[MemoryNote]] = {}
         for key, selected in list(self.selections.items()):
             keep = self.keepers[key]
@@ -288,11 +295,12 @@ class NoteCache:
                 return found
             corpus = self._catch_up(store, collection, found, token, read)
             if corpus is None:
-                notes = [read(p.id, p.payload) for p in _scroll_all(store, collection)]
+                # Streamed page by page: the payloads never all sit in memory at once.
+                notes = [read(p.id, p.payload) for p in scan_points(store, collection)]
                 corpus = _Corpus(
                     token=token,
                     notes=notes,
-                    tokens={n.id: tokenize(searchable_text(n)) for n in notes},
+                    tokens={n.id: _cached_tokens(n) for n in notes},
                 )
             with self._lock:
                 self._corpora[collection] = corpus
@@ -334,16 +342,12 @@ def _cache_for(store: NoteStore) -> NoteCache | None:
         return cache
 
 
-def _scroll_all(store: NoteStore, collection: str, flt: Filter | None = None) -> list:
-    return list(scan_points(store, collection, flt))
-
-
 @dataclass
 class _NoteSet:
     """Notes selected from one collection, with their BM25 index built on demand."""
 
     notes: list[MemoryNote]
-    tokens: Callable[[MemoryNote], list[str]]
+    tokens: Callable[[MemoryNote], Sequence[str]]
     index_cache: dict[tuple[str, ...], BM25Index] | None
     key: tuple[str, ...]
     lookup_cache: dict[tuple[str, ...], dict[str, MemoryNote]] | None = None
@@ -394,7 +398,7 @@ def _select(
         return _NoteSet(notes, lambda n: corpus.tokens[n.id], corpus.indexes, key, corpus.lookups)
     notes = [
         note
-        for note in (read(p.id, p.payload) for p in _scroll_all(engine.store, collection, flt))
+        for note in (read(p.id, p.payload) for p in scan_points(engine.store, collection, flt))
         if keep(note)
     ]
     return _NoteSet(notes, lambda n: tokenize(searchable_text(n)), None, key)

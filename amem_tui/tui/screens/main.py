@@ -6,6 +6,7 @@ messages back; the widgets only display what they are given.
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -369,6 +370,10 @@ class MainScreen(Screen[None]):
 
         A search typed meanwhile waits for this read rather than starting another.
         """
+        # The model first: reading a big store holds the GIL for seconds, and the
+        # first search needs the model more than it needs the warmed cache.
+        with contextlib.suppress(Exception):
+            self.engine.embedder.load()
         try:
             self.engine.warm_up(scope)
         except Exception:  # a failing store shows up in the next load or search
