@@ -48,7 +48,7 @@ from amem_tui.engine.models import (
     parse_time,
 )
 from amem_tui.engine.scope import AgentScope, Filter
-from amem_tui.engine.store.base import NoteStore, scan_points
+from amem_tui.engine.store.base import NoteStore, scan_points, store_order
 
 if TYPE_CHECKING:
     from amem_tui.engine.engine import MemoryEngine
@@ -150,13 +150,6 @@ class BM25Index:
         ties = self.tie_order[candidates]
         order = candidates[np.lexsort((ties, -scores[candidates]))][:limit]
         return [(self.ids[p], float(scores[p])) for p in order.tolist()]
-
-
-def store_order(point_id: str) -> tuple[int, int, str]:
-    """Where Qdrant's scroll puts a point id: integers first (by value), then UUIDs."""
-    if point_id.isdigit():
-        return (0, int(point_id), "")
-    return (1, 0, point_id)
 
 
 def detached(note: MemoryNote) -> MemoryNote:

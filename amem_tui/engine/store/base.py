@@ -157,15 +157,49 @@ def scan_points(
         offset += len(points)
 
 
-def _canonical_id(point_id: object) -> str:
+def qdrant_id(text: str) -> str | int:
+    """An id as Qdrant takes it: an unsigned integer, or the UUID text as given."""
+    if isinstance(text, str) and text.isdigit():
+        return int(text)
+    return text
+
+
+def valid_id(text: str) -> bool:
+    """True for an id Qdrant accepts: an unsigned integer or a UUID."""
+    if text.isdigit():
+        return True
+    try:
+        uuid.UUID(text)
+    except ValueError:
+        return False
+    return True
+
+
+def canonical_id(raw: object) -> str:
     """A point id as stores return it: a decimal integer or a lowercase hyphenated UUID."""
-    text = str(point_id)
+    text = str(raw)
     if text.isdigit():
         return str(int(text))
     try:
         return str(uuid.UUID(text))
     except ValueError:
         return text
+
+
+def store_order(text: str) -> tuple[int, int, str]:
+    """Where Qdrant's scroll puts a point id: integers first (by value), then UUIDs."""
+    if text.isdigit():
+        return (0, int(text), "")
+    return (1, 0, text)
+
+
+def vector_of(raw: Any) -> Vector | None:
+    """A point's vector as floats (the unnamed one, or the first, of named vectors)."""
+    if raw is None:
+        return None
+    if isinstance(raw, dict):
+        raw = raw.get("") or next(iter(raw.values()), None)
+    return [float(x) for x in raw] if raw is not None else None
 
 
 class ChangeLog:
@@ -186,7 +220,7 @@ class ChangeLog:
     def record(self, generation: int, collection: str, ids: Iterable[str] | None) -> None:
         """Log a write; ``ids`` None means the whole collection changed."""
         with self._lock:
-            known = None if ids is None else frozenset(_canonical_id(i) for i in ids)
+            known = None if ids is None else frozenset(canonical_id(i) for i in ids)
             self._entries.append((generation, collection, known))
             while len(self._entries) > self._keep:
                 self._forgotten = max(self._forgotten, self._entries.popleft()[0])

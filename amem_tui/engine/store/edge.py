@@ -24,7 +24,6 @@ import shutil
 import subprocess
 import sys
 import threading
-import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -42,6 +41,9 @@ from amem_tui.engine.store.base import (
     ScoredPoint,
     StoredPoint,
     Vector,
+    qdrant_id,
+    valid_id,
+    vector_of,
 )
 
 #: Keyword indexes on new collections: the scope fields plus openclaw-amem's own.
@@ -102,31 +104,6 @@ def to_edge_filter(flt: Filter | None) -> qe.Filter | None:
         should=[condition(c) for c in flt.should] or None,
         must_not=[condition(c) for c in flt.must_not] or None,
     )
-
-
-def _point_id(point_id: str) -> str | int:
-    """Qdrant ids are UUIDs or unsigned integers, as in the qdrant-client backend."""
-    if isinstance(point_id, str) and point_id.isdigit():
-        return int(point_id)
-    return point_id
-
-
-def _valid_id(point_id: str) -> bool:
-    if point_id.isdigit():
-        return True
-    try:
-        uuid.UUID(point_id)
-    except ValueError:
-        return False
-    return True
-
-
-def _vector_of(raw: Any) -> Vector | None:
-    if raw is None:
-        return None
-    if isinstance(raw, dict):  # named vectors: take the unnamed/default one
-        raw = raw.get("") or next(iter(raw.values()), None)
-    return [float(x) for x in raw] if raw is not None else None
 
 
 def _folder_name(collection: str) -> str:
@@ -361,7 +338,7 @@ class EdgeStore:
         if not points:
             return
         opened = self._require(collection)
-        ids = [_point_id(p.id) for p in points]
+        ids = [qdrant_id(p.id) for p in points]
         structs = [
             qe.Point(i, list(p.vector or []), p.payload) for i, p in zip(ids, points, strict=True)
         ]
@@ -371,7 +348,7 @@ class EdgeStore:
     def set_payload(self, collection: str, point_id: str, payload: dict[str, Any]) -> None:
         """Replace a point's payload, keeping its vector."""
         opened = self._require(collection)
-        target = _point_id(point_id)
+        target = qdrant_id(point_id)
         operation = qe.UpdateOperation.overwrite_payload([target], payload)
         self._update(opened, operation, "writing", [target])
 
@@ -379,7 +356,7 @@ class EdgeStore:
         self, collection: str, ids: Sequence[str], with_vectors: bool = False
     ) -> list[StoredPoint]:
         """Points by id, missing ones left out."""
-        wanted = [_point_id(i) for i in ids if _valid_id(i)]
+        wanted = [qdrant_id(i) for i in ids if valid_id(i)]
         opened = self._open(collection) if wanted else None
         if opened is None:
             return []
@@ -387,7 +364,7 @@ class EdgeStore:
             records = opened.shard.retrieve(wanted, True, with_vectors)
         return [
             StoredPoint(
-                str(r.id), dict(r.payload or {}), _vector_of(r.vector) if with_vectors else None
+                str(r.id), dict(r.payload or {}), vector_of(r.vector) if with_vectors else None
             )
             for r in records
         ]
@@ -417,7 +394,7 @@ class EdgeStore:
             points = opened.shard.query(request)
         return [
             StoredPoint(
-                str(p.id), dict(p.payload or {}), _vector_of(p.vector) if with_vectors else None
+                str(p.id), dict(p.payload or {}), vector_of(p.vector) if with_vectors else None
             )
             for p in points
         ]
@@ -447,7 +424,7 @@ class EdgeStore:
                 points, cursor = opened.shard.scroll(request)
             for p in points:
                 yield StoredPoint(
-                    str(p.id), dict(p.payload or {}), _vector_of(p.vector) if with_vectors else None
+                    str(p.id), dict(p.payload or {}), vector_of(p.vector) if with_vectors else None
                 )
             if cursor is None or not points:
                 return
@@ -494,7 +471,7 @@ class EdgeStore:
     def delete_points(self, collection: str, ids: Sequence[str]) -> None:
         """Remove points for good."""
         opened = self._require(collection)
-        wanted = [_point_id(i) for i in ids if _valid_id(i)]
+        wanted = [qdrant_id(i) for i in ids if valid_id(i)]
         if wanted:
             self._update(opened, qe.UpdateOperation.delete_points(wanted), "deleting", wanted)
             self._note_writes(opened, len(wanted))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
-import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -22,6 +21,9 @@ from amem_tui.engine.store.base import (
     ScoredPoint,
     StoredPoint,
     Vector,
+    qdrant_id,
+    valid_id,
+    vector_of,
 )
 
 #: Keyword indexes created on new collections (openclaw-amem's plus our scope fields).
@@ -48,21 +50,6 @@ def to_qdrant_filter(flt: Filter | None) -> qm.Filter | None:
         should=[condition(c) for c in flt.should] or None,
         must_not=[condition(c) for c in flt.must_not] or None,
     )
-
-
-def _point_id(point_id: str) -> str | int:
-    """Qdrant ids are UUIDs or unsigned integers."""
-    if isinstance(point_id, str) and point_id.isdigit():
-        return int(point_id)
-    return point_id
-
-
-def _vector_of(raw: Any) -> Vector | None:
-    if raw is None:
-        return None
-    if isinstance(raw, dict):  # named vectors: take the unnamed/default one
-        raw = raw.get("") or next(iter(raw.values()), None)
-    return list(raw) if raw is not None else None
 
 
 class QdrantStore:
@@ -252,7 +239,7 @@ class QdrantStore:
         if not points:
             return
         structs = [
-            qm.PointStruct(id=_point_id(p.id), vector=p.vector or [], payload=p.payload)
+            qm.PointStruct(id=qdrant_id(p.id), vector=p.vector or [], payload=p.payload)
             for p in points
         ]
         with self._writing("writing", collection, [p.id for p in points]):
@@ -264,7 +251,7 @@ class QdrantStore:
             self.client.overwrite_payload(
                 self.resolve_alias(collection),
                 payload=payload,
-                points=[_point_id(point_id)],
+                points=[qdrant_id(point_id)],
                 wait=True,
             )
 
@@ -272,7 +259,7 @@ class QdrantStore:
         self, collection: str, ids: Sequence[str], with_vectors: bool = False
     ) -> list[StoredPoint]:
         """Points by id, missing ones left out."""
-        wanted = [_point_id(i) for i in ids if _valid_id(i)]
+        wanted = [qdrant_id(i) for i in ids if valid_id(i)]
         if not wanted:
             return []
         with self._calls("reading"):
@@ -282,9 +269,7 @@ class QdrantStore:
                 with_payload=True,
                 with_vectors=with_vectors,
             )
-        return [
-            StoredPoint(str(r.id), dict(r.payload or {}), _vector_of(r.vector)) for r in records
-        ]
+        return [StoredPoint(str(r.id), dict(r.payload or {}), vector_of(r.vector)) for r in records]
 
     def scroll(
         self,
@@ -305,7 +290,7 @@ class QdrantStore:
                 with_vectors=with_vectors,
             )
         return [
-            StoredPoint(str(p.id), dict(p.payload or {}), _vector_of(p.vector))
+            StoredPoint(str(p.id), dict(p.payload or {}), vector_of(p.vector))
             for p in response.points
         ]
 
@@ -330,7 +315,7 @@ class QdrantStore:
                     with_vectors=with_vectors,
                 )
             for p in points:
-                yield StoredPoint(str(p.id), dict(p.payload or {}), _vector_of(p.vector))
+                yield StoredPoint(str(p.id), dict(p.payload or {}), vector_of(p.vector))
             if cursor is None or not points:
                 return
 
@@ -369,7 +354,7 @@ class QdrantStore:
         with self._writing("deleting", collection, list(ids)):
             self.client.delete(
                 self.resolve_alias(collection),
-                points_selector=qm.PointIdsList(points=[_point_id(i) for i in ids]),
+                points_selector=qm.PointIdsList(points=[qdrant_id(i) for i in ids]),
                 wait=True,
             )
 
@@ -377,16 +362,6 @@ class QdrantStore:
         """Close the client and release the folder lock."""
         with self._local_lock or contextlib.nullcontext(), contextlib.suppress(Exception):
             self.client.close()
-
-
-def _valid_id(point_id: str) -> bool:
-    if point_id.isdigit():
-        return True
-    try:
-        uuid.UUID(point_id)
-    except ValueError:
-        return False
-    return True
 
 
 def _reason(exc: BaseException) -> str:
