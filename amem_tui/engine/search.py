@@ -27,7 +27,6 @@ from __future__ import annotations
 import copy
 import math
 import re
-import sys
 import threading
 import weakref
 from collections import Counter, deque
@@ -80,12 +79,6 @@ def tokenize(text: str) -> list[str]:
 def searchable_text(note: MemoryNote) -> str:
     """The text BM25 indexes: content, keywords, tags and context."""
     return " ".join([note.content, *note.keywords, *note.tags, note.context])
-
-
-def _cached_tokens(note: MemoryNote) -> tuple[str, ...]:
-    """A note's BM25 tokens as kept in the cache: a tuple of interned strings (a big
-    store repeats the same few thousand words, so each is held once)."""
-    return tuple(map(sys.intern, tokenize(searchable_text(note))))
 
 
 @dataclass
@@ -209,7 +202,7 @@ class _Corpus:
 
     token: tuple[int, int]
     notes: list[MemoryNote]
-    tokens: dict[str, tuple[str, ...]]
+    tokens: dict[str, list[str]]
     indexes: dict[tuple[str, ...], BM25Index] = field(default_factory=dict)
     #: The notes each selection key (scope and purpose) keeps, in store order.
     selections: dict[tuple[str, ...], list[MemoryNote]] = field(default_factory=dict)
@@ -232,7 +225,7 @@ class _Corpus:
             if note is None:
                 tokens.pop(note_id, None)
             else:
-                tokens[note_id] = _cached_tokens(note)
+                tokens[note_id] = tokenize(searchable_text(note))
         selections: dict[tuple[str, ...], list[MemoryNote]] = {}
         for key, selected in list(self.selections.items()):
             keep = self.keepers[key]
@@ -293,7 +286,7 @@ class NoteCache:
                 corpus = _Corpus(
                     token=token,
                     notes=notes,
-                    tokens={n.id: _cached_tokens(n) for n in notes},
+                    tokens={n.id: tokenize(searchable_text(n)) for n in notes},
                 )
             with self._lock:
                 self._corpora[collection] = corpus
@@ -435,8 +428,7 @@ def search(
     session_key: str | None = None,
 ) -> SearchResult:
     """What ``scope`` finds for ``query``, best first, explained; changes nothing."""
-    if mode not in SEARCH_MODES:
-        raise InvalidInput(f"unknown search mode {mode!r}: use dense or hybrid")
+    _check_mode(mode)
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise InvalidInput("the search limit must be a positive integer")
     result = SearchResult(
@@ -462,8 +454,7 @@ def search(
         if links and vector is not None and result.hits:
             _walk_links(engine, scope, vector, result)
     if hidden:
-        fused = result.search_mode == "hybrid"
-        result.hidden = _hidden(engine, scope, query, vector, limit, notices, fused, exact)
+        result.hidden = _hidden(engine, scope, query, vector, limit, notices, mode, exact)
     result.notice = " ".join(notices) or None
     return result
 
@@ -481,15 +472,18 @@ def hidden_matches(
 
     For an app that shows the hits first and the hidden matches a moment later.
     """
-    if mode not in SEARCH_MODES:
-        raise InvalidInput(f"unknown search mode {mode!r}: use dense or hybrid")
+    _check_mode(mode)
     if not query.strip():
         return [], None
     notices: list[str] = []
     vector = _query_vector(engine, scope.collection, query, mode, notices)
-    fused = mode == "hybrid" and vector is not None
-    found = _hidden(engine, scope, query, vector, limit, notices, fused, exact)
+    found = _hidden(engine, scope, query, vector, limit, notices, mode, exact)
     return found, " ".join(notices) or None
+
+
+def _check_mode(mode: str) -> None:
+    if mode not in SEARCH_MODES:
+        raise InvalidInput(f"unknown search mode {mode!r}: use dense or hybrid")
 
 
 def prepare(engine: MemoryEngine, scope: AgentScope) -> None:
@@ -705,14 +699,16 @@ def _hidden(
     vector: np.ndarray | None,
     limit: int,
     notices: list[str],
-    fused: bool,
+    mode: SearchMode,
     exact: bool = True,
 ) -> list[HiddenMatch]:
     """The best matches the agent cannot see, across the collections we know.
 
     Ranked the way hits are, among the notes hidden in each collection: fused
-    dense + BM25 ranks (hybrid), cosine (dense) or BM25 (keyword).
+    dense + BM25 ranks (hybrid), cosine (dense) or BM25 (keyword, or without a
+    query vector).
     """
+    fused = mode == "hybrid" and vector is not None
     dedicated = engine.settings.dedicated_collections()
     collections = [scope.collection]
     for name in [engine.shared_collection, *sorted(set(dedicated.values()))]:
