@@ -21,7 +21,6 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from textual.pilot import Pilot
-from textual.worker import WorkerCancelled, WorkerFailed, WorkerState
 
 from amem_tui.config import Settings
 from amem_tui.demo import demo_id, demo_settings, seed_demo
@@ -30,6 +29,7 @@ from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.qdrant import QdrantStore
 from amem_tui.tui.app import AmemApp
 from amem_tui.tui.widgets.note_pane import NotePane
+from tests.tui_support import settle
 
 SIZE = (120, 40)
 START = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
@@ -48,21 +48,6 @@ def engine() -> MemoryEngine:
     )
     seed_demo(eng)
     return eng
-
-
-async def settle(pilot: Pilot[Any]) -> None:
-    """Wait for every worker and message."""
-    app = pilot.app
-    for _ in range(200):
-        await pilot.pause()
-        running = [w for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]
-        if not running:
-            break
-        try:
-            await app.workers.wait_for_complete(running)
-        except (WorkerCancelled, WorkerFailed):
-            continue
-    await pilot.pause()
 
 
 async def select(pilot: Pilot[Any], which: str, key: str) -> None:
