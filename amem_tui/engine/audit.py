@@ -44,6 +44,24 @@ class CollectionView(BaseModel):
     mode: str | None = None
 
 
+class StoreStatus(BaseModel):
+    """What is in use: configuration file, store, agent, collection, format and model."""
+
+    config_file: str | None
+    store: str
+    read_only: bool
+    agent: str
+    mode: str
+    collection: str
+    resolved_collection: str
+    exists: bool
+    collections: list[str]
+    format: str
+    model: str
+    searchable: bool
+    model_reason: str
+
+
 class NoteRef(BaseModel):
     """A note named in the audit, with enough to recognise it."""
 

@@ -66,6 +66,15 @@ class Embedder(Protocol):
     model_name: str
     dim: int
 
+    @property
+    def loaded(self) -> bool:
+        """True once the model is in memory (a first call will not wait for it)."""
+        ...
+
+    def load(self) -> None:
+        """Load the model now; call from a worker thread, never the UI thread."""
+        ...
+
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         """One row per text, L2-normalised."""
         ...
@@ -218,7 +227,11 @@ class HashEmbedder:
     def __init__(self, dim: int = 64) -> None:
         self.model_name = TEST_MODEL
         self.dim = dim
-        self.loaded = True
+
+    @property
+    def loaded(self) -> bool:
+        """Always True: there is nothing to load."""
+        return True
 
     def load(self) -> None:
         """Nothing to load."""

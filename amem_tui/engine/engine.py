@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 import threading
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -47,9 +47,10 @@ from amem_tui.engine.search import SearchMode
 from amem_tui.engine.store.base import CollectionInfo, NoteStore, StoredPoint, scan_points
 
 if TYPE_CHECKING:
-    from amem_tui.engine.audit import AuditReport, CollectionView
+    from amem_tui.engine.audit import AuditReport, CollectionView, StoreStatus
     from amem_tui.engine.consolidate import Judge
     from amem_tui.engine.scheduler import ConsolidationScheduler
+    from amem_tui.engine.transfer import ImportResult
 
 Clock = Callable[[], datetime]
 IdFactory = Callable[[], str]
@@ -494,11 +495,74 @@ class MemoryEngine:
 
         return collection_views(self)
 
-    def audit(self, collections: Sequence[str] | None = None) -> AuditReport:
-        """Scan collections (default: the configured ones) and report what needs a look."""
+    def audit(
+        self, collections: Sequence[str] | None = None, *, all_collections: bool = False
+    ) -> AuditReport:
+        """Scan collections (default: the configured ones; ``all_collections``: every
+        collection of notes in the store) and report what needs a look."""
         from amem_tui.engine.audit import build_audit
+        from amem_tui.engine.consolidate import is_runs_collection
 
+        if all_collections:  # consolidation's run logs hold no notes
+            collections = [n for n in self.store.list_collections() if not is_runs_collection(n)]
         return build_audit(self, collections)
+
+    def status(self, agent: str | None = None) -> StoreStatus:
+        """Which configuration, store, agent and collection are in use, and their model."""
+        from amem_tui.engine.audit import StoreStatus
+
+        scope = self.scope(agent)
+        usable, reason = self.model_status(scope.collection)
+        config_file = self.settings.config_file
+        return StoreStatus(
+            config_file=str(config_file) if config_file else None,
+            store=self.settings.store_label,
+            read_only=self.read_only,
+            agent=scope.agent,
+            mode=scope.mode,
+            collection=scope.collection,
+            resolved_collection=self.store.resolve_alias(scope.collection),
+            exists=self.store.collection_info(scope.collection) is not None,
+            collections=self.store.list_collections(),
+            format=self.collection_format(scope.collection),
+            model=self.embedder.model_name,
+            searchable=usable,
+            model_reason=reason,
+        )
+
+    def export_lines(self, collection: str, vectors: bool = False) -> Iterator[dict[str, Any]]:
+        """Every point of a collection (aliases resolved), in id order, as export records
+        (``{"id", "payload"}``, plus ``"vector"`` and ``"model"`` with ``vectors``)."""
+        from amem_tui.engine.transfer import export_lines
+
+        return export_lines(self, collection, vectors=vectors)
+
+    def import_lines(
+        self,
+        lines: Iterable[str],
+        collection: str,
+        *,
+        source: str = "-",
+        skip_invalid: bool = False,
+        replace: bool = False,
+        dry_run: bool = False,
+    ) -> ImportResult:
+        """Validate export lines, then write them into ``collection`` (see ``transfer``).
+
+        Writes nothing when any line is rejected, unless ``skip_invalid``; existing ids
+        are rejected unless ``replace``.
+        """
+        from amem_tui.engine.transfer import import_lines
+
+        return import_lines(
+            self,
+            lines,
+            collection,
+            source=source,
+            skip_invalid=skip_invalid,
+            replace=replace,
+            dry_run=dry_run,
+        )
 
     # ------------------------------------------------------------- reading
     def _load(

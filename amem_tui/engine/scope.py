@@ -336,17 +336,28 @@ def can_write(agent: str, note: MemoryNote) -> bool:
     return note.effective_owner == agent or agent in writers or EVERYONE in writers
 
 
+def write_denial(agent: str, note: MemoryNote, action: str) -> PermissionDenied | None:
+    """The refusal ``agent`` gets for trying ``action`` on ``note``, or None if allowed.
+
+    An app can show it before trying; :func:`require_write` raises the same one.
+    """
+    if can_write(agent, note):
+        return None
+    owner = note.effective_owner or "nobody"
+    writers = ", ".join(note.effective_writers) or "none"
+    return PermissionDenied(
+        agent,
+        note.id,
+        action,
+        f"only its owner ({owner}) or its writers ({writers}) may modify it",
+    )
+
+
 def require_write(agent: str, note: MemoryNote, action: str) -> None:
     """Raise :class:`PermissionDenied` unless ``agent`` may modify ``note``."""
-    if not can_write(agent, note):
-        owner = note.effective_owner or "nobody"
-        writers = ", ".join(note.effective_writers) or "none"
-        raise PermissionDenied(
-            agent,
-            note.id,
-            action,
-            f"only its owner ({owner}) or its writers ({writers}) may modify it",
-        )
+    denial = write_denial(agent, note, action)
+    if denial is not None:
+        raise denial
 
 
 def require_owner(agent: str, note: MemoryNote, action: str) -> None:
