@@ -1100,16 +1100,8 @@ class RunNotFound(NotFound):
 
 
 def run_json(run: ConsolidationRun, full: bool = False) -> dict[str, Any]:
-    """A run as JSON; without ``full``, the replay machinery (``changes``) is left out."""
-    data = run.model_dump(mode="json")
-    if not full:
-        for merge in data["merges"]:
-            merge.pop("changes", None)
-        data["link_changes"] = [
-            {k: c[k] for k in ("note", "status", "message")} | {"links": c["set"].get("links")}
-            for c in data["link_changes"]
-        ]
-    return data
+    """A run as JSON (see :meth:`ConsolidationRun.to_json`)."""
+    return run.to_json(full)
 
 
 def dumps(run: ConsolidationRun) -> str:

@@ -493,3 +493,15 @@ class ConsolidationRun(BaseModel):
     candidates: int = 0
     link_changes: list[NoteChange] = Field(default_factory=list)
     messages: list[str] = Field(default_factory=list)
+
+    def to_json(self, full: bool = False) -> dict[str, Any]:
+        """The run as JSON; without ``full`` the replay machinery (``changes``) is left out."""
+        data = self.model_dump(mode="json")
+        if not full:
+            for merge in data["merges"]:
+                merge.pop("changes", None)
+            data["link_changes"] = [
+                {k: c[k] for k in ("note", "status", "message")} | {"links": c["set"].get("links")}
+                for c in data["link_changes"]
+            ]
+        return data
