@@ -55,10 +55,7 @@ def _history_text(data: list[dict[str, Any]]) -> str:
 
 
 def _as_json(run: ConsolidationRun) -> dict[str, Any]:
-    # Imported here: every start (the TUI's too) registers these subcommands.
-    from amem_tui.engine.consolidate import run_json
-
-    return run_json(run)
+    return run.to_json()
 
 
 @command("consolidate", _one_run_text)

@@ -145,12 +145,7 @@ def _audit_text(data: dict[str, Any]) -> str:
 def cmd_audit(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
     """Shared notes by owner, wide readers, malformed and legacy points, cross-scope links."""
     engine = ctx.engine
-    names = None
-    if args.all:  # every collection of notes (consolidation's run logs hold none)
-        from amem_tui.engine.consolidate import is_runs_collection  # not on every start
-
-        names = [n for n in engine.store.list_collections() if not is_runs_collection(n)]
-    return engine.audit(names).model_dump()
+    return engine.audit(all_collections=args.all).model_dump()
 
 
 # -------------------------------------------------------------------- export
@@ -177,7 +172,7 @@ def _atomic_text(path: Path) -> Iterator[TextIO]:
 @command("export", _export_text)
 def cmd_export(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
     """Write a collection as JSON Lines (payloads and ids; vectors with --vectors)."""
-    from amem_tui.engine.transfer import dump_line, export_lines
+    from amem_tui.engine.transfer import dump_line
 
     engine = ctx.engine
     collection = engine.store.resolve_alias(ctx.settings.collection)
@@ -185,7 +180,7 @@ def cmd_export(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
 
     def write(handle: TextIO) -> None:
         nonlocal count
-        for record in export_lines(engine, collection, vectors=args.vectors):
+        for record in engine.export_lines(collection, vectors=args.vectors):
             handle.write(dump_line(record) + "\n")
             count += 1
 
@@ -251,15 +246,12 @@ def _open_input(name: str) -> Iterator[str]:
 @command("import", _import_text)
 def cmd_import(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
     """Validate a JSON Lines export, then write it (nothing at all if a line is rejected)."""
-    from amem_tui.engine.transfer import import_lines
-
     engine = ctx.engine
     collection = engine.store.resolve_alias(ctx.settings.collection)
     if not args.dry_run:
         engine.check_writable(collection)  # refuse before reading a single line
     lines = list(_open_input(args.file))
-    result = import_lines(
-        engine,
+    result = engine.import_lines(
         lines,
         collection,
         source=args.file,

@@ -44,6 +44,7 @@ import numpy as np  # noqa: E402
 from amem_tui.engine import scope as rules  # noqa: E402
 from amem_tui.engine.models import MemoryNote, content_hash  # noqa: E402
 from amem_tui.engine.store.base import StoredPoint  # noqa: E402
+from amem_tui.engine.store.filters import Filter  # noqa: E402
 
 COLLECTION = "amem_notes"
 AGENT = "main"
@@ -78,7 +79,7 @@ def note_payload(c: corpus_mod.Corpus, i: int) -> dict[str, Any]:
     return payload
 
 
-def filters() -> dict[str, rules.Filter]:
+def filters() -> dict[str, Filter]:
     """The filters timed: Mode A search/listing, private notes, shared notes."""
     scope = rules.AgentScope(AGENT, "A", COLLECTION)
     return {

@@ -28,7 +28,7 @@ from typing import TypeVar
 import numpy as np
 
 from amem_tui.config import AgentConfig, Settings
-from amem_tui.engine.consolidate import DEFAULT_THRESHOLD
+from amem_tui.engine.consolidation import DEFAULT_THRESHOLD
 from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.models import MemoryNote, content_hash

@@ -19,7 +19,7 @@ from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.models import MemoryNote
 from amem_tui.engine.store.qdrant import QdrantStore
-from amem_tui.engine.transfer import dump_line, export_lines, import_lines
+from amem_tui.engine.transfer import dump_line
 
 
 def build(engine: MemoryEngine, count: int) -> None:
@@ -64,9 +64,9 @@ def main() -> None:
         audit = timed("audit", engine.audit)
         lines: list[str] = []
         export = timed(
-            "export", lambda: lines.extend(dump_line(r) for r in export_lines(engine, "amem_notes"))
+            "export", lambda: lines.extend(dump_line(r) for r in engine.export_lines("amem_notes"))
         )
-        imp = timed("import (re-embed)", lambda: import_lines(engine, lines, "copy"))
+        imp = timed("import (re-embed)", lambda: engine.import_lines(lines, "copy"))
         print(
             f"ratios to the listing: audit {audit / base:.1f}x, "
             f"export {export / base:.1f}x, import {imp / base:.1f}x"

@@ -1,65 +1,23 @@
-"""The audit of a real store: what is shared, by whom, and what looks wrong.
+"""The audit: what in a store needs a person's look.
 
-Read-only: it scrolls whole collections and changes nothing. The report is a
-pydantic model so the CLI prints it as JSON and the TUI shows it as a screen.
+Shared notes by owner, notes whose readers go beyond their owner, malformed and
+legacy points, links whose target some reader of the source may not read, and
+agents named in the store but not in the configuration. Reading only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
-from amem_tui.engine.consolidate import is_runs_collection
+from amem_tui.config import Settings
+from amem_tui.engine.collections import Collections
+from amem_tui.engine.formats.openclaw import ACCESS_FIELDS
 from amem_tui.engine.models import EVERYONE, SHARED, MemoryNote
 from amem_tui.engine.scope import validate_agent_id
-from amem_tui.engine.store.base import scan_points
-
-if TYPE_CHECKING:
-    from amem_tui.engine.engine import MemoryEngine
 
 PREVIEW_CHARS = 120
-ACCESS_FIELDS = ("is_active", "owner", "readers", "writers")
-
-
-class CollectionView(BaseModel):
-    """One collection as the engine sees it: format, model, who uses it."""
-
-    name: str
-    exists: bool
-    aliases: list[str] = Field(default_factory=list)
-    configured_as: list[str] = Field(default_factory=list)
-    points: int = 0
-    vector_size: int | None = None
-    embedding_model: str | None = None
-    model: str | None = None
-    model_source: str = "none"
-    format: str = "amem"
-    searchable: bool = True
-    model_reason: str = ""
-    read_only: bool = False
-    read_only_reason: str | None = None
-    used_by: list[str] = Field(default_factory=list)
-    mode: str | None = None
-
-
-class StoreStatus(BaseModel):
-    """What is in use: configuration file, store, agent, collection, format and model."""
-
-    config_file: str | None
-    store: str
-    read_only: bool
-    agent: str
-    mode: str
-    collection: str
-    resolved_collection: str
-    exists: bool
-    collections: list[str]
-    format: str
-    model: str
-    searchable: bool
-    model_reason: str
 
 
 class NoteRef(BaseModel):
@@ -152,69 +110,6 @@ class AuditReport(BaseModel):
         }
 
 
-# ---------------------------------------------------------------- collections
-def collection_views(engine: MemoryEngine) -> list[CollectionView]:
-    """Every collection of the store plus every configured one (existing or not)."""
-    store = engine.store
-    settings = engine.settings
-    configured: dict[str, list[str]] = {}  # configured name -> agents using it
-    mode_a = [a for a in settings.configured_agents() if engine.scope(a).mode == "A"]
-    configured.setdefault(settings.collection, []).extend(mode_a)
-    for agent, name in settings.dedicated_collections().items():
-        configured.setdefault(name, []).append(agent)
-    by_real: dict[str, CollectionView] = {}
-    for name in store.list_collections():
-        if is_runs_collection(name):  # consolidation's run log holds no notes
-            continue
-        by_real[name] = _view(engine, name)
-    for name, agents in configured.items():
-        real = store.resolve_alias(name)
-        view = by_real.get(real)
-        if view is None:
-            view = CollectionView(name=name, exists=False, model_reason="does not exist yet")
-            by_real[name] = view
-        view.configured_as.append(name)
-        view.used_by.extend(a for a in agents if a not in view.used_by)
-        mode = "A" if name == settings.collection else "B"
-        view.mode = mode if view.mode in (None, mode) else "A+B"
-    return [by_real[k] for k in sorted(by_real)]
-
-
-def _view(engine: MemoryEngine, name: str) -> CollectionView:
-    info = engine.store.collection_info(name)
-    if info is None:  # pragma: no cover - listed a moment ago
-        return CollectionView(name=name, exists=False)
-    model = engine.model_info(name)
-    usable, reason = engine.model_status(name)
-    fmt = engine.collection_format(name)
-    read_only_reason = None
-    if engine.read_only:
-        read_only_reason = "opened with --read-only"
-    elif fmt == "mem0":
-        read_only_reason = "mem0 memories are read, never written"
-    return CollectionView(
-        name=info.name,
-        exists=True,
-        aliases=sorted(info.aliases),
-        points=info.points_count,
-        vector_size=info.vector_size,
-        embedding_model=info.embedding_model,
-        model=model.name if model else None,
-        model_source=model.source if model else "none",
-        format=fmt,
-        searchable=usable,
-        model_reason=reason,
-        read_only=read_only_reason is not None,
-        read_only_reason=read_only_reason,
-    )
-
-
-# ---------------------------------------------------------------------- audit
-def _scan(engine: MemoryEngine, collection: str) -> Iterator[MemoryNote]:
-    for point in scan_points(engine.store, collection):
-        yield engine.note_from_point(collection, point.id, point.payload)
-
-
 def _preview(note: MemoryNote) -> str:
     text = note.content if isinstance(note.content, str) else ""
     flat = " ".join(text.split())
@@ -252,28 +147,31 @@ def _exposed(source: set[str], target: set[str]) -> list[str]:
     return sorted(source - target)
 
 
-def default_audit_collections(engine: MemoryEngine) -> list[str]:
+def default_audit_collections(collections: Collections, settings: Settings) -> list[str]:
     """The configured collections that exist, aliases resolved, each once."""
-    names = [engine.settings.collection, *engine.settings.dedicated_collections().values()]
+    store = collections.store
+    names = [settings.collection, *settings.dedicated_collections().values()]
     out: list[str] = []
     for name in names:
-        real = engine.store.resolve_alias(name)
-        if real not in out and engine.store.collection_info(real) is not None:
+        real = store.resolve_alias(name)
+        if real not in out and store.collection_info(real) is not None:
             out.append(real)
     return out
 
 
-def build_audit(engine: MemoryEngine, collections: Sequence[str] | None = None) -> AuditReport:
+def build_audit(
+    collections: Collections, settings: Settings, names: Sequence[str] | None = None
+) -> AuditReport:
     """Scan the collections (default: the configured ones) and build the report."""
-    settings = engine.settings
+    store = collections.store
     report = AuditReport(
         store=settings.store_label,
         config_file=str(settings.config_file) if settings.config_file else None,
     )
-    names = (
-        default_audit_collections(engine)
-        if collections is None
-        else [engine.store.resolve_alias(c) for c in collections]
+    audited = (
+        default_audit_collections(collections, settings)
+        if names is None
+        else [store.resolve_alias(c) for c in names]
     )
     configured = set(settings.configured_agents())
     seen: dict[str, tuple[set[str], int]] = {}
@@ -285,12 +183,13 @@ def build_audit(engine: MemoryEngine, collections: Sequence[str] | None = None) 
         where.add(collection)
         seen[agent] = (where, count + 1)
 
-    for name in names:
-        info = engine.store.collection_info(name)
+    for name in audited:
+        service = collections.get(name)
+        info = service.info()
         if info is None:
             continue
-        usable, reason = engine.model_status(name)
-        fmt = engine.collection_format(name)
+        usable, reason = service.model_status()
+        fmt = service.format
         report.collections.append(
             CollectionAudit(
                 name=info.name,
@@ -300,7 +199,7 @@ def build_audit(engine: MemoryEngine, collections: Sequence[str] | None = None) 
                 model_reason=reason,
             )
         )
-        notes = {n.id: n for n in _scan(engine, name)}
+        notes = {n.id: n for n in service.notes()}
         for note in notes.values():
             _audit_note(report, note, name, fmt)
             if not note.malformed:

@@ -17,11 +17,14 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from amem_tui.engine.errors import ModelUnavailable
+
+if TYPE_CHECKING:
+    from fastembed import TextEmbedding
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 #: Characters of a text handed to the tokenizer. The model reads at most 256 tokens
@@ -146,7 +149,7 @@ class FastEmbedder:
     def __init__(self, model_name: str = DEFAULT_MODEL, cache_dir: Path | None = None) -> None:
         self.model_name = canonical_model_name(model_name) or DEFAULT_MODEL
         self._cache_dir = cache_dir
-        self._model: object | None = None
+        self._model: TextEmbedding | None = None
         self._lock = threading.Lock()
         self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
         self._recent_lock = threading.Lock()
@@ -198,7 +201,8 @@ class FastEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         clipped = [text[:MAX_EMBED_CHARS] for text in texts]
-        rows = list(self._model.embed(clipped, batch_size=64))  # type: ignore[attr-defined]
+        assert self._model is not None  # load() raised otherwise
+        rows = list(self._model.embed(clipped, batch_size=64))
         return _normalise(np.asarray(rows, dtype=np.float32))
 
     def embed_query(self, text: str) -> np.ndarray:
@@ -209,7 +213,7 @@ class FastEmbedder:
             if found is not None:
                 self._recent.move_to_end(text)
                 return found.copy()
-        vector = self.embed_documents([text])[0]
+        vector: np.ndarray = self.embed_documents([text])[0]
         with self._recent_lock:
             self._recent[text] = vector.copy()
             while len(self._recent) > RECENT_QUERIES:
@@ -254,7 +258,8 @@ class HashEmbedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         """Embed one query."""
-        return self.embed_documents([text])[0]
+        vector: np.ndarray = self.embed_documents([text])[0]
+        return vector
 
 
 def _quiet_fastembed() -> None:
@@ -279,7 +284,8 @@ def _words(text: str) -> list[str]:
 def _normalise(matrix: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    return matrix / norms
+    normalised: np.ndarray = matrix / norms
+    return normalised
 
 
 def _default_cache_dir() -> Path:

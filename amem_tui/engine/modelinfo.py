@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from collections.abc import Iterator
 from typing import Literal
 
 from pydantic import BaseModel
@@ -94,7 +95,7 @@ _probed: dict[str, bool] = {}
 
 
 @contextlib.contextmanager
-def _quiet_fastembed() -> object:
+def _quiet_fastembed() -> Iterator[None]:
     """fastembed logs its failed cache look-ups as errors; they are expected here."""
     try:
         from loguru import logger
@@ -132,3 +133,32 @@ def available_offline(fastembed_name: str | None) -> bool:
 def offline_embedder(fastembed_name: str) -> Embedder:
     """An embedder for a model fastembed has locally (check :func:`available_offline`)."""
     return OfflineFastEmbedder(fastembed_name)
+
+
+class Embedders:
+    """The engine's own embedder, and the local models other collections were built by.
+
+    One per engine: every collection service asks here, so each foreign model is
+    loaded at most once.
+    """
+
+    def __init__(self, ours: Embedder) -> None:
+        self.ours = ours
+        self._foreign: dict[str, Embedder | None] = {}
+        self._lock = threading.Lock()
+
+    def for_model(self, model: ModelInfo) -> Embedder | None:
+        """An embedder that computes ``model``'s vectors on this machine, or None."""
+        name = model.fastembed_name
+        if not name:
+            return None
+        with self._lock:
+            if name in self._foreign:
+                return self._foreign[name]
+        found: Embedder | None = None
+        if available_offline(name):
+            embedder = offline_embedder(name)
+            if model.vector_size is None or embedder.dim == model.vector_size:
+                found = embedder
+        with self._lock:
+            return self._foreign.setdefault(name, found)

@@ -73,51 +73,6 @@ class EvolutionEntry(BaseModel):
         return self.model_dump(exclude_unset=True)
 
 
-def openclaw_payload(
-    content: str, *, agent_id: str, owner: str, legacy: bool = False, **fields: Any
-) -> dict[str, Any]:
-    """The full payload openclaw-amem writes for a new note, with ``fields`` overriding.
-
-    Access fields follow the scope contract (shared: ``readers=["*"]``). With
-    ``legacy`` the payload is as old notes were: no ``is_active``, ``owner``,
-    ``readers`` or ``writers``.
-    """
-    payload: dict[str, Any] = {
-        "content": content,
-        "keywords": [],
-        "tags": [],
-        "context": "",
-        "links": [],
-        "timestamp": "",
-        "last_accessed": "",
-        "agent_id": agent_id,
-        "hash": content_hash(content),
-        "retrieval_count": 0,
-        "evolution_history": "[]",
-        "category": "General",
-        "note_type": "memory",
-        "topics": [],
-        "pending_merge": False,
-        "evolution_type": "NEW",
-        "conflict": False,
-        "conflicts_with": [],
-        "conflict_reason": "",
-        "conflict_scanned_at": "",
-        "subjects": [],
-        "ephemeral": False,
-        "low_quality": False,
-        "is_active": True,
-        "owner": owner,
-        "readers": [EVERYONE] if agent_id == SHARED else [owner],
-        "writers": [owner],
-    }
-    payload.update(fields)
-    if legacy:
-        for field in ("is_active", "owner", "readers", "writers"):
-            payload.pop(field, None)
-    return payload
-
-
 def parse_evolution_history(raw: Any) -> list[EvolutionEntry]:
     """Read ``evolution_history`` from a JSON string (current) or a list (legacy)."""
     if raw is None or raw == "":
@@ -416,6 +371,10 @@ class SearchResult(BaseModel):
     candidates: int | None = None
 
 
+#: What started a consolidation run (``undo`` and ``openclaw`` runs are recorded, never asked for).
+RunTrigger = Literal["manual", "scheduled", "undo", "openclaw"]
+
+
 class NoteChange(BaseModel):
     """One compare-and-set change of a note's payload, replayable after a crash.
 
@@ -481,7 +440,7 @@ class ConsolidationRun(BaseModel):
     id: str
     agent: str
     collection: str
-    trigger: Literal["manual", "scheduled", "undo", "openclaw"] = "manual"
+    trigger: RunTrigger = "manual"
     started_at: str
     finished_at: str | None = None
     threshold: float

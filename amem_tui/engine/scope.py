@@ -8,12 +8,13 @@ query types. Nothing here touches a store.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
 from amem_tui.engine.errors import InvalidInput, PermissionDenied
 from amem_tui.engine.models import EVERYONE, SHARED, HiddenKind, MemoryNote, VisibleBecause
+from amem_tui.engine.store.filters import Condition, Filter, Match, MatchAny
 
 DEFAULT_AGENT = "main"
 DEFAULT_COLLECTION = "amem_notes"
@@ -99,37 +100,7 @@ def scope_for(
     return AgentScope(agent, "A", shared_collection, configured)
 
 
-# ------------------------------------------------------------ neutral filters
-@dataclass(frozen=True)
-class Match:
-    """``key`` equals ``value``, or for a list field, contains it."""
-
-    key: str
-    value: str | bool
-
-
-@dataclass(frozen=True)
-class MatchAny:
-    """``key`` equals (or, for a list field, contains) any of ``values``."""
-
-    key: str
-    values: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Filter:
-    """A backend-neutral filter: all of ``must``, one of ``should``, none of ``must_not``.
-
-    A nested :class:`Filter` may stand for a condition.
-    """
-
-    must: tuple[Condition, ...] = ()
-    should: tuple[Condition, ...] = ()
-    must_not: tuple[Condition, ...] = ()
-
-
-Condition = Match | MatchAny | Filter
-
+# ------------------------------------------------------------ the read filters
 NOT_DELETED = Match("is_active", False)
 
 
@@ -260,7 +231,7 @@ def hidden_reason(
     scope: AgentScope,
     note: MemoryNote,
     collection: str,
-    dedicated_collections: dict[str, str],
+    dedicated_collections: Mapping[str, str],
 ) -> tuple[HiddenKind, str]:
     """Why ``note`` (in ``collection``) is not among what ``scope`` can find.
 
@@ -396,46 +367,3 @@ def apply_access(note: MemoryNote, access: Access) -> None:
     note.owner = access.owner
     note.readers = list(access.readers)
     note.writers = list(access.writers)
-
-
-# ---------------------------------------------------------------- mem0 scopes
-#: How mem0's OpenClaw plugin names a non-main agent inside ``user_id``.
-MEM0_AGENT_MARK = ":agent:"
-
-
-def mem0_agent(user_id: object, agent_id: object = None) -> str | None:
-    """The agent a mem0 memory belongs to, or None when it names none.
-
-    ``<user>:agent:<agent>`` gives ``<agent>``; a plain ``user_id`` is the primary
-    session, ``main``. Only a memory with no usable ``user_id`` falls back to its
-    own ``agent_id``.
-    """
-    if isinstance(user_id, str) and user_id.strip():
-        _, mark, agent = user_id.partition(MEM0_AGENT_MARK)
-        if mark:
-            return agent or None
-        return DEFAULT_AGENT
-    if isinstance(agent_id, str) and agent_id.strip():
-        return agent_id
-    return None
-
-
-def mem0_read_filter(agent: str, user_ids: Iterable[str]) -> Filter:
-    """What ``agent`` may read in a mem0 collection, given every ``user_id`` in it.
-
-    A neutral filter cannot match a suffix, so the caller lists the ``user_id``
-    values present and this picks the ones that map to ``agent``. Memories with
-    no ``user_id`` count by their ``agent_id``. mem0 has no shared scope and no
-    soft delete.
-    """
-    everyone = tuple(sorted(set(user_ids)))
-    mine = tuple(u for u in everyone if mem0_agent(u) == agent)
-    options: list[Condition] = []
-    if mine:
-        options.append(MatchAny("user_id", mine))
-    by_agent_id = Filter(
-        must=(Match("agent_id", agent),),
-        must_not=(MatchAny("user_id", everyone),) if everyone else (),
-    )
-    options.append(by_agent_id)
-    return Filter(must=(Filter(should=tuple(options)),))

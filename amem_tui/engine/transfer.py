@@ -16,38 +16,33 @@ import json
 import math
 import uuid
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel, Field
 
+from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.embed import canonical_model_name
 from amem_tui.engine.errors import AmemError, InvalidInput
 from amem_tui.engine.formats import payload_format
 from amem_tui.engine.models import SHARED, MemoryNote
+from amem_tui.engine.notes import NoteWriter
 from amem_tui.engine.scope import validate_agent_id
-from amem_tui.engine.store.base import scan_points
-
-if TYPE_CHECKING:
-    from amem_tui.engine.engine import MemoryEngine
 
 EXPORT_PAGE = 512
 IMPORT_BATCH = 256
 
 
 # -------------------------------------------------------------------- export
-def export_lines(
-    engine: MemoryEngine, collection: str, vectors: bool = False
-) -> Iterator[dict[str, Any]]:
+def export_lines(service: CollectionService, vectors: bool = False) -> Iterator[dict[str, Any]]:
     """Every point of a collection (aliases resolved), in id order, as export records."""
-    store = engine.store
-    info = store.collection_info(collection)
+    info = service.info()
     if info is None:
-        raise InvalidInput(f"collection '{collection}' does not exist")
+        raise InvalidInput(f"collection '{service.name}' does not exist")
     model = info.embedding_model
     if model is None and vectors:
-        detected = engine.model_info(collection)
+        detected = service.model_info()
         model = detected.name if detected else None
-    for point in scan_points(store, info.name, None, with_vectors=vectors, page=EXPORT_PAGE):
+    for point in service.store.scan(info.name, None, with_vectors=vectors, page=EXPORT_PAGE):
         record: dict[str, Any] = {"id": point.id, "payload": point.payload}
         if vectors and point.vector is not None:
             record["vector"] = [float(x) for x in point.vector]
@@ -233,34 +228,34 @@ def read_import(
 
 
 def import_lines(
-    engine: MemoryEngine,
+    service: CollectionService,
+    writer: NoteWriter,
     lines: Iterable[str],
-    collection: str,
     *,
     source: str = "-",
     skip_invalid: bool = False,
     replace: bool = False,
     dry_run: bool = False,
 ) -> ImportResult:
-    """Validate, then write the notes with :meth:`MemoryEngine.put_notes`.
+    """Validate, then write the notes into the collection with :meth:`NoteWriter.put`.
 
     Writes nothing when any line is rejected, unless ``skip_invalid``. Ids that
-    already exist in the collection are rejected unless ``replace``.
+    already exist in the collection are rejected unless ``replace``. The caller
+    checks first that the store and collection may be written.
     """
-    if not dry_run:
-        engine.check_writable(collection)  # refuse a read-only store before reading the file
+    collection = service.name
     result = ImportResult(file=source, collection=collection, dry_run=dry_run)
-    embedder = engine.embedder
-    info = engine.store.collection_info(collection)
-    target_model, target_dim = embedder.model_name, embedder.dim
+    ours = service.embedders.ours
+    info = service.info()
+    target_model, target_dim = ours.model_name, ours.dim
     if info is not None:
-        usable, reason = engine.model_status(collection)
-        if not usable or engine.embedder_for(collection) is not engine.embedder:
+        usable, reason = service.model_status()
+        if not usable or service.embedder() is not ours:
             # Re-embedding would mix our vectors into another model's collection.
             raise AmemError(f"cannot import into '{collection}': {reason}")
     result.lines, valid, result.rejected = read_import(lines, target_model, target_dim)
     if info is not None and valid and not replace:
-        existing = {p.id for p in engine.store.retrieve(collection, [v.note.id for v in valid])}
+        existing = {p.id for p in service.store.retrieve(collection, [v.note.id for v in valid])}
         if existing:
             keep = []
             for item in valid:
@@ -285,7 +280,7 @@ def import_lines(
     for start in range(0, len(valid), IMPORT_BATCH):
         batch = valid[start : start + IMPORT_BATCH]
         try:
-            engine.put_notes(collection, [v.note for v in batch], [v.vector for v in batch])
+            writer.put(service, [v.note for v in batch], [v.vector for v in batch])
         except AmemError as exc:
             result.error = f"{exc} (after {result.written} of {len(valid)} notes were written)"
             return result

@@ -10,7 +10,8 @@ from typing import Any
 import numpy as np
 
 from amem_tui.engine.engine import MemoryEngine
-from amem_tui.engine.models import MemoryNote, openclaw_payload
+from amem_tui.engine.formats.openclaw import openclaw_payload
+from amem_tui.engine.models import MemoryNote
 from amem_tui.engine.store.base import NoteStore, StoredPoint
 
 DIM = 64  # the test embedder's size

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from amem_tui.engine.consolidate import RUN_KEY
+from amem_tui.engine.consolidation import RUN_KEY
 from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.base import NoteStore

@@ -14,9 +14,9 @@ from amem_tui.config import Settings, load_settings
 from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.engine import MemoryEngine, open_store
 from amem_tui.engine.errors import StoreLocked
-from amem_tui.engine.scope import Filter, Match
 from amem_tui.engine.store.base import StoredPoint
 from amem_tui.engine.store.edge import EdgeStore
+from amem_tui.engine.store.filters import Filter, Match
 from amem_tui.engine.store.qdrant import QdrantStore
 
 ROOT = Path(__file__).resolve().parents[2]

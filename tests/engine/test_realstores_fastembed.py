@@ -11,7 +11,6 @@ from qdrant_client import models as qm
 from amem_tui.engine.embed import FastEmbedder
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.qdrant import QdrantStore
-from amem_tui.engine.transfer import import_lines
 from tests.realstore_data import (
     DEV_SHARED,
     MAIN_PRIVATE,
@@ -74,7 +73,7 @@ def test_import_without_vectors_re_embeds_with_the_real_model(
         for pid, payload in amem_points().items()
         if pid not in MALFORMED
     ]
-    result = import_lines(engine, lines, "restored")
+    result = engine.import_lines(lines, "restored")
     assert result.complete and result.reembedded == len(lines)
     hits = engine.search("main", "which case style do API JSON keys use?", mode="dense").hits
     assert hits[0].note.id == DEV_SHARED

@@ -7,10 +7,14 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from amem_tui.engine.consolidation.scheduler import (
+    ConsolidationScheduler,
+    next_occurrence,
+    parse_hhmm,
+)
 from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.errors import ConfigError
-from amem_tui.engine.scheduler import ConsolidationScheduler, next_occurrence, parse_hhmm
 from amem_tui.engine.store.qdrant import QdrantStore
 from tests.conftest import demo_like_settings
 from tests.engine.consolidation_data import MODE_A, MODE_B, make_note, put, turned

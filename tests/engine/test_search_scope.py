@@ -12,7 +12,7 @@ from amem_tui.engine import scope as rules
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.errors import InvalidInput
 from amem_tui.engine.models import MemoryNote, SearchResult
-from amem_tui.engine.search import LINK_MAX_EXTRA
+from amem_tui.engine.search.ranking import LINK_MAX_EXTRA
 from amem_tui.engine.store.qdrant import QdrantStore
 
 QUERY = "deploy freeze schedule"

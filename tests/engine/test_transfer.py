@@ -14,7 +14,7 @@ from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.errors import AmemError, ReadOnlyStore, StoreUnavailable
 from amem_tui.engine.store.base import StoredPoint
 from amem_tui.engine.store.qdrant import QdrantStore
-from amem_tui.engine.transfer import dump_line, export_lines, import_lines
+from amem_tui.engine.transfer import dump_line
 from tests.realstore_data import (
     AMEM_ALIAS,
     AMEM_REAL,
@@ -49,7 +49,7 @@ def our_store(store: QdrantStore) -> MemoryEngine:
 
 
 def lines_of(engine: MemoryEngine, collection: str, vectors: bool = False) -> list[str]:
-    return [dump_line(r) for r in export_lines(engine, collection, vectors=vectors)]
+    return [dump_line(r) for r in engine.export_lines(collection, vectors=vectors)]
 
 
 def test_export_lines_hold_ids_payloads_and_optional_vectors(store: QdrantStore) -> None:
@@ -78,7 +78,7 @@ def test_export_then_import_into_an_empty_store_gives_back_the_same_notes(
     target_store = QdrantStore(path=str(tmp_path / "empty"))
     try:
         target = engine_on(target_store, collection="restored")
-        result = import_lines(target, lines, "restored", source="export.jsonl")
+        result = target.import_lines(lines, "restored", source="export.jsonl")
         assert result.complete and result.error is None and not result.rejected
         assert result.written == len(good)
         assert (result.vectors_kept, result.reembedded) == (
@@ -119,7 +119,7 @@ def test_every_rejected_line_is_reported_and_nothing_is_written(store: QdrantSto
         json.dumps({"id": nid(108), "payload": dict(ok["payload"], retrieval_count=float("nan"))}),
     ]
     lines = [json.dumps(ok), *bad_lines[1:4], bad_lines[4], *bad_lines[5:], "", bad_lines[0]]
-    result = import_lines(engine, lines, "target")
+    result = engine.import_lines(lines, "target")
     numbers = [r.line for r in result.rejected]
     assert numbers == [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15]
     reasons = {r.line: r.reason for r in result.rejected}
@@ -147,7 +147,7 @@ def test_skip_invalid_writes_the_valid_lines(store: QdrantStore) -> None:
             "payload": amem_payload("Good note one here", "dev", "dev", ["dev"], ["dev"]),
         }
     )
-    result = import_lines(engine, [good, "nope"], "target", skip_invalid=True)
+    result = engine.import_lines([good, "nope"], "target", skip_invalid=True)
     assert result.written == 1 and [r.line for r in result.rejected] == [2]
     assert engine.get("dev", nid(1)).content == "Good note one here"
 
@@ -156,12 +156,12 @@ def test_existing_ids_need_replace(store: QdrantStore) -> None:
     engine = engine_on(store, collection="target")
     payload = amem_payload("First version of the note", "main", "main", ["main"], ["main"])
     line = json.dumps({"id": nid(1), "payload": payload})
-    assert import_lines(engine, [line], "target").written == 1
-    again = import_lines(engine, [line], "target")
+    assert engine.import_lines([line], "target").written == 1
+    again = engine.import_lines([line], "target")
     assert again.written == 0 and "already" in again.rejected[0].reason
     changed = dict(payload, content="Second version of the note")
-    replaced = import_lines(
-        engine, [json.dumps({"id": nid(1), "payload": changed})], "target", replace=True
+    replaced = engine.import_lines(
+        [json.dumps({"id": nid(1), "payload": changed})], "target", replace=True
     )
     assert replaced.written == 1
     assert engine.get("main", nid(1)).content == "Second version of the note"
@@ -183,7 +183,7 @@ def test_vectors_of_another_model_are_re_embedded(store: QdrantStore) -> None:
             }
         ),
     ]
-    result = import_lines(engine, lines, "target")
+    result = engine.import_lines(lines, "target")
     assert (result.written, result.vectors_kept, result.reembedded) == (2, 1, 1)
     vectors = engine.vectors_of("target", [nid(1), nid(2)])
     assert vectors[nid(1)].shape == (64,)
@@ -200,11 +200,11 @@ def test_import_refuses_read_only_mem0_and_foreign_model_targets(store: QdrantSt
     )
     before = snapshot(store.client)
     with pytest.raises(ReadOnlyStore):
-        import_lines(engine_on(store, read_only=True), [line], "anything")
+        engine_on(store, read_only=True).import_lines([line], "anything")
     with pytest.raises(ReadOnlyStore, match="mem0"):
-        import_lines(engine_on(store), [line], MEM0)
+        engine_on(store).import_lines([line], MEM0)
     with pytest.raises(AmemError, match="bge-m3"):
-        import_lines(engine_on(store), [line], AMEM_ALIAS)
+        engine_on(store).import_lines([line], AMEM_ALIAS)
     assert snapshot(store.client) == before
     assert AMEM_REAL in before
 
@@ -245,7 +245,7 @@ def test_a_failed_write_says_exactly_what_was_written(
         )
         for i in range(1, 6)
     ]
-    result = import_lines(engine, lines, "target")
+    result = engine.import_lines(lines, "target")
     assert result.written == 2 and result.written_ids == [nid(1), nid(2)]
     assert not result.complete
     assert result.error is not None and "after 2 of 5" in result.error
@@ -256,10 +256,10 @@ def test_export_lines_never_break_inside_a_record(store: QdrantStore) -> None:
     engine = engine_on(store, collection="target")
     content = "line\u2028separator\u2029and\nnewline \x1b[31m \x9b2J \u202e \U000e0041 é 漢"
     note = amem_payload(content, "main", "main", ["main"], ["main"])
-    assert import_lines(engine, [json.dumps({"id": nid(1), "payload": note})], "target").written
+    assert engine.import_lines([json.dumps({"id": nid(1), "payload": note})], "target").written
     (line,) = lines_of(engine, "target")
     assert len(line.splitlines()) == 1 and line.isprintable()
     assert json.loads(line)["payload"]["content"] == content
     again = engine_on(store, collection="copy")
-    assert import_lines(again, [line], "copy").written == 1
+    assert again.import_lines([line], "copy").written == 1
     assert again.get("main", nid(1)).content == content

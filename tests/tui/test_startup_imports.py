@@ -51,7 +51,7 @@ def _env(tmp_path: Path) -> dict[str, str]:
 
 
 def test_importing_the_app_loads_no_client_model_or_audit(tmp_path: Path) -> None:
-    names = [*HEAVY, *RARE, "amem_tui.engine.consolidate"]
+    names = [*HEAVY, *RARE, "amem_tui.engine.consolidation"]
     code = (
         "import json, sys, amem_tui.cli, amem_tui.cli_extensions, amem_tui.tui.app; "
         f"print(json.dumps({{n: n in sys.modules for n in {names!r}}}))"

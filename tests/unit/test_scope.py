@@ -10,6 +10,7 @@ from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.errors import InvalidInput, PermissionDenied
 from amem_tui.engine.models import MemoryNote
+from amem_tui.engine.store.filters import Match
 from amem_tui.engine.store.qdrant import QdrantStore
 
 
@@ -131,8 +132,8 @@ def test_mode_a_read_filter(payload: dict[str, object], main_sees: int, dev_sees
 
 def test_read_filter_uses_must_not_for_is_active() -> None:
     flt = rules.read_filter(DEV)
-    assert rules.Match("is_active", False) in flt.must_not
-    assert not any(isinstance(c, rules.Match) and c.key == "is_active" for c in flt.must), (
+    assert Match("is_active", False) in flt.must_not
+    assert not any(isinstance(c, Match) and c.key == "is_active" for c in flt.must), (
         "a must is_active==true would hide old notes without the field"
     )
 

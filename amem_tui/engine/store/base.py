@@ -1,7 +1,8 @@
 """The store protocol every backend implements.
 
-Backends speak in payload dicts and neutral filters (:mod:`amem_tui.engine.scope`);
-they never decide who may see what.
+Backends speak in payload dicts and the neutral filters of
+:mod:`amem_tui.engine.store.filters`; they never decide who may see what. The
+protocol declares every capability callers use, so nothing is probed for.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from amem_tui.engine.scope import Filter
+from amem_tui.engine.store.filters import Filter
 
 Vector = list[float]
 
@@ -56,10 +57,28 @@ SCAN_PAGE = 4096
 class NoteStore(Protocol):
     """A vector store of notes: collections of points with payloads."""
 
-    #: Human-readable location, e.g. an embedded folder or a server URL.
-    location: str
-    #: True for a store that filters in-process and only one process may open.
-    embedded: bool
+    @property
+    def location(self) -> str:
+        """Human-readable location, e.g. an embedded folder or a server URL."""
+        ...
+
+    @property
+    def embedded(self) -> bool:
+        """True for a store only this process may open and write (an embedded folder or
+        ``:memory:``): what it read stays true until it writes itself."""
+        ...
+
+    @property
+    def write_generation(self) -> int:
+        """Bumped before and after every write made through this object (odd while one
+        runs), so a reader can tell whether anything was written since it read."""
+        ...
+
+    @property
+    def changes(self) -> ChangeLog:
+        """Which points each write touched (logged by embedded stores), so a cache can
+        catch up instead of re-reading a whole collection."""
+        ...
 
     def list_collections(self) -> list[str]:
         """Names of all collections (aliases not included)."""
@@ -104,6 +123,19 @@ class NoteStore(Protocol):
         """A page of the points the filter matches, in a stable order."""
         ...
 
+    def scan(
+        self,
+        collection: str,
+        flt: Filter | None = None,
+        with_vectors: bool = False,
+        page: int = SCAN_PAGE,
+    ) -> Iterator[StoredPoint]:
+        """Every point the filter matches, in scroll order, read a page at a time.
+
+        Pages go by point id, so each page costs the same however far the scan is.
+        """
+        ...
+
     def count(self, collection: str, flt: Filter | None = None) -> int:
         """How many points the filter matches (exactly)."""
         ...
@@ -130,31 +162,6 @@ class NoteStore(Protocol):
     def close(self) -> None:
         """Release the store (and its lock, for an embedded store)."""
         ...
-
-
-def scan_points(
-    store: NoteStore,
-    collection: str,
-    flt: Filter | None = None,
-    with_vectors: bool = False,
-    page: int = SCAN_PAGE,
-) -> Iterator[StoredPoint]:
-    """Every point the filter matches, in the store's scroll order, a page at a time.
-
-    A store with a ``scan`` method pages by point id (each page costs the same);
-    otherwise pages go by numeric offset, which a store may have to skip through.
-    """
-    scan = getattr(store, "scan", None)
-    if scan is not None:
-        yield from scan(collection, flt, with_vectors=with_vectors, page=page)
-        return
-    offset = 0
-    while True:
-        points = store.scroll(collection, flt, limit=page, offset=offset, with_vectors=with_vectors)
-        yield from points
-        if len(points) < page:
-            return
-        offset += len(points)
 
 
 def qdrant_id(text: str) -> str | int:
@@ -217,7 +224,7 @@ class ChangeLog:
         self._forgotten = -1  # the newest generation no longer in the log
         self._lock = threading.Lock()
 
-    def record(self, generation: int, collection: str, ids: Iterable[str] | None) -> None:
+    def record(self, generation: int, collection: str, ids: Iterable[object] | None) -> None:
         """Log a write; ``ids`` None means the whole collection changed."""
         with self._lock:
             known = None if ids is None else frozenset(canonical_id(i) for i in ids)

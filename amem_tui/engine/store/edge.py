@@ -29,12 +29,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import quote
+from uuid import UUID
 
 import numpy as np
 import qdrant_edge as qe
 
 from amem_tui.engine.errors import StoreLocked, StoreUnavailable
-from amem_tui.engine.scope import Condition, Filter, Match, MatchAny
 from amem_tui.engine.store.base import (
     ChangeLog,
     CollectionInfo,
@@ -45,6 +45,7 @@ from amem_tui.engine.store.base import (
     valid_id,
     vector_of,
 )
+from amem_tui.engine.store.filters import Condition, Filter, Match, MatchAny
 
 #: Keyword indexes on new collections: the scope fields plus openclaw-amem's own.
 KEYWORD_INDEXES = ("agent_id", "owner", "readers", "hash", "topics", "subjects")
@@ -69,6 +70,8 @@ _OPTIMIZE_SCRIPT = (
     "shard.flush()\n"
     "shard.close()\n"
 )
+#: A point id as Edge takes it.
+EdgeId = int | UUID | str
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
 
 
@@ -228,7 +231,7 @@ class EdgeStore:
         opened: _Collection,
         operation: qe.UpdateOperation,
         what: str,
-        ids: Sequence[str | int] | None,
+        ids: Sequence[EdgeId] | None,
     ) -> None:
         # Bumped before and after: a reader that overlaps a write never keeps what it
         # read under the generation that follows the write.
@@ -356,7 +359,7 @@ class EdgeStore:
         self, collection: str, ids: Sequence[str], with_vectors: bool = False
     ) -> list[StoredPoint]:
         """Points by id, missing ones left out."""
-        wanted = [qdrant_id(i) for i in ids if valid_id(i)]
+        wanted: list[EdgeId] = [qdrant_id(i) for i in ids if valid_id(i)]
         opened = self._open(collection) if wanted else None
         if opened is None:
             return []
@@ -471,7 +474,7 @@ class EdgeStore:
     def delete_points(self, collection: str, ids: Sequence[str]) -> None:
         """Remove points for good."""
         opened = self._require(collection)
-        wanted = [qdrant_id(i) for i in ids if valid_id(i)]
+        wanted: list[EdgeId] = [qdrant_id(i) for i in ids if valid_id(i)]
         if wanted:
             self._update(opened, qe.UpdateOperation.delete_points(wanted), "deleting", wanted)
             self._note_writes(opened, len(wanted))

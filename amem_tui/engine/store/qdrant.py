@@ -14,7 +14,6 @@ from qdrant_client import models as qm
 from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
 
 from amem_tui.engine.errors import StoreLocked, StoreUnavailable
-from amem_tui.engine.scope import Condition, Filter, Match, MatchAny
 from amem_tui.engine.store.base import (
     ChangeLog,
     CollectionInfo,
@@ -25,6 +24,7 @@ from amem_tui.engine.store.base import (
     valid_id,
     vector_of,
 )
+from amem_tui.engine.store.filters import Condition, Filter, Match, MatchAny
 
 #: Keyword indexes created on new collections (openclaw-amem's plus our scope fields).
 DEFAULT_INDEXES = ("agent_id", "hash", "owner", "readers", "topics", "subjects")

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from amem_tui.engine.errors import ReadOnlyStore
-from amem_tui.engine.store.base import CollectionInfo, NoteStore, StoredPoint
+from amem_tui.engine.store.base import (
+    SCAN_PAGE,
+    ChangeLog,
+    CollectionInfo,
+    NoteStore,
+    ScoredPoint,
+    StoredPoint,
+    Vector,
+)
+from amem_tui.engine.store.filters import Filter
 
 _MESSAGE = "the store is opened read-only (--read-only): writes are off"
 
@@ -17,10 +26,83 @@ class ReadOnlyGuard:
     def __init__(self, inner: NoteStore) -> None:
         self.inner = inner
 
-    def __getattr__(self, name: str) -> Any:
-        # Reads (and attributes such as ``location``) go straight through.
-        return getattr(self.inner, name)
+    @property
+    def location(self) -> str:
+        """The wrapped store's location."""
+        return self.inner.location
 
+    @property
+    def embedded(self) -> bool:
+        """Whether the wrapped store is embedded."""
+        return self.inner.embedded
+
+    @property
+    def write_generation(self) -> int:
+        """The wrapped store's write generation (nothing is written through the guard)."""
+        return self.inner.write_generation
+
+    @property
+    def changes(self) -> ChangeLog:
+        """The wrapped store's change log."""
+        return self.inner.changes
+
+    # ---------------------------------------------------------------- reads
+    def list_collections(self) -> list[str]:
+        """Names of all collections."""
+        return self.inner.list_collections()
+
+    def resolve_alias(self, name: str) -> str:
+        """The collection an alias points to."""
+        return self.inner.resolve_alias(name)
+
+    def collection_info(self, name: str) -> CollectionInfo | None:
+        """Facts about a collection."""
+        return self.inner.collection_info(name)
+
+    def retrieve(
+        self, collection: str, ids: Sequence[str], with_vectors: bool = False
+    ) -> list[StoredPoint]:
+        """Points by id."""
+        return self.inner.retrieve(collection, ids, with_vectors)
+
+    def scroll(
+        self,
+        collection: str,
+        flt: Filter | None,
+        limit: int,
+        offset: int = 0,
+        with_vectors: bool = False,
+    ) -> list[StoredPoint]:
+        """A page of matching points."""
+        return self.inner.scroll(collection, flt, limit, offset, with_vectors)
+
+    def scan(
+        self,
+        collection: str,
+        flt: Filter | None = None,
+        with_vectors: bool = False,
+        page: int = SCAN_PAGE,
+    ) -> Iterator[StoredPoint]:
+        """Every matching point, a page at a time."""
+        return self.inner.scan(collection, flt, with_vectors, page)
+
+    def count(self, collection: str, flt: Filter | None = None) -> int:
+        """How many points match."""
+        return self.inner.count(collection, flt)
+
+    def search(
+        self,
+        collection: str,
+        vector: Vector,
+        flt: Filter | None,
+        limit: int,
+        exact: bool = True,
+        with_payload: bool = True,
+    ) -> list[ScoredPoint]:
+        """Nearest points by cosine similarity."""
+        return self.inner.search(collection, vector, flt, limit, exact, with_payload)
+
+    # --------------------------------------------------------------- writes
     def ensure_collection(
         self, name: str, vector_size: int, embedding_model: str, indexes: Sequence[str] = ()
     ) -> CollectionInfo:

@@ -10,13 +10,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from datetime import datetime, time, timedelta, tzinfo
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from amem_tui.config import Settings
 from amem_tui.engine.errors import AmemError, ConfigError
-from amem_tui.engine.models import ConsolidationRun
-
-if TYPE_CHECKING:
-    from amem_tui.engine.engine import MemoryEngine
+from amem_tui.engine.models import ConsolidationRun, RunTrigger
 
 DEFAULT_TIME = "02:30"
 #: The longest the thread sleeps between checks (so a changed clock is noticed).
@@ -52,12 +50,32 @@ def next_occurrence(after: datetime, at: time, tz: tzinfo | None = None) -> date
     raise AssertionError("unreachable: a day later is always later")  # pragma: no cover
 
 
+class Consolidates(Protocol):
+    """What the scheduler drives: an engine that consolidates agents (the facade)."""
+
+    settings: Settings
+
+    @property
+    def read_only(self) -> bool:
+        """True when every write is refused."""
+        ...
+
+    @property
+    def clock(self) -> Callable[[], datetime]:
+        """The engine's clock."""
+        ...
+
+    def consolidate(self, agent: str, *, trigger: RunTrigger) -> ConsolidationRun:
+        """One consolidation run of ``agent``."""
+        ...
+
+
 class ConsolidationScheduler:
     """Runs consolidation for every configured agent once a day at a set local time."""
 
     def __init__(
         self,
-        engine: MemoryEngine,
+        engine: Consolidates,
         *,
         at: str | None = None,
         clock: Callable[[], datetime] | None = None,

@@ -1,20 +1,19 @@
-"""Payload formats of the stores amem_tui reads: openclaw-amem notes and mem0 memories.
+"""mem0 memories as amem_tui reads them: read-only note views, and mem0's identity rules.
 
-openclaw-amem points are notes already (:class:`MemoryNote` reads them). mem0
-points carry the memory text in ``data`` and the agent inside ``user_id``; they
-are mapped onto read-only note views here, so that the same panes, listings and
-searches work on them. Nothing here touches a store.
+mem0 keeps the memory text in ``data``; the OpenClaw mem0 plugin keeps the agent
+inside ``user_id`` (``<user>:agent:<agent>``; a plain user id is the primary
+session, ``main``). Each memory reads as a note private to that agent. mem0 has
+no shared scope and no soft delete. Nothing here touches a store.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal
+from typing import Any
 
 from amem_tui.engine.models import NOTE_FIELDS, MemoryNote
-from amem_tui.engine.scope import mem0_agent
-
-PayloadFormat = Literal["amem", "mem0"]
+from amem_tui.engine.scope import DEFAULT_AGENT
+from amem_tui.engine.store.filters import Condition, Filter, Match, MatchAny
 
 #: Fields of a mem0 payload that the view maps or keeps under their own name.
 MEM0_FIELDS = (
@@ -32,28 +31,6 @@ MEM0_FIELDS = (
 )
 #: The extra keys a mem0 view carries (besides the note fields it fills).
 MEM0_VIEW_KEYS = ("format", "user_id", "run_id", "actor_id", "role", "mem0_agent_id")
-
-
-def payload_format(payload: Mapping[str, Any]) -> PayloadFormat | None:
-    """``mem0`` for a point with ``data`` and no ``content``, ``amem`` with ``content``."""
-    if "content" in payload:
-        return "amem"
-    if "data" in payload:
-        return "mem0"
-    return None
-
-
-def detect_format(payloads: Iterable[Mapping[str, Any]]) -> PayloadFormat:
-    """The format of a collection from a sample of its payloads.
-
-    A collection is mem0 only when its points look like mem0 and none looks like
-    an openclaw-amem note; anything else (including an empty collection) is read
-    as openclaw-amem, where a point without content is simply malformed.
-    """
-    seen = {payload_format(p) for p in payloads}
-    if "mem0" in seen and "amem" not in seen:
-        return "mem0"
-    return "amem"
 
 
 def _first_text(payload: Mapping[str, Any], *keys: str) -> str | None:
@@ -107,10 +84,44 @@ def mem0_note(point_id: str | int, payload: Mapping[str, Any] | None) -> MemoryN
     return MemoryNote.from_payload(point_id, view)
 
 
-def note_view(
-    fmt: PayloadFormat, point_id: str | int, payload: Mapping[str, Any] | None
-) -> MemoryNote:
-    """The note a point of a collection in format ``fmt`` reads as."""
-    if fmt == "mem0":
-        return mem0_note(point_id, payload)
-    return MemoryNote.from_payload(point_id, dict(payload or {}))
+# ------------------------------------------------------------------ identity
+#: How mem0's OpenClaw plugin names a non-main agent inside ``user_id``.
+MEM0_AGENT_MARK = ":agent:"
+
+
+def mem0_agent(user_id: object, agent_id: object = None) -> str | None:
+    """The agent a mem0 memory belongs to, or None when it names none.
+
+    ``<user>:agent:<agent>`` gives ``<agent>``; a plain ``user_id`` is the primary
+    session, ``main``. Only a memory with no usable ``user_id`` falls back to its
+    own ``agent_id``.
+    """
+    if isinstance(user_id, str) and user_id.strip():
+        _, mark, agent = user_id.partition(MEM0_AGENT_MARK)
+        if mark:
+            return agent or None
+        return DEFAULT_AGENT
+    if isinstance(agent_id, str) and agent_id.strip():
+        return agent_id
+    return None
+
+
+def mem0_read_filter(agent: str, user_ids: Iterable[str]) -> Filter:
+    """What ``agent`` may read in a mem0 collection, given every ``user_id`` in it.
+
+    A neutral filter cannot match a suffix, so the caller lists the ``user_id``
+    values present and this picks the ones that map to ``agent``. Memories with
+    no ``user_id`` count by their ``agent_id``. mem0 has no shared scope and no
+    soft delete.
+    """
+    everyone = tuple(sorted(set(user_ids)))
+    mine = tuple(u for u in everyone if mem0_agent(u) == agent)
+    options: list[Condition] = []
+    if mine:
+        options.append(MatchAny("user_id", mine))
+    by_agent_id = Filter(
+        must=(Match("agent_id", agent),),
+        must_not=(MatchAny("user_id", everyone),) if everyone else (),
+    )
+    options.append(by_agent_id)
+    return Filter(must=(Filter(should=tuple(options)),))

@@ -1,0 +1,42 @@
+"""Per-agent consolidation of near-duplicate notes: plan, apply, undo, history, nightly.
+
+:mod:`.plan` finds clusters and asks the judge; :mod:`.runlog` records every run in
+the store before a note changes; :mod:`.apply` carries runs out as compare-and-set
+changes (safe to repeat after a crash); :mod:`.undo` reverts a run or one merge;
+:mod:`.history` also rebuilds openclaw-amem's own merges; :mod:`.scheduler` runs
+every configured agent nightly. :class:`Consolidator` ties them together.
+"""
+
+from __future__ import annotations
+
+from amem_tui.engine.consolidation.consolidator import Consolidator
+from amem_tui.engine.consolidation.plan import (
+    DEFAULT_THRESHOLD,
+    RUN_KEY,
+    Cluster,
+    Judge,
+    MergeDecision,
+    RuleJudge,
+)
+from amem_tui.engine.consolidation.runlog import (
+    RunNotFound,
+    dumps,
+    is_runs_collection,
+    run_json,
+    runs_collection,
+)
+
+__all__ = [
+    "DEFAULT_THRESHOLD",
+    "RUN_KEY",
+    "Cluster",
+    "Consolidator",
+    "Judge",
+    "MergeDecision",
+    "RuleJudge",
+    "RunNotFound",
+    "dumps",
+    "is_runs_collection",
+    "run_json",
+    "runs_collection",
+]

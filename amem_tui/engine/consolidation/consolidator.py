@@ -1,0 +1,147 @@
+"""Consolidation of one agent's private notes, and its undo, as the engine offers them.
+
+A run merges clusters of near-duplicate notes of one agent (its private, active
+``memory`` notes). Every run is written to the run log *before* any note changes,
+as compare-and-set changes; applying a change twice is harmless, so an interrupted
+run is finished by the next one and ends in the same state. Dropped notes are only
+soft-deleted, and every change keeps what it replaced, so a run (or one merge) can
+be undone.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Sequence
+
+from amem_tui.engine.clock import Timekeeper
+from amem_tui.engine.collections import CollectionService
+from amem_tui.engine.consolidation import history as past
+from amem_tui.engine.consolidation.apply import Applier, Progress
+from amem_tui.engine.consolidation.plan import Judge, Planner, RuleJudge
+from amem_tui.engine.consolidation.runlog import RunLog, RunNotFound
+from amem_tui.engine.consolidation.undo import UndoPlanner
+from amem_tui.engine.errors import InvalidInput
+from amem_tui.engine.models import ConsolidationRun, RunTrigger
+from amem_tui.engine.scope import AgentScope
+from amem_tui.engine.store.base import NoteStore
+
+
+class Consolidator:
+    """Consolidation, undo and history for the collections of one store."""
+
+    def __init__(
+        self,
+        store: NoteStore,
+        time: Timekeeper,
+        lock: threading.RLock,
+        judge: Judge | None = None,
+    ) -> None:
+        self.time = time
+        self.lock = lock
+        self.judge: Judge = judge or RuleJudge()
+        self.log = RunLog(store)
+        self.applier = Applier(store, self.log, time)
+
+    def consolidate(
+        self,
+        service: CollectionService,
+        scope: AgentScope,
+        *,
+        dry_run: bool,
+        threshold: float,
+        progress: Progress | None,
+        trigger: RunTrigger,
+    ) -> ConsolidationRun:
+        """One run for one agent; a dry run only plans (see ``MemoryEngine.consolidate``)."""
+        if trigger not in ("manual", "scheduled"):
+            raise InvalidInput(f"trigger must be 'manual' or 'scheduled', not {trigger!r}")
+        if not 0.0 < threshold <= 1.0:
+            raise InvalidInput(f"threshold must be above 0 and at most 1, got {threshold}")
+        exists = service.exists()
+        if not dry_run and exists:
+            self.applier.resume(scope)
+        run = ConsolidationRun(
+            id=self.time.new_id(),
+            agent=scope.agent,
+            collection=scope.collection,
+            trigger=trigger,
+            started_at=self.time.now(),
+            threshold=threshold,
+            dry_run=dry_run,
+            judge=self.judge.name,
+        )
+        if exists:
+            plan = Planner(service, self.judge).plan(scope, threshold, run.id, run.started_at)
+            run.candidates = plan.candidates
+            run.merges = plan.merges
+            run.link_changes = plan.links
+        if dry_run or not exists:
+            run.status = "planned" if dry_run else "done"
+            run.finished_at = self.time.now()
+            if progress is not None:
+                progress(len(run.merges), len(run.merges))
+            return run
+        return self.applier.record_and_run(run, progress)
+
+    def undo(
+        self, service: CollectionService, scope: AgentScope, run_id: str, merge_keeper: str | None
+    ) -> ConsolidationRun:
+        """Revert a run or one of its merges; the undo is recorded as a run of its own."""
+        try:
+            uuid.UUID(run_id)
+        except ValueError:
+            raise RunNotFound(run_id, scope.agent) from None
+        if not service.exists():
+            raise RunNotFound(run_id, scope.agent)
+        resumed = self.applier.resume(scope)
+        runs = {r.id: r for r in self.log.load_runs(scope.collection, scope.agent, [run_id])}
+        run = runs.get(run_id)
+        if run is None:
+            if any(r.id == run_id for r in past.openclaw_runs(service, scope.agent)):
+                raise InvalidInput(
+                    f"run {run_id} was made by openclaw-amem and recorded only in notes' "
+                    "evolution history: restore a dropped note with `restore ID` instead"
+                )
+            raise RunNotFound(run_id, scope.agent)
+        if run.trigger == "undo":
+            raise InvalidInput(f"run {run_id} is itself an undo; it cannot be undone")
+        live = [i for i, m in enumerate(run.merges) if m.status == "done" and not m.undone]
+        # An interrupted undo of this run, just finished by resume(), is the answer.
+        for earlier in resumed:
+            if earlier.undoes == run.id and earlier.status == "done":
+                keepers = {m.keeper for m in earlier.merges}
+                if (merge_keeper is None and not live) or merge_keeper in keepers:
+                    return earlier
+        if merge_keeper is not None:
+            chosen = [i for i in live if run.merges[i].keeper == merge_keeper]
+            if not chosen:
+                known = [m for m in run.merges if m.keeper == merge_keeper]
+                if not known:
+                    raise InvalidInput(f"run {run_id} has no merge into keeper {merge_keeper}")
+                raise InvalidInput(
+                    f"the merge into {merge_keeper} of run {run_id} is already undone "
+                    "or was never applied"
+                )
+        else:
+            chosen = live
+            if not chosen:
+                raise InvalidInput(f"run {run_id} has nothing left to undo")
+        undo = ConsolidationRun(
+            id=self.time.new_id(),
+            agent=scope.agent,
+            collection=scope.collection,
+            trigger="undo",
+            started_at=self.time.now(),
+            threshold=run.threshold,
+            undoes=run.id,
+            judge=run.judge,
+        )
+        undo.merges, undo.link_changes = UndoPlanner(service).plan(scope, run, chosen, live)
+        return self.applier.record_and_run(undo, None)
+
+    def history(
+        self, services: Sequence[CollectionService], agent: str | None
+    ) -> list[ConsolidationRun]:
+        """Recorded runs and openclaw-amem's merges in these collections, newest first."""
+        return past.history(self.log, services, agent)

@@ -1,0 +1,107 @@
+"""What a store holds: every collection with its format, model and users, and the status
+of what is in use."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from amem_tui.config import Settings
+from amem_tui.engine.collections import Collections, CollectionService
+from amem_tui.engine.consolidation.runlog import is_runs_collection
+
+
+class CollectionView(BaseModel):
+    """One collection as the engine sees it: format, model, who uses it."""
+
+    name: str
+    exists: bool
+    aliases: list[str] = Field(default_factory=list)
+    configured_as: list[str] = Field(default_factory=list)
+    points: int = 0
+    vector_size: int | None = None
+    embedding_model: str | None = None
+    model: str | None = None
+    model_source: str = "none"
+    format: str = "amem"
+    searchable: bool = True
+    model_reason: str = ""
+    read_only: bool = False
+    read_only_reason: str | None = None
+    used_by: list[str] = Field(default_factory=list)
+    mode: str | None = None
+
+
+class StoreStatus(BaseModel):
+    """What is in use: configuration file, store, agent, collection, format and model."""
+
+    config_file: str | None
+    store: str
+    read_only: bool
+    agent: str
+    mode: str
+    collection: str
+    resolved_collection: str
+    exists: bool
+    collections: list[str]
+    format: str
+    model: str
+    searchable: bool
+    model_reason: str
+
+
+def collection_views(
+    collections: Collections, settings: Settings, read_only: bool
+) -> list[CollectionView]:
+    """Every collection of the store plus every configured one (existing or not)."""
+    store = collections.store
+    dedicated = settings.dedicated_collections()
+    configured: dict[str, list[str]] = {}  # configured name -> agents using it
+    mode_a = [a for a in settings.configured_agents() if a not in dedicated]
+    configured.setdefault(settings.collection, []).extend(mode_a)
+    for agent, name in dedicated.items():
+        configured.setdefault(name, []).append(agent)
+    by_real: dict[str, CollectionView] = {}
+    for name in store.list_collections():
+        if is_runs_collection(name):  # consolidation's run log holds no notes
+            continue
+        by_real[name] = _view(collections.get(name), read_only)
+    for name, agents in configured.items():
+        real = store.resolve_alias(name)
+        view = by_real.get(real)
+        if view is None:
+            view = CollectionView(name=name, exists=False, model_reason="does not exist yet")
+            by_real[name] = view
+        view.configured_as.append(name)
+        view.used_by.extend(a for a in agents if a not in view.used_by)
+        mode = "A" if name == settings.collection else "B"
+        view.mode = mode if view.mode in (None, mode) else "A+B"
+    return [by_real[k] for k in sorted(by_real)]
+
+
+def _view(service: CollectionService, read_only: bool) -> CollectionView:
+    info = service.info()
+    if info is None:  # pragma: no cover - listed a moment ago
+        return CollectionView(name=service.name, exists=False)
+    model = service.model_info()
+    usable, reason = service.model_status()
+    fmt = service.format
+    read_only_reason = None
+    if read_only:
+        read_only_reason = "opened with --read-only"
+    elif fmt == "mem0":
+        read_only_reason = "mem0 memories are read, never written"
+    return CollectionView(
+        name=info.name,
+        exists=True,
+        aliases=sorted(info.aliases),
+        points=info.points_count,
+        vector_size=info.vector_size,
+        embedding_model=info.embedding_model,
+        model=model.name if model else None,
+        model_source=model.source if model else "none",
+        format=fmt,
+        searchable=usable,
+        model_reason=reason,
+        read_only=read_only_reason is not None,
+        read_only_reason=read_only_reason,
+    )

@@ -1,0 +1,126 @@
+"""Reading notes as an agent: one by id, its links, listings and counts.
+
+Every read applies the read rule of :mod:`amem_tui.engine.scope` and changes
+nothing (no ``retrieval_count`` or ``last_accessed`` bumps). A note that does not
+exist and one the agent may not read give the same answer, so nothing reveals an
+unreadable note's existence.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from amem_tui.engine import scope as rules
+from amem_tui.engine.collections import CollectionService
+from amem_tui.engine.errors import NotFound
+from amem_tui.engine.models import SHARED, MemoryNote, NotePage
+from amem_tui.engine.scope import AgentScope
+from amem_tui.engine.store.filters import Condition, Filter, Match
+
+ListScope = Literal["private", "shared", "visible", "all"]
+
+
+def read_note(service: CollectionService, scope: AgentScope, note_id: str) -> MemoryNote:
+    """A note by id, if the read rule lets the agent see it (soft-deleted included)."""
+    points = service.store.retrieve(service.name, [note_id]) if service.exists() else []
+    if not points:
+        raise NotFound(note_id, scope.agent)
+    note = service.note(points[0].id, points[0].payload)
+    if not rules.can_read(scope, note, scope.collection):
+        raise NotFound(note_id, scope.agent)
+    return note
+
+
+def linked(
+    service: CollectionService, scope: AgentScope, note: MemoryNote
+) -> list[tuple[str, MemoryNote | None]]:
+    """Each link of a note with its target, or None where the read rule hides it."""
+    if not note.links:
+        return []
+    points = {p.id: p for p in service.store.retrieve(service.name, note.links)}
+    out: list[tuple[str, MemoryNote | None]] = []
+    for link in note.links:
+        point = points.get(link)
+        target = service.note(point.id, point.payload) if point else None
+        if target is not None and not rules.can_read(scope, target, scope.collection):
+            target = None
+        out.append((link, target))
+    return out
+
+
+def list_filter(
+    service: CollectionService,
+    scope: AgentScope,
+    which: ListScope,
+    include_inactive: bool = False,
+    *,
+    owner: str | None = None,
+    low_quality: bool = False,
+) -> Filter:
+    """The filter behind each listing, narrowed to one ``owner`` and/or to notes
+    flagged ``low_quality`` when asked."""
+    base = _base_filter(service, scope, which, include_inactive, owner)
+    narrow: tuple[Condition, ...] = ()
+    if owner and which != "shared":  # the shared filter narrows by owner itself
+        narrow += (Match("owner", owner),)
+    if low_quality:
+        narrow += (Match("low_quality", True),)
+    return Filter(must=(base, *narrow)) if narrow else base
+
+
+def _base_filter(
+    service: CollectionService,
+    scope: AgentScope,
+    which: ListScope,
+    include_inactive: bool,
+    owner: str | None,
+) -> Filter:
+    if service.format == "mem0":
+        # mem0 has no shared scope: a filter that matches nothing stands for it.
+        if which == "shared":
+            never = Match("agent_id", SHARED)
+            return Filter(must=(never,), must_not=(never,))
+        return service.read_filter(scope, include_inactive)
+    if which == "private":
+        return rules.private_filter(scope, include_inactive)
+    if which == "shared":
+        return rules.shared_filter(owner, include_inactive=include_inactive)
+    return service.read_filter(scope, include_inactive)
+
+
+def list_notes(
+    service: CollectionService,
+    scope: AgentScope,
+    which: ListScope = "visible",
+    limit: int = 50,
+    offset: int = 0,
+    include_inactive: bool = False,
+    *,
+    owner: str | None = None,
+    low_quality: bool = False,
+) -> NotePage:
+    """A page of the agent's private, shared or all visible notes, with the total."""
+    if owner is not None:
+        rules.validate_agent_id(owner)
+    if which == "shared" and not scope.has_shared_scope:
+        return NotePage(total=0, offset=offset, notes=[])
+    if not service.exists():
+        return NotePage(total=0, offset=offset, notes=[])
+    flt = list_filter(service, scope, which, include_inactive, owner=owner, low_quality=low_quality)
+    points = service.store.scroll(service.name, flt, limit=limit, offset=offset)
+    total = service.store.count(service.name, flt)
+    notes = [service.note(p.id, p.payload) for p in points]
+    # What a filter cannot judge (wrong types Qdrant still matches) never shows.
+    notes = [n for n in notes if rules.fits_listing(scope, n, which)]
+    if owner is not None:
+        notes = [n for n in notes if n.owner == owner]
+    return NotePage(total=total, offset=offset, notes=notes)
+
+
+def count(service: CollectionService, scope: AgentScope, which: ListScope = "visible") -> int:
+    """How many notes a listing holds."""
+    if which == "shared" and not scope.has_shared_scope:
+        return 0
+    if not service.exists():
+        return 0
+    return service.store.count(service.name, list_filter(service, scope, which))

@@ -1,0 +1,163 @@
+"""Hidden matches: the best matches an agent cannot see, and why it cannot.
+
+They answer "why did it not recall that?": the best matches in the agent's own
+collection that its scope leaves out, and in the other collections this
+configuration knows (Mode B collections, or the shared collection for a Mode B
+agent), each with the reason from :func:`amem_tui.engine.scope.hidden_reason`.
+They are ranked the way hits are, among the hidden notes of each collection:
+fused dense + BM25 ranks (hybrid), cosine (dense) or BM25 (keyword, or without a
+query vector).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from amem_tui.engine import scope as rules
+from amem_tui.engine.collections import CollectionService
+from amem_tui.engine.errors import ModelUnavailable
+from amem_tui.engine.keywords import tokenize
+from amem_tui.engine.models import HiddenMatch, MemoryNote
+from amem_tui.engine.notecache import NoteSet
+from amem_tui.engine.search.ranking import (
+    DENSE_MIN_SCORE,
+    SearchMode,
+    cosine,
+    dense_candidates,
+    rrf_fuse,
+)
+from amem_tui.engine.search.space import SearchSpace, selection_key
+from amem_tui.engine.store.filters import Filter
+
+#: (note, score, cosine or None) of one hidden match before it gets its reason.
+Scored = tuple[MemoryNote, float, float | None]
+
+
+def hidden_matches(
+    space: SearchSpace,
+    query: str,
+    vector: np.ndarray | None,
+    limit: int,
+    notices: list[str],
+    mode: SearchMode,
+    exact: bool = True,
+) -> list[HiddenMatch]:
+    """The best matches the agent cannot see, across the collections of ``space``."""
+    scope = space.scope
+    fused = mode == "hybrid" and vector is not None
+    found: list[HiddenMatch] = []
+    vectors: dict[int, np.ndarray] = {}
+    if vector is not None:  # the query is embedded once per model, the hits' one included
+        own_model = space.own.embedder()
+        if own_model is not None:
+            vectors[id(own_model)] = vector
+    tokens = tokenize(query)
+    for service in space.collections:
+        info = service.info()
+        if info is None or info.points_count == 0:
+            continue
+        own = service is space.own
+        # The hidden filter speaks openclaw-amem fields; a mem0 view is judged by keep().
+        flt = rules.hidden_filter(scope) if own and service.format != "mem0" else None
+
+        def keep(note: MemoryNote, own: bool = own) -> bool:
+            return not own or rules.visible_because(scope, note) is None
+
+        key = selection_key(scope, "hidden") if own else ("all",)
+        scored: list[Scored]
+        if vector is None:
+            chosen = service.select(flt, keep, key, info.points_count)
+            by_id = chosen.by_id()
+            scored = [(by_id[i], s, None) for i, s in chosen.bm25().rank(tokens, limit)]
+        else:
+            try:
+                # Each collection is searched with the model that built it.
+                embedder = service.embedder()
+                if embedder is None:
+                    raise ModelUnavailable("it was built by another model")
+                model = id(embedder)
+                if model not in vectors:
+                    vectors[model] = np.asarray(embedder.embed_query(query), dtype=np.float32)
+            except ModelUnavailable as exc:
+                notices.append(f"Hidden matches in '{service.name}' not checked: {exc}.")
+                continue
+            if fused:
+                chosen = service.select(flt, keep, key, info.points_count)
+                scored = _fused(service, vectors[model], tokens, chosen, flt, limit, exact)
+            else:
+                scored = _dense(service, vectors[model], flt, keep, limit, exact)
+        for note, score, similarity in scored:
+            kind, reason = rules.hidden_reason(scope, note, service.name, space.dedicated)
+            found.append(
+                HiddenMatch(
+                    id=note.id,
+                    reason=reason,
+                    kind=kind,
+                    owner=note.effective_owner,
+                    agent_id=note.agent_id,
+                    collection=service.name,
+                    score=score,
+                    similarity=similarity,
+                )
+            )
+    found.sort(key=lambda h: -h.score)
+    return found[:limit]
+
+
+def _dense(
+    service: CollectionService,
+    vector: np.ndarray,
+    flt: Filter | None,
+    keep: Callable[[MemoryNote], bool],
+    limit: int,
+    exact: bool,
+) -> list[Scored]:
+    scored: list[Scored] = []
+    for point in service.store.search(service.name, vector.tolist(), flt, limit, exact=exact):
+        note = service.note(point.id, point.payload)
+        # A cosine at or below zero is no match at all, hidden or not.
+        if point.score > 0 and keep(note):
+            scored.append((note, point.score, point.score))
+    return scored
+
+
+def _fused(
+    service: CollectionService,
+    vector: np.ndarray,
+    tokens: list[str],
+    chosen: NoteSet,
+    flt: Filter | None,
+    limit: int,
+    exact: bool = True,
+) -> list[Scored]:
+    """Hidden notes of one collection ranked as hits are: dense + BM25, fused."""
+    notes = chosen.by_id()
+    n = dense_candidates(limit, len(notes))
+    if n == 0:
+        return []
+    similarity: dict[str, float] = {}
+    dense: list[str] = []
+    # Without a filter (another agent's collection, a mem0 view) the store may
+    # also return notes that are not hidden: ask for enough to still fill n.
+    wanted = n if flt is not None else min(n + len(notes), 4 * n)
+    found = service.store.search(
+        service.name, vector.tolist(), flt, wanted, exact=exact, with_payload=False
+    )
+    for point in found:
+        if point.score < DENSE_MIN_SCORE or len(dense) >= n:
+            break
+        if point.id in notes:
+            dense.append(point.id)
+            similarity[point.id] = point.score
+    bm25 = [note_id for note_id, _ in chosen.bm25().rank(tokens, n)]
+    fused = rrf_fuse(dense, bm25)
+    order = sorted(fused, key=lambda i: -fused[i])[:limit]
+    missing = [i for i in order if i not in similarity]
+    if missing:
+        for note_id, vec in service.vectors_of(missing).items():
+            sim = cosine(vector, vec)
+            if sim is not None:
+                similarity[note_id] = sim
+    return [(notes[i], fused[i], similarity.get(i)) for i in order]

@@ -1,0 +1,232 @@
+"""The agent's own hits: dense candidates, BM25, fusion, and the walk over links.
+
+1. dense candidates: the ``n = min(max(4k, 20), total)`` nearest notes the agent
+   may search (``total`` = how many it may search), cosine >= 0;
+2. BM25 over the notes the agent may search, keeping only notes with a query term;
+3. reciprocal-rank fusion of both rankings, times a small heat/recency boost,
+   top k kept;
+4. a 2-hop walk over ``links`` from those k notes, adding at most 8 notes, each
+   with cosine >= 0.25 to the query. Every step applies the read rule.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from datetime import datetime
+
+import numpy as np
+
+from amem_tui.engine import scope as rules
+from amem_tui.engine.keywords import tokenize
+from amem_tui.engine.models import MemoryNote, SearchHit, SearchResult
+from amem_tui.engine.notecache import NoteSet
+from amem_tui.engine.search.ranking import (
+    DENSE_MIN_SCORE,
+    LINK_HOPS,
+    LINK_MAX_EXTRA,
+    LINK_MIN_SIMILARITY,
+    cosine,
+    dense_candidates,
+    detached,
+    heat_boost,
+    rrf_fuse,
+)
+from amem_tui.engine.search.space import SearchSpace, selection_key
+
+
+def visible_notes(space: SearchSpace, points_count: int) -> NoteSet:
+    """The notes the agent may search (its read rule), cached where the store allows."""
+    scope = space.scope
+
+    def visible(note: MemoryNote) -> bool:
+        return rules.visible_because(scope, note) is not None
+
+    return space.own.select(
+        space.own.read_filter(scope), visible, selection_key(scope, "visible"), points_count
+    )
+
+
+def rank(
+    space: SearchSpace,
+    query: str,
+    vector: np.ndarray | None,
+    result: SearchResult,
+    limit: int,
+    exact: bool,
+    points_count: int,
+    now: datetime,
+) -> None:
+    """Fill ``result.hits`` with the top ``limit`` matches."""
+    if result.search_mode == "dense":
+        assert vector is not None
+        _rank_dense(space, vector, result, limit, exact)
+        return
+    chosen = visible_notes(space, points_count)
+    result.total = len(chosen.notes)
+    if result.search_mode == "keyword":
+        _rank_keywords(space, chosen, query, result, limit)
+        return
+    assert vector is not None
+    _rank_hybrid(space, chosen, query, vector, result, limit, exact, now)
+
+
+def _rank_dense(
+    space: SearchSpace, vector: np.ndarray, result: SearchResult, limit: int, exact: bool
+) -> None:
+    scope, own = space.scope, space.own
+    points = own.store.search(own.name, vector.tolist(), own.read_filter(scope), limit, exact=exact)
+    position = 0
+    for point in points:
+        if point.score < DENSE_MIN_SCORE:
+            break
+        note = own.note(point.id, point.payload)
+        because = rules.visible_because(scope, note)
+        if because is None:  # the filter and the rule disagree: never show it
+            continue
+        position += 1
+        result.hits.append(
+            SearchHit(
+                note=note,
+                score=point.score,
+                similarity=point.score,
+                dense_rank=position,
+                because=because,
+            )
+        )
+    result.candidates = len(points)
+
+
+def _rank_keywords(
+    space: SearchSpace, chosen: NoteSet, query: str, result: SearchResult, limit: int
+) -> None:
+    notes = chosen.by_id()
+    ranked = chosen.bm25().rank(tokenize(query), limit)
+    result.candidates = len(ranked)
+    for position, (note_id, score) in enumerate(ranked, start=1):
+        note = notes[note_id]
+        because = rules.visible_because(space.scope, note)
+        assert because is not None
+        result.hits.append(
+            SearchHit(
+                note=detached(note),
+                score=score,
+                bm25_rank=position,
+                bm25_score=score,
+                because=because,
+            )
+        )
+
+
+def _rank_hybrid(
+    space: SearchSpace,
+    chosen: NoteSet,
+    query: str,
+    vector: np.ndarray,
+    result: SearchResult,
+    limit: int,
+    exact: bool,
+    now: datetime,
+) -> None:
+    scope, own = space.scope, space.own
+    notes = chosen.by_id()
+    n = dense_candidates(limit, len(chosen.notes))
+    similarity: dict[str, float] = {}
+    dense_ids: list[str] = []
+    if n > 0:
+        # The selection holds every note the agent may search, so the store need not
+        # send payloads; a point it lacks was written after the selection was read.
+        found = own.store.search(
+            own.name, vector.tolist(), own.read_filter(scope), n, exact=exact, with_payload=False
+        )
+        for point in found:
+            if point.score < DENSE_MIN_SCORE:
+                break
+            if point.id not in notes:
+                continue
+            dense_ids.append(point.id)
+            similarity[point.id] = point.score
+    bm25 = chosen.bm25().rank(tokenize(query), n)
+    bm25_ids = [note_id for note_id, _ in bm25]
+    result.candidates = max(len(dense_ids), len(bm25_ids))
+    fused = rrf_fuse(dense_ids, bm25_ids)
+    boosts = {note_id: heat_boost(notes[note_id], now) for note_id in fused}
+    order = sorted(fused, key=lambda note_id: -fused[note_id] * boosts[note_id])[:limit]
+    # A match found by BM25 alone still has a cosine; measure it from its vector.
+    missing = [note_id for note_id in order if note_id not in similarity]
+    if missing:
+        for note_id, vec in own.vectors_of(missing).items():
+            sim = cosine(vector, vec)
+            if sim is not None:
+                similarity[note_id] = sim
+    dense_rank = {note_id: i for i, note_id in enumerate(dense_ids, start=1)}
+    bm25_rank = {note_id: i for i, note_id in enumerate(bm25_ids, start=1)}
+    bm25_score = dict(bm25)
+    for note_id in order:
+        note = notes[note_id]
+        because = rules.visible_because(scope, note)
+        assert because is not None
+        result.hits.append(
+            SearchHit(
+                note=detached(note),
+                score=fused[note_id] * boosts[note_id],
+                similarity=similarity.get(note_id),
+                bm25_rank=bm25_rank.get(note_id),
+                bm25_score=bm25_score.get(note_id),
+                dense_rank=dense_rank.get(note_id),
+                rrf=fused[note_id],
+                boost=boosts[note_id],
+                because=because,
+            )
+        )
+
+
+def walk_links(space: SearchSpace, vector: np.ndarray, result: SearchResult) -> None:
+    """Append up to 8 notes linked (within 2 hops) from the matches.
+
+    Each step applies the read rule and the search rule: a note the agent may
+    not read, or a soft-deleted one, is skipped and never walked through.
+    """
+    scope, own = space.scope, space.own
+    by_id = {hit.note.id: hit.note for hit in result.hits}
+    visited = set(by_id)
+    queue: deque[tuple[str, int]] = deque((hit.note.id, 0) for hit in result.hits)
+    extra: list[SearchHit] = []
+    while queue and len(extra) < LINK_MAX_EXTRA:
+        source_id, hop = queue.popleft()
+        if hop >= LINK_HOPS:
+            continue
+        source = by_id[source_id]
+        wanted = [link for link in dict.fromkeys(source.links) if link not in visited]
+        if not wanted:
+            continue
+        fetched = {p.id: p for p in own.store.retrieve(own.name, wanted, with_vectors=True)}
+        for link in wanted:
+            visited.add(link)
+            point = fetched.get(link)
+            if point is None:
+                continue
+            target = own.note(point.id, point.payload)
+            if not rules.can_read(scope, target, scope.collection):
+                continue
+            because = rules.visible_because(scope, target)
+            if because is None:
+                continue
+            sim = cosine(vector, point.vector)
+            if sim is None or sim < LINK_MIN_SIMILARITY:
+                continue
+            by_id[target.id] = target
+            extra.append(
+                SearchHit(
+                    note=target,
+                    score=sim if result.search_mode == "dense" else 0.0,
+                    similarity=sim,
+                    via="link",
+                    via_note=source_id,
+                    hop=hop + 1,
+                    because=because,
+                )
+            )
+            queue.append((target.id, hop + 1))
+            if len(extra) >= LINK_MAX_EXTRA:
+                break
+    result.hits.extend(extra)

@@ -1,0 +1,96 @@
+"""A search as an agent, from the query to the explained result; it never writes.
+
+Searching never bumps ``retrieval_count`` or ``last_accessed``: the inspector
+predicts what the agent recalls without changing what it will recall.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from amem_tui.engine.errors import InvalidInput
+from amem_tui.engine.models import HiddenMatch, SearchResult
+from amem_tui.engine.search.hidden import hidden_matches as find_hidden
+from amem_tui.engine.search.hits import rank, walk_links
+from amem_tui.engine.search.ranking import SEARCH_MODES, SearchMode
+from amem_tui.engine.search.space import SearchSpace, query_vector
+
+
+def search(
+    space: SearchSpace,
+    query: str,
+    *,
+    now: datetime,
+    limit: int = 10,
+    mode: SearchMode = "hybrid",
+    hidden: bool = False,
+    exact: bool = True,
+    links: bool = True,
+    session_key: str | None = None,
+) -> SearchResult:
+    """What the agent of ``space`` finds for ``query``, best first, explained."""
+    check_mode(mode)
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise InvalidInput("the search limit must be a positive integer")
+    scope = space.scope
+    result = SearchResult(
+        agent=scope.agent,
+        mode=scope.mode,
+        collection=scope.collection,
+        query=query,
+        hits=[],
+        exact=exact,
+        search_mode=mode,
+        session_key=session_key,
+    )
+    if not query.strip():
+        return result
+    notices: list[str] = []
+    vector = query_vector(space.own, query, mode, notices)
+    if vector is None and mode != "keyword":
+        result.search_mode = "keyword"
+        result.exact = True  # BM25 scores every note the agent can search
+    info = space.own.info()
+    if info is not None:
+        rank(space, query, vector, result, limit, exact, info.points_count, now)
+        if links and vector is not None and result.hits:
+            walk_links(space, vector, result)
+    if hidden:
+        result.hidden = find_hidden(space, query, vector, limit, notices, mode, exact)
+    result.notice = " ".join(notices) or None
+    return result
+
+
+def hidden_matches(
+    space: SearchSpace,
+    query: str,
+    *,
+    limit: int = 10,
+    mode: SearchMode = "hybrid",
+    exact: bool = True,
+) -> tuple[list[HiddenMatch], str | None]:
+    """Only what ``search(..., hidden=True)`` adds: the hidden matches, and a notice.
+
+    For an app that shows the hits first and the hidden matches a moment later.
+    """
+    check_mode(mode)
+    if not query.strip():
+        return [], None
+    notices: list[str] = []
+    vector = query_vector(space.own, query, mode, notices)
+    found = find_hidden(space, query, vector, limit, notices, mode, exact)
+    return found, " ".join(notices) or None
+
+
+def warm_up(space: SearchSpace, now: datetime) -> None:
+    """Fill the caches a search of ``space`` reads: the notes it may search, the ones
+    hidden from it, and their keyword indexes (a keyword search builds them all)."""
+    if not space.own.store.embedded:
+        return
+    search(space, "warm", now=now, mode="keyword", hidden=True, links=False)
+
+
+def check_mode(mode: str) -> None:
+    """Refuse a search mode that does not exist."""
+    if mode not in SEARCH_MODES:
+        raise InvalidInput(f"unknown search mode {mode!r}: use dense or hybrid")

@@ -1,0 +1,83 @@
+"""The parts of openclaw-amem's ranking: fusion, the heat boost, cosine, and its constants.
+
+Keyword scoring (BM25) lives in :mod:`amem_tui.engine.keywords`, since the note
+cache keeps its index too.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Literal
+
+import numpy as np
+
+from amem_tui.engine.models import MemoryNote, parse_time
+
+SearchMode = Literal["dense", "hybrid", "keyword"]
+SEARCH_MODES: tuple[str, ...] = ("dense", "hybrid", "keyword")
+
+RRF_K = 60
+LINK_HOPS = 2
+LINK_MAX_EXTRA = 8
+LINK_MIN_SIMILARITY = 0.25
+#: openclaw-amem asks Qdrant for dense candidates with ``score_threshold`` 0.
+DENSE_MIN_SCORE = 0.0
+HEAT_WEIGHT = 0.05
+
+
+def dense_candidates(limit: int, total: int) -> int:
+    """How many dense candidates openclaw-amem asks for: ``min(max(4k, 20), total)``."""
+    return min(max(4 * limit, 20), total)
+
+
+def rrf_fuse(*rankings: Sequence[str], k: int = RRF_K) -> dict[str, float]:
+    """Reciprocal-rank fusion: each list adds ``1 / (k + rank)`` (rank from 1)."""
+    fused: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, doc_id in enumerate(ranking, start=1):
+            fused[doc_id] = fused.get(doc_id, 0.0) + 1.0 / (k + rank)
+    return fused
+
+
+def heat_boost(note: MemoryNote, now: datetime) -> float:
+    """openclaw-amem's small boost for notes retrieved often and lately (1.0 = none).
+
+    ``1 + 0.05 * ln(1 + retrieval_count) / (age_days + 1)``, age from
+    ``last_accessed`` (else ``timestamp``); knowledge notes are timeless.
+    """
+    if note.note_type == "knowledge" or note.retrieval_count <= 0:
+        return 1.0
+    seen = parse_time(note.last_accessed) or parse_time(note.timestamp)
+    if seen is None:
+        return 1.0
+    if seen.tzinfo is None:
+        seen = seen.replace(tzinfo=now.tzinfo)
+    age_days = max((now - seen).total_seconds() / 86400.0, 0.0)
+    return 1.0 + HEAT_WEIGHT * math.log1p(note.retrieval_count) / (age_days + 1.0)
+
+
+def cosine(a: np.ndarray, b: Sequence[float] | np.ndarray | None) -> float | None:
+    """Cosine similarity, or None when there is no usable vector."""
+    if b is None:
+        return None
+    vec = np.asarray(b, dtype=np.float32)
+    if vec.shape != a.shape:
+        return None
+    denom = float(np.linalg.norm(a) * np.linalg.norm(vec))
+    return float(np.dot(a, vec) / denom) if denom else 0.0
+
+
+def detached(note: MemoryNote) -> MemoryNote:
+    """A copy of a cached note that a caller may change without touching the cache.
+
+    Its lists and dicts are copied one level deep, which is all a caller edits, and
+    far cheaper than a deep copy of every hit.
+    """
+    copied = note.model_copy()  # shallow; update= would mark every field as set
+    for name, value in list(copied.__dict__.items()):
+        if isinstance(value, list | dict):
+            copied.__dict__[name] = copy.copy(value)
+    return copied

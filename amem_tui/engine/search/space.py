@@ -1,0 +1,57 @@
+"""Where a search made as one agent looks, and with what query vector."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from amem_tui.engine.collections import CollectionService
+from amem_tui.engine.errors import ModelUnavailable
+from amem_tui.engine.scope import AgentScope
+from amem_tui.engine.search.ranking import SearchMode
+
+
+@dataclass(frozen=True)
+class SearchSpace:
+    """The agent's scope and collection, and every collection this configuration knows.
+
+    ``collections`` starts with the agent's own; the others (the shared collection,
+    Mode B collections) are where hidden matches may lie. ``dedicated`` maps Mode B
+    agents to their collections, to name whose collection a hidden match is in.
+    """
+
+    scope: AgentScope
+    collections: tuple[CollectionService, ...]
+    dedicated: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def own(self) -> CollectionService:
+        """The agent's own collection (where its hits come from)."""
+        return self.collections[0]
+
+
+def query_vector(
+    service: CollectionService, query: str, mode: SearchMode, notices: list[str]
+) -> np.ndarray | None:
+    """The query's vector for a collection, or None (with a notice) without a usable model."""
+    if mode == "keyword":
+        return None
+    try:
+        embedder = service.embedder()
+        if embedder is None:  # built by a model we cannot run here: say so
+            notices.append(
+                f"No usable embedding model ({service.model_status()[1]}): "
+                "keyword-only (BM25) search."
+            )
+            return None
+        return np.asarray(embedder.embed_query(query), dtype=np.float32)
+    except ModelUnavailable as exc:  # ModelMismatch included
+        notices.append(f"No usable embedding model ({exc}): keyword-only (BM25) search.")
+        return None
+
+
+def selection_key(scope: AgentScope, which: str) -> tuple[str, ...]:
+    """Names a cached selection of notes: what it is for, and whose scope."""
+    return (which, scope.agent, scope.mode, scope.collection)

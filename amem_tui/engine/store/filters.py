@@ -1,0 +1,40 @@
+"""Backend-neutral filters: what the scope rules produce and every backend translates.
+
+A filter only says which payload values match; who may see what is decided in
+:mod:`amem_tui.engine.scope`, never here or in a backend.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Match:
+    """``key`` equals ``value``, or for a list field, contains it."""
+
+    key: str
+    value: str | bool
+
+
+@dataclass(frozen=True)
+class MatchAny:
+    """``key`` equals (or, for a list field, contains) any of ``values``."""
+
+    key: str
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Filter:
+    """A backend-neutral filter: all of ``must``, one of ``should``, none of ``must_not``.
+
+    A nested :class:`Filter` may stand for a condition.
+    """
+
+    must: tuple[Condition, ...] = ()
+    should: tuple[Condition, ...] = ()
+    must_not: tuple[Condition, ...] = ()
+
+
+Condition = Match | MatchAny | Filter
