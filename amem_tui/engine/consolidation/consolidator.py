@@ -16,8 +16,8 @@ from collections.abc import Sequence
 
 from amem_tui.engine.clock import Timekeeper
 from amem_tui.engine.collections import CollectionService
-from amem_tui.engine.consolidation import history as past
 from amem_tui.engine.consolidation.apply import Applier, Progress
+from amem_tui.engine.consolidation.history import history, openclaw_runs
 from amem_tui.engine.consolidation.plan import Judge, Planner, RuleJudge
 from amem_tui.engine.consolidation.runlog import RunLog, RunNotFound
 from amem_tui.engine.consolidation.undo import UndoPlanner
@@ -98,7 +98,7 @@ class Consolidator:
         runs = {r.id: r for r in self.log.load_runs(scope.collection, scope.agent, [run_id])}
         run = runs.get(run_id)
         if run is None:
-            if any(r.id == run_id for r in past.openclaw_runs(service, scope.agent)):
+            if any(r.id == run_id for r in openclaw_runs(service, scope.agent)):
                 raise InvalidInput(
                     f"run {run_id} was made by openclaw-amem and recorded only in notes' "
                     "evolution history: restore a dropped note with `restore ID` instead"
@@ -144,4 +144,4 @@ class Consolidator:
         self, services: Sequence[CollectionService], agent: str | None
     ) -> list[ConsolidationRun]:
         """Recorded runs and openclaw-amem's merges in these collections, newest first."""
-        return past.history(self.log, services, agent)
+        return history(self.log, services, agent)

@@ -21,8 +21,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -45,6 +43,7 @@ from amem_tui.engine.store.base import (
     valid_id,
     vector_of,
 )
+from amem_tui.engine.store.edge_shard import META_FILE, OpenShard
 from amem_tui.engine.store.filters import Condition, Filter, Match, MatchAny
 
 #: Keyword indexes on new collections: the scope fields plus openclaw-amem's own.
@@ -52,7 +51,6 @@ KEYWORD_INDEXES = ("agent_id", "owner", "readers", "hash", "topics", "subjects")
 BOOL_INDEXES = ("is_active",)
 LOCK_FILE = "edge.lock"
 SHARDS_DIR = "edge"
-META_FILE = "collection.json"
 #: Points written since the last optimize that make a bulk load worth optimizing.
 OPTIMIZE_AFTER = 1000
 #: An HNSW graph (built when a bulk load is optimized, in a child process). Measured
@@ -61,15 +59,6 @@ OPTIMIZE_AFTER = 1000
 #: cores, which nobody waits for. Small collections stay exact scans (below Qdrant's
 #: full-scan threshold), and ``search(exact=True)`` always scans.
 HNSW_M = 16
-# Runs in a child process: optimize() holds the GIL for its whole run (qdrant-edge-py 0.9),
-# which would freeze every thread of the app, so it works on a copy of the shard instead.
-_OPTIMIZE_SCRIPT = (
-    "import sys, qdrant_edge as qe\n"
-    "shard = qe.EdgeShard.load(sys.argv[1])\n"
-    "shard.optimize()\n"
-    "shard.flush()\n"
-    "shard.close()\n"
-)
 #: A point id as Edge takes it.
 EdgeId = int | UUID | str
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
@@ -116,24 +105,6 @@ def _folder_name(collection: str) -> str:
     return "%" + quote(collection, safe="")
 
 
-class _Collection:
-    """An open shard, its metadata and its background optimizer."""
-
-    def __init__(self, folder: Path, shard: qe.EdgeShard, meta: dict[str, Any]) -> None:
-        self.folder = folder
-        self.shard = shard
-        self.meta = meta
-        self.dirty = 0  # points written since the last optimize started
-        self.optimizer: threading.Thread | None = None
-        self.process: subprocess.Popen[bytes] | None = None
-        #: Writes made while a copy is being optimized, replayed on the copy afterwards.
-        self.journal: list[qe.UpdateOperation] | None = None
-        #: Held for every call on the shard, so a swap never closes it under a reader.
-        self.lock = threading.RLock()
-        #: (write generation, point count): an exact count scans, and searches ask often.
-        self.total: tuple[int, int] | None = None
-
-
 class EdgeStore:
     """A :class:`NoteStore` on Qdrant Edge, in a folder that one process may open.
 
@@ -158,7 +129,7 @@ class EdgeStore:
         self.write_generation = 0
         #: The points each write touched, for caches that follow write_generation.
         self.changes = ChangeLog()
-        self._collections: dict[str, _Collection] = {}
+        self._collections: dict[str, OpenShard] = {}
         self._lock = threading.RLock()
         self._closed = False
         self._lock_file: IO[str] | None = None
@@ -199,7 +170,7 @@ class EdgeStore:
     def _folder(self, collection: str) -> Path:
         return self.root / SHARDS_DIR / _folder_name(collection)
 
-    def _open(self, collection: str) -> _Collection | None:
+    def _open(self, collection: str) -> OpenShard | None:
         """The open collection, loading its shard on first use; None if it does not exist."""
         with self._lock:
             if collection in self._collections:
@@ -213,14 +184,14 @@ class EdgeStore:
                 # A copy left by an optimize that was interrupted is only a copy.
                 shutil.rmtree(folder / "shard.optimizing", ignore_errors=True)
                 shard = qe.EdgeShard.load(str(folder / "shard"))
-            opened = _Collection(folder, shard, meta)
+            opened = OpenShard(folder, shard, meta)
             self._collections[collection] = opened
         # Writes since the last optimize (maybe by a process that quit before it ran).
         optimized = int(meta.get("optimized_points", 0))
         self._note_writes(opened, abs(self.count(collection) - optimized))
         return opened
 
-    def _require(self, collection: str) -> _Collection:
+    def _require(self, collection: str) -> OpenShard:
         opened = self._open(collection)
         if opened is None:
             raise StoreUnavailable(f"collection {collection!r} does not exist in {self.root}")
@@ -228,7 +199,7 @@ class EdgeStore:
 
     def _update(
         self,
-        opened: _Collection,
+        opened: OpenShard,
         operation: qe.UpdateOperation,
         what: str,
         ids: Sequence[EdgeId] | None,
@@ -244,11 +215,6 @@ class EdgeStore:
                     opened.journal.append(operation)
         finally:
             self.write_generation += 1
-
-    def _write_meta(self, opened: _Collection) -> None:
-        tmp = opened.folder / (META_FILE + ".tmp")
-        tmp.write_text(json.dumps(opened.meta, indent=2), encoding="utf-8")
-        tmp.replace(opened.folder / META_FILE)
 
     # ---------------------------------------------------------- collections
     def list_collections(self) -> list[str]:
@@ -320,7 +286,7 @@ class EdgeStore:
                     qe.UpdateOperation.create_field_index(field, qe.PayloadSchemaType.Bool)
                 )
             shard.flush()
-            opened = _Collection(
+            opened = OpenShard(
                 folder,
                 shard,
                 {
@@ -332,7 +298,7 @@ class EdgeStore:
                 },
             )
             # Written last and atomically: a collection exists once its metadata does.
-            self._write_meta(opened)
+            opened.write_meta()
         self._collections[name] = opened
 
     # --------------------------------------------------------------- points
@@ -480,7 +446,7 @@ class EdgeStore:
             self._note_writes(opened, len(wanted))
 
     # ------------------------------------------------------------ optimizing
-    def _note_writes(self, opened: _Collection, n: int) -> None:
+    def _note_writes(self, opened: OpenShard, n: int) -> None:
         """Count writes; after a bulk load, optimize (in the background by default)."""
         with opened.lock:
             opened.dirty += n
@@ -496,70 +462,18 @@ class EdgeStore:
             )
             opened.optimizer.start()
 
-    def _optimize_here(self, opened: _Collection) -> None:
-        with opened.lock, self._calls("optimizing"):
-            opened.dirty = 0
-            opened.shard.optimize()
-            opened.shard.flush()
-            opened.meta["optimized_points"] = int(opened.shard.count(qe.CountRequest()))
-            self._write_meta(opened)
+    def _optimize_here(self, opened: OpenShard) -> None:
+        with self._calls("optimizing"):
+            opened.optimize_in_place()
 
-    def _optimize_loop(self, opened: _Collection) -> None:
+    def _optimize_loop(self, opened: OpenShard) -> None:
         """Optimize copies until no big batch of writes is left (in its own thread)."""
         while not self._closed:
             with opened.lock:
                 if opened.dirty < self.optimize_after:
                     return
             with contextlib.suppress(Exception):  # searching works without it, only slower
-                self._optimize_copy(opened)
-
-    def _optimize_copy(self, opened: _Collection) -> None:
-        live = opened.folder / "shard"
-        copy = opened.folder / "shard.optimizing"
-        with opened.lock:
-            opened.dirty = 0
-            opened.shard.flush()
-            shutil.rmtree(copy, ignore_errors=True)
-            shutil.copytree(live, copy)
-            opened.journal = []
-        try:
-            with self._lock:
-                if self._closed:
-                    return
-                opened.process = subprocess.Popen(
-                    [sys.executable, "-c", _OPTIMIZE_SCRIPT, str(copy)],
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                )
-            if opened.process.wait() != 0 or self._closed:
-                return
-            with opened.lock:
-                if self._closed:
-                    return
-                # Swap: the optimized copy becomes the shard, then gets what was written
-                # meanwhile. Loading it is the one short pause (it holds the GIL).
-                opened.shard.close()
-                old = opened.folder / "shard.old"
-                shutil.rmtree(old, ignore_errors=True)
-                live.rename(old)
-                copy.rename(live)
-                try:
-                    opened.shard = qe.EdgeShard.load(str(live))
-                except Exception:  # never lose the store: go back to the old shard
-                    live.rename(copy)
-                    old.rename(live)
-                    opened.shard = qe.EdgeShard.load(str(live))
-                    raise
-                for operation in opened.journal or []:
-                    opened.shard.update(operation)
-                opened.shard.flush()
-                opened.meta["optimized_points"] = int(opened.shard.count(qe.CountRequest()))
-                self._write_meta(opened)
-                shutil.rmtree(old, ignore_errors=True)
-        finally:
-            opened.journal = None
-            opened.process = None
-            shutil.rmtree(copy, ignore_errors=True)
+                opened.optimize_copy(lambda: self._closed, self._lock)
 
     def optimize(self, collection: str | None = None) -> None:
         """Optimize one collection (or all) now, in the calling thread (for scripts)."""
@@ -582,7 +496,7 @@ class EdgeStore:
             self._wait_optimizer(opened, timeout)
 
     @staticmethod
-    def _wait_optimizer(opened: _Collection, timeout: float | None = None) -> None:
+    def _wait_optimizer(opened: OpenShard, timeout: float | None = None) -> None:
         thread = opened.optimizer
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout)
