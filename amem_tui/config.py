@@ -27,6 +27,7 @@ from amem_tui.engine.scope import (
 
 APP_NAME = "amem-tui"
 PLUGIN_NAME = "openclaw-amem"
+MEM0_PLUGIN_NAME = "openclaw-mem0"
 OPENCLAW_CONFIG = Path("~/.openclaw/openclaw.json")
 
 
@@ -50,6 +51,19 @@ class AgentConfig(BaseModel):
 
     agent: str
     collection: str | None = None
+
+
+class Mem0PluginConfig(BaseModel):
+    """The OpenClaw mem0 plugin's entry in openclaw.json: who the user is, where the
+    memories are, and which embedder made their vectors."""
+
+    user_id: str
+    mode: str = "platform"
+    embedder_provider: str | None = None
+    embedder_model: str | None = None
+    collection_name: str | None = None
+    dimension: int | None = None
+    url: str | None = None
 
 
 #: Instruction-like text that should never steer an agent from memory: notes that
@@ -86,8 +100,22 @@ class Settings(BaseModel):
     low_quality_patterns: list[str] = Field(
         default_factory=lambda: list(DEFAULT_LOW_QUALITY_PATTERNS)
     )
-    #: Cosine similarity at or above which private notes are merged (see consolidate.py).
+    #: Cosine similarity at or above which private notes are merged (see consolidation/).
     consolidation_threshold: float = Field(default=0.85, gt=0.0, le=1.0)
+    #: The user whose memories a mem0 collection is read for (--user, AMEM_USER).
+    user: str | None = None
+    #: Read exactly this mem0 ``user_id`` (e.g. ``alice:agent:main``), whatever the agent.
+    namespace: str | None = None
+    #: For a subagent's session key in a mem0 store: what ``memory_search`` reads
+    #: (``search``), or what its auto-recall reads (``recall``: main's memories).
+    mem0_view: Literal["search", "recall"] = "search"
+    #: The OpenClaw mem0 plugin's entry, when openclaw.json has one.
+    mem0: Mem0PluginConfig | None = None
+    #: The embedding model of collections that name none in their metadata.
+    collection_models: dict[str, str] = Field(default_factory=dict)
+    #: True when the collection was named (flag, environment or openclaw-amem's entry),
+    #: not left at the default: only a default is replaced by a mem0 collection found.
+    collection_chosen: bool = False
 
     @property
     def embedded_path(self) -> Path:
@@ -122,13 +150,17 @@ def read_openclaw_config(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: cannot be read ({exc})") from exc
     if not isinstance(raw, Mapping):
         raise ConfigError(f"{path}: the top level must be a JSON object, got {_kind(raw)}")
+    out: dict[str, Any] = {"config_file": path}
+    mem0 = read_mem0_entry(raw, path)
+    if mem0 is not None:
+        out["mem0"] = mem0
+        out["user"] = mem0.user_id
     key = f'plugins.entries["{PLUGIN_NAME}"].config'
     plugin = _dig(raw, ("plugins", "entries", PLUGIN_NAME, "config"), path, key)
     if plugin is None:
-        return {"config_file": path}
+        return out
     if not isinstance(plugin, Mapping):
         raise ConfigError(f"{path}: {key} must be an object, got {_kind(plugin)}")
-    out: dict[str, Any] = {"config_file": path}
     if "agentId" in plugin:
         out["default_agent"] = _agent(plugin["agentId"], path, f"{key}.agentId")
     if "topK" in plugin:
@@ -165,6 +197,115 @@ def read_openclaw_config(path: Path) -> dict[str, Any]:
         if field in plugin:
             out["url"] = _name(plugin[field], path, f"{key}.{field}")
     return out
+
+
+def read_mem0_entry(raw: Mapping[str, Any], path: Path) -> Mem0PluginConfig | None:
+    """The OpenClaw mem0 plugin's entry (``plugins.entries["openclaw-mem0"].config``).
+
+    Without a ``userId`` the plugin uses the name of the account it runs under, else
+    ``default``; the same fallback applies here.
+    """
+    key = f'plugins.entries["{MEM0_PLUGIN_NAME}"].config'
+    entry = _dig(raw, ("plugins", "entries", MEM0_PLUGIN_NAME, "config"), path, key)
+    if entry is None:
+        return None
+    if not isinstance(entry, Mapping):
+        raise ConfigError(f"{path}: {key} must be an object, got {_kind(entry)}")
+    user = entry.get("userId")
+    if user is not None and not isinstance(user, str):
+        raise ConfigError(f"{path}: {key}.userId must be a string, got {_kind(user)}")
+    oss = _section(entry, "oss")
+    embedder = _section(oss, "embedder")
+    embedder_config = _section(embedder, "config")
+    store_config = _section(_section(oss, "vectorStore"), "config")
+    dimension = store_config.get("dimension") or store_config.get("embeddingModelDims")
+    if dimension is None:
+        dimension = embedder_config.get("embeddingDims")
+    if dimension is not None and (not isinstance(dimension, int) or isinstance(dimension, bool)):
+        raise ConfigError(
+            f"{path}: {key}.oss.vectorStore.config.dimension must be a whole number, "
+            f"got {_kind(dimension)}"
+        )
+    name = store_config.get("collectionName")
+    if name is not None:
+        name = _name(name, path, f"{key}.oss.vectorStore.config.collectionName")
+
+    def text(value: Any) -> str | None:
+        return value if isinstance(value, str) and value.strip() else None
+
+    return Mem0PluginConfig(
+        user_id=user or _account_name(),
+        mode=text(entry.get("mode")) or "platform",
+        embedder_provider=text(embedder.get("provider")),
+        embedder_model=text(embedder_config.get("model")),
+        collection_name=name,
+        dimension=dimension,
+        url=text(store_config.get("url")),
+    )
+
+
+def _section(parent: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    """A nested object of the plugin's entry, or an empty one (the plugin ignores others)."""
+    value = parent.get(key)
+    return value if isinstance(value, Mapping) else {}
+
+
+def _account_name() -> str:
+    """The plugin's default user: the account it runs under, else ``default``."""
+    import getpass
+
+    try:
+        return getpass.getuser() or "default"
+    except (KeyError, OSError):
+        return "default"
+
+
+def parse_collection_models(text: str, where: str) -> dict[str, str]:
+    """``name=model`` pairs separated by commas (or a JSON object), as AMEM_COLLECTION_MODELS."""
+    text = text.strip()
+    if not text:
+        return {}
+    if text.startswith("{"):
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"{where}: not valid JSON ({exc.msg})") from None
+        if not isinstance(value, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in value.items()
+        ):
+            raise ConfigError(f"{where}: must map collection names to model names")
+        return {str(k): str(v).strip() for k, v in value.items()}
+    out: dict[str, str] = {}
+    for part in text.split(","):
+        name, eq, model = part.partition("=")
+        if not eq or not name.strip() or not model.strip():
+            raise ConfigError(
+                f"{where}: expected collection=model pairs separated by commas, got {part!r}"
+            )
+        out[name.strip()] = model.strip()
+    return out
+
+
+def read_own_config(path: Path) -> dict[str, Any]:
+    """Settings from amem-tui's own ``config.toml``: ``[collections.<name>] model = "..."``."""
+    import tomllib
+
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot be read ({exc})") from exc
+    collections = raw.get("collections", {})
+    if not isinstance(collections, Mapping):
+        raise ConfigError(f"{path}: [collections] must be a table of collection names")
+    models: dict[str, str] = {}
+    for name, entry in collections.items():
+        model = entry.get("model") if isinstance(entry, Mapping) else None
+        if not isinstance(model, str) or not model.strip():
+            raise ConfigError(f'{path}: collections."{name}".model must be a model name')
+        models[str(name)] = model.strip()
+    return {"collection_models": models} if models else {}
 
 
 def _kind(value: Any) -> str:
@@ -227,6 +368,7 @@ def _env_settings(env: Mapping[str, str]) -> dict[str, Any]:
         "AMEM_CONSOLIDATION_TIME": "consolidation_time",
         "AMEM_BACKEND": "backend",
         "AMEM_CONSOLIDATION_THRESHOLD": "consolidation_threshold",
+        "AMEM_USER": "user",
     }
     for var, field in mapping.items():
         value = env.get(var)
@@ -237,6 +379,9 @@ def _env_settings(env: Mapping[str, str]) -> dict[str, Any]:
         out["low_quality_patterns"] = [line for line in patterns.splitlines() if line.strip()]
     if env.get("AMEM_READ_ONLY", "").lower() in {"1", "true", "yes"}:
         out["read_only"] = True
+    models = env.get("AMEM_COLLECTION_MODELS")
+    if models:
+        out["collection_models"] = parse_collection_models(models, "AMEM_COLLECTION_MODELS")
     return out
 
 
@@ -263,13 +408,19 @@ def load_settings(
     for key, value in flags.items():
         if isinstance(value, str | Path) and not str(value).strip():
             raise InvalidInput(f"option --{_FLAG_NAMES.get(key, key)} needs a value")
+    own = config_dir() / "config.toml"
+    _layer(merged, source, read_own_config(own), lambda k: f"{own}: {k}")
     if config_path is not None:
         from_file = read_openclaw_config(Path(config_path).expanduser())
         where = from_file.pop("_where", {})
         _layer(merged, source, from_file, lambda k: f"{config_path}: {_FILE_KEYS.get(k, k)}")
     from_env = _env_settings(env)
+    own_models = merged.get("collection_models", {})
+    if "collection_models" in from_env:  # per collection: the environment adds and overrides
+        from_env["collection_models"] = {**own_models, **from_env["collection_models"]}
     _layer(merged, source, from_env, lambda k: f"environment {_ENV_NAMES.get(k, k)}")
     _layer(merged, source, flags, lambda k: f"option --{_FLAG_NAMES.get(k, k)}")
+    merged["collection_chosen"] = "collection" in merged
     if "collection" in source:
         try:
             validate_collection_name(merged["collection"])
@@ -360,6 +511,8 @@ _ENV_NAMES = {
     "consolidation_time": "AMEM_CONSOLIDATION_TIME",
     "read_only": "AMEM_READ_ONLY",
     "low_quality_patterns": "AMEM_LOW_QUALITY_PATTERNS",
+    "user": "AMEM_USER",
+    "collection_models": "AMEM_COLLECTION_MODELS",
 }
 
 

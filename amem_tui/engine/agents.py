@@ -1,8 +1,11 @@
-"""Who acts: agents resolved as openclaw-amem resolves them, and the agents a store holds.
+"""Who acts: agents resolved as the plugin that wrote the store resolves them.
 
-An agent is named explicitly, or by a session key ``agent:<id>:<rest>``, or by the
-configured ``agentId``, else it is ``main``. Its configuration decides its mode: an
-agent whose entry names a collection is Mode B.
+In an openclaw-amem store an agent is named explicitly, or by a session key
+``agent:<id>:<rest>``, or by the configured ``agentId``, else it is ``main``; its
+configuration decides its mode (an entry naming a collection is Mode B). In a mem0
+store the OpenClaw mem0 plugin's rules apply instead: a user, an agent inside that
+user's ``user_id``, and subagent sessions that search one namespace and recall
+another (see :mod:`amem_tui.engine.formats.mem0`).
 """
 
 from __future__ import annotations
@@ -11,8 +14,9 @@ from amem_tui.config import Settings
 from amem_tui.engine import scope as rules
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.errors import InvalidInput
+from amem_tui.engine.formats import mem0
 from amem_tui.engine.models import SHARED
-from amem_tui.engine.scope import AgentScope
+from amem_tui.engine.scope import DEFAULT_AGENT, AgentScope
 from amem_tui.engine.store.filters import Filter, MatchAny
 
 #: Points read per step while looking for the agents a collection holds.
@@ -22,11 +26,12 @@ AGENT_PAGE = 64
 class AgentDirectory:
     """Resolves agents from the settings, and finds the ones the Mode A collection holds."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, shared: CollectionService) -> None:
         self.settings = settings
+        self.shared = shared
 
     def scope(self, agent: str | None = None, session_key: str | None = None) -> AgentScope:
-        """The scope of an agent, resolved as openclaw-amem resolves it."""
+        """The scope of an agent, resolved as the plugin that wrote the store resolves it."""
         settings = self.settings
         if agent is not None:  # an explicit id, even an empty one, is never replaced
             name = rules.validate_agent_id(agent)
@@ -35,9 +40,14 @@ class AgentDirectory:
                 settings.agent, session_key or settings.session_key, settings.default_agent
             )
         configured = name in settings.configured_agents()
-        return rules.scope_for(
+        found = rules.scope_for(
             name, settings.dedicated_collections(), settings.collection, configured
         )
+        if found.mode == "A" and self.shared.format == "mem0":
+            if agent is not None or settings.agent:
+                return self.mem0_scope(name, None)
+            return self.mem0_scope(None, session_key or settings.session_key)
+        return found
 
     def search_scope(
         self, agent: str | AgentScope | None, session_key: str | None
@@ -55,6 +65,8 @@ class AgentDirectory:
             session_key, agent = agent, None
         settings = self.settings
         if agent is None and session_key:
+            if self.shared.format == "mem0":
+                return self.mem0_scope(None, session_key), session_key
             name = rules.resolve_agent(None, session_key, settings.default_agent)
             return self.scope(name), session_key
         if agent is None and not settings.agent and settings.session_key:
@@ -62,25 +74,103 @@ class AgentDirectory:
             return self.scope(None), settings.session_key
         return self.scope(agent), None
 
-    def agents(self, shared: CollectionService) -> list[AgentScope]:
+    # ------------------------------------------------------------------ mem0
+    def mem0_user(self) -> str | None:
+        """Whose memories a mem0 collection is read for: ``--user``, the plugin's
+        ``userId``, else the only user the collection holds (None: it holds none).
+
+        Several users and no choice is refused: their memories are never merged.
+        """
+        if self.settings.user:
+            return self.settings.user
+        users = sorted({mem0.parse_namespace(n).user for n in self.shared.namespaces()})
+        if len(users) > 1:
+            raise InvalidInput(
+                f"collection '{self.shared.name}' holds the memories of several users "
+                f"({', '.join(users)}): choose one with --user (or AMEM_USER)"
+            )
+        return users[0] if users else None
+
+    def mem0_scope(self, agent: str | None, session_key: str | None) -> AgentScope:
+        """A view of the mem0 collection as the plugin reads it for one user.
+
+        ``agent`` names an agent's sessions; else ``session_key`` picks one (a
+        subagent's key gives its search view, or its auto-recall view of the plain
+        user id when the settings ask for ``recall``). ``--namespace`` reads exactly
+        one ``user_id``, for instance ``<user>:agent:main``.
+        """
+        collection = self.settings.collection
+        if self.settings.namespace:
+            found = mem0.parse_namespace(self.settings.namespace)
+            return AgentScope(
+                found.agent,
+                "A",
+                collection,
+                configured=found.user_id in self.shared.namespaces(),
+                user=found.user,
+                namespace=found.user_id,
+                view=found.view,
+            )
+        user = self.mem0_user()
+        view: str = "search"
+        if agent is None:
+            agent = mem0.session_agent(session_key) or DEFAULT_AGENT
+            if mem0.is_subagent_session(session_key) and self.settings.mem0_view == "recall":
+                view = "recall"
+        rules.validate_agent_id(agent)
+        if user is None:
+            return AgentScope(agent, "A", collection, configured=False, view=view)
+        read = user if view == "recall" else mem0.namespace(user, agent)
+        return AgentScope(
+            agent,
+            "A",
+            collection,
+            configured=read in self.shared.namespaces() or agent == DEFAULT_AGENT,
+            user=user,
+            namespace=read,
+            view=view,
+        )
+
+    def mem0_scopes(self) -> list[AgentScope]:
+        """Every user and agent pair the mem0 collection holds, one view per namespace."""
+        out: list[AgentScope] = []
+        for value in self.shared.namespaces():
+            found = mem0.parse_namespace(value)
+            out.append(
+                AgentScope(
+                    found.agent,
+                    "A",
+                    self.settings.collection,
+                    configured=True,
+                    user=found.user,
+                    namespace=found.user_id,
+                    view=found.view,
+                )
+            )
+        return out
+
+    # ------------------------------------------------------------ discovery
+    def agents(self) -> list[AgentScope]:
         """Configured agents, then any other agent found in the Mode A collection."""
+        if self.shared.format == "mem0":
+            return self.mem0_scopes()
         found = [self.scope(name) for name in self.settings.configured_agents()]
         known = {s.agent for s in found}
-        for name in sorted(self.agent_ids_in_store(shared) - known):
+        for name in sorted(self.agent_ids_in_store() - known):
             try:
                 found.append(self.scope(name))
             except InvalidInput:
                 continue
         return found
 
-    @staticmethod
-    def agent_ids_in_store(shared: CollectionService) -> set[str]:
+    def agent_ids_in_store(self) -> set[str]:
         """Every private ``agent_id`` in the Mode A collection (not ``shared``)."""
+        shared = self.shared
         seen: set[str] = set()
         if not shared.exists():
             return seen
         if shared.format == "mem0":
-            return set(shared.mem0_identities()[1])
+            return {mem0.parse_namespace(n).agent for n in shared.namespaces()}
         exclude: tuple[str, ...] = (SHARED,)
         # Ask for one page of unseen agents at a time: cheap even on big stores.
         while True:

@@ -11,7 +11,7 @@ know how the engine is wired.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -19,10 +19,9 @@ import numpy as np
 from amem_tui.engine import scope as rules
 from amem_tui.engine.embed import Embedder, canonical_model_name
 from amem_tui.engine.errors import ModelMismatch, ReadOnlyStore
-from amem_tui.engine.formats import PayloadFormat, detect_format, note_view
-from amem_tui.engine.formats.mem0 import mem0_agent, mem0_read_filter
-from amem_tui.engine.modelinfo import Embedders, ModelInfo, detect_model
-from amem_tui.engine.models import MemoryNote
+from amem_tui.engine.formats import PayloadFormat, detect_format, mem0, note_view
+from amem_tui.engine.modelinfo import Embedders, ModelChoices, ModelInfo, detect_model
+from amem_tui.engine.models import HiddenKind, MemoryNote, VisibleBecause
 from amem_tui.engine.notecache import NoteCache, NoteSet, SelectionKey, uncached_set
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.store.base import CollectionInfo, NoteStore
@@ -37,16 +36,20 @@ CREATED_BY = "amem-tui"
 class CollectionService:
     """A collection (by the name asked for, alias or not) with its format, model and cache."""
 
-    def __init__(self, store: NoteStore, name: str, embedders: Embedders) -> None:
+    def __init__(
+        self, store: NoteStore, name: str, embedders: Embedders, choices: ModelChoices
+    ) -> None:
         self.store = store
         self.name = name
         self.embedders = embedders
+        self.choices = choices
         self._lock = threading.Lock()
         self._real: str | None = None
         self._format: PayloadFormat | None = None
         self._status: tuple[bool, str] | None = None
         self._model_checked = False
-        self._identities: tuple[int, tuple[str, ...], tuple[str, ...]] | None = None
+        self._namespaces: tuple[int, tuple[str, ...]] | None = None
+        self._bookkeeping: str | None = None
         self._cache: NoteCache | None = None
 
     # ---------------------------------------------------------------- facts
@@ -88,12 +91,27 @@ class CollectionService:
         self._format = fmt
         return fmt
 
+    def bookkeeping(self) -> str | None:
+        """What a collection of another tool's bookkeeping holds (None: notes or memories).
+
+        mem0's TypeScript SDK keeps a telemetry id in ``memory_migrations`` and entities
+        in ``<collection>_entities``: neither holds memories, nor malformed notes.
+        """
+        if self._bookkeeping is None:
+            sample = [p.payload for p in self.store.scroll(self.real_name, None, FORMAT_SAMPLE)]
+            if self.name in mem0.BOOKKEEPING_COLLECTIONS or mem0.is_bookkeeping(
+                self.real_name, sample
+            ):
+                self._bookkeeping = "mem0 bookkeeping (not memories)"
+            else:
+                self._bookkeeping = ""
+        return self._bookkeeping or None
+
     def check_writable(self) -> None:
         """Raise :class:`ReadOnlyStore` for a collection amem-tui only reads (mem0)."""
         if self.format == "mem0":
             raise ReadOnlyStore(
-                f"collection '{self.name}' holds mem0 memories: amem-tui reads them "
-                "but never writes them"
+                f"collection '{self.name}' holds mem0 memories: {mem0.READ_ONLY_REASON}"
             )
 
     # -------------------------------------------------------------- reading
@@ -106,35 +124,67 @@ class CollectionService:
         for point in self.store.scan(self.name, flt):
             yield self.note(point.id, point.payload)
 
+    # ------------------------------------------------------------ the rules
+    # Each format reads with its own rules: openclaw-amem's scope contract
+    # (:mod:`amem_tui.engine.scope`), or the mem0 plugin's namespaces
+    # (:mod:`amem_tui.engine.formats.mem0`). Callers ask here, never one of them.
     def read_filter(self, scope: AgentScope, include_inactive: bool = False) -> Filter:
         """What ``scope`` may find here, in this collection's own format."""
-        if scope.mode == "A" and self.format == "mem0":
-            return mem0_read_filter(scope.agent, self.mem0_identities()[0])
+        if self.format == "mem0":
+            return mem0.read_filter(scope)
         return rules.read_filter(scope, include_inactive)
 
-    def mem0_identities(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """Every ``user_id`` of a mem0 collection, and the agents they (or agent_id) map to.
+    def hidden_filter(self, scope: AgentScope) -> Filter | None:
+        """What ``scope`` may not find here, as a query (None: judge each note instead)."""
+        if self.format == "mem0":
+            return None
+        return rules.hidden_filter(scope)
 
-        mem0 keeps the agent inside ``user_id``, which a filter cannot take apart, so
-        the values present are read once and kept until the point count changes.
+    def visible_because(self, scope: AgentScope, note: MemoryNote) -> VisibleBecause | None:
+        """Why a note shows up in the scope's searches, or None (see ``scope``)."""
+        if self.format == "mem0":
+            return mem0.visible_because(scope, note)
+        return rules.visible_because(scope, note)
+
+    def can_read(self, scope: AgentScope, note: MemoryNote) -> bool:
+        """The read rule for fetching by id and following links."""
+        if self.format == "mem0":
+            return self.name == scope.collection and mem0.visible_because(scope, note) is not None
+        return rules.can_read(scope, note, self.name)
+
+    def fits_listing(self, scope: AgentScope, note: MemoryNote, which: str) -> bool:
+        """True when a note the store returned for a listing really belongs there."""
+        if self.format == "mem0":
+            return which != "shared" and mem0.visible_because(scope, note) is not None
+        return rules.fits_listing(scope, note, which)
+
+    def hidden_reason(
+        self, scope: AgentScope, note: MemoryNote, dedicated: Mapping[str, str]
+    ) -> tuple[HiddenKind, str]:
+        """Why ``note`` (in this collection) is not among what ``scope`` can find."""
+        if self.format == "mem0" and self.name == scope.collection:
+            return mem0.hidden_reason(scope, note)
+        return rules.hidden_reason(scope, note, self.name, dedicated)
+
+    def namespaces(self) -> tuple[str, ...]:
+        """Every ``user_id`` value of a mem0 collection, each one namespace of the plugin.
+
+        A filter cannot take ``user_id`` apart, so the values present are read once and
+        kept until the point count changes.
         """
         if self.store.collection_info(self.real_name) is None:
-            return (), ()
+            return ()
         total = self.store.count(self.real_name)
-        cached = self._identities
+        cached = self._namespaces
         if cached is not None and cached[0] == total:
-            return cached[1], cached[2]
-        users: set[str] = set()
-        agents: set[str] = set()
+            return cached[1]
+        found: set[str] = set()
         for point in self.store.scan(self.real_name, None, page=1024):
             user = point.payload.get("user_id")
-            if isinstance(user, str):
-                users.add(user)
-            agent = mem0_agent(user, point.payload.get("agent_id"))
-            if agent:
-                agents.add(agent)
-        self._identities = (total, tuple(sorted(users)), tuple(sorted(agents)))
-        return self._identities[1], self._identities[2]
+            if isinstance(user, str) and user.strip():
+                found.add(user)
+        self._namespaces = (total, tuple(sorted(found)))
+        return self._namespaces[1]
 
     def vectors_of(self, ids: Iterable[str]) -> dict[str, np.ndarray]:
         """Stored vectors by note id."""
@@ -169,12 +219,12 @@ class CollectionService:
 
     # ---------------------------------------------------------------- model
     def model_info(self) -> ModelInfo | None:
-        """The model that built the collection (metadata, else vector size), or None."""
+        """The model that built the collection (metadata, else the settings), or None."""
         info = self.store.collection_info(self.name)
         if info is None:
             return None
-        ours = self.embedders.ours
-        return detect_model(info, ours.model_name, ours.dim)
+        configured = self.choices.for_collection((self.name, info.name), self.format == "mem0")
+        return detect_model(info, configured)
 
     def model_status(self) -> tuple[bool, str]:
         """Whether the collection can be searched by vector here, and why (or why not).
@@ -185,37 +235,59 @@ class CollectionService:
         """
         if self._status is not None:
             return self._status
-        real = self.real_name
-        info = self.store.collection_info(real)
         ours = self.embedders.ours
-        if info is None:
+        model = self.model_info()
+        if model is None:
             return (
                 True,
                 f"collection '{self.name}' does not exist yet; {ours.model_name} will build it",
             )
-        model = detect_model(info, ours.model_name, ours.dim)
-        size = f"{model.vector_size}-dimensional" if model.vector_size else "unknown-size"
-        named = model.name or "an unknown model"
-        if model.source != "metadata":
-            named = f"{named} (no embedding_model metadata; judged by vector size)"
-        same_model = canonical_model_name(model.name) == ours.model_name
-        if same_model and model.vector_size in (None, ours.dim):
-            status = (True, f"collection '{real}' was built with {ours.model_name}")
-        elif self.embedders.for_model(model) is not None:
-            status = (
-                True,
-                f"collection '{real}' was built with {named}; searching with it "
-                "from the local fastembed cache",
-            )
+        real = self.real_name
+        if model.name is None:
+            status = (False, self._unnamed(real, model))
         else:
-            status = (
-                False,
-                f"collection '{real}' was built with {named} ({size} vectors), which is not "
-                f"available offline; this engine embeds with {ours.model_name}: "
-                "keyword search only",
-            )
+            named = model.name
+            if model.source != "metadata":
+                named = f"{named} (no embedding_model metadata; named by {model.source})"
+            size = f"{model.vector_size}-dimensional" if model.vector_size else "unknown-size"
+            if self._fits_ours(model):
+                status = (True, f"collection '{real}' was built with {named}")
+            elif self.embedders.for_model(model) is not None:
+                status = (
+                    True,
+                    f"collection '{real}' was built with {named}; searching with it "
+                    "from the local fastembed cache",
+                )
+            else:
+                status = (
+                    False,
+                    f"collection '{real}' was built with {named} ({size} vectors), which is "
+                    f"not available offline; this engine embeds with {ours.model_name}: "
+                    "keyword search only",
+                )
         self._status = status
         return status
+
+    def _fits_ours(self, model: ModelInfo) -> bool:
+        ours = self.embedders.ours
+        return canonical_model_name(model.name) == ours.model_name and model.vector_size in (
+            None,
+            ours.dim,
+        )
+
+    def _unnamed(self, real: str, model: ModelInfo) -> str:
+        size = f"{model.vector_size}-dimensional" if model.vector_size else "its"
+        hint = f" (the size suggests {model.hint})" if model.hint else ""
+        return (
+            f"collection '{real}' names no embedding model and none is configured for its "
+            f"{size} vectors{hint}: keyword search only. To search it by meaning, name its "
+            f"model: AMEM_COLLECTION_MODELS='{real}=<model>', or --model <model>"
+            + (
+                ", or the embedder of the openclaw-mem0 plugin entry"
+                if self.format == "mem0"
+                else ""
+            )
+        )
 
     def embedder(self) -> Embedder | None:
         """The embedder whose vectors fit this collection: ours, a local one, or None."""
@@ -223,9 +295,8 @@ class CollectionService:
         if not usable:
             return None
         model = self.model_info()
-        ours = self.embedders.ours
-        if model is None or canonical_model_name(model.name) == ours.model_name:
-            return ours
+        if model is None or self._fits_ours(model):
+            return self.embedders.ours
         return self.embedders.for_model(model)
 
     def check_model(self) -> None:
@@ -249,20 +320,19 @@ class CollectionService:
             )
         if theirs is None and info.vector_size is not None:
             # No metadata: we always write it, so another tool built this collection.
-            guess = detect_model(info, ours.model_name, ours.dim).name or "an unknown model"
             raise ModelMismatch(
-                f"collection '{info.name}' names no embedding_model; its "
-                f"{info.vector_size}-dimensional vectors may come from {guess}: "
-                f"{ours.model_name} vectors cannot be mixed in"
+                f"collection '{info.name}' names no embedding_model: another tool built it, "
+                f"and {ours.model_name} vectors are never mixed into it"
             )
         self._model_checked = True
 
-    def ensure(self) -> None:
-        """Make sure the collection exists and takes our vectors, creating it if missing."""
+    def ensure(self, sparse: Sequence[str] = ()) -> None:
+        """Make sure the collection exists and takes our vectors, creating it if missing
+        (with the named ``sparse`` vector slots)."""
         self.check_model()
         if not self._model_checked:
             ours = self.embedders.ours
-            self.store.ensure_collection(self.name, ours.dim, ours.model_name)
+            self.store.ensure_collection(self.name, ours.dim, ours.model_name, sparse=sparse)
             self._model_checked = True
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
@@ -274,9 +344,10 @@ class CollectionService:
 class Collections:
     """The collection services of one store, each made once and kept."""
 
-    def __init__(self, store: NoteStore, embedders: Embedders) -> None:
+    def __init__(self, store: NoteStore, embedders: Embedders, choices: ModelChoices) -> None:
         self.store = store
         self.embedders = embedders
+        self.choices = choices
         self._services: dict[str, CollectionService] = {}
         self._lock = threading.Lock()
 
@@ -285,5 +356,7 @@ class Collections:
         with self._lock:
             service = self._services.get(name)
             if service is None:
-                service = self._services[name] = CollectionService(self.store, name, self.embedders)
+                service = self._services[name] = CollectionService(
+                    self.store, name, self.embedders, self.choices
+                )
             return service

@@ -40,6 +40,10 @@ MODEL_ALIASES = {
     "all-MiniLM-L6-v2": DEFAULT_MODEL,
     "Xenova/all-MiniLM-L6-v2": DEFAULT_MODEL,
     "Qdrant/all-MiniLM-L6-v2-onnx": DEFAULT_MODEL,
+    # Ollama's names for it (the OpenClaw mem0 plugin's "all-minilm" embedder).
+    "all-minilm": DEFAULT_MODEL,
+    "all-minilm:latest": DEFAULT_MODEL,
+    "all-minilm:l6-v2": DEFAULT_MODEL,
 }
 
 # The tokenizer settings of all-MiniLM-L6-v2 (a BERT uncased WordPiece tokenizer).

@@ -11,20 +11,20 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from amem_tui.config import Settings, cache_dir
 from amem_tui.engine import reading
+from amem_tui.engine import scope as rules
 from amem_tui.engine import search as searching
 from amem_tui.engine.agents import AgentDirectory
 from amem_tui.engine.clock import Clock, IdFactory, Timekeeper, iso, new_uuid, utc_now
 from amem_tui.engine.collections import Collections, CollectionService
 from amem_tui.engine.embed import Embedder, make_embedder
-from amem_tui.engine.errors import ReadOnlyStore
-from amem_tui.engine.formats import PayloadFormat
+from amem_tui.engine.errors import AmemError, ReadOnlyStore
+from amem_tui.engine.formats import PayloadFormat, mem0
 from amem_tui.engine.modelinfo import Embedders, ModelInfo
 from amem_tui.engine.models import (
     ConsolidationRun,
@@ -38,9 +38,9 @@ from amem_tui.engine.notes import NoteType, NoteWriter
 from amem_tui.engine.reading import ListScope
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.search import SearchMode, SearchSpace
-from amem_tui.engine.store import MEMORY, connect
 from amem_tui.engine.store.base import CollectionInfo, NoteStore
 from amem_tui.engine.store.filters import Filter
+from amem_tui.engine.wiring import find_mem0_collection, model_choices, open_store
 
 if TYPE_CHECKING:
     from amem_tui.engine.audit import AuditReport
@@ -52,19 +52,9 @@ if TYPE_CHECKING:
 __all__ = ["ListScope", "MemoryEngine", "iso", "open_store", "utc_now"]
 
 Progress = Callable[[int, int], None]
-
-
-def open_store(settings: Settings) -> NoteStore:
-    """Open the store the settings name: a server URL, else the embedded folder.
-
-    Embedded folders open on Qdrant Edge unless qdrant-client's local mode wrote them
-    (or ``AMEM_BACKEND=qdrant-local`` asks for it); ``:memory:`` is qdrant-client's.
-    """
-    if settings.url:
-        return connect(url=settings.url, api_key=settings.api_key)
-    if str(settings.store_path) == MEMORY:
-        return connect(path=MEMORY)
-    return connect(path=Path(settings.embedded_path), backend=settings.backend)
+READ_ONLY_MESSAGE = "the store is opened read-only (--read-only): writes are off"
+#: Actions only a note's owner may take.
+OWNER_ACTIONS = frozenset({"publish", "unpublish"})
 
 
 class MemoryEngine:
@@ -111,7 +101,8 @@ class MemoryEngine:
             # cannot write through a store opened read-only.
             store = store if isinstance(store, ReadOnlyGuard) else ReadOnlyGuard(store)
         self._store = store
-        self._collections = Collections(store, self._embedders)
+        self._collections = Collections(store, self._embedders, model_choices(self.settings))
+        self._collection_found = False
 
     def close(self) -> None:
         """Stop the nightly scheduler (if started) and release the store."""
@@ -146,20 +137,34 @@ class MemoryEngine:
     # --------------------------------------------------------------- agents
     @property
     def shared_collection(self) -> str:
-        """The Mode A collection (also home of the shared scope)."""
+        """The Mode A collection (also home of the shared scope).
+
+        Left at its default, it may be a mem0 collection found in the store under the
+        names the OpenClaw mem0 plugin gives (see :func:`find_mem0_collection`).
+        """
+        if not self._collection_found:
+            self._collection_found = True
+            if not self.settings.collection_chosen:
+                found = find_mem0_collection(self._collections, self.settings)
+                if found is not None:
+                    self.settings = self.settings.model_copy(update={"collection": found})
         return self.settings.collection
 
+    def _directory(self) -> AgentDirectory:
+        return AgentDirectory(self.settings, self.collection(self.shared_collection))
+
     def scope(self, agent: str | None = None, session_key: str | None = None) -> AgentScope:
-        """The scope of an agent, resolved as openclaw-amem resolves it."""
-        return AgentDirectory(self.settings).scope(agent, session_key)
+        """The scope of an agent, resolved as the plugin that wrote the store resolves it."""
+        return self._directory().scope(agent, session_key)
 
     def agents(self) -> list[AgentScope]:
-        """Configured agents, then any other ``agent_id`` found in the store."""
-        return AgentDirectory(self.settings).agents(self.collection(self.shared_collection))
+        """Configured agents, then any other agent found in the store (in a mem0 store:
+        every user and agent pair)."""
+        return self._directory().agents()
 
     def agent_ids_in_store(self) -> set[str]:
         """Every private ``agent_id`` in the Mode A collection (not ``shared``)."""
-        return AgentDirectory.agent_ids_in_store(self.collection(self.shared_collection))
+        return self._directory().agent_ids_in_store()
 
     def _scope(self, agent: str | AgentScope) -> AgentScope:
         return agent if isinstance(agent, AgentScope) else self.scope(agent)
@@ -189,7 +194,7 @@ class MemoryEngine:
 
     def mem0_user_ids(self, collection: str) -> tuple[str, ...]:
         """Every ``user_id`` in a mem0 collection (mem0 keeps the agent inside it)."""
-        return self.collection(collection).mem0_identities()[0]
+        return self.collection(collection).namespaces()
 
     def model_info(self, collection: str) -> ModelInfo | None:
         """The model that built a collection (metadata, else vector size), or None."""
@@ -249,8 +254,12 @@ class MemoryEngine:
         from amem_tui.engine.audit import build_audit
         from amem_tui.engine.consolidation.runlog import is_runs_collection
 
-        if all_collections:  # consolidation's run logs hold no notes
-            collections = [n for n in self.store.list_collections() if not is_runs_collection(n)]
+        if all_collections:  # run logs and other tools' bookkeeping hold no notes
+            collections = [
+                name
+                for name in self.store.list_collections()
+                if not is_runs_collection(name) and self.collection(name).bookkeeping() is None
+            ]
         return build_audit(self._collections, self.settings, collections)
 
     # ------------------------------------------------------------- reading
@@ -347,7 +356,7 @@ class MemoryEngine:
         be None with a ``session_key`` (``agent:<id>:<rest>``). See
         :mod:`amem_tui.engine.search`.
         """
-        scope, key = AgentDirectory(self.settings).search_scope(agent, session_key)
+        scope, key = self._directory().search_scope(agent, session_key)
         return searching.search(
             self._space(scope),
             query,
@@ -390,9 +399,23 @@ class MemoryEngine:
         """Raise :class:`ReadOnlyStore` when writes are off (``--read-only``, or a mem0
         collection, which is only ever read)."""
         if self.read_only:
-            raise ReadOnlyStore("the store is opened read-only (--read-only): writes are off")
+            raise ReadOnlyStore(READ_ONLY_MESSAGE)
         if collection is not None:
             self.collection(collection).check_writable()
+
+    def write_refusal(
+        self, agent: str | AgentScope, note: MemoryNote, action: str
+    ) -> AmemError | None:
+        """The refusal ``action`` on ``note`` would meet, or None: an app can say why an
+        action is off before trying it. ``publish`` and ``unpublish`` are the owner's."""
+        if self.read_only:
+            return ReadOnlyStore(READ_ONLY_MESSAGE)
+        if mem0.is_mem0_note(note):
+            return ReadOnlyStore(f"note {note.id} is a mem0 memory: {mem0.READ_ONLY_REASON}")
+        scope = self._scope(agent)
+        if action in OWNER_ACTIONS:
+            return rules.owner_denial(scope.agent, note, action)
+        return rules.write_denial(scope.agent, note, action)
 
     def _writable_scope(self, agent: str | AgentScope) -> tuple[CollectionService, AgentScope]:
         self.check_writable()

@@ -29,6 +29,8 @@ class CollectionView(BaseModel):
     read_only_reason: str | None = None
     used_by: list[str] = Field(default_factory=list)
     mode: str | None = None
+    #: What another tool keeps in it, when it holds no notes (mem0's bookkeeping).
+    bookkeeping: str | None = None
 
 
 class StoreStatus(BaseModel):
@@ -85,9 +87,12 @@ def _view(service: CollectionService, read_only: bool) -> CollectionView:
     model = service.model_info()
     usable, reason = service.model_status()
     fmt = service.format
+    bookkeeping = service.bookkeeping()
     read_only_reason = None
     if read_only:
         read_only_reason = "opened with --read-only"
+    elif bookkeeping is not None:
+        read_only_reason = bookkeeping
     elif fmt == "mem0":
         read_only_reason = "mem0 memories are read, never written"
     return CollectionView(
@@ -104,4 +109,5 @@ def _view(service: CollectionService, read_only: bool) -> CollectionView:
         model_reason=reason,
         read_only=read_only_reason is not None,
         read_only_reason=read_only_reason,
+        bookkeeping=bookkeeping,
     )

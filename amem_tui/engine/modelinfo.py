@@ -1,17 +1,23 @@
 """Which embedding model built a collection, and whether we can embed like it.
 
-A collection names its model in the ``embedding_model`` metadata key; stores
-without it are judged by their vector size. openclaw-amem's defaults are known
-(``Xenova/bge-m3``, 1024 dims; earlier ``Xenova/paraphrase-multilingual-MiniLM-L12-v2``,
-384 dims). A model other than ours is only used if fastembed already has its
-files on this machine: nothing is ever downloaded.
+A collection names its model in the ``embedding_model`` metadata key (amem-tui
+always writes it; openclaw-amem does too). For a collection without it, the model
+is what the settings say, in this order: a per-collection setting
+(``AMEM_COLLECTION_MODELS`` or our own ``config.toml``), then ``--model``
+(``AMEM_MODEL``), then, for a mem0 collection, the embedder in the OpenClaw mem0
+plugin's entry. The vector size alone never decides: two models of one size give
+vectors that cannot be compared, so a size only gives a hint in messages. A model
+other than ours is only used if fastembed already has its files on this machine:
+nothing is ever downloaded.
 """
 
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import BaseModel
@@ -33,42 +39,101 @@ KNOWN_MODELS: dict[str, tuple[int, str | None]] = {
         384,
         "sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2",
     ),
+    "nomic-ai/nomic-embed-text-v1.5": (768, "nomic-ai/nomic-embed-text-v1.5"),
+    "mixedbread-ai/mxbai-embed-large-v1": (1024, "mixedbread-ai/mxbai-embed-large-v1"),
+    "openai/text-embedding-3-small": (1536, None),
+    "openai/text-embedding-3-large": (3072, None),
+    "openai/text-embedding-ada-002": (1536, None),
 }
+#: What each size hints at when a collection names no model (never acted on).
+SIZE_HINTS = {
+    1024: f"{AMEM_DEFAULT_MODEL} (openclaw-amem's default)",
+    384: "a MiniLM-class model (openclaw-amem's earlier default, all-MiniLM-L6-v2 and others)",
+    768: "a 768-dimension model such as nomic-embed-text",
+    1536: "OpenAI text-embedding-3-small (mem0's default)",
+}
+#: Model names of the embedder providers the OpenClaw mem0 plugin offers, as
+#: regexes over ``<provider>/<model>`` (tags such as ``:latest`` allowed).
+_PLUGIN_MODELS = (
+    (r"ollama/all-minilm(:.*)?", "sentence-transformers/all-MiniLM-L6-v2"),
+    (r"ollama/nomic-embed-text(:.*)?", "nomic-ai/nomic-embed-text-v1.5"),
+    (r"ollama/mxbai-embed-large(:.*)?", "mixedbread-ai/mxbai-embed-large-v1"),
+    (r"openai/(text-embedding-.+)", r"openai/\1"),
+)
 
-ModelSource = Literal["metadata", "vector size", "none"]
+ModelSource = Literal["metadata", "setting", "--model", "mem0 plugin", "none"]
 
 
 class ModelInfo(BaseModel):
-    """What built a collection, as far as it can be told."""
+    """What built a collection, as far as it can be told, and where that was learnt."""
 
     name: str | None
     vector_size: int | None
     source: ModelSource
     fastembed_name: str | None = None
+    #: What the vector size suggests when nothing names the model (never acted on).
+    hint: str | None = None
 
 
-def detect_model(info: CollectionInfo, ours: str, our_dim: int) -> ModelInfo:
-    """The model of a collection: its metadata, else a guess from the vector size.
+def plugin_model(provider: str | None, model: str | None) -> str | None:
+    """Our name for the model a mem0 plugin embedder entry names, or None if unknown."""
+    if not model:
+        return None
+    wanted = f"{(provider or 'openai').lower()}/{model.strip()}"
+    for pattern, name in _PLUGIN_MODELS:
+        match = re.fullmatch(pattern, wanted, re.IGNORECASE)
+        if match:
+            return match.expand(name)
+    if (provider or "").lower() in ("huggingface", "fastembed"):
+        return canonical_model_name(model if "/" in model else f"sentence-transformers/{model}")
+    return None
 
-    amem_tui always writes the metadata, so a collection without it was built
-    by another tool: 1024 dimensions suggest openclaw-amem's default model, 384
-    its earlier default; any other size is an unknown model. A guess is never
-    taken as ours, so our vectors are never mixed into such a collection.
-    """
+
+@dataclass
+class ModelChoices:
+    """What the settings say built collections that name no model."""
+
+    #: Per collection (AMEM_COLLECTION_MODELS, our config.toml).
+    per_collection: Mapping[str, str] = field(default_factory=dict)
+    #: ``--model`` / ``AMEM_MODEL``, when given.
+    default: str | None = None
+    #: The mem0 plugin entry's embedder, for mem0 collections.
+    mem0_plugin: str | None = None
+
+    def for_collection(self, names: tuple[str, ...], mem0: bool) -> tuple[str, ModelSource] | None:
+        """The configured model of a collection known by any of ``names`` (alias, real)."""
+        for name in names:
+            if name in self.per_collection:
+                return self.per_collection[name], "setting"
+        if self.default:
+            return self.default, "--model"
+        if mem0 and self.mem0_plugin:
+            return self.mem0_plugin, "mem0 plugin"
+        return None
+
+
+def detect_model(
+    info: CollectionInfo, configured: tuple[str, ModelSource] | None = None
+) -> ModelInfo:
+    """The model of a collection: its metadata, else what the settings name, else none."""
     if info.embedding_model:
-        name = info.embedding_model
-        known = KNOWN_MODELS.get(name)
-        fast = known[1] if known else canonical_model_name(name)
-        return ModelInfo(
-            name=name, vector_size=info.vector_size, source="metadata", fastembed_name=fast
-        )
+        return _named(info.embedding_model, info.vector_size, "metadata")
+    if configured is not None:
+        return _named(configured[0], info.vector_size, configured[1])
     size = info.vector_size
-    if size is None:
-        return ModelInfo(name=None, vector_size=None, source="none")
-    for name, (dim, fast) in KNOWN_MODELS.items():
-        if dim == size:
-            return ModelInfo(name=name, vector_size=size, source="vector size", fastembed_name=fast)
-    return ModelInfo(name=None, vector_size=size, source="vector size")
+    return ModelInfo(
+        name=None,
+        vector_size=size,
+        source="none",
+        hint=SIZE_HINTS.get(size) if size is not None else None,
+    )
+
+
+def _named(name: str, size: int | None, source: ModelSource) -> ModelInfo:
+    canonical = canonical_model_name(name) or name
+    known = KNOWN_MODELS.get(name) or KNOWN_MODELS.get(canonical)
+    fast = known[1] if known else canonical
+    return ModelInfo(name=name, vector_size=size, source=source, fastembed_name=fast)
 
 
 class OfflineFastEmbedder(FastEmbedder):

@@ -313,7 +313,7 @@ class NotePage(BaseModel):
 HitVia = Literal["match", "link"]
 VisibleBecause = Literal["private", "shared", "reader", "collection"]
 #: Why a close match is hidden from an agent (see :func:`scope.hidden_reason`).
-HiddenKind = Literal["private", "deleted", "mode_b", "outside", "malformed"]
+HiddenKind = Literal["private", "deleted", "mode_b", "outside", "malformed", "user"]
 
 
 class SearchHit(BaseModel):

@@ -21,7 +21,7 @@ from amem_tui.engine.errors import ConfigError, InvalidInput, PermissionDenied
 from amem_tui.engine.models import EvolutionEntry, MemoryNote, content_hash
 from amem_tui.engine.reading import read_note
 from amem_tui.engine.scope import AgentScope
-from amem_tui.engine.store.base import StoredPoint
+from amem_tui.engine.store.base import SparseVector, StoredPoint
 from amem_tui.engine.store.filters import Filter, Match
 
 NoteType = Literal["memory", "knowledge"]
@@ -356,11 +356,15 @@ class NoteWriter:
         service: CollectionService,
         notes: Sequence[MemoryNote],
         vectors: Sequence[Sequence[float] | None] | None = None,
+        *,
+        sparse: Sequence[dict[str, SparseVector]] | None = None,
+        sparse_slots: Sequence[str] = (),
     ) -> None:
         """Store notes exactly as given (demo data, imports); embeds where no vector is given.
 
-        This bypasses the per-agent rules on purpose: it is how whole stores are
-        loaded, never how an agent writes.
+        ``sparse`` gives each note's named sparse vectors; a collection created here
+        gets ``sparse_slots``. This bypasses the per-agent rules on purpose: it is how
+        whole stores are loaded, never how an agent writes.
         """
         if not notes:
             return
@@ -368,15 +372,16 @@ class NoteWriter:
             list(vectors) if vectors is not None else [None] * len(notes)
         )
         missing = [i for i, vec in enumerate(given) if vec is None]
+        extras = list(sparse) if sparse is not None else [{} for _ in notes]
         with self.lock:
-            service.ensure()
+            service.ensure(sparse_slots)
             if missing:
                 embedded = service.embed_documents([notes[i].content for i in missing])
                 for row, i in enumerate(missing):
                     given[i] = embedded[row]
             points = [
-                StoredPoint(note.id, note.to_payload(), list(vec or []))
-                for note, vec in zip(notes, given, strict=True)
+                StoredPoint(note.id, note.to_payload(), list(vec or []), extra)
+                for note, vec, extra in zip(notes, given, extras, strict=True)
             ]
             for start in range(0, len(points), PUT_BATCH):
                 service.store.upsert(service.name, points[start : start + PUT_BATCH])

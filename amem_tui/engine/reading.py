@@ -26,7 +26,7 @@ def read_note(service: CollectionService, scope: AgentScope, note_id: str) -> Me
     if not points:
         raise NotFound(note_id, scope.agent)
     note = service.note(points[0].id, points[0].payload)
-    if not rules.can_read(scope, note, scope.collection):
+    if not service.can_read(scope, note):
         raise NotFound(note_id, scope.agent)
     return note
 
@@ -42,7 +42,7 @@ def linked(
     for link in note.links:
         point = points.get(link)
         target = service.note(point.id, point.payload) if point else None
-        if target is not None and not rules.can_read(scope, target, scope.collection):
+        if target is not None and not service.can_read(scope, target):
             target = None
         out.append((link, target))
     return out
@@ -111,7 +111,7 @@ def list_notes(
     total = service.store.count(service.name, flt)
     notes = [service.note(p.id, p.payload) for p in points]
     # What a filter cannot judge (wrong types Qdrant still matches) never shows.
-    notes = [n for n in notes if rules.fits_listing(scope, n, which)]
+    notes = [n for n in notes if service.fits_listing(scope, n, which)]
     if owner is not None:
         notes = [n for n in notes if n.owner == owner]
     return NotePage(total=total, offset=offset, notes=notes)

@@ -73,12 +73,21 @@ def resolve_agent(
 # ---------------------------------------------------------------------- scope
 @dataclass(frozen=True)
 class AgentScope:
-    """An agent as the engine sees it: its id, mode and collection."""
+    """An agent as the engine sees it: its id, mode and collection.
+
+    In a mem0 collection a view also has a ``user`` (mem0's plugin keeps every user
+    in one collection) and reads exactly one ``namespace``, the ``user_id`` value
+    the plugin reads for that user, agent and ``view``
+    (see :mod:`amem_tui.engine.formats.mem0`).
+    """
 
     agent: str
     mode: Mode
     collection: str
     configured: bool = True
+    user: str | None = None
+    namespace: str | None = None
+    view: str | None = None
 
     @property
     def has_shared_scope(self) -> bool:
@@ -331,12 +340,20 @@ def require_write(agent: str, note: MemoryNote, action: str) -> None:
         raise denial
 
 
+def owner_denial(agent: str, note: MemoryNote, action: str) -> PermissionDenied | None:
+    """The refusal a non-owner gets for an owner-only ``action`` (publish, unpublish)."""
+    if note.effective_owner == agent:
+        return None
+    return PermissionDenied(
+        agent, note.id, action, f"only its owner ({note.effective_owner}) may {action} it"
+    )
+
+
 def require_owner(agent: str, note: MemoryNote, action: str) -> None:
     """Raise :class:`PermissionDenied` unless ``agent`` owns ``note``."""
-    if note.effective_owner != agent:
-        raise PermissionDenied(
-            agent, note.id, action, f"only its owner ({note.effective_owner}) may {action} it"
-        )
+    denial = owner_denial(agent, note, action)
+    if denial is not None:
+        raise denial
 
 
 @dataclass

@@ -1,7 +1,9 @@
 """Export a collection to JSON Lines and import it back, validating every line first.
 
 One line per point: ``{"id": ..., "payload": {...}}``, plus ``"vector"`` and the
-``"model"`` that made it when vectors are exported. Payloads are written exactly
+``"model"`` that made it when vectors are exported, and ``"sparse"`` (named sparse
+vectors such as mem0's ``bm25``: ``{"indices": [...], "values": [...]}``) where the
+point has any. Payloads are written exactly
 as stored, so an export imported into an empty store gives back the same notes.
 
 An import validates the whole file before writing anything. A rejected line is
@@ -15,7 +17,7 @@ from __future__ import annotations
 import json
 import math
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -27,6 +29,7 @@ from amem_tui.engine.formats import payload_format
 from amem_tui.engine.models import SHARED, MemoryNote
 from amem_tui.engine.notes import NoteWriter
 from amem_tui.engine.scope import validate_agent_id
+from amem_tui.engine.store.base import SparseVector
 
 EXPORT_PAGE = 512
 IMPORT_BATCH = 256
@@ -47,6 +50,11 @@ def export_lines(service: CollectionService, vectors: bool = False) -> Iterator[
         if vectors and point.vector is not None:
             record["vector"] = [float(x) for x in point.vector]
             record["model"] = model
+        if vectors and point.sparse:
+            record["sparse"] = {
+                name: {"indices": list(sv.indices), "values": list(sv.values)}
+                for name, sv in point.sparse.items()
+            }
         yield record
 
 
@@ -99,6 +107,7 @@ class _Valid(BaseModel):
     line: int
     note: MemoryNote
     vector: list[float] | None
+    sparse: dict[str, tuple[list[int], list[float]]] = Field(default_factory=dict)
 
 
 def _valid_point_id(value: Any) -> str | None:
@@ -168,11 +177,14 @@ def _check_line(
         return RejectedLine(
             line=number, id=point_id, reason="payload would not be stored unchanged"
         )
+    sparse = _sparse(record)
+    if isinstance(sparse, str):
+        return RejectedLine(line=number, id=point_id, reason=sparse)
     vector = _vector(record, target_model, target_dim)
     if isinstance(vector, str):
         return RejectedLine(line=number, id=point_id, reason=vector)
     seen.add(point_id)
-    return _Valid(line=number, note=note, vector=vector)
+    return _Valid(line=number, note=note, vector=vector, sparse=sparse)
 
 
 def _access_problem(note: MemoryNote) -> str | None:
@@ -191,6 +203,32 @@ def _access_problem(note: MemoryNote) -> str | None:
     return None
 
 
+def _sparse(record: dict[str, Any]) -> dict[str, tuple[list[int], list[float]]] | str:
+    """The named sparse vectors of a line, or a reason to reject it."""
+    raw = record.get("sparse")
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        return "sparse must map vector names to {indices, values}"
+    out: dict[str, tuple[list[int], list[float]]] = {}
+    for name, value in raw.items():
+        indices = value.get("indices") if isinstance(value, dict) else None
+        values = value.get("values") if isinstance(value, dict) else None
+        if (
+            not isinstance(indices, list)
+            or not isinstance(values, list)
+            or len(indices) != len(values)
+            or not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in indices)
+            or not all(
+                isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+                for v in values
+            )
+        ):
+            return f"sparse vector {name!r} must hold as many indices as values"
+        out[str(name)] = ([int(i) for i in indices], [float(v) for v in values])
+    return out
+
+
 def _vector(record: dict[str, Any], target_model: str, target_dim: int) -> list[float] | str | None:
     """The vector to keep, None to re-embed, or a reason to reject the line."""
     raw = record.get("vector")
@@ -205,6 +243,35 @@ def _vector(record: dict[str, Any], target_model: str, target_dim: int) -> list[
     if not same_model or len(raw) != target_dim:
         return None  # made by another model or size: embed the content again
     return [float(x) for x in raw]
+
+
+def _reject(
+    result: ImportResult, valid: list[_Valid], reason_of: Callable[[_Valid], str | None]
+) -> list[_Valid]:
+    """``valid`` without the lines ``reason_of`` refuses; those join the rejected lines."""
+    keep: list[_Valid] = []
+    for item in valid:
+        reason = reason_of(item)
+        if reason is None:
+            keep.append(item)
+        else:
+            result.rejected.append(RejectedLine(line=item.line, id=item.note.id, reason=reason))
+    result.rejected.sort(key=lambda r: r.line)
+    return keep
+
+
+def _missing_slot(item: _Valid, slots: set[str], collection: str) -> str | None:
+    missing = sorted(set(item.sparse) - slots)
+    if not missing:
+        return None
+    return f"sparse vector {missing[0]!r} has no slot in collection '{collection}'"
+
+
+def _sparse_vectors(item: _Valid) -> dict[str, SparseVector]:
+    return {
+        name: SparseVector(tuple(indices), tuple(values))
+        for name, (indices, values) in item.sparse.items()
+    }
 
 
 def read_import(
@@ -256,21 +323,18 @@ def import_lines(
     result.lines, valid, result.rejected = read_import(lines, target_model, target_dim)
     if info is not None and valid and not replace:
         existing = {p.id for p in service.store.retrieve(collection, [v.note.id for v in valid])}
-        if existing:
-            keep = []
-            for item in valid:
-                if item.note.id in existing:
-                    result.rejected.append(
-                        RejectedLine(
-                            line=item.line,
-                            id=item.note.id,
-                            reason="id already in the collection (use --replace to overwrite)",
-                        )
-                    )
-                else:
-                    keep.append(item)
-            valid = keep
-            result.rejected.sort(key=lambda r: r.line)
+        valid = _reject(
+            result,
+            valid,
+            lambda v: (
+                "id already in the collection (use --replace to overwrite)"
+                if v.note.id in existing
+                else None
+            ),
+        )
+    slots = set(info.sparse_vectors) if info is not None else None
+    if slots is not None:  # an existing collection keeps the sparse slots it has
+        valid = _reject(result, valid, lambda v: _missing_slot(v, slots, collection))
     result.valid = len(valid)
     result.vectors_kept = sum(1 for v in valid if v.vector is not None)
     result.reembedded = len(valid) - result.vectors_kept
@@ -280,7 +344,13 @@ def import_lines(
     for start in range(0, len(valid), IMPORT_BATCH):
         batch = valid[start : start + IMPORT_BATCH]
         try:
-            writer.put(service, [v.note for v in batch], [v.vector for v in batch])
+            writer.put(
+                service,
+                [v.note for v in batch],
+                [v.vector for v in batch],
+                sparse=[_sparse_vectors(v) for v in batch],
+                sparse_slots=sorted({name for v in valid for name in v.sparse}),
+            )
         except AmemError as exc:
             result.error = f"{exc} (after {result.written} of {len(valid)} notes were written)"
             return result

@@ -1,19 +1,41 @@
-"""mem0 memories as amem_tui reads them: read-only note views, and mem0's identity rules.
+"""mem0 memories as the OpenClaw mem0 plugin sees them: identity, read rules and note views.
 
-mem0 keeps the memory text in ``data``; the OpenClaw mem0 plugin keeps the agent
-inside ``user_id`` (``<user>:agent:<agent>``; a plain user id is the primary
-session, ``main``). Each memory reads as a note private to that agent. mem0 has
-no shared scope and no soft delete. Nothing here touches a store.
+mem0 keeps the memory text in ``data``. Its OpenClaw plugin (``@mem0/openclaw-mem0``)
+isolates agents inside ``user_id`` and filters on ``user_id`` alone:
+
+- main's memories are the plain ``userId``; any other agent's are
+  ``<userId>:agent:<agentId>``;
+- a session key ``agent:<id>:<rest>`` picks agent ``<id>`` (``main`` or no key: the
+  plain ``userId``); a key ending ``:subagent:<name>`` is agent ``subagent-<name>``,
+  whose ``memory_search`` reads ``<userId>:agent:subagent-<name>`` while its
+  auto-recall reads the plain ``userId`` (and it may not add memories);
+- an explicit ``agentId`` tool parameter names ``<userId>:agent:<agentId>``, for
+  ``main`` too: ``<userId>:agent:main`` is a namespace main's sessions never recall.
+
+So one ``user_id`` value is one namespace, and a view of the store reads exactly
+one. mem0 has no shared scope and no soft delete; its memories are read here,
+never written. Nothing in this module touches a store.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
 
-from amem_tui.engine.models import NOTE_FIELDS, MemoryNote
-from amem_tui.engine.scope import DEFAULT_AGENT
-from amem_tui.engine.store.filters import Condition, Filter, Match, MatchAny
+from amem_tui.engine.models import HiddenKind, MemoryNote, VisibleBecause
+from amem_tui.engine.scope import DEFAULT_AGENT, AgentScope
+from amem_tui.engine.store.filters import Filter, Match
+
+#: How the plugin names a non-main agent inside ``user_id``.
+AGENT_MARK = ":agent:"
+_SUBAGENT = re.compile(r":subagent:([^:]+)$")
+_SESSION_AGENT = re.compile(r"^agent:([^:]+):")
+
+#: Which reading of a session a view shows: what ``memory_search`` reads, what the
+#: auto-recall hook reads (they differ for subagents), or an explicit ``agentId``.
+Mem0View = Literal["search", "recall", "agentId"]
 
 #: Fields of a mem0 payload that the view maps or keeps under their own name.
 MEM0_FIELDS = (
@@ -28,11 +50,156 @@ MEM0_FIELDS = (
     "createdAt",
     "updated_at",
     "updatedAt",
+    "textLemmatized",
+    "text_lemmatized",
 )
 #: The extra keys a mem0 view carries (besides the note fields it fills).
-MEM0_VIEW_KEYS = ("format", "user_id", "run_id", "actor_id", "role", "mem0_agent_id")
+MEM0_VIEW_KEYS = (
+    "format",
+    "user_id",
+    "mem0_user",
+    "run_id",
+    "actor_id",
+    "role",
+    "mem0_agent_id",
+    "updated_at",
+    "mem0_metadata",
+)
+#: Collections the TypeScript SDK keeps beside the memories: bookkeeping, not memories.
+BOOKKEEPING_COLLECTIONS = ("memory_migrations",)
+ENTITIES_SUFFIX = "_entities"
+
+READ_ONLY_REASON = (
+    "amem-tui reads them but never writes them: it shows mem0 stores as the OpenClaw "
+    "mem0 plugin sees them (change memories through mem0 itself)"
+)
 
 
+# ------------------------------------------------------------------ identity
+def namespace(user: str, agent: str) -> str:
+    """The ``user_id`` a session of ``agent`` reads and writes (main: the plain user id)."""
+    return user if agent == DEFAULT_AGENT else f"{user}{AGENT_MARK}{agent}"
+
+
+def tool_namespace(user: str, agent: str) -> str:
+    """The ``user_id`` an explicit ``agentId`` tool parameter names (``main`` included)."""
+    return f"{user}{AGENT_MARK}{agent}"
+
+
+def session_agent(session_key: str | None) -> str | None:
+    """The agent a session key picks, as the plugin extracts it (None: main's session)."""
+    if not session_key:
+        return None
+    sub = _SUBAGENT.search(session_key)
+    if sub:
+        return f"subagent-{sub.group(1)}"
+    match = _SESSION_AGENT.match(session_key)
+    agent = match.group(1) if match else None
+    return None if agent in (None, DEFAULT_AGENT) else agent
+
+
+def is_subagent_session(session_key: str | None) -> bool:
+    """True for a subagent's session key (its auto-recall reads main's memories)."""
+    return bool(session_key) and ":subagent:" in (session_key or "").lower()
+
+
+@dataclass(frozen=True)
+class Namespace:
+    """One ``user_id`` value of a mem0 collection, taken apart as the plugin builds it."""
+
+    user_id: str
+    user: str
+    agent: str
+    #: True for ``<user>:agent:main``: written with an explicit ``agentId`` of main.
+    explicit: bool = False
+
+    @property
+    def view(self) -> Mem0View:
+        """How a person reaches this namespace: a session's search, or an ``agentId``."""
+        return "agentId" if self.explicit else "search"
+
+
+def parse_namespace(user_id: str) -> Namespace:
+    """What a ``user_id`` stands for: ``alice`` is alice's main, ``alice:agent:dev`` her dev."""
+    user, mark, agent = user_id.partition(AGENT_MARK)
+    if not mark or not agent:
+        return Namespace(user_id, user_id, DEFAULT_AGENT)
+    return Namespace(user_id, user, agent, explicit=agent == DEFAULT_AGENT)
+
+
+def mem0_agent(user_id: object, agent_id: object = None) -> str | None:
+    """The agent a mem0 memory belongs to, or None when no plugin view can read it.
+
+    Only ``user_id`` counts, as in the plugin; mem0's own ``agent_id`` (written by the
+    Python SDK, never by the plugin) is kept on the view but names no namespace.
+    """
+    if isinstance(user_id, str) and user_id.strip():
+        return parse_namespace(user_id).agent
+    return None
+
+
+def scope_namespace(scope: AgentScope) -> str | None:
+    """The exact ``user_id`` a scope reads in a mem0 collection (None: no user chosen)."""
+    if scope.namespace is not None:
+        return scope.namespace
+    if scope.user is None:
+        return None
+    return namespace(scope.user, scope.agent)
+
+
+def note_namespace(note: MemoryNote) -> str | None:
+    """The ``user_id`` of a mem0 note view (None for a memory without one)."""
+    value = (note.model_extra or {}).get("user_id")
+    return value if isinstance(value, str) and value.strip() else None
+
+
+# ---------------------------------------------------------------- read rules
+def read_filter(scope: AgentScope) -> Filter:
+    """What a scope may read in a mem0 collection: exactly its ``user_id``, as the
+    plugin filters. A scope with no user reads nothing."""
+    wanted = scope_namespace(scope)
+    if wanted is None:
+        never = Match("user_id", "")
+        return Filter(must=(never,), must_not=(never,))
+    return Filter(must=(Match("user_id", wanted),))
+
+
+def visible_because(scope: AgentScope, note: MemoryNote) -> VisibleBecause | None:
+    """Why a mem0 memory is in the scope's view (its own namespace), or None."""
+    wanted = scope_namespace(scope)
+    if wanted is not None and note_namespace(note) == wanted:
+        return "private"
+    return None
+
+
+def hidden_reason(scope: AgentScope, note: MemoryNote) -> tuple[HiddenKind, str]:
+    """Why a mem0 memory is not in the scope's view, in the plugin's terms."""
+    raw = note_namespace(note)
+    if raw is None:
+        return "malformed", "has no user_id: the OpenClaw mem0 plugin never reads it"
+    theirs = parse_namespace(raw)
+    if scope.user is not None and theirs.user != scope.user:
+        return "user", f"belongs to user '{theirs.user}' (user_id '{raw}')"
+    if theirs.explicit:
+        return "private", (
+            f"written with an explicit agentId 'main' (user_id '{raw}'): "
+            "main's sessions never recall it"
+        )
+    if theirs.agent == DEFAULT_AGENT:
+        return "private", f"main's memory (user_id '{raw}')"
+    return "private", f"private to agent '{theirs.agent}' (user_id '{raw}')"
+
+
+def is_bookkeeping(collection: str, payloads: Sequence[Mapping[str, Any]]) -> bool:
+    """True for the collections the SDK keeps beside the memories (telemetry id, entities)."""
+    if collection in BOOKKEEPING_COLLECTIONS:
+        return True
+    if collection.endswith(ENTITIES_SUFFIX):
+        return bool(payloads) and all("entityType" in p for p in payloads)
+    return False
+
+
+# ---------------------------------------------------------------- note views
 def _first_text(payload: Mapping[str, Any], *keys: str) -> str | None:
     for key in keys:
         value = payload.get(key)
@@ -44,12 +211,12 @@ def _first_text(payload: Mapping[str, Any], *keys: str) -> str | None:
 def mem0_note(point_id: str | int, payload: Mapping[str, Any] | None) -> MemoryNote:
     """A read-only note view of one mem0 memory.
 
-    ``data`` is the content; the agent comes from ``user_id`` (``<user>:agent:<id>``,
-    a plain user id being ``main``); the memory is private to that agent.
-    ``created_at``/``createdAt`` and ``updated_at``/``updatedAt`` give the times.
-    mem0's own ``agent_id``, ``run_id``, ``user_id``, ``actor_id`` and ``role`` are
-    kept on the view; other metadata keys are kept flat, or under
-    ``mem0_metadata`` when their name is a note field.
+    ``data`` is the content and ``created_at``/``createdAt`` the time; the update time
+    (``updated_at``/``updatedAt``) is kept as ``updated_at``, never as an access time.
+    The namespace in ``user_id`` gives the agent, and the note is private to it.
+    mem0's own ``user_id``, ``agent_id`` (as ``mem0_agent_id``), ``run_id``,
+    ``actor_id`` and ``role`` are kept on the view, and every other key, the
+    metadata mem0 spreads flat into the payload, under ``mem0_metadata``.
     """
     raw = dict(payload or {})
     view: dict[str, Any] = {"format": "mem0"}
@@ -62,66 +229,25 @@ def mem0_note(point_id: str | int, payload: Mapping[str, Any] | None) -> MemoryN
         view["timestamp"] = created
     updated = _first_text(raw, "updated_at", "updatedAt")
     if updated is not None:
-        view["last_accessed"] = updated
-    agent = mem0_agent(raw.get("user_id"), raw.get("agent_id"))
-    if agent is not None:
-        view.update(agent_id=agent, owner=agent, readers=[agent], writers=[agent])
+        view["updated_at"] = updated
+    user_id = raw.get("user_id")
+    agent = mem0_agent(user_id)
+    if agent is not None and isinstance(user_id, str):
+        view.update(agent_id=agent, owner=agent, readers=[agent], writers=[])
+        view["mem0_user"] = parse_namespace(user_id).user
+    else:  # no namespace: no plugin view reads it, and nothing can change it
+        view.update(readers=[], writers=[])
     for key in ("user_id", "run_id", "actor_id", "role"):
         if key in raw:
             view[key] = raw[key]
     if "agent_id" in raw:
         view["mem0_agent_id"] = raw["agent_id"]
-    metadata: dict[str, Any] = {}
-    for key, value in raw.items():
-        if key in MEM0_FIELDS:
-            continue
-        if key in NOTE_FIELDS or key in MEM0_VIEW_KEYS or key == "id":
-            metadata[key] = value
-        else:
-            view[key] = value
+    metadata = {k: v for k, v in raw.items() if k not in MEM0_FIELDS}
     if metadata:
         view["mem0_metadata"] = metadata
     return MemoryNote.from_payload(point_id, view)
 
 
-# ------------------------------------------------------------------ identity
-#: How mem0's OpenClaw plugin names a non-main agent inside ``user_id``.
-MEM0_AGENT_MARK = ":agent:"
-
-
-def mem0_agent(user_id: object, agent_id: object = None) -> str | None:
-    """The agent a mem0 memory belongs to, or None when it names none.
-
-    ``<user>:agent:<agent>`` gives ``<agent>``; a plain ``user_id`` is the primary
-    session, ``main``. Only a memory with no usable ``user_id`` falls back to its
-    own ``agent_id``.
-    """
-    if isinstance(user_id, str) and user_id.strip():
-        _, mark, agent = user_id.partition(MEM0_AGENT_MARK)
-        if mark:
-            return agent or None
-        return DEFAULT_AGENT
-    if isinstance(agent_id, str) and agent_id.strip():
-        return agent_id
-    return None
-
-
-def mem0_read_filter(agent: str, user_ids: Iterable[str]) -> Filter:
-    """What ``agent`` may read in a mem0 collection, given every ``user_id`` in it.
-
-    A neutral filter cannot match a suffix, so the caller lists the ``user_id``
-    values present and this picks the ones that map to ``agent``. Memories with
-    no ``user_id`` count by their ``agent_id``. mem0 has no shared scope and no
-    soft delete.
-    """
-    everyone = tuple(sorted(set(user_ids)))
-    mine = tuple(u for u in everyone if mem0_agent(u) == agent)
-    options: list[Condition] = []
-    if mine:
-        options.append(MatchAny("user_id", mine))
-    by_agent_id = Filter(
-        must=(Match("agent_id", agent),),
-        must_not=(MatchAny("user_id", everyone),) if everyone else (),
-    )
-    options.append(by_agent_id)
-    return Filter(must=(Filter(should=tuple(options)),))
+def is_mem0_note(note: MemoryNote) -> bool:
+    """True for a read-only view of a mem0 memory."""
+    return (note.model_extra or {}).get("format") == "mem0"

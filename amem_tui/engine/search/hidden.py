@@ -15,7 +15,6 @@ from collections.abc import Callable
 
 import numpy as np
 
-from amem_tui.engine import scope as rules
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.errors import ModelUnavailable
 from amem_tui.engine.keywords import tokenize
@@ -59,11 +58,11 @@ def hidden_matches(
         if info is None or info.points_count == 0:
             continue
         own = service is space.own
-        # The hidden filter speaks openclaw-amem fields; a mem0 view is judged by keep().
-        flt = rules.hidden_filter(scope) if own and service.format != "mem0" else None
+        # Without a filter (another collection, a mem0 view) keep() judges each note.
+        flt = service.hidden_filter(scope) if own else None
 
-        def keep(note: MemoryNote, own: bool = own) -> bool:
-            return not own or rules.visible_because(scope, note) is None
+        def keep(note: MemoryNote, own: bool = own, service: CollectionService = service) -> bool:
+            return not own or service.visible_because(scope, note) is None
 
         key = selection_key(scope, "hidden") if own else ("all",)
         scored: list[Scored]
@@ -89,7 +88,7 @@ def hidden_matches(
             else:
                 scored = _dense(service, vectors[model], flt, keep, limit, exact)
         for note, score, similarity in scored:
-            kind, reason = rules.hidden_reason(scope, note, service.name, space.dedicated)
+            kind, reason = service.hidden_reason(scope, note, space.dedicated)
             found.append(
                 HiddenMatch(
                     id=note.id,

@@ -16,7 +16,6 @@ from datetime import datetime
 
 import numpy as np
 
-from amem_tui.engine import scope as rules
 from amem_tui.engine.keywords import tokenize
 from amem_tui.engine.models import MemoryNote, SearchHit, SearchResult
 from amem_tui.engine.notecache import NoteSet
@@ -39,7 +38,7 @@ def visible_notes(space: SearchSpace, points_count: int) -> NoteSet:
     scope = space.scope
 
     def visible(note: MemoryNote) -> bool:
-        return rules.visible_because(scope, note) is not None
+        return space.own.visible_because(scope, note) is not None
 
     return space.own.select(
         space.own.read_filter(scope), visible, selection_key(scope, "visible"), points_count
@@ -80,7 +79,7 @@ def _rank_dense(
         if point.score < DENSE_MIN_SCORE:
             break
         note = own.note(point.id, point.payload)
-        because = rules.visible_because(scope, note)
+        because = own.visible_because(scope, note)
         if because is None:  # the filter and the rule disagree: never show it
             continue
         position += 1
@@ -104,7 +103,7 @@ def _rank_keywords(
     result.candidates = len(ranked)
     for position, (note_id, score) in enumerate(ranked, start=1):
         note = notes[note_id]
-        because = rules.visible_because(space.scope, note)
+        because = space.own.visible_because(space.scope, note)
         assert because is not None
         result.hits.append(
             SearchHit(
@@ -163,7 +162,7 @@ def _rank_hybrid(
     bm25_score = dict(bm25)
     for note_id in order:
         note = notes[note_id]
-        because = rules.visible_because(scope, note)
+        because = own.visible_because(scope, note)
         assert because is not None
         result.hits.append(
             SearchHit(
@@ -206,9 +205,9 @@ def walk_links(space: SearchSpace, vector: np.ndarray, result: SearchResult) -> 
             if point is None:
                 continue
             target = own.note(point.id, point.payload)
-            if not rules.can_read(scope, target, scope.collection):
+            if not own.can_read(scope, target):
                 continue
-            because = rules.visible_because(scope, target)
+            because = own.visible_because(scope, target)
             if because is None:
                 continue
             sim = cosine(vector, point.vector)

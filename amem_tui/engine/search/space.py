@@ -54,4 +54,4 @@ def query_vector(
 
 def selection_key(scope: AgentScope, which: str) -> tuple[str, ...]:
     """Names a cached selection of notes: what it is for, and whose scope."""
-    return (which, scope.agent, scope.mode, scope.collection)
+    return (which, scope.agent, scope.mode, scope.collection, scope.namespace or "")

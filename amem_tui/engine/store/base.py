@@ -19,13 +19,26 @@ from amem_tui.engine.store.filters import Filter
 Vector = list[float]
 
 
+@dataclass(frozen=True)
+class SparseVector:
+    """A sparse vector (for instance a BM25 one): the non-zero dimensions and their values."""
+
+    indices: tuple[int, ...]
+    values: tuple[float, ...]
+
+
 @dataclass
 class StoredPoint:
-    """A point as stored: id, payload and (when asked for) its vector."""
+    """A point as stored: id, payload and (when asked for) its vectors.
+
+    ``vector`` is the dense one (unnamed, or the first named); ``sparse`` holds the
+    named sparse vectors some stores keep beside it (mem0's ``bm25``).
+    """
 
     id: str
     payload: dict[str, Any]
     vector: Vector | None = None
+    sparse: dict[str, SparseVector] = field(default_factory=dict)
 
 
 @dataclass
@@ -47,6 +60,8 @@ class CollectionInfo:
     points_count: int
     aliases: list[str] = field(default_factory=list)
     metadata: dict[str, Any] = field(default_factory=dict)
+    #: Names of the sparse vector slots beside the dense vector.
+    sparse_vectors: list[str] = field(default_factory=list)
 
 
 #: Points per page when a whole collection (or filter) is read.
@@ -93,9 +108,15 @@ class NoteStore(Protocol):
         ...
 
     def ensure_collection(
-        self, name: str, vector_size: int, embedding_model: str, indexes: Sequence[str] = ()
+        self,
+        name: str,
+        vector_size: int,
+        embedding_model: str,
+        indexes: Sequence[str] = (),
+        sparse: Sequence[str] = (),
     ) -> CollectionInfo:
-        """Create the collection if missing (cosine distance, keyword indexes, metadata)."""
+        """Create the collection if missing (cosine distance, keyword indexes, metadata,
+        and the named ``sparse`` vector slots with IDF weighting, as mem0 makes them)."""
         ...
 
     def upsert(self, collection: str, points: Sequence[StoredPoint]) -> None:
@@ -200,13 +221,31 @@ def store_order(text: str) -> tuple[int, int, str]:
     return (1, 0, text)
 
 
-def vector_of(raw: Any) -> Vector | None:
-    """A point's vector as floats (the unnamed one, or the first, of named vectors)."""
+def vector_of(raw: Any, sparse_type: type = SparseVector) -> Vector | None:
+    """A point's dense vector as floats (the unnamed one, or the first dense one of named
+    vectors); values of ``sparse_type`` (the backend's sparse vector class) are skipped."""
     if raw is None:
         return None
     if isinstance(raw, dict):
-        raw = raw.get("") or next(iter(raw.values()), None)
+        dense = [v for k, v in raw.items() if not isinstance(v, sparse_type) and k == ""]
+        dense += [v for v in raw.values() if not isinstance(v, sparse_type)]
+        raw = dense[0] if dense else None
     return [float(x) for x in raw] if raw is not None else None
+
+
+def sparse_of(raw: Any, sparse_type: type) -> dict[str, SparseVector]:
+    """The named sparse vectors of a point (``sparse_type``: the backend's sparse class,
+    whose objects carry ``indices`` and ``values``)."""
+    if not isinstance(raw, dict):
+        return {}
+    found: dict[str, SparseVector] = {}
+    for name, value in raw.items():
+        if isinstance(value, sparse_type):
+            carried: Any = value
+            found[name] = SparseVector(
+                tuple(int(i) for i in carried.indices), tuple(float(v) for v in carried.values)
+            )
+    return found
 
 
 class ChangeLog:

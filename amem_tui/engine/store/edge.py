@@ -40,6 +40,7 @@ from amem_tui.engine.store.base import (
     StoredPoint,
     Vector,
     qdrant_id,
+    sparse_of,
     valid_id,
     vector_of,
 )
@@ -96,6 +97,26 @@ def to_edge_filter(flt: Filter | None) -> qe.Filter | None:
         should=[condition(c) for c in flt.should] or None,
         must_not=[condition(c) for c in flt.must_not] or None,
     )
+
+
+def _point(record: Any, with_vectors: bool) -> StoredPoint:
+    raw = record.vector if with_vectors else None
+    return StoredPoint(
+        str(record.id),
+        dict(record.payload or {}),
+        vector_of(raw, qe.SparseVector),
+        sparse_of(raw, qe.SparseVector),
+    )
+
+
+def _vectors(point: StoredPoint) -> Any:
+    """The dense vector alone, or with the named sparse vectors beside it."""
+    if not point.sparse:
+        return list(point.vector or [])
+    named: dict[str, Any] = {"": list(point.vector or [])}
+    for name, sparse in point.sparse.items():
+        named[name] = qe.SparseVector(indices=list(sparse.indices), values=list(sparse.values))
+    return named
 
 
 def _folder_name(collection: str) -> str:
@@ -242,6 +263,7 @@ class EdgeStore:
             points_count=self.count(name),
             aliases=[],
             metadata=metadata,
+            sparse_vectors=list(opened.meta.get("sparse_vectors", [])),
         )
 
     def ensure_collection(
@@ -250,20 +272,27 @@ class EdgeStore:
         vector_size: int,
         embedding_model: str,
         indexes: Sequence[str] = KEYWORD_INDEXES,
+        sparse: Sequence[str] = (),
     ) -> CollectionInfo:
-        """Create the collection (cosine, payload indexes, metadata file) if missing."""
+        """Create the collection (cosine, payload indexes, sparse slots with IDF
+        weighting, metadata file) if missing."""
         with self._lock:
             if self._open(name) is None:
                 self.write_generation += 1
                 self.changes.record(self.write_generation, name, None)
-                self._create(name, vector_size, embedding_model, indexes)
+                self._create(name, vector_size, embedding_model, indexes, sparse)
                 self.write_generation += 1
         info = self.collection_info(name)
         assert info is not None
         return info
 
     def _create(
-        self, name: str, vector_size: int, embedding_model: str, indexes: Sequence[str]
+        self,
+        name: str,
+        vector_size: int,
+        embedding_model: str,
+        indexes: Sequence[str],
+        sparse: Sequence[str],
     ) -> None:
         folder = self._folder(name)
         with self._calls(f"creating collection {name}"):
@@ -275,6 +304,10 @@ class EdgeStore:
                 hnsw_config=qe.HnswIndexConfig(
                     m=HNSW_M, ef_construct=100, full_scan_threshold=10_000
                 ),
+                sparse_vectors={
+                    slot: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf) for slot in sparse
+                }
+                or None,
             )
             shard = qe.EdgeShard.create(str(folder / "shard"), config)
             for field in dict.fromkeys((*KEYWORD_INDEXES, *indexes)):
@@ -295,6 +328,7 @@ class EdgeStore:
                     "distance": "Cosine",
                     "metadata": {"embedding_model": embedding_model, "created_by": "amem-tui"},
                     "optimized_points": 0,
+                    "sparse_vectors": list(sparse),
                 },
             )
             # Written last and atomically: a collection exists once its metadata does.
@@ -308,9 +342,7 @@ class EdgeStore:
             return
         opened = self._require(collection)
         ids = [qdrant_id(p.id) for p in points]
-        structs = [
-            qe.Point(i, list(p.vector or []), p.payload) for i, p in zip(ids, points, strict=True)
-        ]
+        structs = [qe.Point(i, _vectors(p), p.payload) for i, p in zip(ids, points, strict=True)]
         self._update(opened, qe.UpdateOperation.upsert_points(structs), "writing", ids)
         self._note_writes(opened, len(points))
 
@@ -331,12 +363,7 @@ class EdgeStore:
             return []
         with opened.lock, self._calls("reading"):
             records = opened.shard.retrieve(wanted, True, with_vectors)
-        return [
-            StoredPoint(
-                str(r.id), dict(r.payload or {}), vector_of(r.vector) if with_vectors else None
-            )
-            for r in records
-        ]
+        return [_point(r, with_vectors) for r in records]
 
     def scroll(
         self,
@@ -361,12 +388,7 @@ class EdgeStore:
         )
         with opened.lock, self._calls("reading"):
             points = opened.shard.query(request)
-        return [
-            StoredPoint(
-                str(p.id), dict(p.payload or {}), vector_of(p.vector) if with_vectors else None
-            )
-            for p in points
-        ]
+        return [_point(p, with_vectors) for p in points]
 
     def scan(
         self,
@@ -392,9 +414,7 @@ class EdgeStore:
             with opened.lock, self._calls("reading"):
                 points, cursor = opened.shard.scroll(request)
             for p in points:
-                yield StoredPoint(
-                    str(p.id), dict(p.payload or {}), vector_of(p.vector) if with_vectors else None
-                )
+                yield _point(p, with_vectors)
             if cursor is None or not points:
                 return
 

@@ -21,6 +21,7 @@ from amem_tui.engine.store.base import (
     StoredPoint,
     Vector,
     qdrant_id,
+    sparse_of,
     valid_id,
     vector_of,
 )
@@ -196,7 +197,7 @@ class QdrantStore:
         elif isinstance(vectors, dict) and vectors:
             first = vectors.get("") or next(iter(vectors.values()))
             size = first.size
-        metadata = dict(getattr(info.config, "metadata", None) or {})
+        metadata = dict(info.config.metadata or {})
         aliases = [a for a, target in self._aliases().items() if target == real]
         return CollectionInfo(
             name=real,
@@ -205,6 +206,7 @@ class QdrantStore:
             points_count=self.count(real),
             aliases=aliases,
             metadata=metadata,
+            sparse_vectors=sorted(params.sparse_vectors or {}),
         )
 
     def ensure_collection(
@@ -213,8 +215,10 @@ class QdrantStore:
         vector_size: int,
         embedding_model: str,
         indexes: Sequence[str] = DEFAULT_INDEXES,
+        sparse: Sequence[str] = (),
     ) -> CollectionInfo:
-        """Create the collection with cosine distance, indexes and model metadata."""
+        """Create the collection with cosine distance, indexes, model metadata and the
+        named sparse vector slots (IDF weighting, as mem0 creates its ``bm25``)."""
         existing = self.collection_info(name)
         if existing is not None:
             return existing
@@ -222,6 +226,10 @@ class QdrantStore:
             self.client.create_collection(
                 collection_name=name,
                 vectors_config=qm.VectorParams(size=vector_size, distance=qm.Distance.COSINE),
+                sparse_vectors_config={
+                    slot: qm.SparseVectorParams(modifier=qm.Modifier.IDF) for slot in sparse
+                }
+                or None,
                 metadata={"embedding_model": embedding_model, "created_by": "amem-tui"},
             )
             if not self.embedded:  # local mode has no payload indexes (it filters in Python)
@@ -239,7 +247,7 @@ class QdrantStore:
         if not points:
             return
         structs = [
-            qm.PointStruct(id=qdrant_id(p.id), vector=p.vector or [], payload=p.payload)
+            qm.PointStruct(id=qdrant_id(p.id), vector=_vectors(p), payload=p.payload)
             for p in points
         ]
         with self._writing("writing", collection, [p.id for p in points]):
@@ -269,7 +277,7 @@ class QdrantStore:
                 with_payload=True,
                 with_vectors=with_vectors,
             )
-        return [StoredPoint(str(r.id), dict(r.payload or {}), vector_of(r.vector)) for r in records]
+        return [_point(r.id, r.payload, r.vector) for r in records]
 
     def scroll(
         self,
@@ -289,10 +297,7 @@ class QdrantStore:
                 with_payload=True,
                 with_vectors=with_vectors,
             )
-        return [
-            StoredPoint(str(p.id), dict(p.payload or {}), vector_of(p.vector))
-            for p in response.points
-        ]
+        return [_point(p.id, p.payload, p.vector) for p in response.points]
 
     def scan(
         self,
@@ -315,7 +320,7 @@ class QdrantStore:
                     with_vectors=with_vectors,
                 )
             for p in points:
-                yield StoredPoint(str(p.id), dict(p.payload or {}), vector_of(p.vector))
+                yield _point(p.id, p.payload, p.vector)
             if cursor is None or not points:
                 return
 
@@ -362,6 +367,25 @@ class QdrantStore:
         """Close the client and release the folder lock."""
         with self._local_lock or contextlib.nullcontext(), contextlib.suppress(Exception):
             self.client.close()
+
+
+def _point(point_id: Any, payload: dict[str, Any] | None, raw: Any) -> StoredPoint:
+    return StoredPoint(
+        str(point_id),
+        dict(payload or {}),
+        vector_of(raw, qm.SparseVector),
+        sparse_of(raw, qm.SparseVector),
+    )
+
+
+def _vectors(point: StoredPoint) -> Any:
+    """The dense vector alone, or with the named sparse vectors beside it."""
+    if not point.sparse:
+        return point.vector or []
+    named: dict[str, Any] = {"": point.vector or []}
+    for name, sparse in point.sparse.items():
+        named[name] = qm.SparseVector(indices=list(sparse.indices), values=list(sparse.values))
+    return named
 
 
 def _reason(exc: BaseException) -> str:

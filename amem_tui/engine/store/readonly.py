@@ -104,7 +104,12 @@ class ReadOnlyGuard:
 
     # --------------------------------------------------------------- writes
     def ensure_collection(
-        self, name: str, vector_size: int, embedding_model: str, indexes: Sequence[str] = ()
+        self,
+        name: str,
+        vector_size: int,
+        embedding_model: str,
+        indexes: Sequence[str] = (),
+        sparse: Sequence[str] = (),
     ) -> CollectionInfo:
         """Refused unless the collection already exists (then nothing is written)."""
         info = self.inner.collection_info(name)
