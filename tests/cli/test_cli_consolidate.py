@@ -12,9 +12,9 @@ import pytest
 
 from amem_tui.cli import main
 from amem_tui.demo import demo_id
+from tests.support.paths import REPO_ROOT
 
 TEST_MODEL = "amem-test/hash-embedder"
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -112,7 +112,7 @@ def test_refused_undo_exits_2(store: list[str], capsys: pytest.CaptureFixture[st
 
 
 def test_subcommands_are_registered_for_python_m(tmp_path: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
     result = subprocess.run(
         [
             sys.executable,
@@ -124,7 +124,7 @@ def test_subcommands_are_registered_for_python_m(tmp_path: Path) -> None:
             "--model",
             TEST_MODEL,
         ],
-        cwd=ROOT,
+        cwd=REPO_ROOT,
         env=env,
         capture_output=True,
         text=True,

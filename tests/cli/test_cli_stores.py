@@ -14,7 +14,8 @@ import pytest
 from amem_tui.cli import main
 from amem_tui.engine.embed import TEST_MODEL
 from amem_tui.engine.store.qdrant import QdrantStore
-from tests.realstore_data import (
+from tests.support.paths import REPO_ROOT
+from tests.support.real_stores import (
     AMEM_REAL,
     BAD_NO_AGENT,
     MALFORMED,
@@ -26,8 +27,6 @@ from tests.realstore_data import (
     nid,
     snapshot,
 )
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -204,7 +203,7 @@ def test_read_only_cli_refuses_writes_with_exit_3(
 
 
 def test_mem0_collection_write_is_refused_in_a_real_process(store_dir: Path) -> None:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT))
     proc = subprocess.run(
         [
             sys.executable,
@@ -217,7 +216,7 @@ def test_mem0_collection_write_is_refused_in_a_real_process(store_dir: Path) -> 
             "--collection",
             MEM0_SMALL,
         ],
-        cwd=ROOT,
+        cwd=REPO_ROOT,
         env=env,
         capture_output=True,
         text=True,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from amem_tui.demo import demo_notes, seed_demo
-from tests.tui_support import demo_engine
+from tests.support.tui import demo_engine
 
 
 def test_second_seed_embeds_nothing_and_changed_notes_are_rewritten() -> None:

@@ -11,11 +11,10 @@ from textual.worker import WorkerCancelled, WorkerFailed, WorkerState
 
 from amem_tui.config import Settings
 from amem_tui.demo import demo_settings, seed_demo
-from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.qdrant import QdrantStore
 from amem_tui.tui.app import AmemApp
-from tests.conftest import fixed_clock, fixed_ids
+from tests.support.engines import make_engine
 
 #: A store label that never changes, so no host or folder name reaches a snapshot.
 STORE_LABEL = "demo-store"
@@ -25,16 +24,10 @@ SIZE = (120, 40)
 def demo_engine(read_only: bool = False, seed: bool = True, **extra: Any) -> MemoryEngine:
     """The demo memory in an in-memory store, with the test embedder, clock and ids."""
     settings = demo_settings(Settings(store_path=Path(STORE_LABEL), **extra))
-    engine = MemoryEngine(
-        settings,
-        store=QdrantStore(path=":memory:"),
-        embedder=HashEmbedder(),
-        clock=fixed_clock(),
-        new_id=fixed_ids(),
-    )
+    engine = make_engine(QdrantStore(path=":memory:"), settings=settings)
     if seed:
         seed_demo(engine)
-    if read_only:
+    if read_only:  # after seeding: a read-only engine could not write the demo
         engine.settings = engine.settings.model_copy(update={"read_only": True})
     return engine
 

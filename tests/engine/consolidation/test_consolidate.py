@@ -10,8 +10,7 @@ import pytest
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.errors import InvalidInput, NotFound, ReadOnlyStore
 from amem_tui.engine.store.qdrant import QdrantStore
-from tests.conftest import demo_like_settings, fixed_clock, fixed_ids
-from tests.engine.consolidation_data import (
+from tests.support.consolidation_data import (
     MODE_A,
     MODE_B,
     axis,
@@ -21,6 +20,7 @@ from tests.engine.consolidation_data import (
     snapshot,
     turned,
 )
+from tests.support.engines import make_engine
 
 
 def payload(engine: MemoryEngine, key: str, collection: str = MODE_A) -> dict:
@@ -228,7 +228,7 @@ def test_dry_run_writes_nothing(engine: MemoryEngine) -> None:
 
 
 def test_read_only_refuses_a_run_but_allows_a_dry_run(store: QdrantStore) -> None:
-    engine = MemoryEngine(demo_like_settings(), store=store, embedder=_hash(), clock=fixed_clock())
+    engine = make_engine(store, embedder=_hash())
     seed_rule(engine)
     engine.settings.read_only = True
     assert len(engine.consolidate("main", dry_run=True).merges) == 1
@@ -397,13 +397,7 @@ def test_result_does_not_depend_on_storage_order() -> None:
     for seed in range(5):
         order = list(items)
         random.Random(seed).shuffle(order)
-        engine = MemoryEngine(
-            demo_like_settings(),
-            store=QdrantStore(path=":memory:"),
-            embedder=_hash(),
-            clock=fixed_clock(),
-            new_id=fixed_ids(),
-        )
+        engine = make_engine(QdrantStore(path=":memory:"), embedder=_hash())
         for one in order:  # one upsert per note: the store sees them in this order
             put(engine, MODE_A, [one])
         run = engine.consolidate("main", threshold=0.9)

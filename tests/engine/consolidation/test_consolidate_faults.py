@@ -9,12 +9,10 @@ from datetime import UTC, datetime
 import pytest
 
 from amem_tui.engine.consolidate import RUN_KEY
-from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.base import NoteStore
 from amem_tui.engine.store.qdrant import QdrantStore
-from tests.conftest import demo_like_settings, fixed_ids
-from tests.engine.consolidation_data import (
+from tests.support.consolidation_data import (
     MODE_A,
     Crash,
     FailingStore,
@@ -25,14 +23,14 @@ from tests.engine.consolidation_data import (
     snapshot,
     turned,
 )
+from tests.support.engines import fixed_ids, make_engine
 
 NOW = datetime(2026, 11, 20, 2, 30, tzinfo=UTC)
 
 
 def engine_on(store: NoteStore, ids: Callable[[], str]) -> MemoryEngine:
-    return MemoryEngine(
-        demo_like_settings(), store=store, embedder=HashEmbedder(), clock=lambda: NOW, new_id=ids
-    )
+    """An engine whose clock stands still at ``NOW``: every run and retry gets one time."""
+    return make_engine(store, clock=lambda: NOW, new_id=ids)
 
 
 def seeded() -> QdrantStore:

@@ -8,7 +8,7 @@ import pytest
 
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.errors import InvalidInput
-from tests.engine.consolidation_data import MODE_A, MODE_B, axis, make_note, nid, put, turned
+from tests.support.consolidation_data import MODE_A, MODE_B, axis, make_note, nid, put, turned
 
 
 def openclaw_entry(dropped: str, at: str, old: str) -> dict:

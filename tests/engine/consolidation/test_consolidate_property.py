@@ -7,11 +7,10 @@ from typing import Any
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.qdrant import QdrantStore
-from tests.conftest import demo_like_settings, fixed_clock, fixed_ids
-from tests.engine.consolidation_data import MODE_A, MODE_B, make_note, nid, put, snapshot, turned
+from tests.support.consolidation_data import MODE_A, MODE_B, make_note, nid, put, snapshot, turned
+from tests.support.engines import fixed_ids, make_engine
 
 # Weighted so that most examples hold near-duplicates that may be merged.
 SCOPES = ["main", "main", "main", "dev", "dev", "shared:main", "shared:dev", "sandbox", "sandbox"]
@@ -32,13 +31,7 @@ note_spec = st.fixed_dictionaries(
 
 def build(specs: list[dict[str, Any]]) -> tuple[MemoryEngine, QdrantStore]:
     store = QdrantStore(path=":memory:")
-    engine = MemoryEngine(
-        demo_like_settings(),
-        store=store,
-        embedder=HashEmbedder(),
-        clock=fixed_clock(),
-        new_id=fixed_ids(7),
-    )
+    engine = make_engine(store, new_id=fixed_ids(7))
     by_collection: dict[str, list] = {MODE_A: [], MODE_B: []}
     for i, spec in enumerate(specs):
         scope = spec["scope"]

@@ -4,33 +4,21 @@ from __future__ import annotations
 
 import pytest
 
-from amem_tui.config import cache_dir
+from amem_tui.config import Settings
 from amem_tui.demo import demo_id, demo_settings, seed_demo
 from amem_tui.engine.embed import FastEmbedder
-from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.qdrant import QdrantStore
-from tests.conftest import fixed_clock, fixed_ids
-from tests.engine.consolidation_data import snapshot
+from tests.support.consolidation_data import snapshot
+from tests.support.engines import make_engine
 
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
-def model() -> FastEmbedder:
-    embedder = FastEmbedder(cache_dir=cache_dir())
-    embedder.load()
-    return embedder
-
-
-def test_demo_near_duplicates_merge_and_nothing_else(model: FastEmbedder) -> None:
-    from amem_tui.config import Settings
-
-    engine = MemoryEngine(
-        demo_settings(Settings()),
-        store=QdrantStore(path=":memory:"),
-        embedder=model,
-        clock=fixed_clock(),
-        new_id=fixed_ids(),
+def test_demo_near_duplicates_merge_and_nothing_else(fastembed_embedder: FastEmbedder) -> None:
+    engine = make_engine(
+        QdrantStore(path=":memory:"),
+        settings=demo_settings(Settings()),
+        embedder=fastembed_embedder,
     )
     seed_demo(engine)
     before = snapshot(engine.store)

@@ -7,13 +7,12 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.errors import ConfigError
 from amem_tui.engine.scheduler import ConsolidationScheduler, next_occurrence, parse_hhmm
 from amem_tui.engine.store.qdrant import QdrantStore
-from tests.conftest import demo_like_settings
-from tests.engine.consolidation_data import MODE_A, MODE_B, make_note, put, turned
+from tests.support.consolidation_data import MODE_A, MODE_B, make_note, put, turned
+from tests.support.engines import demo_like_settings, make_engine
 
 BERLIN = ZoneInfo("Europe/Berlin")
 
@@ -29,11 +28,8 @@ class Clock:
 
 
 def seeded_engine(clock: Clock, **settings: object) -> MemoryEngine:
-    engine = MemoryEngine(
-        demo_like_settings(**settings),
-        store=QdrantStore(path=":memory:"),
-        embedder=HashEmbedder(),
-        clock=clock,
+    engine = make_engine(
+        QdrantStore(path=":memory:"), settings=demo_like_settings(**settings), clock=clock
     )
     for agent, collection in (("main", MODE_A), ("dev", MODE_A), ("sandbox", MODE_B)):
         put(

@@ -9,10 +9,10 @@ import pytest
 from qdrant_client import models as qm
 
 from amem_tui.engine.embed import FastEmbedder
-from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.qdrant import QdrantStore
 from amem_tui.engine.transfer import import_lines
-from tests.realstore_data import (
+from tests.support.engines import make_engine
+from tests.support.real_stores import (
     DEV_SHARED,
     MAIN_PRIVATE,
     MAIN_SHARED,
@@ -50,7 +50,7 @@ def test_a_collection_built_with_our_model_under_another_name_is_searched_by_vec
         ],
         wait=True,
     )
-    engine = MemoryEngine(real_settings(), store=store, embedder=fastembed_embedder)
+    engine = make_engine(store, settings=real_settings(), embedder=fastembed_embedder)
     assert engine.model_status("amem_notes") == (
         True,
         "collection 'amem_v1' was built with sentence-transformers/all-MiniLM-L6-v2",
@@ -66,8 +66,8 @@ def test_import_without_vectors_re_embeds_with_the_real_model(
     fastembed_embedder: FastEmbedder,
 ) -> None:
     store = QdrantStore(path=":memory:")
-    engine = MemoryEngine(
-        real_settings(collection="restored"), store=store, embedder=fastembed_embedder
+    engine = make_engine(
+        store, settings=real_settings(collection="restored"), embedder=fastembed_embedder
     )
     lines = [
         json.dumps({"id": pid, "payload": payload})

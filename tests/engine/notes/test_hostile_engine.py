@@ -4,7 +4,6 @@ store unchanged. Never any other exception."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +15,8 @@ from amem_tui.engine.errors import InvalidInput, NotFound
 from amem_tui.engine.models import content_hash
 from amem_tui.engine.store.base import StoredPoint
 from amem_tui.engine.store.qdrant import QdrantStore
-from tests.conftest import demo_like_settings, fixed_clock, fixed_ids
-from tests.hostile_corpus import BAD_AGENT_IDS, ONE_MB, REJECTED, STORED, readers_list
+from tests.support.engines import make_engine
+from tests.support.hostile_corpus import BAD_AGENT_IDS, ONE_MB, REJECTED, STORED, readers_list
 
 
 def store_state(engine: MemoryEngine) -> dict[str, list[tuple[str, str]]]:
@@ -198,25 +197,12 @@ def test_hostile_payloads_in_the_store_never_crash_or_leak(seeded: MemoryEngine,
         assert found <= listed | {point_id}
 
 
-@pytest.fixture(scope="module")
-def real_embedder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FastEmbedder]:
-    """The real model, loaded once for this module."""
-    cache = Path(__file__).parent.parent.parent / ".pytest_cache" / "amem"
-    embedder = FastEmbedder(cache_dir=cache)
-    embedder.load()
-    yield embedder
-
-
 @pytest.mark.slow
 def test_real_model_stores_and_finds_hostile_content(
-    real_embedder: FastEmbedder, tmp_path: Path
+    fastembed_embedder: FastEmbedder, tmp_path: Path
 ) -> None:
-    with MemoryEngine(
-        demo_like_settings(),
-        store=QdrantStore(path=str(tmp_path / "store")),
-        embedder=real_embedder,
-        clock=fixed_clock(),
-        new_id=fixed_ids(),
+    with make_engine(
+        QdrantStore(path=str(tmp_path / "store")), embedder=fastembed_embedder
     ) as engine:
         big = engine.add("main", ONE_MB)
         nul = engine.add("main", STORED["nul-bytes"])

@@ -16,6 +16,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,8 +28,8 @@ from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.errors import AmemError, InvalidInput, NotFound, PermissionDenied
 from amem_tui.engine.models import MemoryNote
-from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.engine.store.qdrant import QdrantStore
+from tests.support.engines import make_engine, open_backend
 
 SHARED_COLLECTION = "amem_notes"
 POOL = ["dev", "ops", "qa", "lab"]
@@ -171,15 +172,9 @@ def worlds(draw: st.DrawFn) -> dict[str, Any]:
 # ---------------------------------------------------------------- harness
 @contextmanager
 def open_store(backend: str) -> Iterator[QdrantStore]:
-    if backend == "memory":
-        store = QdrantStore(path=":memory:")
-        try:
-            yield store
-        finally:
-            store.close()
-        return
+    """A fresh store for one example (hypothesis runs many per test: no tmp_path)."""
     folder = tempfile.mkdtemp(prefix="amem-prop-")
-    store = EdgeStore(folder) if backend == "edge" else QdrantStore(path=folder)
+    store = open_backend(backend, Path(folder))
     try:
         yield store
     finally:
@@ -465,9 +460,9 @@ def test_isolation_property(backend: str, world: dict[str, Any]) -> None:
         config.agents.append(AgentConfig(agent="main", collection=actors["main"].collection))
     with open_store(backend) as store:
         counter = itertools.count(1)
-        engine = MemoryEngine(
-            config,
-            store=store,
+        engine = make_engine(
+            store,
+            settings=config,
             embedder=EMBEDDER,
             new_id=lambda: str(uuid.UUID(int=next(counter))),  # reproducible examples
         )

@@ -6,11 +6,10 @@ import pytest
 
 from amem_tui.config import AgentConfig, Settings
 from amem_tui.engine import scope as rules
-from amem_tui.engine.embed import HashEmbedder
-from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.errors import InvalidInput, PermissionDenied
 from amem_tui.engine.models import MemoryNote
 from amem_tui.engine.store.qdrant import QdrantStore
+from tests.support.engines import make_engine
 
 
 @pytest.mark.parametrize(
@@ -69,7 +68,7 @@ def test_engine_resolves_session_keys_like_openclaw() -> None:
         agents=[AgentConfig(agent="sb", collection="amem_notes_sb")],
         session_key="agent:sb:42",
     )
-    engine = MemoryEngine(settings, store=QdrantStore(path=":memory:"), embedder=HashEmbedder())
+    engine = make_engine(QdrantStore(path=":memory:"), settings=settings)
     try:
         assert engine.scope().agent == "sb" and engine.scope().mode == "B"
         assert engine.scope(session_key="agent:dev:1").agent == "dev"
@@ -80,9 +79,7 @@ def test_engine_resolves_session_keys_like_openclaw() -> None:
         assert engine.scope(session_key="primary").agent == "lab"
     finally:
         engine.close()
-    plain = MemoryEngine(
-        Settings(default_agent="lab"), store=QdrantStore(path=":memory:"), embedder=HashEmbedder()
-    )
+    plain = make_engine(QdrantStore(path=":memory:"), settings=Settings(default_agent="lab"))
     try:
         assert plain.scope().agent == "lab"
         assert plain.scope(session_key="main").agent == "lab"

@@ -12,12 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.errors import AmemError
 from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.engine.store.qdrant import QdrantStore
-from tests.conftest import demo_like_settings, fixed_clock, fixed_ids
+from tests.support.engines import fixed_ids, make_engine
 
 WORDS = ("deploy", "freeze", "billing", "review", "auth", "cache", "token", "staging", "lint")
 QUERIES = ("deploy freeze", "billing review", "auth token cache", "staging", "lint lint deploy")
@@ -27,13 +26,7 @@ ACTIONS = ("add", "add", "publish", "unpublish", "update", "delete", "restore")
 
 def open_engine(kind: str, folder: Path, id_prefix: int) -> MemoryEngine:
     store = EdgeStore(folder) if kind == "edge" else QdrantStore(path=str(folder))
-    return MemoryEngine(
-        demo_like_settings(),
-        store=store,  # type: ignore[arg-type]
-        embedder=HashEmbedder(),
-        clock=fixed_clock(),
-        new_id=fixed_ids(id_prefix),
-    )
+    return make_engine(store, new_id=fixed_ids(id_prefix))  # type: ignore[arg-type]
 
 
 def answers(engine: MemoryEngine, agents: tuple[str, ...] = AGENTS) -> list[object]:

@@ -7,20 +7,14 @@ import pytest
 from amem_tui.engine.embed import FastEmbedder
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.qdrant import QdrantStore
-from tests.conftest import demo_like_settings, fixed_clock, fixed_ids
+from tests.support.engines import make_engine
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
 def real_engine(fastembed_embedder: FastEmbedder) -> MemoryEngine:
-    return MemoryEngine(
-        demo_like_settings(),
-        store=QdrantStore(path=":memory:"),
-        embedder=fastembed_embedder,
-        clock=fixed_clock(),
-        new_id=fixed_ids(),
-    )
+    return make_engine(QdrantStore(path=":memory:"), embedder=fastembed_embedder)
 
 
 def test_real_model_recall_and_what_stays_hidden(real_engine: MemoryEngine) -> None:

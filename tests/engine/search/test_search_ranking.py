@@ -16,7 +16,7 @@ from amem_tui.engine.errors import InvalidInput, ModelUnavailable
 from amem_tui.engine.models import MemoryNote
 from amem_tui.engine.store.base import StoredPoint
 from amem_tui.engine.store.qdrant import QdrantStore
-from tests.conftest import demo_like_settings, fixed_clock, fixed_ids
+from tests.support.engines import make_engine
 
 QUERY_VECTOR = np.array([1.0, 0.0, 0.0, 0.0], dtype=np.float32)
 
@@ -69,13 +69,7 @@ def at_cosine(c: float) -> list[float]:
 
 @pytest.fixture
 def fixed_engine(store: QdrantStore) -> MemoryEngine:
-    return MemoryEngine(
-        demo_like_settings(),
-        store=store,
-        embedder=FixedEmbedder(),
-        clock=fixed_clock(),
-        new_id=fixed_ids(),
-    )
+    return make_engine(store, embedder=FixedEmbedder())
 
 
 # A: 0.9 no query term; B: 0.8 "alpha"; C: 0.5 "alpha beta"; D: 0.2 "beta beta"; E: 0.1 none.
@@ -234,6 +228,7 @@ def _foreign_store(store: QdrantStore, size: int, model: str) -> None:
     store.upsert("amem_notes", points)
 
 
+@pytest.mark.qdrant_client_only
 @pytest.mark.parametrize(
     "size, model",
     [(64, "Xenova/bge-m3"), (1024, "amem-test/hash-embedder"), (384, None)],
@@ -261,9 +256,7 @@ def test_keyword_fallback_when_model_is_not_ours(
 
 
 def test_keyword_fallback_when_model_cannot_load(store: QdrantStore) -> None:
-    engine = MemoryEngine(
-        demo_like_settings(), store=store, embedder=BrokenEmbedder(), clock=fixed_clock()
-    )
+    engine = make_engine(store, embedder=BrokenEmbedder())
     engine.put_notes(
         "amem_notes",
         [

@@ -12,10 +12,11 @@ import pytest
 
 from amem_tui.config import Settings
 from amem_tui.demo import demo_id, demo_notes, demo_settings
-from amem_tui.engine.embed import DEFAULT_MODEL, FastEmbedder, HashEmbedder
+from amem_tui.engine.embed import DEFAULT_MODEL, FastEmbedder
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.errors import ModelMismatch
 from amem_tui.engine.store.qdrant import QdrantStore
+from tests.support.engines import make_engine
 
 pytestmark = pytest.mark.slow
 
@@ -34,7 +35,7 @@ def demo_engine(
     store: QdrantStore, fastembed_embedder: FastEmbedder, demo_vectors: dict[str, list[list[float]]]
 ) -> MemoryEngine:
     """The demo memory, embedded by the real model, on :memory: and on a folder store."""
-    engine = MemoryEngine(demo_settings(Settings()), store=store, embedder=fastembed_embedder)
+    engine = make_engine(store, settings=demo_settings(Settings()), embedder=fastembed_embedder)
     for collection, notes in demo_notes().items():
         engine.put_notes(collection, notes, vectors=demo_vectors[collection])
     return engine
@@ -122,7 +123,7 @@ def test_search_changes_nothing(demo_engine: MemoryEngine) -> None:
 
 
 def test_new_note_is_found_by_meaning(store: QdrantStore, fastembed_embedder: FastEmbedder) -> None:
-    engine = MemoryEngine(Settings(), store=store, embedder=fastembed_embedder)
+    engine = make_engine(store, settings=Settings(), embedder=fastembed_embedder)
     engine.add("main", "The production release is blocked until the audit is over")
     engine.add("main", "My cat prefers salmon over tuna")
     target = engine.add("main", "Lunch on Fridays is at the Thai place")
@@ -140,9 +141,9 @@ def test_new_note_is_found_by_meaning(store: QdrantStore, fastembed_embedder: Fa
 def test_collection_of_another_model_is_never_searched(
     store: QdrantStore, fastembed_embedder: FastEmbedder
 ) -> None:
-    other = MemoryEngine(Settings(), store=store, embedder=HashEmbedder())
+    other = make_engine(store, settings=Settings())
     other.add("main", "A note embedded by another model entirely")
-    engine = MemoryEngine(Settings(), store=store, embedder=fastembed_embedder)
+    engine = make_engine(store, settings=Settings(), embedder=fastembed_embedder)
     before = engine.store.scroll("amem_notes", None, limit=10)
     # Search falls back to keywords (our vectors never meet theirs) and says so.
     result = engine.search("main", "note embedded")

@@ -14,6 +14,7 @@ from amem_tui.engine.errors import InvalidInput
 from amem_tui.engine.models import MemoryNote, SearchResult
 from amem_tui.engine.search import LINK_MAX_EXTRA
 from amem_tui.engine.store.qdrant import QdrantStore
+from tests.support.engines import demo_like_settings, make_engine
 
 QUERY = "deploy freeze schedule"
 
@@ -359,11 +360,8 @@ def test_hidden_reasons_for_near_misses(engine: MemoryEngine) -> None:
 
 
 def test_configured_session_key_is_reported(store: QdrantStore) -> None:
-    from amem_tui.engine.embed import HashEmbedder
-    from tests.conftest import demo_like_settings
-
     key = "agent:dev:5e1f"
-    engine = MemoryEngine(demo_like_settings(session_key=key), store=store, embedder=HashEmbedder())
+    engine = make_engine(store, settings=demo_like_settings(session_key=key))
     own = engine.add("dev", "deploy freeze notes of dev")
     result = engine.search(None, "deploy freeze")
     assert (result.agent, result.session_key) == ("dev", key)

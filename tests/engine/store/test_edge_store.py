@@ -12,18 +12,14 @@ import pytest
 
 from amem_tui.config import Settings, load_settings
 from amem_tui.engine.embed import HashEmbedder
-from amem_tui.engine.engine import MemoryEngine, open_store
+from amem_tui.engine.engine import open_store
 from amem_tui.engine.errors import StoreLocked
 from amem_tui.engine.scope import Filter, Match
 from amem_tui.engine.store.base import StoredPoint
 from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.engine.store.qdrant import QdrantStore
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _engine(store: EdgeStore | QdrantStore) -> MemoryEngine:
-    return MemoryEngine(Settings(), store=store, embedder=HashEmbedder())
+from tests.support.engines import make_engine
+from tests.support.paths import REPO_ROOT
 
 
 def _points(n: int, start: int = 0) -> list[StoredPoint]:
@@ -53,12 +49,12 @@ def test_second_process_gets_a_clear_locked_message(tmp_path: Path) -> None:
         "    print(exc)\n"
         "    sys.exit(7)\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
     run = subprocess.run(
         [sys.executable, "-c", code, str(tmp_path / "s")],
         capture_output=True,
         text=True,
-        cwd=ROOT,
+        cwd=REPO_ROOT,
         env=env,
         check=False,
     )
@@ -66,7 +62,7 @@ def test_second_process_gets_a_clear_locked_message(tmp_path: Path) -> None:
     assert "in use by another process" in run.stdout and "--url" in run.stdout
     store.close()
     again = subprocess.run(
-        [sys.executable, "-c", code, str(tmp_path / "s")], cwd=ROOT, env=env, check=False
+        [sys.executable, "-c", code, str(tmp_path / "s")], cwd=REPO_ROOT, env=env, check=False
     )
     assert again.returncode == 0
 
@@ -81,7 +77,7 @@ def test_a_second_open_in_the_same_process_is_refused_too(tmp_path: Path) -> Non
 
 def test_metadata_file_beside_the_shard_and_notes_survive_reopening(tmp_path: Path) -> None:
     store = EdgeStore(tmp_path / "s")
-    engine = _engine(store)
+    engine = make_engine(store, settings=Settings())
     note = engine.add("main", "Production deploy is frozen until Friday")
     engine.close()
     meta = json.loads((tmp_path / "s" / "edge" / "amem_notes" / "collection.json").read_text())
@@ -93,7 +89,7 @@ def test_metadata_file_beside_the_shard_and_notes_survive_reopening(tmp_path: Pa
     assert info is not None and info.embedding_model == HashEmbedder().model_name
     assert info.points_count == 1 and info.vector_size == 64
     assert reopened.resolve_alias("amem_notes") == "amem_notes"
-    assert _engine(reopened).get("main", note.id).content == note.content
+    assert make_engine(reopened, settings=Settings()).get("main", note.id).content == note.content
     reopened.close()
 
 
@@ -138,11 +134,13 @@ def test_open_store_defaults_to_edge_and_keeps_qdrant_client_folders(
 ) -> None:
     old = tmp_path / "old"
     legacy = QdrantStore(path=str(old))
-    note = _engine(legacy).add("main", "Written by an earlier version of the app")
+    note = make_engine(legacy, settings=Settings()).add(
+        "main", "Written by an earlier version of the app"
+    )
     legacy.close()
     reopened = open_store(Settings(store_path=old))
     assert isinstance(reopened, QdrantStore)
-    assert _engine(reopened).get("main", note.id).content == note.content
+    assert make_engine(reopened, settings=Settings()).get("main", note.id).content == note.content
     reopened.close()
 
     fresh = open_store(Settings(store_path=tmp_path / "new"))

@@ -1,6 +1,7 @@
-"""Store faults: a server down at start, lost during a session, a locked embedded store,
-a missing model. Always a clear StoreUnavailable / exit 5, never a raw client error,
-never a half-done write, and work goes on once the store is back."""
+"""Store faults under the engine: a server lost or hanging during a session, a store that
+fails at any call, an unknown model, threads racing. Always a clear StoreUnavailable,
+never a raw client error, never a half-done write, and work goes on once the store is
+back. (The same faults seen from the CLI at start: tests/cli/test_cli_store_faults.py.)"""
 
 from __future__ import annotations
 
@@ -11,32 +12,11 @@ from typing import Any
 
 import pytest
 
-from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.errors import ModelUnavailable, StoreUnavailable
 from amem_tui.engine.store.qdrant import QdrantStore
-from tests.cli.test_hostile_cli import one_error_line, run
-from tests.conftest import demo_like_settings, fixed_clock, fixed_ids
-from tests.faults import FakeServer, FlakyStore, free_port, silent_listener
-
-
-def test_server_unreachable_at_start(tmp_path: Path) -> None:
-    url = f"http://127.0.0.1:{free_port()}"
-    line = one_error_line(run(["list", "--url", url], tmp_path), 5)
-    assert "cannot reach the Qdrant server" in line and url in line
-
-
-def test_server_that_never_answers_at_start(tmp_path: Path) -> None:
-    with silent_listener() as port:
-        line = one_error_line(run(["agents", "--url", f"http://127.0.0.1:{port}"], tmp_path), 5)
-    assert "cannot reach" in line and "timed out" in line
-
-
-@pytest.mark.parametrize("mode", ["503", "500", "401", "garbage", "reset", "empty"])
-def test_server_misbehaving_at_start(tmp_path: Path, mode: Any) -> None:
-    with FakeServer(mode) as server:
-        line = one_error_line(run(["list", "--url", server.url], tmp_path), 5)
-    assert server.url in line
+from tests.support.engines import make_engine
+from tests.support.faults import FakeServer, FlakyStore
 
 
 def _store_calls(store: QdrantStore) -> dict[str, Callable[[], object]]:
@@ -66,9 +46,7 @@ def test_server_lost_during_a_session(mode: Any) -> None:
     """Every store call, and every engine call, raises StoreUnavailable: no raw errors."""
     with FakeServer("ok", hang_seconds=3) as server:
         store = QdrantStore(url=server.url, timeout=2)
-        engine = MemoryEngine(
-            demo_like_settings(), store=store, embedder=HashEmbedder(), clock=fixed_clock()
-        )
+        engine = make_engine(store)
         assert engine.list_notes("main").total == 0  # healthy: the fake has no collections
         if mode == "down":
             server.stop()
@@ -115,13 +93,7 @@ def _state(store: FlakyStore) -> dict[str, dict[str, str]]:
 @pytest.fixture
 def flaky() -> tuple[MemoryEngine, FlakyStore]:
     store = FlakyStore(QdrantStore(path=":memory:"))
-    engine = MemoryEngine(
-        demo_like_settings(),
-        store=store,  # type: ignore[arg-type]
-        embedder=HashEmbedder(),
-        clock=fixed_clock(),
-        new_id=fixed_ids(),
-    )
+    engine = make_engine(store)  # type: ignore[arg-type]
     engine.add("main", "Private note of main about the deploy window")
     engine.add_shared("main", "Shared convention: snake_case JSON keys")
     engine.add("dev", "Dev keeps a private note about flaky CI")
@@ -167,13 +139,7 @@ def test_a_fault_at_any_call_leaves_no_half_done_write(op: str) -> None:
     or wholly after, never a mix, and the operation works once the store is back."""
     for budget in range(12):
         store = FlakyStore(QdrantStore(path=":memory:"))
-        engine = MemoryEngine(
-            demo_like_settings(),
-            store=store,  # type: ignore[arg-type]
-            embedder=HashEmbedder(),
-            clock=fixed_clock(),
-            new_id=fixed_ids(),
-        )
+        engine = make_engine(store)  # type: ignore[arg-type]
         target = engine.add("main", "Private note of main about the deploy window")
         engine.add("sandbox", "Sandbox note in its own Mode B collection")
         before = _state(store)
@@ -192,28 +158,6 @@ def test_a_fault_at_any_call_leaves_no_half_done_write(op: str) -> None:
     pytest.fail(f"{op} never finished within the call budget")
 
 
-# ------------------------------------------------------------ local store faults
-def test_locked_embedded_store(tmp_path: Path) -> None:
-    holder = QdrantStore(path=str(tmp_path / "store"))
-    try:
-        line = one_error_line(run(["list", "--store", str(tmp_path / "store")], tmp_path), 5)
-    finally:
-        holder.close()
-    assert "in use by another process" in line and "--url" in line
-
-
-def test_missing_model(tmp_path: Path) -> None:
-    result = run(
-        ["add", "A note that needs a model", "--store", str(tmp_path / "s")],
-        tmp_path,
-        AMEM_MODEL="BAAI/bge-small-en-v1.5",
-        FASTEMBED_CACHE_PATH=str(tmp_path / "empty-cache"),
-        HF_HUB_OFFLINE="1",
-    )
-    line = one_error_line(result, 5)
-    assert "bge-small-en-v1.5" in line and "never downloaded" in line
-
-
 def test_unknown_model_name() -> None:
     from amem_tui.engine.embed import FastEmbedder
 
@@ -227,9 +171,7 @@ def test_embedded_store_under_concurrent_searches_and_writes(tmp_path: Path, whe
     import threading
 
     path = ":memory:" if where == "memory" else str(tmp_path / "store")
-    engine = MemoryEngine(
-        demo_like_settings(), store=QdrantStore(path=path), embedder=HashEmbedder()
-    )
+    engine = make_engine(QdrantStore(path=path))
     errors: list[BaseException] = []
     writing = threading.Event()
     writing.set()

@@ -15,7 +15,8 @@ from amem_tui.engine.errors import AmemError, ReadOnlyStore, StoreUnavailable
 from amem_tui.engine.store.base import StoredPoint
 from amem_tui.engine.store.qdrant import QdrantStore
 from amem_tui.engine.transfer import dump_line, export_lines, import_lines
-from tests.realstore_data import (
+from tests.support.engines import make_engine
+from tests.support.real_stores import (
     AMEM_ALIAS,
     AMEM_REAL,
     MALFORMED,
@@ -29,13 +30,9 @@ from tests.realstore_data import (
 )
 
 
-def engine_on(store: QdrantStore, **settings: object) -> MemoryEngine:
-    return MemoryEngine(real_settings(**settings), store=store, embedder=HashEmbedder())
-
-
 def our_store(store: QdrantStore) -> MemoryEngine:
     """A collection of our own model holding the openclaw-amem payloads (incl. malformed)."""
-    engine = engine_on(store, collection="notes")
+    engine = make_engine(store, settings=real_settings(collection="notes"))
     store.ensure_collection("notes", 64, HashEmbedder().model_name)
     vectors = HashEmbedder().embed_documents(["x"] * len(amem_points()))
     store.upsert(
@@ -52,9 +49,10 @@ def lines_of(engine: MemoryEngine, collection: str, vectors: bool = False) -> li
     return [dump_line(r) for r in export_lines(engine, collection, vectors=vectors)]
 
 
+@pytest.mark.qdrant_client_only
 def test_export_lines_hold_ids_payloads_and_optional_vectors(store: QdrantStore) -> None:
     build_real_store(store.client)
-    engine = engine_on(store)
+    engine = make_engine(store, settings=real_settings())
     records = [json.loads(line) for line in lines_of(engine, AMEM_ALIAS)]
     assert {r["id"] for r in records} == set(amem_points())
     assert all(set(r) == {"id", "payload"} for r in records)
@@ -64,6 +62,7 @@ def test_export_lines_hold_ids_payloads_and_optional_vectors(store: QdrantStore)
     assert all(len(r["vector"]) == 1024 and r["model"] == "Xenova/bge-m3" for r in with_vectors)
 
 
+@pytest.mark.qdrant_client_only
 @pytest.mark.parametrize("vectors", [False, True])
 def test_export_then_import_into_an_empty_store_gives_back_the_same_notes(
     store: QdrantStore, tmp_path: Path, vectors: bool
@@ -77,7 +76,7 @@ def test_export_then_import_into_an_empty_store_gives_back_the_same_notes(
     ]
     target_store = QdrantStore(path=str(tmp_path / "empty"))
     try:
-        target = engine_on(target_store, collection="restored")
+        target = make_engine(target_store, settings=real_settings(collection="restored"))
         result = import_lines(target, lines, "restored", source="export.jsonl")
         assert result.complete and result.error is None and not result.rejected
         assert result.written == len(good)
@@ -96,7 +95,7 @@ def test_export_then_import_into_an_empty_store_gives_back_the_same_notes(
 
 
 def test_every_rejected_line_is_reported_and_nothing_is_written(store: QdrantStore) -> None:
-    engine = engine_on(store, collection="target")
+    engine = make_engine(store, settings=real_settings(collection="target"))
     ok = {
         "id": nid(100),
         "payload": amem_payload("A perfectly good note", "main", "main", ["main"], ["main"]),
@@ -140,7 +139,7 @@ def test_every_rejected_line_is_reported_and_nothing_is_written(store: QdrantSto
 
 
 def test_skip_invalid_writes_the_valid_lines(store: QdrantStore) -> None:
-    engine = engine_on(store, collection="target")
+    engine = make_engine(store, settings=real_settings(collection="target"))
     good = json.dumps(
         {
             "id": nid(1),
@@ -153,7 +152,7 @@ def test_skip_invalid_writes_the_valid_lines(store: QdrantStore) -> None:
 
 
 def test_existing_ids_need_replace(store: QdrantStore) -> None:
-    engine = engine_on(store, collection="target")
+    engine = make_engine(store, settings=real_settings(collection="target"))
     payload = amem_payload("First version of the note", "main", "main", ["main"], ["main"])
     line = json.dumps({"id": nid(1), "payload": payload})
     assert import_lines(engine, [line], "target").written == 1
@@ -168,7 +167,7 @@ def test_existing_ids_need_replace(store: QdrantStore) -> None:
 
 
 def test_vectors_of_another_model_are_re_embedded(store: QdrantStore) -> None:
-    engine = engine_on(store, collection="target")
+    engine = make_engine(store, settings=real_settings(collection="target"))
     payload = amem_payload("A note with a foreign vector", "main", "main", ["main"], ["main"])
     lines = [
         json.dumps(
@@ -190,6 +189,7 @@ def test_vectors_of_another_model_are_re_embedded(store: QdrantStore) -> None:
     assert vectors[nid(2)][63] == pytest.approx(1.0)
 
 
+@pytest.mark.qdrant_client_only
 def test_import_refuses_read_only_mem0_and_foreign_model_targets(store: QdrantStore) -> None:
     build_real_store(store.client)
     line = json.dumps(
@@ -200,11 +200,11 @@ def test_import_refuses_read_only_mem0_and_foreign_model_targets(store: QdrantSt
     )
     before = snapshot(store.client)
     with pytest.raises(ReadOnlyStore):
-        import_lines(engine_on(store, read_only=True), [line], "anything")
+        import_lines(make_engine(store, settings=real_settings(read_only=True)), [line], "anything")
     with pytest.raises(ReadOnlyStore, match="mem0"):
-        import_lines(engine_on(store), [line], MEM0)
+        import_lines(make_engine(store, settings=real_settings()), [line], MEM0)
     with pytest.raises(AmemError, match="bge-m3"):
-        import_lines(engine_on(store), [line], AMEM_ALIAS)
+        import_lines(make_engine(store, settings=real_settings()), [line], AMEM_ALIAS)
     assert snapshot(store.client) == before
     assert AMEM_REAL in before
 
@@ -231,9 +231,7 @@ def test_a_failed_write_says_exactly_what_was_written(
 ) -> None:
     monkeypatch.setattr(transfer, "IMPORT_BATCH", 2)
     failing = FailingStore(store)
-    engine = MemoryEngine(
-        real_settings(collection="target"), store=failing, embedder=HashEmbedder()
-    )  # type: ignore[arg-type]
+    engine = make_engine(failing, settings=real_settings(collection="target"))  # type: ignore[arg-type]
     lines = [
         json.dumps(
             {
@@ -253,13 +251,13 @@ def test_a_failed_write_says_exactly_what_was_written(
 
 
 def test_export_lines_never_break_inside_a_record(store: QdrantStore) -> None:
-    engine = engine_on(store, collection="target")
+    engine = make_engine(store, settings=real_settings(collection="target"))
     content = "line\u2028separator\u2029and\nnewline \x1b[31m \x9b2J \u202e \U000e0041 é 漢"
     note = amem_payload(content, "main", "main", ["main"], ["main"])
     assert import_lines(engine, [json.dumps({"id": nid(1), "payload": note})], "target").written
     (line,) = lines_of(engine, "target")
     assert len(line.splitlines()) == 1 and line.isprintable()
     assert json.loads(line)["payload"]["content"] == content
-    again = engine_on(store, collection="copy")
+    again = make_engine(store, settings=real_settings(collection="copy"))
     assert import_lines(again, [line], "copy").written == 1
     assert again.get("main", nid(1)).content == content
