@@ -29,7 +29,7 @@ from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.qdrant import QdrantStore
 from amem_tui.tui.app import AmemApp
 from amem_tui.tui.widgets.note_pane import NotePane
-from tests.tui_support import settle
+from tests.support.tui import settle
 
 SIZE = (120, 40)
 START = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)

@@ -1,23 +1,26 @@
-"""Shared fixtures: engines on an in-memory or folder store, a fixed clock and ids."""
+"""Shared fixtures: private user folders for every test, a store and an engine on each
+embedded backend, stores written the way openclaw-amem and mem0 write theirs, and the
+real embedding model.
+
+Helpers live in :mod:`tests.support`; a test imports them from there, never from here.
+"""
 
 from __future__ import annotations
 
-import inspect
-import itertools
-import uuid
-from collections.abc import Callable, Iterator
-from datetime import UTC, datetime, timedelta
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from amem_tui.config import AgentConfig, Settings
-from amem_tui.engine.embed import FastEmbedder, HashEmbedder
+from amem_tui.engine.embed import FastEmbedder
 from amem_tui.engine.engine import MemoryEngine
-from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.engine.store.qdrant import QdrantStore
+from tests.support.engines import BACKENDS, make_engine, open_backend
+from tests.support.paths import MODEL_CACHE
+from tests.support.real_stores import build_real_store
 
-FIXED_NOW = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+#: Why a ``qdrant_client_only`` test does not run on Qdrant Edge.
+QDRANT_CLIENT_ONLY = "builds its collections through qdrant-client directly"
 
 
 @pytest.fixture(autouse=True)
@@ -43,78 +46,42 @@ def _isolated_dirs(
         "AMEM_BACKEND",
     ):
         monkeypatch.delenv(var, raising=False)
-    # The assembled model folder is shared between tests (it is only a cache).
-    monkeypatch.setenv(
-        "AMEM_CACHE_DIR", str(Path(__file__).parent.parent / ".pytest_cache" / "amem")
-    )
+    monkeypatch.setenv("AMEM_CACHE_DIR", str(MODEL_CACHE))
 
 
-def fixed_clock(start: datetime = FIXED_NOW) -> Callable[[], datetime]:
-    """A clock that advances one second per call, from a fixed start."""
-    counter = itertools.count()
-    return lambda: start + timedelta(seconds=next(counter))
-
-
-def fixed_ids(prefix: int = 0) -> Callable[[], str]:
-    """Deterministic UUIDs."""
-    counter = itertools.count(1)
-    return lambda: str(uuid.UUID(int=(prefix << 64) + next(counter)))
-
-
-def demo_like_settings(**extra: object) -> Settings:
-    """main and dev in Mode A, sandbox in Mode B."""
-    return Settings(
-        agents=[
-            AgentConfig(agent="dev"),
-            AgentConfig(agent="sandbox", collection="amem_notes_sandbox"),
-        ],
-        **extra,  # type: ignore[arg-type]
-    )
-
-
-def _drives_qdrant_client(request: pytest.FixtureRequest) -> bool:
-    """True for a test that builds collections through qdrant-client itself (``.client``).
-
-    Such tests recreate stores written by other tools; they only make sense on the
-    qdrant-client backends. Looks at the test and at the module helpers it calls.
-    """
-    function = request.function
-    sources = [inspect.getsource(function)]
-    for name in function.__code__.co_names:
-        helper = getattr(request.module, name, None)
-        if inspect.isfunction(helper) and helper.__module__ == request.module.__name__:
-            sources.append(inspect.getsource(helper))
-    return any(".client" in source for source in sources)
-
-
-@pytest.fixture(params=["memory", "path", "edge"])
+@pytest.fixture(params=BACKENDS)
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[QdrantStore]:
-    """Every embedded backend: qdrant-client in memory and in a folder, and Qdrant Edge."""
-    if request.param == "edge":
-        if _drives_qdrant_client(request):
-            pytest.skip("builds its collections through qdrant-client directly")
-        s: QdrantStore = EdgeStore(tmp_path / "edge-store")  # type: ignore[assignment]
-    else:
-        s = QdrantStore(path=":memory:" if request.param == "memory" else str(tmp_path / "store"))
-    yield s
-    s.close()
+    """Every embedded backend: qdrant-client in memory and in a folder, and Qdrant Edge.
+
+    A test marked ``qdrant_client_only`` builds collections through qdrant-client itself
+    (``store.client``), as other tools do; it is skipped on Edge.
+    """
+    if request.param == "edge" and request.node.get_closest_marker("qdrant_client_only"):
+        pytest.skip(QDRANT_CLIENT_ONLY)
+    opened = open_backend(request.param, tmp_path)
+    yield opened
+    opened.close()
 
 
 @pytest.fixture
 def engine(store: QdrantStore) -> MemoryEngine:
-    """An engine with the test embedder, a fixed clock and fixed ids, on every store."""
-    return MemoryEngine(
-        demo_like_settings(),
-        store=store,
-        embedder=HashEmbedder(),
-        clock=fixed_clock(),
-        new_id=fixed_ids(),
-    )
+    """An engine from :func:`tests.support.engines.make_engine` on every backend."""
+    return make_engine(store)
+
+
+@pytest.fixture(params=["memory", "path"])
+def real_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[QdrantStore]:
+    """A store written as openclaw-amem and mem0 write theirs (local mode stands in for
+    the server: same client API, aliases included)."""
+    store = QdrantStore(path=":memory:" if request.param == "memory" else str(tmp_path / "s"))
+    build_real_store(store.client)
+    yield store
+    store.close()
 
 
 @pytest.fixture(scope="session")
 def fastembed_embedder() -> FastEmbedder:
     """The real offline fastembed model, loaded once for the whole test session."""
-    embedder = FastEmbedder(cache_dir=Path(__file__).parent.parent / ".pytest_cache" / "amem")
+    embedder = FastEmbedder(cache_dir=MODEL_CACHE)
     embedder.load()
     return embedder

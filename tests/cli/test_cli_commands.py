@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support.paths import MODEL_CACHE, REPO_ROOT
+
 TEST_MODEL = "amem-test/hash-embedder"
 NOTE_FIELDS = {"id", "content", "agent_id", "owner", "readers", "writers", "hash", "is_active"}
 
@@ -39,11 +40,11 @@ Runner = Callable[..., Result]
 def base_env(tmp: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("AMEM_", "QDRANT_"))}
     env.update(
-        PYTHONPATH=str(REPO),
+        PYTHONPATH=str(REPO_ROOT),
         HOME=str(tmp / "home"),
         AMEM_DATA_DIR=str(tmp / "data"),
         AMEM_CONFIG_DIR=str(tmp / "config"),
-        AMEM_CACHE_DIR=str(REPO / ".pytest_cache" / "amem"),
+        AMEM_CACHE_DIR=str(MODEL_CACHE),
         AMEM_MODEL=TEST_MODEL,
     )
     env.update(extra)
@@ -53,7 +54,7 @@ def base_env(tmp: Path, **extra: str) -> dict[str, str]:
 def run_cli(*args: str, env: dict[str, str], stdin: str | None = None) -> Result:
     proc = subprocess.run(
         [sys.executable, "-m", "amem_tui", *args],
-        cwd=REPO,
+        cwd=REPO_ROOT,
         env=env,
         capture_output=True,
         text=True,
@@ -285,7 +286,7 @@ def test_locked_embedded_store_exits_5(tmp_path: Path) -> None:
                 """
             ),
         ],
-        cwd=REPO,
+        cwd=REPO_ROOT,
         env=env,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,

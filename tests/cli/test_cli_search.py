@@ -11,12 +11,11 @@ from pathlib import Path
 import pytest
 
 from amem_tui.cli import main
-from amem_tui.engine.embed import TEST_MODEL, HashEmbedder
-from amem_tui.engine.engine import MemoryEngine
+from amem_tui.engine.embed import TEST_MODEL
 from amem_tui.engine.store.qdrant import QdrantStore
-from tests.conftest import demo_like_settings, fixed_clock, fixed_ids
+from tests.support.engines import demo_like_settings, make_engine
+from tests.support.paths import REPO_ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 CONFIG = {
     "plugins": {
         "entries": {
@@ -39,13 +38,7 @@ def filled(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
     """A store folder with notes of main, dev, the shared scope and the sandbox."""
     folder = tmp_path / "store"
     store = QdrantStore(path=str(folder))
-    engine = MemoryEngine(
-        demo_like_settings(model=TEST_MODEL),
-        store=store,
-        embedder=HashEmbedder(),
-        clock=fixed_clock(),
-        new_id=fixed_ids(),
-    )
+    engine = make_engine(store, settings=demo_like_settings(model=TEST_MODEL))
     trip = engine.add("main", "deploy freeze means the offsite trip is fixed")
     shared = engine.add_shared("main", "deploy freeze until Friday", links=[trip.id])
     ids = {
@@ -143,11 +136,11 @@ def test_search_rejects_bad_flags(
 def test_search_as_session_key_in_a_subprocess(
     filled: tuple[Path, Path, dict[str, str]],
 ) -> None:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
     argv = [*base(filled), "--session-key", "agent:dev:3b5c", "search", "deploy freeze"]
     proc = subprocess.run(
         [sys.executable, "-m", "amem_tui", *argv, "--json", "--hidden"],
-        cwd=ROOT,
+        cwd=REPO_ROOT,
         env=env,
         capture_output=True,
         text=True,

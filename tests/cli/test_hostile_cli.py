@@ -4,64 +4,18 @@ right exit code, never a traceback; text output inert on a terminal; JSON valid.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from amem_tui import cli
 from amem_tui.config import Settings
-from amem_tui.engine.embed import TEST_MODEL, HashEmbedder
-from amem_tui.engine.engine import MemoryEngine, open_store
+from amem_tui.engine.embed import TEST_MODEL
+from amem_tui.engine.engine import open_store
 from amem_tui.engine.store.qdrant import QdrantStore
-from tests.conftest import demo_like_settings, fixed_clock, fixed_ids
-from tests.hostile_corpus import BAD_CONFIGS, STORED, readers_list
-
-ROOT = Path(__file__).resolve().parent.parent.parent
-
-
-def run(
-    args: list[str | bytes], home: Path, stdin: bytes | None = None, **env: str
-) -> subprocess.CompletedProcess[bytes]:
-    """Run the CLI in a fresh process with the test embedder and private folders."""
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("AMEM_", "QDRANT_"))} | {
-        "PYTHONPATH": str(ROOT),
-        "HOME": str(home),
-        "AMEM_DATA_DIR": str(home / "data"),
-        "AMEM_CONFIG_DIR": str(home / "config"),
-        "AMEM_CACHE_DIR": str(home / "cache"),
-        "AMEM_MODEL": TEST_MODEL,
-        **env,
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "amem_tui", *args],
-        cwd=ROOT,
-        env=full_env,
-        input=stdin,
-        capture_output=True,
-        timeout=120,
-        check=False,
-    )
-
-
-def inert(output: bytes) -> str:
-    """The output as text, asserting a terminal would show it and nothing else."""
-    text = output.decode("utf-8")  # strict: never half a character
-    bad = sorted({f"U+{ord(ch):04X}" for ch in text if not (ch.isprintable() or ch in "\n\t")})
-    assert not bad, f"raw non-printable characters reached the terminal: {bad}"
-    return text
-
-
-def one_error_line(result: subprocess.CompletedProcess[bytes], code: int) -> str:
-    """The single stderr line of a failed run with exit ``code``."""
-    err = inert(result.stderr)
-    assert result.returncode == code, err
-    assert "Traceback" not in err
-    lines = err.strip("\n").split("\n")
-    assert len(lines) == 1 and lines[0].startswith("amem-tui: "), err
-    return lines[0]
+from tests.support.cli import inert, one_error_line, run
+from tests.support.engines import demo_like_settings, make_engine
+from tests.support.hostile_corpus import BAD_CONFIGS, STORED, readers_list
 
 
 def stored_contents(folder: Path) -> list[str]:
@@ -83,12 +37,8 @@ def stored_contents(folder: Path) -> list[str]:
 def hostile_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A store folder holding every STORED case: private to main, plus shared copies."""
     folder = tmp_path_factory.mktemp("hostile") / "store"
-    with MemoryEngine(
-        demo_like_settings(model=TEST_MODEL),
-        store=QdrantStore(path=str(folder)),
-        embedder=HashEmbedder(),
-        clock=fixed_clock(),
-        new_id=fixed_ids(),
+    with make_engine(
+        QdrantStore(path=str(folder)), settings=demo_like_settings(model=TEST_MODEL)
     ) as engine:
         for text in STORED.values():
             engine.add("main", text)

@@ -11,7 +11,7 @@ from typing import Any
 from amem_tui.demo import demo_id
 from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.note_pane import NotePane
-from tests.tui_support import SIZE, demo_app, demo_engine, settle
+from tests.support.tui import SIZE, demo_app, demo_engine, settle
 
 
 async def _select(pilot: Any, which: str, key: str) -> None:

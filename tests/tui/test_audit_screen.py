@@ -7,11 +7,10 @@ from textual.app import App
 from textual.widgets import DataTable
 
 from amem_tui.engine.audit import AuditReport
-from amem_tui.engine.embed import HashEmbedder
-from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.qdrant import QdrantStore
 from amem_tui.tui.screens.audit import AuditScreen
-from tests.realstore_data import (
+from tests.support.engines import make_engine
+from tests.support.real_stores import (
     DEV_READERS,
     MAIN_SHARED,
     MALFORMED,
@@ -27,7 +26,7 @@ def real_report() -> AuditReport:
     build_real_store(store.client)
     # A hostile content in a shared note: it must show as text.
     store.client.set_payload("amem_notes", {"content": HOSTILE}, points=[MAIN_SHARED])
-    engine = MemoryEngine(real_settings(), store=store, embedder=HashEmbedder())
+    engine = make_engine(store, settings=real_settings())
     report = engine.audit()
     store.close()
     return report

@@ -11,7 +11,7 @@ from amem_tui.demo import demo_id
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.note_pane import NotePane
-from tests.tui_support import SIZE, demo_app, demo_engine, settle
+from tests.support.tui import SIZE, demo_app, demo_engine, settle
 
 #: A safety net so a broken test ends instead of hanging; never a timing assertion.
 GATE_LIMIT = 60.0

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import REPO_ROOT
 
 #: The ``amem-tui`` start path on an embedded (Edge) folder, up to the first frame.
 FIRST_FRAME = r"""
@@ -44,7 +44,7 @@ RARE = ["amem_tui.engine.audit", "amem_tui.tui.screens.audit", "amem_tui.tui.dia
 def _env(tmp_path: Path) -> dict[str, str]:
     return {
         **os.environ,
-        "PYTHONPATH": str(ROOT),
+        "PYTHONPATH": str(REPO_ROOT),
         "AMEM_DATA_DIR": str(tmp_path / "data"),
         "AMEM_CACHE_DIR": str(tmp_path / "cache"),
     }
@@ -58,7 +58,7 @@ def test_importing_the_app_loads_no_client_model_or_audit(tmp_path: Path) -> Non
     )
     out = subprocess.run(
         [sys.executable, "-c", code],
-        cwd=ROOT,
+        cwd=REPO_ROOT,
         env=_env(tmp_path),
         capture_output=True,
         text=True,
@@ -72,7 +72,7 @@ def test_first_frame_on_an_edge_folder_loads_no_client_or_model(tmp_path: Path) 
     names = HEAVY + RARE
     out = subprocess.run(
         [sys.executable, "-c", FIRST_FRAME, str(tmp_path / "store"), *names],
-        cwd=ROOT,
+        cwd=REPO_ROOT,
         env=_env(tmp_path),
         capture_output=True,
         text=True,

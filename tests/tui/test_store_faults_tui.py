@@ -7,8 +7,8 @@ from typing import Any
 from textual.widgets import Static
 
 from amem_tui.tui.screens.main import MainScreen
-from tests.faults import FlakyStore
-from tests.tui_support import SIZE, demo_app, demo_engine, settle
+from tests.support.faults import FlakyStore
+from tests.support.tui import SIZE, demo_app, demo_engine, settle
 
 
 def banner(app: Any) -> Static:

@@ -11,7 +11,7 @@ from textual.widgets import Static
 from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.note_pane import NotePane
-from tests.tui_support import SIZE, demo_app, settle
+from tests.support.tui import SIZE, demo_app, settle
 
 
 def main_screen(app: Any) -> MainScreen:

@@ -17,7 +17,7 @@ from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.widgets.note_pane import NotePane
-from tests.tui_support import SIZE, demo_app, demo_engine, settle
+from tests.support.tui import SIZE, demo_app, demo_engine, settle
 
 
 def main_screen(app: Any) -> MainScreen:
@@ -48,13 +48,13 @@ def notifications(app: Any) -> list[str]:
 
 
 async def select(pilot: Any, which: str, note_id: str) -> None:
+    """Select a note as a user does: click into its pane, then move the cursor onto it."""
     p = pane(pilot.app, which)
+    await pilot.click(p.table)  # on the header row: focuses the pane, leaves its cursor
+    await settle(pilot)
     assert p.select(note_id), f"{note_id} not in {which}"
-    p.table.focus()
     await settle(pilot)
     main = main_screen(pilot.app)
-    main._select_from(p)
-    await settle(pilot)
     assert main.note_data is not None and main.note_data.note.id == note_id
 
 

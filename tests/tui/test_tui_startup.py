@@ -14,7 +14,7 @@ from amem_tui.config import Settings, config_dir
 from amem_tui.demo import demo_id
 from amem_tui.tui.app import AmemApp, run
 from amem_tui.tui.themes import bundled_theme_dir, load_themes
-from tests.tui_support import SIZE, demo_engine, settle
+from tests.support.tui import SIZE, demo_engine, settle
 
 HOLD = (
     "import sys, time\n"

@@ -1,0 +1,137 @@
+"""Which model built a collection (metadata, alias, vector size), and what the engine does
+with a collection whose model it cannot run: it reads, refuses our vectors, searches by
+keywords."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from amem_tui.engine.errors import ModelMismatch
+from amem_tui.engine.models import MemoryNote
+from amem_tui.engine.store.qdrant import QdrantStore
+from tests.support.engines import make_engine
+from tests.support.real_stores import (
+    AMEM_ALIAS,
+    AMEM_REAL,
+    DEV_PRIVATE,
+    DEV_READERS,
+    DEV_SHARED,
+    MAIN_PRIVATE,
+    MAIN_SHARED,
+    MALFORMED,
+    MEM0,
+    MEM0_AGENT_ONLY,
+    MEM0_CAMEL,
+    MEM0_DEV,
+    MEM0_MAIN,
+    MEM0_OPS,
+    MEM0_SMALL,
+    SANDBOX,
+    real_settings,
+    snapshot,
+)
+
+
+def test_collections_resolve_the_alias_and_detect_models(real_store: QdrantStore) -> None:
+    engine = make_engine(real_store, settings=real_settings())
+    views = {v.name: v for v in engine.collections()}
+    main = views[AMEM_REAL]
+    assert main.aliases == [AMEM_ALIAS]
+    assert main.configured_as == [AMEM_ALIAS]
+    assert main.used_by == ["main", "dev"]
+    assert (main.model, main.vector_size, main.model_source) == ("Xenova/bge-m3", 1024, "metadata")
+    assert main.searchable is False and "keyword" in main.model_reason
+    assert AMEM_ALIAS not in views  # an alias is not a second collection
+    sandbox = views[SANDBOX]
+    assert sandbox.model == "Xenova/paraphrase-multilingual-MiniLM-L12-v2"
+    assert sandbox.used_by == ["sandbox"] and sandbox.mode == "B"
+    assert views[MEM0].format == "mem0" and views[MEM0].read_only
+    assert views[MEM0].model is None and views[MEM0].vector_size == 1536
+    assert views[MEM0].model_source == "vector size" and views[MEM0].searchable is False
+    assert views[MEM0_SMALL].searchable is True
+
+
+def test_model_status_foreign_models_fall_back(
+    real_store: QdrantStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An empty fastembed cache: the legacy model cannot come from anywhere offline.
+    monkeypatch.setenv("FASTEMBED_CACHE_PATH", str(tmp_path / "empty-cache"))
+    engine = make_engine(real_store, settings=real_settings())
+    usable, reason = engine.model_status(AMEM_ALIAS)
+    assert usable is False
+    assert "Xenova/bge-m3" in reason and "keyword" in reason
+    assert engine.embedder_for(AMEM_ALIAS) is None
+    usable, reason = engine.model_status(SANDBOX)
+    assert usable is False and "paraphrase-multilingual" in reason
+    assert engine.model_status("not_there")[0] is True
+
+
+def test_model_status_of_our_own_collection(store: QdrantStore) -> None:
+    engine = make_engine(store, settings=real_settings(collection="ours"))
+    engine.add("main", "A note in a collection this engine built")
+    assert engine.model_status("ours") == (
+        True,
+        "collection 'ours' was built with amem-test/hash-embedder",
+    )
+    assert engine.embedder_for("ours") is engine.embedder
+
+
+@pytest.mark.qdrant_client_only
+def test_model_guessed_from_vector_size_without_metadata(store: QdrantStore) -> None:
+    from qdrant_client import models as qm
+
+    for name, size in (("big", 1024), ("legacy", 384), ("our_size", 64)):
+        store.client.create_collection(
+            name, vectors_config=qm.VectorParams(size=size, distance=qm.Distance.COSINE)
+        )
+    engine = make_engine(store, settings=real_settings())
+    big = engine.model_info("big")
+    assert big is not None and (big.name, big.source) == ("Xenova/bge-m3", "vector size")
+    legacy = engine.model_info("legacy")
+    assert legacy is not None and legacy.name == "Xenova/paraphrase-multilingual-MiniLM-L12-v2"
+    assert engine.model_status("big")[0] is False
+    # Our vector size but no metadata: another tool built it, so it is not ours.
+    same_size = engine.model_info("our_size")
+    assert same_size is not None and same_size.name is None
+    usable, reason = engine.model_status("our_size")
+    assert usable is False and "no embedding_model metadata" in reason
+    with pytest.raises(ModelMismatch, match="names no embedding_model"):
+        engine.put_notes(
+            "our_size", [MemoryNote(id=MAIN_PRIVATE, content="z" * 20, agent_id="main")]
+        )
+    assert store.count("our_size") == 0
+
+
+def test_foreign_model_collection_opens_lists_and_gets_but_refuses_our_vectors(
+    real_store: QdrantStore,
+) -> None:
+    engine = make_engine(real_store, settings=real_settings())
+    assert engine.list_notes("main").notes
+    assert engine.get("main", MAIN_PRIVATE).content.startswith("Vendor")
+    assert engine.count("dev", "shared") >= 2
+    with pytest.raises(ModelMismatch):
+        engine.add("main", "This would mix our vectors into a bge-m3 collection")
+    # A payload-only change needs no vector, so it is allowed.
+    assert engine.delete("main", MAIN_PRIVATE).is_active is False
+
+
+def test_search_on_a_foreign_model_collection_falls_back_to_keywords(
+    real_store: QdrantStore,
+) -> None:
+    before = snapshot(real_store.client)
+    engine = make_engine(real_store, settings=real_settings())
+    result = engine.search("dev", "deploy frozen audit snake_case", hidden=True)
+    assert result.search_mode == "keyword"
+    assert result.notice and "Xenova/bge-m3" in result.notice
+    found = {h.note.id for h in result.hits}
+    assert found and found <= {MAIN_SHARED, DEV_SHARED, DEV_PRIVATE, DEV_READERS}
+    assert not found & MALFORMED
+    # mem0 with 1536-dimensional vectors: keywords too, and only the agent's memories.
+    mem0 = make_engine(real_store, settings=real_settings(collection=MEM0))
+    result = mem0.search("ops", "runbook pnpm coffee standup", hidden=True)
+    assert result.search_mode == "keyword" and result.notice
+    assert {h.note.id for h in result.hits} == {MEM0_OPS}
+    assert {h.id for h in result.hidden} <= {MEM0_MAIN, MEM0_DEV, MEM0_CAMEL, MEM0_AGENT_ONLY}
+    assert snapshot(real_store.client) == before

@@ -1,0 +1,243 @@
+"""Opening stores that openclaw-amem and mem0 wrote: payload variants, malformed points,
+the mem0 mapping onto agents, and read-only collections."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from amem_tui.engine.errors import NotFound, ReadOnlyStore
+from amem_tui.engine.models import MemoryNote
+from amem_tui.engine.store.qdrant import QdrantStore
+from tests.support.engines import make_engine
+from tests.support.real_stores import (
+    AMEM_ALIAS,
+    BAD_ACTIVE_STR,
+    BAD_AGENT_LIST,
+    BAD_CONTENT_INT,
+    BAD_NO_AGENT,
+    BAD_NO_CONTENT_SHARED,
+    BAD_READERS_STR,
+    CAMEL,
+    DELETED,
+    DEV_PRIVATE,
+    DEV_READERS,
+    DEV_SHARED,
+    LEGACY,
+    MAIN_PRIVATE,
+    MAIN_SHARED,
+    MEM0,
+    MEM0_AGENT_ONLY,
+    MEM0_BAD,
+    MEM0_CAMEL,
+    MEM0_DEV,
+    MEM0_MAIN,
+    MEM0_OPS,
+    MEM0_SMALL,
+    OPS_PRIVATE,
+    SANDBOX,
+    SANDBOX_NOTE,
+    amem_points,
+    nid,
+    real_settings,
+    snapshot,
+)
+
+
+def ids(notes: list[MemoryNote]) -> set[str]:
+    return {n.id for n in notes}
+
+
+def test_every_payload_variant_reads(real_store: QdrantStore) -> None:
+    engine = make_engine(real_store, settings=real_settings())
+    legacy = engine.get("main", LEGACY)
+    assert legacy.legacy and legacy.active
+    assert (legacy.effective_owner, legacy.effective_readers, legacy.effective_writers) == (
+        "main",
+        ["main"],
+        ["main"],
+    )
+    assert [e.action for e in legacy.evolution_history] == ["update_neighbor"]  # a list
+    current = engine.get("main", MAIN_PRIVATE)
+    assert [e.action for e in current.evolution_history] == ["strengthen"]  # a JSON string
+    assert isinstance(amem_points()[MAIN_PRIVATE]["evolution_history"], str)
+    camel = engine.get("main", CAMEL)
+    assert camel.effective_timestamp == "2025-06-01T03:00:00.000Z"
+    assert camel.effective_last_accessed == "2025-06-02T03:00:00.000Z"
+    assert camel.created_at() is not None and camel.created_at().year == 2025
+    # Each payload reads back unchanged.
+    for point_id, payload in amem_points().items():
+        note = MemoryNote.from_payload(point_id, payload)
+        assert json.dumps(note.to_payload(), sort_keys=True) == json.dumps(payload, sort_keys=True)
+
+
+def test_strict_reading_reports_instead_of_coercing() -> None:
+    note = MemoryNote.from_payload("1", amem_points()[BAD_ACTIVE_STR])
+    assert note.malformed and any("is_active" in p for p in note.problems)
+    assert note.active  # a string is not a soft delete; the store agrees
+    assert note.to_payload()["is_active"] == "false"
+    counted = MemoryNote.from_payload(
+        "2", {"content": "x" * 12, "agent_id": "a", "retrieval_count": "5"}
+    )
+    assert counted.to_payload()["retrieval_count"] == "5"
+
+
+def test_reading_never_writes_anything(real_store: QdrantStore) -> None:
+    before = snapshot(real_store.client)
+    engine = make_engine(real_store, settings=real_settings())
+    for agent in ("main", "dev", "ops", "sandbox"):
+        for which in ("private", "shared", "visible"):
+            engine.list_notes(agent, which, include_inactive=True)
+            engine.count(agent, which)
+    for point_id in (MAIN_PRIVATE, LEGACY, CAMEL, BAD_READERS_STR):
+        try:
+            note = engine.get("main", point_id)
+            engine.linked("main", note)
+        except NotFound:
+            pass
+    engine.agents()
+    engine.collections()
+    engine.audit()
+    engine.audit([AMEM_ALIAS, SANDBOX, MEM0, MEM0_SMALL])
+    mem0 = make_engine(real_store, settings=real_settings(collection=MEM0_SMALL))
+    mem0.list_notes("dev")
+    mem0.search("dev", "pnpm workspace")
+    mem0.get("dev", MEM0_DEV)
+    assert snapshot(real_store.client) == before
+
+
+def test_malformed_points_are_never_shared(real_store: QdrantStore) -> None:
+    engine = make_engine(real_store, settings=real_settings())
+    for agent in ("main", "dev", "ops"):
+        shared = engine.list_notes(agent, "shared", include_inactive=True).notes
+        assert ids(shared) == {MAIN_SHARED, DEV_SHARED}
+        visible = ids(engine.list_notes(agent, "visible", limit=100).notes)
+        assert not visible & {BAD_NO_AGENT, BAD_AGENT_LIST, BAD_NO_CONTENT_SHARED}
+        for point_id in (BAD_NO_AGENT, BAD_AGENT_LIST, BAD_NO_CONTENT_SHARED):
+            with pytest.raises(NotFound):
+                engine.get(agent, point_id)
+    # readers written as a string naming main does not let main read dev's note.
+    assert BAD_READERS_STR not in ids(engine.list_notes("main", limit=100).notes)
+    with pytest.raises(NotFound):
+        engine.get("main", BAD_READERS_STR)
+    # Its own agent still sees it (the pane shows it; nothing crashes).
+    assert BAD_READERS_STR in ids(engine.list_notes("dev", "private", limit=100).notes)
+    assert BAD_CONTENT_INT in ids(engine.list_notes("dev", "private", limit=100).notes)
+
+
+def test_mode_a_views(real_store: QdrantStore) -> None:
+    engine = make_engine(real_store, settings=real_settings())
+    main = ids(engine.list_notes("main", limit=100).notes)
+    assert {MAIN_PRIVATE, MAIN_SHARED, DEV_SHARED, LEGACY, CAMEL, DEV_READERS} <= main
+    assert not main & {DELETED, DEV_PRIVATE, OPS_PRIVATE}
+    dev = ids(engine.list_notes("dev", limit=100).notes)
+    assert not dev & {MAIN_PRIVATE, LEGACY, CAMEL, OPS_PRIVATE}
+    assert ids(engine.list_notes("sandbox", limit=100).notes) == {SANDBOX_NOTE}
+    assert [a.agent for a in engine.agents()] == ["main", "dev", "sandbox", "ops"]
+
+
+def test_mem0_memories_map_onto_agents(real_store: QdrantStore) -> None:
+    engine = make_engine(real_store, settings=real_settings(collection=MEM0))
+    assert engine.collection_format(MEM0) == "mem0"
+    assert [a.agent for a in engine.agents()] == ["main", "dev", "sandbox", "ops"]
+    main = engine.list_notes("main").notes
+    assert ids(main) == {MEM0_MAIN, MEM0_CAMEL}
+    by_id = {n.id: n for n in main}
+    assert by_id[MEM0_MAIN].content == "Alice prefers dark roast coffee"
+    assert by_id[MEM0_MAIN].timestamp == "2026-01-05T10:00:00.000000+00:00"
+    assert by_id[MEM0_MAIN].model_extra["run_id"] == "run-1"
+    assert by_id[MEM0_CAMEL].timestamp == "2026-01-09T10:00:00.000Z"
+    assert by_id[MEM0_CAMEL].last_accessed == "2026-01-10T10:00:00.000Z"
+    dev = {n.id: n for n in engine.list_notes("dev").notes}
+    assert set(dev) == {MEM0_DEV, MEM0_AGENT_ONLY, MEM0_BAD}
+    assert dev[MEM0_DEV].model_extra["mem0_agent_id"] == "openclaw"
+    assert dev[MEM0_DEV].model_extra["user_id"] == "alice:agent:dev"
+    assert dev[MEM0_BAD].malformed
+    assert ids(engine.list_notes("ops").notes) == {MEM0_OPS}
+    assert engine.list_notes("main", "shared").notes == []
+    assert engine.count("dev") == 3
+    assert engine.get("dev", MEM0_DEV).owner == "dev"
+    with pytest.raises(NotFound):
+        engine.get("main", MEM0_DEV)
+
+
+def test_mem0_is_read_only(real_store: QdrantStore) -> None:
+    before = snapshot(real_store.client)
+    engine = make_engine(real_store, settings=real_settings(collection=MEM0_SMALL))
+    with pytest.raises(ReadOnlyStore, match="mem0"):
+        engine.add("main", "A note that must not land in a mem0 collection")
+    with pytest.raises(ReadOnlyStore):
+        engine.delete("main", MEM0_MAIN)
+    with pytest.raises(ReadOnlyStore):
+        engine.put_notes(MEM0_SMALL, [MemoryNote(id=MEM0_MAIN, content="x" * 20)])
+    assert snapshot(real_store.client) == before
+
+
+def test_mem0_search_stays_in_the_agents_scope(real_store: QdrantStore) -> None:
+    engine = make_engine(real_store, settings=real_settings(collection=MEM0_SMALL))
+    for agent, mine in (
+        ("dev", {MEM0_DEV, MEM0_AGENT_ONLY, MEM0_BAD}),
+        ("main", {MEM0_MAIN, MEM0_CAMEL}),
+        ("ops", {MEM0_OPS}),
+    ):
+        hits = engine.search(agent, "pnpm web workspace runbook coffee standup", limit=20).hits
+        assert hits and {h.note.id for h in hits} <= mine
+        assert all(h.because == "private" for h in hits)
+
+
+def test_mem0_memories_are_never_consolidated(real_store: QdrantStore) -> None:
+    before = snapshot(real_store.client)
+    engine = make_engine(real_store, settings=real_settings(collection=MEM0_SMALL))
+    for dry_run in (True, False):
+        with pytest.raises(ReadOnlyStore, match="mem0"):
+            engine.consolidate("dev", dry_run=dry_run)
+    with pytest.raises(ReadOnlyStore, match="mem0"):
+        engine.undo("dev", nid(900))
+    assert snapshot(real_store.client) == before
+
+
+def test_read_only_refuses_every_write(real_store: QdrantStore) -> None:
+    before = snapshot(real_store.client)
+    engine = make_engine(real_store, settings=real_settings(collection="fresh", read_only=True))
+    assert engine.read_only
+    with pytest.raises(ReadOnlyStore, match="read-only"):
+        engine.add("main", "A note a read-only engine must refuse")
+    ro = make_engine(real_store, settings=real_settings(read_only=True))
+    for action in (ro.delete, ro.restore, ro.publish, ro.unpublish):
+        with pytest.raises(ReadOnlyStore):
+            action("main", MAIN_PRIVATE)
+    with pytest.raises(ReadOnlyStore):
+        ro.put_notes(AMEM_ALIAS, [MemoryNote(id=MAIN_PRIVATE, content="y" * 20)])
+    # Even the store itself refuses, whatever path asks.
+    with pytest.raises(ReadOnlyStore):
+        ro.store.set_payload(AMEM_ALIAS, MAIN_PRIVATE, {})
+    assert ro.list_notes("main").notes  # reading still works
+    assert snapshot(real_store.client) == before
+
+
+class CountingStore:
+    """Counts the engine's alias look-ups (each is a server round trip)."""
+
+    def __init__(self, inner: QdrantStore) -> None:
+        self.inner = inner
+        self.resolves = 0
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.inner, name)
+
+    def resolve_alias(self, name: str) -> str:
+        self.resolves += 1
+        return self.inner.resolve_alias(name)
+
+
+def test_reading_points_costs_no_store_call_per_point(real_store: QdrantStore) -> None:
+    counting = CountingStore(real_store)
+    engine = make_engine(counting, settings=real_settings())  # type: ignore[arg-type]
+    engine.list_notes("main", limit=1)
+    counting.resolves = 0
+    engine.list_notes("main", limit=100)
+    few = counting.resolves
+    for _ in range(5):
+        engine.list_notes("main", limit=100)
+    assert counting.resolves == few * 6 and few <= 2

@@ -1,0 +1,157 @@
+"""What the Qdrant Edge backend adds: its lock, its metadata file, reopening, optimizing."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from amem_tui.config import Settings, load_settings
+from amem_tui.engine.embed import HashEmbedder
+from amem_tui.engine.engine import open_store
+from amem_tui.engine.errors import StoreLocked
+from amem_tui.engine.store.base import StoredPoint
+from amem_tui.engine.store.edge import EdgeStore
+from amem_tui.engine.store.filters import Filter, Match
+from amem_tui.engine.store.qdrant import QdrantStore
+from tests.support.engines import make_engine
+from tests.support.paths import REPO_ROOT
+
+
+def _points(n: int, start: int = 0) -> list[StoredPoint]:
+    emb = HashEmbedder()
+    vectors = emb.embed_documents(
+        [f"note number {i} about deploys" for i in range(start, start + n)]
+    )
+    return [
+        StoredPoint(
+            str(i + 1),
+            {"content": f"note {i}", "agent_id": "main", "is_active": i % 2 == 0},
+            vectors[i - start].tolist(),
+        )
+        for i in range(start, start + n)
+    ]
+
+
+def test_second_process_gets_a_clear_locked_message(tmp_path: Path) -> None:
+    store = EdgeStore(tmp_path / "s")
+    code = (
+        "import sys\n"
+        "from amem_tui.engine.store.edge import EdgeStore\n"
+        "from amem_tui.engine.errors import StoreLocked\n"
+        "try:\n"
+        "    EdgeStore(sys.argv[1])\n"
+        "except StoreLocked as exc:\n"
+        "    print(exc)\n"
+        "    sys.exit(7)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    run = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "s")],
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+        env=env,
+        check=False,
+    )
+    assert run.returncode == 7, run.stderr
+    assert "in use by another process" in run.stdout and "--url" in run.stdout
+    store.close()
+    again = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "s")], cwd=REPO_ROOT, env=env, check=False
+    )
+    assert again.returncode == 0
+
+
+def test_a_second_open_in_the_same_process_is_refused_too(tmp_path: Path) -> None:
+    store = EdgeStore(tmp_path / "s")
+    with pytest.raises(StoreLocked):
+        EdgeStore(tmp_path / "s")
+    store.close()
+    EdgeStore(tmp_path / "s").close()
+
+
+def test_metadata_file_beside_the_shard_and_notes_survive_reopening(tmp_path: Path) -> None:
+    store = EdgeStore(tmp_path / "s")
+    engine = make_engine(store, settings=Settings())
+    note = engine.add("main", "Production deploy is frozen until Friday")
+    engine.close()
+    meta = json.loads((tmp_path / "s" / "edge" / "amem_notes" / "collection.json").read_text())
+    assert meta["vector_size"] == 64
+    assert meta["metadata"]["embedding_model"] == HashEmbedder().model_name
+    reopened = EdgeStore(tmp_path / "s")
+    assert reopened.list_collections() == ["amem_notes"]
+    info = reopened.collection_info("amem_notes")
+    assert info is not None and info.embedding_model == HashEmbedder().model_name
+    assert info.points_count == 1 and info.vector_size == 64
+    assert reopened.resolve_alias("amem_notes") == "amem_notes"
+    assert make_engine(reopened, settings=Settings()).get("main", note.id).content == note.content
+    reopened.close()
+
+
+def test_boolean_matches_and_paging_in_a_stable_order(tmp_path: Path) -> None:
+    store = EdgeStore(tmp_path / "s")
+    store.ensure_collection("c", 64, "m")
+    store.upsert("c", _points(30))
+    inactive = Filter(must=(Match("is_active", False),))
+    assert store.count("c", inactive) == 15
+    assert store.count("c", Filter(must_not=(Match("is_active", False),))) == 15
+    pages = [store.scroll("c", None, limit=7, offset=o) for o in range(0, 30, 7)]
+    ids = [p.id for page in pages for p in page]
+    assert ids == [str(i) for i in range(1, 31)]
+    store.close()
+
+
+def test_background_optimize_keeps_writes_made_meanwhile(tmp_path: Path) -> None:
+    store = EdgeStore(tmp_path / "s", optimize_after=50)
+    store.ensure_collection("c", 64, "m")
+    store.upsert("c", _points(60))  # a bulk load: optimizing starts in the background
+    store.upsert("c", _points(5, start=60))  # written while the copy may be optimized
+    store.set_payload("c", "1", {"content": "changed", "agent_id": "main"})
+    store.delete_points("c", ["2"])
+    store.wait_optimized()
+    assert not store.optimizing()
+    meta = json.loads((tmp_path / "s" / "edge" / "c" / "collection.json").read_text())
+    assert meta["optimized_points"] >= 60  # the optimized copy was swapped in
+    assert not (tmp_path / "s" / "edge" / "c" / "shard.optimizing").exists()
+    assert store.count("c") == 64
+    assert store.retrieve("c", ["1"])[0].payload["content"] == "changed"
+    assert store.retrieve("c", ["2"]) == []
+    hits = store.search("c", _points(1, start=61)[0].vector or [], None, 1)
+    assert hits[0].id == "62"
+    store.close()
+    reopened = EdgeStore(tmp_path / "s")
+    assert reopened.count("c") == 64
+    reopened.close()
+
+
+def test_open_store_defaults_to_edge_and_keeps_qdrant_client_folders(
+    tmp_path: Path,
+) -> None:
+    old = tmp_path / "old"
+    legacy = QdrantStore(path=str(old))
+    note = make_engine(legacy, settings=Settings()).add(
+        "main", "Written by an earlier version of the app"
+    )
+    legacy.close()
+    reopened = open_store(Settings(store_path=old))
+    assert isinstance(reopened, QdrantStore)
+    assert make_engine(reopened, settings=Settings()).get("main", note.id).content == note.content
+    reopened.close()
+
+    fresh = open_store(Settings(store_path=tmp_path / "new"))
+    assert isinstance(fresh, EdgeStore)
+    fresh.close()
+    again = open_store(Settings(store_path=tmp_path / "new"))
+    assert isinstance(again, EdgeStore)
+    again.close()
+
+    chosen = load_settings(env={"AMEM_BACKEND": "qdrant-local", "AMEM_STORE": str(tmp_path / "o")})
+    escape = open_store(chosen)
+    assert isinstance(escape, QdrantStore)
+    escape.close()
+    assert isinstance(open_store(chosen), QdrantStore)  # its folder now says qdrant-client

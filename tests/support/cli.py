@@ -1,0 +1,54 @@
+"""The CLI as users run it: ``python -m amem_tui`` in a fresh process, and checks on
+what reaches their terminal."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from amem_tui.engine.embed import TEST_MODEL
+from tests.support.paths import REPO_ROOT
+
+
+def run(
+    args: list[str | bytes], home: Path, stdin: bytes | None = None, **env: str
+) -> subprocess.CompletedProcess[bytes]:
+    """Run the CLI in a fresh process with the test embedder and private folders."""
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("AMEM_", "QDRANT_"))} | {
+        "PYTHONPATH": str(REPO_ROOT),
+        "HOME": str(home),
+        "AMEM_DATA_DIR": str(home / "data"),
+        "AMEM_CONFIG_DIR": str(home / "config"),
+        "AMEM_CACHE_DIR": str(home / "cache"),
+        "AMEM_MODEL": TEST_MODEL,
+        **env,
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "amem_tui", *args],
+        cwd=REPO_ROOT,
+        env=full_env,
+        input=stdin,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def inert(output: bytes) -> str:
+    """The output as text, asserting a terminal would show it and nothing else."""
+    text = output.decode("utf-8")  # strict: never half a character
+    bad = sorted({f"U+{ord(ch):04X}" for ch in text if not (ch.isprintable() or ch in "\n\t")})
+    assert not bad, f"raw non-printable characters reached the terminal: {bad}"
+    return text
+
+
+def one_error_line(result: subprocess.CompletedProcess[bytes], code: int) -> str:
+    """The single stderr line of a failed run with exit ``code``."""
+    err = inert(result.stderr)
+    assert result.returncode == code, err
+    assert "Traceback" not in err
+    lines = err.strip("\n").split("\n")
+    assert len(lines) == 1 and lines[0].startswith("amem-tui: "), err
+    return lines[0]

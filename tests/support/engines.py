@@ -1,0 +1,96 @@
+"""The one way tests build a :class:`MemoryEngine`, and the stores it runs on.
+
+``make_engine(store)`` gives the demo-like agents (main and dev in Mode A, sandbox in
+Mode B), the deterministic test embedder, a fixed clock and fixed note ids; every
+argument can be replaced. ``open_backend`` opens each embedded backend by name.
+"""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from amem_tui.config import AgentConfig, Settings
+from amem_tui.engine.embed import HashEmbedder
+from amem_tui.engine.engine import MemoryEngine
+
+if TYPE_CHECKING:
+    from amem_tui.engine.embed import Embedder
+    from amem_tui.engine.store.base import NoteStore
+    from amem_tui.engine.store.qdrant import QdrantStore
+
+FIXED_NOW = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+
+#: The embedded backends every ``store``/``engine`` test runs on: qdrant-client in
+#: memory and in a folder, and Qdrant Edge.
+BACKENDS = ("memory", "path", "edge")
+
+Clock = Callable[[], datetime]
+IdFactory = Callable[[], str]
+
+
+def fixed_clock(start: datetime = FIXED_NOW) -> Clock:
+    """A clock that advances one second per call, from a fixed start."""
+    counter = itertools.count()
+    return lambda: start + timedelta(seconds=next(counter))
+
+
+def fixed_ids(prefix: int = 0) -> IdFactory:
+    """Deterministic UUIDs; a different ``prefix`` gives a series that never meets this one."""
+    counter = itertools.count(1)
+    return lambda: str(uuid.UUID(int=(prefix << 64) + next(counter)))
+
+
+def demo_like_settings(**extra: object) -> Settings:
+    """main and dev in Mode A, sandbox in Mode B."""
+    return Settings(
+        agents=[
+            AgentConfig(agent="dev"),
+            AgentConfig(agent="sandbox", collection="amem_notes_sandbox"),
+        ],
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+def make_engine(
+    store: NoteStore,
+    *,
+    settings: Settings | None = None,
+    embedder: Embedder | None = None,
+    clock: Clock | None = None,
+    new_id: IdFactory | None = None,
+) -> MemoryEngine:
+    """An engine on ``store`` for a test.
+
+    Defaults: :func:`demo_like_settings`, the test embedder (:class:`HashEmbedder`),
+    :func:`fixed_clock` and :func:`fixed_ids`.
+    """
+    return MemoryEngine(
+        settings if settings is not None else demo_like_settings(),
+        store=store,
+        embedder=embedder if embedder is not None else HashEmbedder(),
+        clock=clock if clock is not None else fixed_clock(),
+        new_id=new_id if new_id is not None else fixed_ids(),
+    )
+
+
+def open_backend(kind: str, folder: Path) -> QdrantStore:
+    """A fresh embedded store of one of :data:`BACKENDS`; ``folder`` holds a folder store.
+
+    Typed as :class:`QdrantStore` because the tests that drive qdrant-client itself
+    (``.client``) run on the qdrant-client backends only (marker ``qdrant_client_only``).
+    """
+    from amem_tui.engine.store.edge import EdgeStore
+    from amem_tui.engine.store.qdrant import QdrantStore
+
+    if kind == "edge":
+        return EdgeStore(folder / "edge-store")  # type: ignore[return-value]
+    if kind == "memory":
+        return QdrantStore(path=":memory:")
+    if kind == "path":
+        return QdrantStore(path=str(folder / "store"))
+    raise ValueError(f"unknown backend {kind!r}; expected one of {BACKENDS}")

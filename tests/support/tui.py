@@ -1,0 +1,52 @@
+"""Helpers for the Pilot and snapshot tests: a demo engine and a way to wait for workers."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.worker import WorkerCancelled, WorkerFailed, WorkerState
+
+from amem_tui.config import Settings
+from amem_tui.demo import demo_settings, seed_demo
+from amem_tui.engine.engine import MemoryEngine
+from amem_tui.engine.store.qdrant import QdrantStore
+from amem_tui.tui.app import AmemApp
+from tests.support.engines import make_engine
+
+#: A store label that never changes, so no host or folder name reaches a snapshot.
+STORE_LABEL = "demo-store"
+SIZE = (120, 40)
+
+
+def demo_engine(read_only: bool = False, seed: bool = True, **extra: Any) -> MemoryEngine:
+    """The demo memory in an in-memory store, with the test embedder, clock and ids."""
+    settings = demo_settings(Settings(store_path=Path(STORE_LABEL), **extra))
+    engine = make_engine(QdrantStore(path=":memory:"), settings=settings)
+    if seed:
+        seed_demo(engine)
+    if read_only:  # after seeding: a read-only engine could not write the demo
+        engine.settings = engine.settings.model_copy(update={"read_only": True})
+    return engine
+
+
+def demo_app(engine: MemoryEngine | None = None, agent: str | None = None) -> AmemApp:
+    """The app on the demo engine, with nothing from the user's configuration."""
+    app = AmemApp(engine or demo_engine(), agent=agent, user_config=False)
+    app.animation_level = "none"
+    return app
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Wait until no worker runs and every posted message is handled."""
+    app = pilot.app
+    for _ in range(200):
+        await pilot.pause()
+        running = [w for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]
+        if not running:
+            break
+        with contextlib.suppress(WorkerCancelled, WorkerFailed):
+            await app.workers.wait_for_complete(running)
+    await pilot.pause()
