@@ -4,7 +4,8 @@ The screen loads an agent (every pane at once, so a switch shows in one frame),
 keeps the selection, and passes what one widget reports on to the others. The
 widgets own the rest of their work: the search box searches, a note pane loads its
 next page, the detail view loads the selected note, the history pane consolidates
-and undoes. Changing notes is in :mod:`amem_tui.tui.screens.note_writes`.
+and undoes. The actions that change data (and the checks of which actions may run)
+are in :mod:`amem_tui.tui.screens.write_actions`.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
-from textual.events import DescendantFocus, Key
-from textual.widgets import DataTable, Footer, Input, ProgressBar
+from textual.events import DescendantFocus
+from textual.widgets import DataTable, Footer, ProgressBar
 from textual.worker import get_current_worker
 
 from amem_tui.engine.errors import AmemError
@@ -35,8 +36,8 @@ from amem_tui.tui.messages import (
     ScopeData,
     ScopeLoaded,
 )
-from amem_tui.tui.screens.note_writes import NoteWritesScreen
 from amem_tui.tui.screens.one_frame import in_one_frame
+from amem_tui.tui.screens.write_actions import WriteActionsScreen
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.detail import NoteDetail
 from amem_tui.tui.widgets.header import HeaderBar
@@ -61,7 +62,7 @@ if TYPE_CHECKING:
 SWITCH_HOLD_LIMIT = 1.0
 
 
-class MainScreen(NoteWritesScreen):
+class MainScreen(WriteActionsScreen):
     """Everything about one agent at a time."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(MAIN_ACTIONS)
@@ -73,7 +74,6 @@ class MainScreen(NoteWritesScreen):
     search_box = getters.query_one(SearchBox)
     private_pane = getters.query_one("#private", NotePane)
     shared_pane = getters.query_one("#shared", NotePane)
-    history_pane = getters.query_one(HistoryPane)
     progress_bar = getters.query_one("#progress", ProgressBar)
 
     def __init__(self, engine: MemoryEngine, agent: str | None = None) -> None:
@@ -454,12 +454,6 @@ class MainScreen(NoteWritesScreen):
         self._focus_last_pane()
 
     # --------------------------------------------------------- consolidation
-    def action_consolidate(self) -> None:
-        """Preview a consolidation of the current agent (dry run), then maybe apply it."""
-        if self._refused_now("consolidate") or self.scope is None:
-            return
-        self.history_pane.consolidate(self.scope)
-
     def on_consolidation_progress(self, message: ConsolidationProgress) -> None:
         """Move the progress bar."""
         bar = self.progress_bar
@@ -486,34 +480,6 @@ class MainScreen(NoteWritesScreen):
         )
         self.detail_view.show_run(run, hint)
 
-    def action_undo(self) -> None:
-        """Undo the consolidation run under the cursor in the history pane."""
-        if self._refused_now("undo") or self.scope is None:
-            return
-        self.history_pane.undo_selected_run(self.scope)
-
-    def action_undo_merge(self) -> None:
-        """Undo one merge of the run shown in the detail view (the one chosen there)."""
-        detail = self.detail_view
-        keeper = detail.chosen_merge
-        if detail.run is not None and keeper is None and not self.disabled_reason("undo_merge"):
-            self.app.notify(
-                "This run has several merges: choose one in the list on the right "
-                "(Tab to it, arrows), then press Enter.",
-                markup=False,
-            )
-            return
-        self._undo_merge(keeper)
-
-    @on(NoteDetail.MergeChosen)
-    def _merge_chosen(self, message: NoteDetail.MergeChosen) -> None:
-        self._undo_merge(message.keeper)
-
-    def _undo_merge(self, keeper: str | None) -> None:
-        if self._refused_now("undo_merge") or self.scope is None:
-            return
-        self.history_pane.undo_one_merge(self.scope, self.detail_view.run, keeper)
-
     # ------------------------------------------------------------ audit, model
     def action_audit(self) -> None:
         """Open the audit report of the whole store (built in a worker)."""
@@ -536,16 +502,3 @@ class MainScreen(NoteWritesScreen):
         header = self.header_bar
         header.model_note = "" if message.ready else message.detail
         header.show(self.scope, self.counts)
-
-    # ---------------------------------------------------------- dimmed keys
-    def on_key(self, event: Key) -> None:
-        """A key bound to a dimmed action says why it is off instead of doing nothing."""
-        if isinstance(self.focused, Input):
-            return
-        active = self.active_bindings.get(event.key)
-        if active is None or active.enabled or active.node is not self:
-            return
-        reason = self.disabled_reason(active.binding.action)
-        if reason:
-            event.stop()
-            self.app.notify(reason, title="Not available", severity="warning", markup=False)

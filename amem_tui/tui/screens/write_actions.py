@@ -1,18 +1,22 @@
-"""Changing notes from the main screen: add, edit, publish, unpublish, delete, restore.
+"""The main screen's actions that change data, and which actions may run now.
 
-:class:`NoteWritesScreen` is the base of the main screen: it holds the agent the
-screen acts as, decides which actions may run (from the action table), and writes
-the selected note. Each write asks first (a dialog), then calls the engine in a
-worker; the outcome comes back as an ``ActionDone`` (or, through the worker-error
-handler, an ``ActionRefused``).
+:class:`WriteActionsScreen` is the base of the main screen: it holds the agent the
+screen acts as and decides from the action table which actions may run (a dimmed
+key says why it is off). It writes the selected note (add, edit, publish, unpublish,
+delete, restore): each write asks first (a dialog), then calls the engine in a
+worker, and the outcome comes back as an ``ActionDone`` (or, through the
+worker-error handler, an ``ActionRefused``). Consolidating and undoing are handed
+to the history pane, which owns those workers.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from textual import getters, work
+from textual import getters, on, work
+from textual.events import Key
 from textual.screen import Screen
+from textual.widgets import Input
 
 from amem_tui.engine.scope import write_denial
 from amem_tui.tui.actions import WRITE_ACTIONS, disabled_reason
@@ -20,6 +24,7 @@ from amem_tui.tui.dialogs.confirm import confirm_then
 from amem_tui.tui.messages import ActionDone
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.detail import NoteDetail
+from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.workers import ReportsWorkerFailures, refusal
 
 if TYPE_CHECKING:
@@ -31,10 +36,11 @@ if TYPE_CHECKING:
     from amem_tui.tui.dialogs.note_editor import NoteDraft
 
 
-class NoteWritesScreen(ReportsWorkerFailures, Screen[None]):
-    """A screen acting as one agent, with the actions that change its notes."""
+class WriteActionsScreen(ReportsWorkerFailures, Screen[None]):
+    """A screen acting as one agent, with the actions that change its data."""
 
     detail_view = getters.query_one(NoteDetail)
+    history_pane = getters.query_one(HistoryPane)
 
     def __init__(self, engine: MemoryEngine) -> None:
         super().__init__()
@@ -63,6 +69,18 @@ class NoteWritesScreen(ReportsWorkerFailures, Screen[None]):
         if reason:
             self.app.notify(reason, title="Not available", severity="warning", markup=False)
         return reason is not None
+
+    def on_key(self, event: Key) -> None:
+        """A key bound to a dimmed action says why it is off instead of doing nothing."""
+        if isinstance(self.focused, Input):
+            return
+        active = self.active_bindings.get(event.key)
+        if active is None or active.enabled or active.node is not self:
+            return
+        reason = self.disabled_reason(active.binding.action)
+        if reason:
+            event.stop()
+            self.app.notify(reason, title="Not available", severity="warning", markup=False)
 
     def _needs_note(self) -> MemoryNote | None:
         data = self.detail_view.note_data
@@ -222,3 +240,38 @@ class NoteWritesScreen(ReportsWorkerFailures, Screen[None]):
             ("Restore this note?", "It becomes active again (is_active=true).", "Restore"),
             "Restored note",
         )
+
+    # --------------------------------------------------------- consolidation
+    def action_consolidate(self) -> None:
+        """Preview a consolidation of the current agent (dry run), then maybe apply it."""
+        if self._refused_now("consolidate") or self.scope is None:
+            return
+        self.history_pane.consolidate(self.scope)
+
+    def action_undo(self) -> None:
+        """Undo the consolidation run under the cursor in the history pane."""
+        if self._refused_now("undo") or self.scope is None:
+            return
+        self.history_pane.undo_selected_run(self.scope)
+
+    def action_undo_merge(self) -> None:
+        """Undo one merge of the run shown in the detail view (the one chosen there)."""
+        detail = self.detail_view
+        keeper = detail.chosen_merge
+        if detail.run is not None and keeper is None and not self.disabled_reason("undo_merge"):
+            self.app.notify(
+                "This run has several merges: choose one in the list on the right "
+                "(Tab to it, arrows), then press Enter.",
+                markup=False,
+            )
+            return
+        self._undo_merge(keeper)
+
+    @on(NoteDetail.MergeChosen)
+    def _merge_chosen(self, message: NoteDetail.MergeChosen) -> None:
+        self._undo_merge(message.keeper)
+
+    def _undo_merge(self, keeper: str | None) -> None:
+        if self._refused_now("undo_merge") or self.scope is None:
+            return
+        self.history_pane.undo_one_merge(self.scope, self.detail_view.run, keeper)
