@@ -190,14 +190,12 @@ class NotePane(ReportsWorkerFailures, Vertical):
         self.show_listing(self.listing, self.listing_total)
 
     @work(thread=True, exit_on_error=False, group="page")
-    def load_page(self, scope: AgentScope, offset: int, generation: int) -> None:
+    def load_page(
+        self, scope: AgentScope, offset: int, include_inactive: bool, generation: int
+    ) -> None:
         """The next page of the listing."""
         page = self.engine.list_notes(
-            scope,
-            self.which,
-            limit=PAGE_SIZE,
-            offset=offset,
-            include_inactive=self._include_inactive,
+            scope, self.which, limit=PAGE_SIZE, offset=offset, include_inactive=include_inactive
         )
         self.post_message(PageLoaded(generation, page))
 
@@ -304,4 +302,4 @@ class NotePane(ReportsWorkerFailures, Vertical):
             and self._scope is not None
         ):
             self._asked_at = self.loaded
-            self.load_page(self._scope, self.loaded, self._generation)
+            self.load_page(self._scope, self.loaded, self._include_inactive, self._generation)
