@@ -5,14 +5,15 @@ from __future__ import annotations
 import sys
 import tomllib
 from collections import deque
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.notifications import SeverityLevel
 
 from amem_tui.config import config_dir
 from amem_tui.engine.errors import AmemError, ModelUnavailable, StoreUnavailable
+from amem_tui.tui.actions import APP_ACTIONS, bindings, help_rows
 from amem_tui.tui.commands import AmemCommands
 from amem_tui.tui.messages import ModelState
 from amem_tui.tui.screens.main import MainScreen
@@ -20,6 +21,7 @@ from amem_tui.tui.themes import bundled_theme_dir, load_themes, user_theme_dir
 
 if TYPE_CHECKING:
     from amem_tui.config import Settings
+    from amem_tui.engine.engine import MemoryEngine
 
 DEFAULT_THEME = "amem-dark"
 
@@ -30,14 +32,11 @@ class AmemApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "amem-tui"
     COMMANDS = App.COMMANDS | {AmemCommands}
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1", "help", "Help", id="help"),
-        Binding("q", "quit", "Quit", id="quit", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings(APP_ACTIONS)
 
     def __init__(
         self,
-        engine: Any,
+        engine: MemoryEngine,
         *,
         agent: str | None = None,
         theme: str | None = None,
@@ -68,7 +67,7 @@ class AmemApp(App[int]):
     @property
     def read_only(self) -> bool:
         """True when writes are off."""
-        return bool(self.engine.read_only)
+        return self.engine.read_only
 
     def on_mount(self) -> None:
         """Themes and keymap first, then the main screen; the model loads after the first frame."""
@@ -83,7 +82,7 @@ class AmemApp(App[int]):
             self.theme = self.wanted_theme
         if self.user_config:
             self._load_keymap()
-        self.push_screen(MainScreen())
+        self.push_screen(MainScreen(self.engine, self.initial_agent))
         for problem in self.startup_problems:
             self.notify(problem, title="Configuration", severity="warning", markup=False)
         self.call_after_refresh(self._start_model_load)
@@ -100,8 +99,7 @@ class AmemApp(App[int]):
         self.set_keymap({str(k): str(v) for k, v in keymap.items() if isinstance(v, str)})
 
     def _start_model_load(self) -> None:
-        embedder = getattr(self.engine, "embedder", None)
-        if embedder is None or getattr(embedder, "loaded", True):
+        if self.engine.embedder.loaded:
             return
         self._post_model(False, "loading model…")
         self.run_worker(self._load_model, thread=True, exit_on_error=False, group="model")
@@ -133,12 +131,7 @@ class AmemApp(App[int]):
         seen: set[str] = set()
         for screen in self.screen_stack:
             if isinstance(screen, MainScreen):
-                for active in screen.active_bindings.values():
-                    binding = active.binding
-                    if binding.id and binding.id not in seen:
-                        seen.add(binding.id)
-                        key = self.get_key_display(binding)
-                        rows.append((key, binding.description, binding.id))
+                rows += help_rows(screen.active_bindings, self.get_key_display, seen)
         rows.append(("ctrl+p", "command palette", "(app)"))
         self.push_screen(HelpScreen(rows))
 

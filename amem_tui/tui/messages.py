@@ -1,16 +1,35 @@
-"""Messages that workers post back to the screen (data only, no store handles)."""
+"""Messages that workers post back to the widgets and screens (data only, no store handles).
+
+Every message is a dataclass: its fields are its constructor, typed. Engine types are
+imported for the type checker only, so importing this module loads no pydantic model.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Literal
 
 from textual.message import Message
 
-from amem_tui.engine.models import HiddenMatch, MemoryNote, NotePage, SearchHit, SearchResult
-from amem_tui.engine.scope import AgentScope
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from amem_tui.engine.audit import AuditReport
+    from amem_tui.engine.models import (
+        ConsolidationRun,
+        HiddenMatch,
+        MemoryNote,
+        NotePage,
+        SearchHit,
+        SearchResult,
+    )
+    from amem_tui.engine.scope import AgentScope
+
+#: The two note panes: the agent's own notes and the shared scope.
+PaneName = Literal["private", "shared"]
 
 
+# ------------------------------------------------------------------ the agent
 @dataclass
 class ScopeData:
     """Everything the panes show for one agent, loaded together so they switch at once."""
@@ -18,63 +37,68 @@ class ScopeData:
     scope: AgentScope
     private: NotePage
     shared: NotePage | None
-    history: list[Any] | None
+    history: list[ConsolidationRun] | None
     counts: dict[str, int]
     collection_exists: bool
     history_error: str | None = None
-    next_run: Any = None  # the nightly consolidation's next start (datetime), if scheduled
+    #: The nightly consolidation's next start, if one is scheduled.
+    next_run: datetime | None = None
 
 
+@dataclass
 class ScopeLoaded(Message):
-    """The panes' data for an agent is ready."""
+    """The panes' data for an agent is ready; ``select`` names the note to select after."""
 
-    def __init__(self, generation: int, data: ScopeData) -> None:
-        super().__init__()
-        self.generation = generation
-        self.data = data
-
-
-class PageLoaded(Message):
-    """One more page of a listing."""
-
-    def __init__(self, generation: int, which: str, page: NotePage) -> None:
-        super().__init__()
-        self.generation = generation
-        self.which = which
-        self.page = page
+    generation: int
+    data: ScopeData
+    select: str | None = None
 
 
+@dataclass
 class AgentsLoaded(Message):
     """The agents from the configuration and the store."""
 
-    def __init__(self, agents: list[AgentScope]) -> None:
-        super().__init__()
-        self.agents = agents
+    agents: list[AgentScope]
 
 
+@dataclass
+class PageLoaded(Message):
+    """One more page of a pane's listing."""
+
+    generation: int
+    page: NotePage
+
+
+# --------------------------------------------------------------------- search
+@dataclass
 class SearchDone(Message):
-    """A search finished (possibly for an older query: check ``query``)."""
+    """A search finished (possibly for an older query: check ``generation`` and ``query``)."""
 
-    def __init__(self, generation: int, query: str, result: SearchResult) -> None:
-        super().__init__()
-        self.generation = generation
-        self.query = query
-        self.result = result
+    generation: int
+    query: str
+    result: SearchResult
 
 
+@dataclass
+class SearchFailed(Message):
+    """A search raised; the error itself is reported by the worker-error handler."""
+
+    generation: int
+    query: str
+    error: str
+
+
+@dataclass
 class HiddenFound(Message):
     """The hidden matches of a search, found after its hits were shown."""
 
-    def __init__(
-        self, generation: int, query: str, hidden: list[HiddenMatch], notice: str | None
-    ) -> None:
-        super().__init__()
-        self.generation = generation
-        self.query = query
-        self.hidden = hidden
-        self.notice = notice
+    generation: int
+    query: str
+    hidden: list[HiddenMatch]
+    notice: str | None
 
 
+# ----------------------------------------------------------------------- note
 @dataclass
 class NoteData:
     """A note for the detail view, its links with the read rule applied."""
@@ -86,63 +110,88 @@ class NoteData:
     writable: bool = False
     notes: list[str] = field(default_factory=list)
 
+    @classmethod
+    def missing(cls, note_id: str, reason: str) -> NoteData:
+        """What the detail shows for a note that is gone or not visible: its id and why."""
+        from amem_tui.engine.models import MemoryNote
 
+        return cls(note=MemoryNote(id=note_id, content=""), links=[], conflicts=[], notes=[reason])
+
+
+@dataclass
 class NoteLoaded(Message):
     """The selected note is loaded."""
 
-    def __init__(self, generation: int, data: NoteData) -> None:
-        super().__init__()
-        self.generation = generation
-        self.data = data
+    generation: int
+    data: NoteData
 
 
+# -------------------------------------------------------------------- outcome
+@dataclass
 class ActionDone(Message):
-    """A write finished: say so, and reload what changed."""
+    """A write finished: say so, reload what changed and select ``select`` if given."""
 
-    def __init__(self, message: str, select: str | None = None) -> None:
-        super().__init__()
-        self.message = message
-        self.select = select
+    message: str
+    select: str | None = None
 
 
+@dataclass
 class ActionRefused(Message):
-    """The engine refused a request: show the rule, never a traceback."""
+    """The engine refused a request: show the rule, never a traceback.
 
-    def __init__(self, title: str, message: str) -> None:
-        super().__init__()
-        self.title = title
-        self.message = message
+    ``store_unavailable`` marks a store that did not answer (the screen shows its banner).
+    """
+
+    title: str
+    message: str
+    store_unavailable: bool = False
 
 
+@dataclass
 class ModelState(Message):
     """The embedding model finished loading, or failed to."""
 
-    def __init__(self, ready: bool, detail: str = "") -> None:
-        super().__init__()
-        self.ready = ready
-        self.detail = detail
+    ready: bool
+    detail: str = ""
 
 
+# -------------------------------------------------------------- consolidation
+@dataclass
 class PreviewReady(Message):
     """A consolidation dry run finished."""
 
-    def __init__(self, run: Any) -> None:
-        super().__init__()
-        self.run = run
+    scope: AgentScope
+    run: ConsolidationRun
 
 
+@dataclass
 class ConsolidationProgress(Message):
-    """Progress of an applied consolidation."""
+    """Progress of an applied consolidation; a burst of these costs one repaint."""
 
-    def __init__(self, done: int, total: int) -> None:
-        super().__init__()
-        self.done = done
-        self.total = total
+    done: int
+    total: int
+
+    def can_replace(self, message: Message) -> bool:
+        """A newer count supersedes this one while both wait in the queue."""
+        return isinstance(message, ConsolidationProgress)
 
 
+@dataclass
+class ConsolidationFinished(Message):
+    """An applied consolidation ended (done or failed): the progress bar goes."""
+
+
+@dataclass
+class HistoryRefreshed(Message):
+    """The consolidation runs of ``agent``, reloaded while a run is going."""
+
+    agent: str
+    runs: list[ConsolidationRun]
+
+
+# ---------------------------------------------------------------------- audit
+@dataclass
 class AuditReady(Message):
     """The audit report of the store is built."""
 
-    def __init__(self, report: Any) -> None:
-        super().__init__()
-        self.report = report
+    report: AuditReport

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
@@ -56,3 +57,15 @@ class ConfirmDialog(ModalScreen[bool]):
     def action_answer(self, value: bool) -> None:
         """Answer from a key."""
         self.dismiss(value)
+
+
+def confirm_then(
+    app: App[object], title: str, body: str, label: str, then: Callable[[], object]
+) -> None:
+    """Ask ``title`` with ``body``; run ``then`` only if the user confirms."""
+
+    def answer(yes: bool | None) -> None:
+        if yes:
+            then()
+
+    app.push_screen(ConfirmDialog(title, Text(body), label), answer)

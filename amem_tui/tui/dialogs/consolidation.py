@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -11,7 +11,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from amem_tui.tui.widgets.detail import merge_text
+from amem_tui.tui.render import merge_text
+
+if TYPE_CHECKING:
+    from amem_tui.engine.models import ConsolidationRun
 
 
 def plural(count: int, word: str) -> str:
@@ -38,7 +41,7 @@ class ConsolidationPreview(ModalScreen[bool]):
         Binding("a", "apply", "Apply", id="preview.apply"),
     ]
 
-    def __init__(self, run: Any, read_only: bool = False) -> None:
+    def __init__(self, run: ConsolidationRun, read_only: bool = False) -> None:
         super().__init__()
         self.run = run
         self.read_only = read_only

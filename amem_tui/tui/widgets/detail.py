@@ -1,56 +1,57 @@
-"""The detail view: every field of a note, its history, conflicts and links."""
+"""The detail view: every field of a note, its history, conflicts and links.
+
+The view loads the note it is asked to show itself (with the read rule applied),
+and also shows a consolidation run or the hidden matches of a search.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
 
-from amem_tui.engine.models import NOTE_FIELDS, MemoryNote, SearchResult
-from amem_tui.tui.messages import NoteData
+from amem_tui.engine.errors import AmemError, NotFound
+from amem_tui.engine.models import NOTE_FIELDS
+from amem_tui.engine.scope import can_write
+from amem_tui.tui.messages import NoteData, NoteLoaded
+from amem_tui.tui.render import (
+    LABEL_WIDTH,
+    add_field,
+    explain_hit,
+    merge_text,
+    target_line,
+    timeline,
+    visibility,
+)
 from amem_tui.tui.text import clean, literal, one_line
+from amem_tui.tui.workers import ReportsWorkerFailures
+
+if TYPE_CHECKING:
+    from amem_tui.engine.engine import MemoryEngine
+    from amem_tui.engine.models import (
+        ConsolidationRun,
+        MemoryNote,
+        MergeRecord,
+        SearchHit,
+        SearchResult,
+    )
+    from amem_tui.engine.scope import AgentScope
 
 _SHOWN_APART = {"content", "evolution_history", "links", "conflicts_with"}
-_LABEL_WIDTH = 18
+#: Conflicting notes looked up for the detail view (the rest are only counted).
+CONFLICTS_SHOWN = 20
 
 
-def _add(text: Text, label: str, value: object, style: str = "") -> None:
-    text.append(f"{label:<{_LABEL_WIDTH}}", style="bold dim")
-    if isinstance(value, Text):
-        text.append_text(value)
-    elif isinstance(value, list):
-        text.append(", ".join(one_line(v, 60) for v in value[:50]) if value else "[]", style=style)
-        if len(value) > 50:
-            text.append(f" … {len(value) - 50} more", style="dim")
-    elif value is None:
-        text.append("(absent)", style="dim italic")
-    else:
-        text.append(one_line(value, 200), style=style)
-    text.append("\n")
-
-
-def visibility(note: MemoryNote, agent: str) -> str:
-    """Plain words for the note's scope, as seen by ``agent``."""
-    owner = note.effective_owner or "unknown"
-    if note.is_shared:
-        return f"shared by {owner}: every Mode A agent can read it"
-    readers = note.effective_readers
-    if owner == agent and readers in ([agent], []):
-        return f"private to {agent}"
-    if "*" in readers:
-        return f"owned by {owner}, readers ['*']"
-    if agent in readers and owner != agent:
-        return f"{owner}'s note; {agent} is named in its readers"
-    return f"owned by {owner}; readers {readers}"
-
-
-class NoteDetail(Vertical):
+class NoteDetail(ReportsWorkerFailures, Vertical):
     """Shows one note, one consolidation run, or the hidden matches of a search."""
 
     DEFAULT_CSS = """
@@ -64,26 +65,30 @@ class NoteDetail(Vertical):
     NoteDetail #links-title { padding: 0 1; text-style: bold; }
     """
 
+    @dataclass
     class FollowLink(Message):
         """The user chose a link to follow."""
 
-        def __init__(self, note_id: str) -> None:
-            super().__init__()
-            self.note_id = note_id
+        note_id: str
 
+    @dataclass
     class MergeChosen(Message):
         """The user chose one merge of the shown run (to undo it)."""
 
-        def __init__(self, keeper: str) -> None:
-            super().__init__()
-            self.keeper = keeper
+        keeper: str
 
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+    def __init__(self, engine: MemoryEngine, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.engine = engine
         self.border_title = "Detail"
         self.note: MemoryNote | None = None
         #: The consolidation run shown, when one is.
-        self.run: Any = None
+        self.run: ConsolidationRun | None = None
+        #: The selected note: the one loaded (or being loaded) for the view.
+        self.note_id: str | None = None
+        #: The selected note as last loaded, once it is.
+        self.note_data: NoteData | None = None
+        self._loads = 0
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -120,6 +125,49 @@ class NoteDetail(Vertical):
         self.border_title = title
         self._set(Text(message, style="italic"))
 
+    # ------------------------------------------------------------------ load
+    def load_note(self, scope: AgentScope, note_id: str, hit: SearchHit | None) -> None:
+        """Select ``note_id``: load it, its links and conflicts as ``scope`` sees them."""
+        self._loads += 1
+        self.note_id = note_id
+        self._load(scope, note_id, hit, self._loads)
+
+    def forget_note(self) -> None:
+        """Nothing is selected any more: a load still running is dropped when it ends."""
+        self.note_id = None
+        self.note_data = None
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="note")
+    def _load(self, scope: AgentScope, note_id: str, hit: SearchHit | None, load: int) -> None:
+        try:
+            note = self.engine.get(scope, note_id)
+        except NotFound as exc:
+            self.post_message(NoteLoaded(load, NoteData.missing(note_id, str(exc))))
+            return
+        links = self.engine.linked(scope, note)
+        conflicts: list[tuple[str, MemoryNote | None]] = []
+        for other in note.conflicts_with[:CONFLICTS_SHOWN]:
+            try:
+                conflicts.append((other, self.engine.get(scope, other)))
+            except AmemError:
+                conflicts.append((other, None))
+        data = NoteData(
+            note=note,
+            links=links,
+            conflicts=conflicts,
+            hit=hit,
+            writable=can_write(scope.agent, note),
+        )
+        if not get_current_worker().is_cancelled:
+            self.post_message(NoteLoaded(load, data))
+
+    def on_note_loaded(self, message: NoteLoaded) -> None:
+        """Keep the selected note as loaded; the screen decides whether to show it now."""
+        if message.generation != self._loads or message.data.note.id != self.note_id:
+            message.stop()
+            return
+        self.note_data = message.data
+
     # ------------------------------------------------------------------ note
     def show_note(self, data: NoteData, agent: str) -> None:
         """Every field of a note, the reason it is visible, its timeline and links."""
@@ -133,19 +181,19 @@ class NoteDetail(Vertical):
         if data.hit is not None:
             body.append_text(explain_hit(data.hit))
             body.append("\n")
-        _add(body, "scope", visibility(note, agent))
-        _add(body, "may modify", "yes" if data.writable else f"no ({agent} is not a writer)")
+        add_field(body, "scope", visibility(note, agent))
+        add_field(body, "may modify", "yes" if data.writable else f"no ({agent} is not a writer)")
         for line in data.notes:
             body.append(line + "\n", style="italic")
         for problem in note.problems:
-            _add(body, "problem", problem, style="red")
+            add_field(body, "problem", problem, style="red")
         if note.conflict or note.conflicts_with:
             body.append("Conflicts         ", style="bold yellow")
             reason = note.conflict_reason or "(no reason recorded)"
             body.append_text(literal(reason, limit=2000))
             body.append("\n")
             for target_id, target in data.conflicts:
-                _target_line(body, target_id, target, agent)
+                target_line(body, target_id, target, agent)
         payload = note.to_payload()
         derived = {
             "owner": note.effective_owner,
@@ -160,41 +208,41 @@ class NoteDetail(Vertical):
                 continue
             if field in payload:
                 value = payload[field]
-                _add(body, field, value, style="red" if field == "conflict" and value else "")
+                add_field(body, field, value, style="red" if field == "conflict" and value else "")
             elif derived.get(field) is not None:
-                _add(body, field, Text(f"{derived[field]} (absent; derived)", style="dim"))
+                add_field(body, field, Text(f"{derived[field]} (absent; derived)", style="dim"))
             else:
-                _add(body, field, None)
-        _add(body, "links", f"{len(note.links)} (listed on the right)")
+                add_field(body, field, None)
+        add_field(body, "links", f"{len(note.links)} (listed on the right)")
         extra = {k: v for k, v in payload.items() if k not in NOTE_FIELDS}
         for key in sorted(extra)[:40]:
-            _add(body, clean(key)[: _LABEL_WIDTH - 1], extra[key])
+            add_field(body, clean(key)[: LABEL_WIDTH - 1], extra[key])
         side = timeline(note)
         options = [_link_option(link_id, target, agent) for link_id, target in data.links]
         self._set(body, side, options)
 
     # ------------------------------------------------------------------- run
-    def show_run(self, run: Any, hint: str = "") -> None:
+    def show_run(self, run: ConsolidationRun, hint: str = "") -> None:
         """What a consolidation run merged; its merges listed on the right to undo one."""
         self.note = None
         self.border_title = f"Consolidation run {run.id}"
         body = Text()
         kind = "dry run (nothing changed)" if run.dry_run else str(run.trigger)
-        _add(body, "agent", run.agent)
-        _add(body, "collection", run.collection)
-        _add(body, "kind", kind)
-        _add(body, "status", run.status)
-        _add(body, "started", run.started_at)
-        _add(body, "finished", run.finished_at)
-        _add(body, "threshold", f"{run.threshold:.2f}")
-        if getattr(run, "undoes", None):
-            _add(body, "undoes", run.undoes)
+        add_field(body, "agent", run.agent)
+        add_field(body, "collection", run.collection)
+        add_field(body, "kind", kind)
+        add_field(body, "status", run.status)
+        add_field(body, "started", run.started_at)
+        add_field(body, "finished", run.finished_at)
+        add_field(body, "threshold", f"{run.threshold:.2f}")
+        if run.undoes:
+            add_field(body, "undoes", run.undoes)
         count = len(run.merges)
-        undoable = bool(count) and not run.dry_run and getattr(run, "trigger", "") != "undo"
+        undoable = bool(count) and not run.dry_run and run.trigger != "undo"
         body.append(f"\n{count} merge{'' if count == 1 else 's'}\n", style="bold")
         if undoable and hint:
             body.append(hint + "\n", style="italic")
-        for message in getattr(run, "messages", []) or []:
+        for message in run.messages:
             body.append(one_line(message, 200) + "\n", style="italic")
         for merge in run.merges:
             body.append_text(merge_text(merge))
@@ -221,7 +269,7 @@ class NoteDetail(Vertical):
         self.note = None
         self.border_title = f"Hidden matches for {one_line(result.query, 40)!r}"
         body = Text()
-        hidden = list(getattr(result, "hidden", []) or [])
+        hidden = result.hidden
         if not hidden:
             body.append(
                 f"No hidden matches: nothing outside {result.agent}'s view matched closely.",
@@ -249,111 +297,11 @@ class NoteDetail(Vertical):
 _MERGE = "merge:"  # option ids of merges; note ids never hold a colon
 
 
-def _merge_option(merge: Any) -> Option:
+def _merge_option(merge: MergeRecord) -> Option:
     label = Text(f"{one_line(merge.keeper, 13)}  +{len(merge.dropped)} dropped")
-    if getattr(merge, "undone", False):
+    if merge.undone:
         label.append("  undone", style="dim")
     return Option(label, id=f"{_MERGE}{merge.keeper}")
-
-
-def explain_hit(hit: Any) -> Text:
-    """Why a search hit is there: its scores, how it was reached, why it is visible."""
-    text = Text()
-    text.append(f"{'why this hit':<{_LABEL_WIDTH}}", style="bold")
-    parts = [f"score {hit.score:.3f}"]
-    if getattr(hit, "similarity", None) is not None:
-        parts.append(f"cosine {hit.similarity:.3f}")
-    if getattr(hit, "bm25_rank", None) is not None:
-        parts.append(f"keyword rank {hit.bm25_rank}")
-    if getattr(hit, "rrf", None) is not None:
-        parts.append(f"rrf {hit.rrf:.4f}")
-    via = getattr(hit, "via", "match")
-    if via == "link":
-        source = getattr(hit, "via_note", None)
-        parts.append(f"reached by a link from {one_line(source, 36)}" if source else "via a link")
-    else:
-        parts.append("a direct match")
-    because = {
-        "private": "it is the agent's private note",
-        "shared": "it is in the shared scope",
-        "reader": "the agent is named in its readers",
-        "collection": "it is in the agent's own collection (Mode B)",
-    }.get(str(getattr(hit, "because", "")), str(getattr(hit, "because", "")))
-    parts.append(f"visible because {because}")
-    text.append(" · ".join(parts) + "\n")
-    return text
-
-
-def merge_text(merge: Any) -> Text:
-    """One merge of a consolidation: keeper, dropped notes, contents, why."""
-    text = Text()
-    status = str(getattr(merge, "status", "done") or "done")
-    marks = []
-    if getattr(merge, "undone", False):
-        marks.append("undone")
-    if status not in ("done", "planned"):
-        marks.append(status)
-    suffix = f" ({', '.join(marks)})" if marks else ""
-    text.append(f"• keep {one_line(merge.keeper, 36)}{suffix}", style="bold")
-    text.append(f"  similarity {merge.similarity:.3f}")
-    category = getattr(merge, "category", "")
-    if category:
-        text.append(f"  category {one_line(category, 20)}", style="dim")
-    text.append("\n")
-    text.append("  keep:   ", style="dim")
-    text.append(one_line(merge.content_before, 200) + "\n")
-    contents = getattr(merge, "dropped_content", {}) or {}
-    sims = getattr(merge, "similarities", {}) or {}
-    for dropped in merge.dropped:
-        text.append(f"  drop   {one_line(dropped, 36)}", style="red")
-        if dropped in sims:
-            text.append(f"  cosine {sims[dropped]:.3f}", style="dim")
-        text.append("\n")
-        if dropped in contents:
-            text.append("          " + one_line(contents[dropped], 190) + "\n", style="dim")
-    if merge.content_after != merge.content_before:
-        text.append("  after:  ", style="dim")
-        text.append(one_line(merge.content_after, 200) + "\n")
-    reason = getattr(merge, "reason", "") or getattr(merge, "message", "")
-    if reason:
-        text.append("  why:    ", style="dim")
-        text.append(one_line(reason, 200) + "\n", style="italic")
-    return text
-
-
-def timeline(note: MemoryNote) -> Text:
-    """The evolution history, oldest first, one block per entry."""
-    text = Text()
-    text.append("Evolution history\n", style="bold")
-    if not note.evolution_history:
-        text.append("no entries\n", style="dim italic")
-        return text
-    for entry in note.evolution_history[-100:]:
-        when = one_line(entry.triggeredAt, 19).replace("T", " ")[:16] or "?"
-        text.append(f"● {when} ", style="bold")
-        text.append(one_line(entry.action or "?", 20) + "\n", style="italic")
-        if entry.triggeredBy:
-            text.append(f"  by {one_line(entry.triggeredBy, 36)}\n", style="dim")
-        if entry.oldContext is not None or entry.newContext is not None:
-            text.append(
-                f"  context {one_line(entry.oldContext or '', 30)!r} → "
-                f"{one_line(entry.newContext or '', 30)!r}\n"
-            )
-        if entry.oldTags is not None or entry.newTags is not None:
-            text.append(f"  tags {entry.oldTags or []} → {entry.newTags or []}\n")
-        if entry.oldContent:
-            text.append(f"  was: {one_line(entry.oldContent, 80)}\n", style="dim")
-    return text
-
-
-def _target_line(text: Text, target_id: str, target: MemoryNote | None, agent: str) -> None:
-    if target is None:
-        text.append(
-            f"  ⊘ {one_line(target_id, 40)}  not visible to {agent} (read rule)\n", style="dim"
-        )
-    else:
-        text.append(f"  → {one_line(target_id, 40)}  ", style="")
-        text.append(one_line(target.content, 80) + "\n")
 
 
 def _link_option(link_id: str, target: MemoryNote | None, agent: str) -> Option:

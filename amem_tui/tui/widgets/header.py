@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.widgets import Static
 
-from amem_tui.engine.scope import AgentScope
 from amem_tui.tui.text import one_line
+
+if TYPE_CHECKING:
+    from amem_tui.engine.scope import AgentScope
 
 
 class HeaderBar(Static):
@@ -16,8 +20,8 @@ class HeaderBar(Static):
     HeaderBar { height: 1; background: $panel; color: $foreground; padding: 0 1; }
     """
 
-    def __init__(self, store_label: str, read_only: bool, **kwargs: object) -> None:
-        super().__init__("", **kwargs)  # type: ignore[arg-type]
+    def __init__(self, store_label: str, read_only: bool, *, id: str | None = None) -> None:
+        super().__init__("", id=id)
         self.store_label = store_label
         self.read_only = read_only
         self.model_note = ""

@@ -1,42 +1,65 @@
-"""The consolidation history of the current agent: runs and what each merged."""
+"""The consolidation history of the current agent: runs, and the workers that change them.
+
+The pane previews and applies a consolidation, undoes a run or one merge, and
+reloads itself while a run is going. Each of those asks first (a dialog), then
+calls the engine in a worker and reports the outcome as a message.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
-from amem_tui.tui.text import cell
+from amem_tui.tui.dialogs.confirm import confirm_then
+from amem_tui.tui.messages import (
+    ActionDone,
+    ConsolidationFinished,
+    ConsolidationProgress,
+    HistoryRefreshed,
+    PreviewReady,
+)
+from amem_tui.tui.text import cell, one_line
+from amem_tui.tui.workers import ReportsWorkerFailures
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from amem_tui.engine.engine import MemoryEngine
+    from amem_tui.engine.models import ConsolidationRun
+    from amem_tui.engine.scope import AgentScope
+
+NOTHING_TO_UNDO = "A dry run changed nothing: there is nothing to undo."
 
 
-def run_label(run: Any) -> Text:
+def run_label(run: ConsolidationRun) -> Text:
     """A short word for a run: applied, dry run, undo, undone."""
-    status = str(getattr(run, "status", "") or "")
-    if getattr(run, "dry_run", False):
+    if run.dry_run:
         return Text("dry run", style="italic")
-    if getattr(run, "trigger", "") == "undo" or getattr(run, "undoes", None):
+    if run.trigger == "undo" or run.undoes:
         return Text("undo", style="yellow")
-    if status and status != "done":
-        return Text(status, style="yellow")
-    return Text(str(getattr(run, "trigger", "manual")))
+    if run.status and run.status != "done":
+        return Text(run.status, style="yellow")
+    return Text(run.trigger)
 
 
-def next_run_label(when: Any) -> str:
+def next_run_label(when: datetime) -> str:
     """The nightly run's next start, short: "next run 03:00" (local time).
 
     The date is left out: it is always within a day, and it would depend on the
     machine's time zone (snapshots must not).
     """
-    stamp = when.strftime("%H:%M") if hasattr(when, "strftime") else str(when)
-    return f"next run {stamp}"
+    return f"next run {when.strftime('%H:%M')}"
 
 
-class HistoryPane(Vertical):
+class HistoryPane(ReportsWorkerFailures, Vertical):
     """A table of consolidation runs (newest first)."""
 
     DEFAULT_CSS = """
@@ -46,17 +69,21 @@ class HistoryPane(Vertical):
     HistoryPane > .pane-message { padding: 0 1; color: $text-muted; height: auto; }
     """
 
+    @dataclass
     class Highlighted(Message):
         """The cursor moved to a run."""
 
-        def __init__(self, run: Any | None) -> None:
-            super().__init__()
-            self.run = run
+        run: ConsolidationRun | None
 
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
-        self.runs: dict[str, Any] = {}
-        self.next_run: Any = None
+    def __init__(self, engine: MemoryEngine, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.engine = engine
+        self.runs: dict[str, ConsolidationRun] = {}
+        self.next_run: datetime | None = None
+        #: The agent whose runs are shown; a preview for another agent is dropped.
+        self.agent: str | None = None
+        #: True while a consolidation is being applied.
+        self.busy = False
         self.border_title = "Consolidation history"
 
     def compose(self) -> ComposeResult:
@@ -74,7 +101,23 @@ class HistoryPane(Vertical):
         message.update(Text(text))
         message.display = bool(text)
 
-    def show_runs(self, runs: Sequence[Any]) -> None:
+    # ------------------------------------------------------------------ rows
+    def show_history(
+        self,
+        agent: str,
+        runs: Sequence[ConsolidationRun] | None,
+        error: str | None,
+        next_run: datetime | None,
+    ) -> None:
+        """Show ``agent``'s runs, or why the store could not give them."""
+        self.agent = agent
+        self.next_run = next_run
+        if runs is not None:
+            self.show_runs(runs)
+        else:
+            self.show_unavailable(error or "")
+
+    def show_runs(self, runs: Sequence[ConsolidationRun]) -> None:
         """Replace the rows with these runs, newest first."""
         table = self.table
         current = self.current_id
@@ -83,21 +126,18 @@ class HistoryPane(Vertical):
         table.add_column("kind", key="kind", width=7)
         table.add_column("merges", key="merges")
         self.runs = {}
-        ordered = sorted(runs, key=lambda r: str(getattr(r, "started_at", "")), reverse=True)
-        for run in ordered:
-            run_id = str(run.id)
-            if run_id in self.runs:
+        for run in sorted(runs, key=lambda r: r.started_at, reverse=True):
+            if run.id in self.runs:
                 continue
-            self.runs[run_id] = run
+            self.runs[run.id] = run
             # MM-DD HH:MM: the year is rarely news, and the pane is narrow.
-            started = str(getattr(run, "started_at", ""))[5:16].replace("T", " ")
-            merges = len(getattr(run, "merges", []) or [])
-            undone = sum(1 for m in getattr(run, "merges", []) or [] if getattr(m, "undone", False))
+            started = run.started_at[5:16].replace("T", " ")
+            undone = sum(1 for merge in run.merges if merge.undone)
             table.add_row(
                 cell(started, 11),
                 run_label(run),
-                Text(f"{merges}" + (f" ({undone} undone)" if undone else "")),
-                key=run_id,
+                Text(f"{len(run.merges)}" + (f" ({undone} undone)" if undone else "")),
+                key=run.id,
             )
         table.display = bool(self.runs)
         self.border_title = "Consolidation history"
@@ -111,7 +151,7 @@ class HistoryPane(Vertical):
             table.move_cursor(row=table.get_row_index(current))
 
     def show_unavailable(self, text: str) -> None:
-        """Say why there is no history (e.g. the engine has no consolidation yet)."""
+        """Say why there is no history (the store could not give it)."""
         self.runs = {}
         self.table.clear(columns=True)
         self.table.display = False
@@ -132,7 +172,7 @@ class HistoryPane(Vertical):
         return str(key.value) if key.value is not None else None
 
     @property
-    def current_run(self) -> Any | None:
+    def current_run(self) -> ConsolidationRun | None:
         """The run under the cursor."""
         run_id = self.current_id
         return self.runs.get(run_id) if run_id else None
@@ -142,3 +182,133 @@ class HistoryPane(Vertical):
         event.stop()
         key = event.row_key.value if event.row_key is not None else None
         self.post_message(self.Highlighted(self.runs.get(str(key)) if key else None))
+
+    # ----------------------------------------------------------- consolidate
+    def consolidate(self, scope: AgentScope) -> None:
+        """Preview a consolidation of ``scope`` (a dry run); the user may then apply it."""
+        if self.busy:
+            self.app.notify("A consolidation is already running.", markup=False)
+            return
+        # No notification here: the preview dialog follows at once, and a toast that
+        # fades after a few seconds would make snapshots depend on the machine's speed.
+        self.preview_consolidation(scope)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="consolidate")
+    def preview_consolidation(self, scope: AgentScope) -> None:
+        """The dry run: what would be merged, nothing changed."""
+        run = self.engine.consolidate(scope.agent, dry_run=True)
+        self.post_message(PreviewReady(scope, run))
+
+    def on_preview_ready(self, message: PreviewReady) -> None:
+        """Show the preview (unless the agent changed meanwhile); apply if the user says so."""
+        message.stop()
+        run, scope = message.run, message.scope
+        if self.agent is None or run.agent != self.agent:
+            return
+
+        def answer(apply: bool | None) -> None:
+            if apply:
+                self.busy = True
+                self.post_message(ConsolidationProgress(0, len(run.merges)))
+                self.apply_consolidation(scope, run.threshold)
+
+        from amem_tui.tui.dialogs.consolidation import ConsolidationPreview
+
+        self.app.push_screen(ConsolidationPreview(run, read_only=self.engine.read_only), answer)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="consolidate")
+    def apply_consolidation(self, scope: AgentScope, threshold: float) -> None:
+        """Apply the merges, reporting progress as they go."""
+
+        def progress(done: int, total: int) -> None:
+            self.post_message(ConsolidationProgress(done, total))
+
+        try:
+            run = self.engine.consolidate(
+                scope.agent, dry_run=False, threshold=threshold, progress=progress
+            )
+        finally:
+            self.post_message(ConsolidationFinished())
+        self.post_message(
+            ActionDone(f"Consolidated {scope.agent}: {len(run.merges)} merges in run")
+        )
+
+    def on_consolidation_progress(self, message: ConsolidationProgress) -> None:
+        """Reload the runs while one is applied (it updates live); the screen moves its bar."""
+        if self.agent is not None and message.done:
+            self.refresh_history(self.agent)
+
+    def on_consolidation_finished(self) -> None:
+        """Consolidation may run again."""
+        self.busy = False
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="history")
+    def refresh_history(self, agent: str) -> None:
+        """Reload the runs of ``agent``."""
+        try:
+            runs = self.engine.history(agent)
+        except Exception:  # a live refresh only; the run itself reports any failure
+            return
+        self.post_message(HistoryRefreshed(agent, runs))
+
+    def on_history_refreshed(self, message: HistoryRefreshed) -> None:
+        """Show the reloaded runs if they are still the current agent's."""
+        message.stop()
+        if message.agent == self.agent:
+            self.show_runs(message.runs)
+
+    # ------------------------------------------------------------------ undo
+    def undo_selected_run(self, scope: AgentScope) -> None:
+        """Undo the run under the cursor, once the user confirms."""
+        run = self.current_run
+        if run is None:
+            self.app.notify("Select a run in the consolidation history first.", markup=False)
+            return
+        if run.dry_run:
+            self.app.notify(NOTHING_TO_UNDO, markup=False)
+            return
+        confirm_then(
+            self.app,
+            "Undo this consolidation run?",
+            f"Run {run.id} merged {len(run.merges)} groups. Undo restores the dropped notes "
+            "and gives each keeper its content, tags, keywords and links from before.",
+            "Undo",
+            lambda: self.undo(scope, run.id, None),
+        )
+
+    def undo_one_merge(
+        self, scope: AgentScope, run: ConsolidationRun | None, keeper: str | None
+    ) -> None:
+        """Undo the merge of ``run`` into ``keeper``, once the user confirms."""
+        if run is None or keeper is None:
+            self.app.notify(
+                "Select a run in the consolidation history first (its merges are listed "
+                "in the detail view).",
+                markup=False,
+            )
+            return
+        if run.dry_run:
+            self.app.notify(NOTHING_TO_UNDO, markup=False)
+            return
+        merge = next((m for m in run.merges if m.keeper == keeper), None)
+        if merge is None:
+            return
+        confirm_then(
+            self.app,
+            "Undo this merge?",
+            f"Run {run.id}, merge into {merge.keeper}: the {len(merge.dropped)} dropped "
+            "notes are restored and the keeper gets back its content, tags, keywords and "
+            "links from before. The run's other merges stay. Refused if the keeper "
+            f"changed since.\n\nkeeper: {one_line(merge.content_before, 70)}",
+            "Undo merge",
+            lambda: self.undo(scope, run.id, merge.keeper),
+        )
+
+    @work(thread=True, exit_on_error=False, group="write")
+    def undo(self, scope: AgentScope, run_id: str, keeper: str | None) -> None:
+        """Undo a whole run, or only its merge into ``keeper``; report what was undone."""
+        undo_run = self.engine.undo(scope.agent, run_id, keeper)
+        if keeper is None:
+            self.post_message(ActionDone(f"Undid consolidation run {undo_run.id}"))
+        else:
+            self.post_message(ActionDone(f"Undid the merge into {keeper}", keeper))

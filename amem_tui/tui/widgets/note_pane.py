@@ -1,24 +1,53 @@
-"""A pane of notes (private or shared): a page-loaded listing, or search hits."""
+"""A pane of notes (private or shared): its listing, loaded page by page, or search hits.
+
+The pane keeps the agent's listing while it shows search hits, so clearing a search
+brings the listing back without asking the store, and it loads further pages itself.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Static
 from textual.widgets.data_table import ColumnKey
 
-from amem_tui.engine.models import MemoryNote, SearchHit
+from amem_tui.tui.messages import PageLoaded, PaneName
 from amem_tui.tui.text import cell
+from amem_tui.tui.workers import ReportsWorkerFailures
 
+if TYPE_CHECKING:
+    from amem_tui.engine.engine import MemoryEngine
+    from amem_tui.engine.models import MemoryNote, SearchHit
+    from amem_tui.engine.scope import AgentScope
+
+#: Notes per page of a listing.
+PAGE_SIZE = 200
 #: Ask for the next page when the cursor is this close to the last loaded row.
 PREFETCH_ROWS = 20
 #: Content column width before the pane has a size, and the narrowest it gets.
 CONTENT_FALLBACK = 60
 CONTENT_MIN = 12
+
+
+def newest_first(notes: Iterable[MemoryNote]) -> list[MemoryNote]:
+    """Notes by creation time, newest first; notes without a readable time go last.
+
+    The engine lists in store order and has no order option, so each loaded page is
+    sorted here: pages after the first are sorted among themselves, not globally.
+    """
+
+    def when(note: MemoryNote) -> tuple[bool, float]:
+        created = note.created_at()
+        return (created is not None, created.timestamp() if created is not None else 0.0)
+
+    return sorted(notes, key=when, reverse=True)
 
 
 def hit_reason(hit: SearchHit) -> str:
@@ -37,7 +66,7 @@ def state_of(note: MemoryNote) -> Text:
     return Text("")
 
 
-class NotePane(Vertical):
+class NotePane(ReportsWorkerFailures, Vertical):
     """A titled table of notes; loads more rows on demand, never holds a store."""
 
     DEFAULT_CSS = """
@@ -47,25 +76,25 @@ class NotePane(Vertical):
     NotePane > .pane-message { padding: 0 1; color: $text-muted; height: auto; }
     """
 
+    @dataclass
     class Highlighted(Message):
         """The cursor moved to a note."""
 
-        def __init__(self, pane: NotePane, note_id: str | None) -> None:
-            super().__init__()
-            self.pane = pane
-            self.note_id = note_id
+        pane: NotePane
+        note_id: str | None
 
-    class NeedMore(Message):
-        """The cursor is near the end of the loaded rows and more exist."""
-
-        def __init__(self, pane: NotePane, offset: int) -> None:
-            super().__init__()
-            self.pane = pane
-            self.offset = offset
-
-    def __init__(self, which: str, title: str, show_owner: bool, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
-        self.which = which
+    def __init__(
+        self,
+        engine: MemoryEngine,
+        which: PaneName,
+        title: str,
+        show_owner: bool,
+        *,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(id=id)
+        self.engine = engine
+        self.which: PaneName = which
         self.base_title = title
         self.show_owner = show_owner
         self.total = 0
@@ -73,6 +102,12 @@ class NotePane(Vertical):
         self.searching = False
         self._asked_at = -1
         self.hits: dict[str, SearchHit] = {}
+        #: The agent's listing as loaded so far (kept while search hits are shown).
+        self.listing: list[MemoryNote] = []
+        self.listing_total = 0
+        self._scope: AgentScope | None = None
+        self._include_inactive = False
+        self._generation = 0
 
     def compose(self) -> ComposeResult:
         table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=False)
@@ -140,6 +175,42 @@ class NotePane(Vertical):
         return row
 
     # ---------------------------------------------------------------- listing
+    def keep_listing(
+        self, scope: AgentScope, notes: Sequence[MemoryNote], total: int, include_inactive: bool
+    ) -> None:
+        """Remember an agent's first page (newest first); pages loading for another are dropped."""
+        self._generation += 1
+        self._scope = scope
+        self._include_inactive = include_inactive
+        self.listing = newest_first(notes)
+        self.listing_total = total
+
+    def show_kept_listing(self) -> None:
+        """Show the listing as loaded so far (e.g. when a search is cleared)."""
+        self.show_listing(self.listing, self.listing_total)
+
+    @work(thread=True, exit_on_error=False, group="page")
+    def load_page(
+        self, scope: AgentScope, offset: int, include_inactive: bool, generation: int
+    ) -> None:
+        """The next page of the listing."""
+        page = self.engine.list_notes(
+            scope, self.which, limit=PAGE_SIZE, offset=offset, include_inactive=include_inactive
+        )
+        self.post_message(PageLoaded(generation, page))
+
+    def on_page_loaded(self, message: PageLoaded) -> None:
+        """Add a page to the listing; show it unless search hits are shown."""
+        message.stop()
+        if message.generation != self._generation:
+            return
+        page = newest_first(message.page.notes)
+        self.listing.extend(page)
+        self.listing_total = message.page.total
+        if not self.searching:
+            self.total = message.page.total
+            self.append_page(page)
+
     def show_listing(self, notes: Sequence[MemoryNote], total: int) -> None:
         """Replace the rows with the first page of a listing."""
         self.searching = False
@@ -218,7 +289,7 @@ class NotePane(Vertical):
         return True
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        """Tell the screen which note is under the cursor; ask for more rows near the end."""
+        """Tell the screen which note is under the cursor; load more rows near the end."""
         event.stop()
         key = event.row_key.value if event.row_key is not None else None
         self.post_message(self.Highlighted(self, str(key) if key is not None else None))
@@ -228,6 +299,7 @@ class NotePane(Vertical):
             and near_end
             and self.loaded < self.total
             and self._asked_at != self.loaded
+            and self._scope is not None
         ):
             self._asked_at = self.loaded
-            self.post_message(self.NeedMore(self, self.loaded))
+            self.load_page(self._scope, self.loaded, self._include_inactive, self._generation)

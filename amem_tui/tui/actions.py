@@ -1,0 +1,252 @@
+"""Every action of the inspector, once: key, label, palette entry, and whether it writes.
+
+The key bindings, the read-only check, the command palette and the help screen are
+all derived from :data:`MAIN_ACTIONS` and :data:`APP_ACTIONS`; adding an action is
+adding a row here and an ``action_<name>`` method where its binding lives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from textual.binding import Binding, BindingType
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from textual.binding import ActiveBinding
+
+    from amem_tui.engine.scope import AgentScope
+
+
+@dataclass(frozen=True)
+class PaletteEntry:
+    """How an action is offered in the command palette (Ctrl+P).
+
+    ``rank`` orders the palette's list before anything is typed, which need not be
+    the footer's order.
+    """
+
+    rank: int
+    title: str
+    help: str
+
+
+@dataclass(frozen=True)
+class Action:
+    """One key binding and what it means to the user."""
+
+    #: The binding id: what keymap.toml rebinds and the help screen lists.
+    id: str
+    #: The key (Textual key name) it is bound to by default.
+    key: str
+    #: The method it runs: ``action_<action>`` on the node the binding belongs to.
+    action: str
+    #: The footer's and the help screen's label.
+    description: str
+    #: True when the action changes data, so a read-only store turns it off.
+    writes: bool = False
+    #: Shown in the footer.
+    show: bool = True
+    key_display: str | None = None
+    #: Runs even while a widget that would take the key (the search box) has focus.
+    priority: bool = False
+    palette: PaletteEntry | None = None
+
+    def binding(self) -> Binding:
+        """The Textual binding for this action."""
+        return Binding(
+            self.key,
+            self.action,
+            self.description,
+            show=self.show,
+            key_display=self.key_display,
+            priority=self.priority,
+            id=self.id,
+        )
+
+
+#: The main screen's actions, in footer order.
+MAIN_ACTIONS: tuple[Action, ...] = (
+    Action(
+        "search",
+        "slash",
+        "focus_search",
+        "Search",
+        key_display="/",
+        palette=PaletteEntry(10, "Search as this agent", "live search in the search box"),
+    ),
+    Action("switch_agent", "s", "switch_agent", "Agent"),
+    Action(
+        "add",
+        "a",
+        "add",
+        "Add",
+        writes=True,
+        palette=PaletteEntry(2, "Add a note", "write a private or shared note"),
+    ),
+    Action(
+        "edit",
+        "e",
+        "edit",
+        "Edit",
+        writes=True,
+        palette=PaletteEntry(3, "Edit the selected note", "change its content or tags"),
+    ),
+    Action(
+        "publish",
+        "p",
+        "publish",
+        "Publish",
+        writes=True,
+        palette=PaletteEntry(0, "Publish the selected note", "share it with every Mode A agent"),
+    ),
+    Action(
+        "unpublish",
+        "u",
+        "unpublish",
+        "Unpublish",
+        writes=True,
+        palette=PaletteEntry(1, "Unpublish the selected note", "make it private to its owner"),
+    ),
+    Action(
+        "delete",
+        "d",
+        "delete",
+        "Delete",
+        writes=True,
+        palette=PaletteEntry(
+            4, "Soft-delete the selected note", "is_active=false; can be restored"
+        ),
+    ),
+    Action(
+        "restore",
+        "r",
+        "restore",
+        "Restore",
+        writes=True,
+        palette=PaletteEntry(5, "Restore the selected note", "undo a soft delete"),
+    ),
+    Action(
+        "consolidate",
+        "c",
+        "consolidate",
+        "Consolidate",
+        writes=True,
+        palette=PaletteEntry(6, "Consolidate this agent", "preview merges, then apply"),
+    ),
+    Action(
+        "undo",
+        "z",
+        "undo",
+        "Undo run",
+        writes=True,
+        show=False,
+        palette=PaletteEntry(7, "Undo the selected consolidation run", "from the history pane"),
+    ),
+    Action("undo_merge", "m", "undo_merge", "Undo merge", writes=True, show=False),
+    Action(
+        "toggle_deleted",
+        "x",
+        "toggle_deleted",
+        "Deleted",
+        palette=PaletteEntry(8, "Show or hide soft-deleted notes", "include is_active=false"),
+    ),
+    # h would be typed into the search box, so ctrl+t (a priority binding: it works
+    # while the box has focus; Input does not use it) toggles from anywhere.
+    Action(
+        "toggle_hidden",
+        "h",
+        "toggle_hidden",
+        "Hidden",
+        show=False,
+        palette=PaletteEntry(
+            9, "Show or hide hidden matches", "close matches this agent cannot see"
+        ),
+    ),
+    Action(
+        "toggle_hidden_anywhere",
+        "ctrl+t",
+        "toggle_hidden",
+        "Hidden",
+        show=False,
+        priority=True,
+    ),
+    Action("reload", "ctrl+r", "reload", "Reload", show=False),
+    Action(
+        "audit",
+        "A",
+        "audit",
+        "Audit",
+        key_display="A",
+        show=False,
+        palette=PaletteEntry(
+            11, "Audit the store", "shared notes, readers, malformed points, links"
+        ),
+    ),
+    Action("clear_search", "escape", "clear_search", "Clear", show=False),
+)
+
+#: The app's own actions (they work on every screen).
+APP_ACTIONS: tuple[Action, ...] = (
+    Action("help", "f1", "help", "Help"),
+    Action("quit", "q", "quit", "Quit", show=False),
+)
+
+#: Every action by binding id.
+ACTIONS_BY_ID: dict[str, Action] = {a.id: a for a in (*MAIN_ACTIONS, *APP_ACTIONS)}
+#: The actions (method names) that change data.
+WRITE_ACTIONS: frozenset[str] = frozenset(a.action for a in MAIN_ACTIONS if a.writes)
+
+READ_ONLY_REASON = "The store is opened read-only (--read-only): writes are off."
+
+
+def bindings(actions: Iterable[Action]) -> list[BindingType]:
+    """The Textual bindings of these actions, in order."""
+    return [action.binding() for action in actions]
+
+
+def palette_actions() -> list[tuple[Action, PaletteEntry]]:
+    """The actions the command palette offers, in the palette's order."""
+    offered = [(a, a.palette) for a in MAIN_ACTIONS if a.palette is not None]
+    return sorted(offered, key=lambda pair: pair[1].rank)
+
+
+def disabled_reason(action: str, *, read_only: bool, scope: AgentScope | None) -> str | None:
+    """Why ``action`` cannot run for ``scope`` right now, or None when it may."""
+    if action in WRITE_ACTIONS and read_only:
+        return READ_ONLY_REASON
+    if action == "publish" and scope is not None and not scope.has_shared_scope:
+        return f"{scope.agent} is a Mode B agent: it has no shared scope, so it cannot publish."
+    return None
+
+
+def key_for(
+    active: Mapping[str, ActiveBinding], key_display: Callable[[Binding], str], *binding_ids: str
+) -> str:
+    """The key that runs the first of these bindings now (keymap.toml may rebind it)."""
+    for binding_id in binding_ids:
+        for binding in active.values():
+            if binding.binding.id == binding_id:
+                return key_display(binding.binding)
+    return "?"
+
+
+def help_rows(
+    active: Mapping[str, ActiveBinding], key_display: Callable[[Binding], str], seen: set[str]
+) -> list[tuple[str, str, str]]:
+    """(key, description, binding id) of the table's actions active now, in key order.
+
+    The order is the screen's active bindings' (a rebound key moves to the end, as in
+    the footer); ``seen`` carries binding ids already listed, so none repeats.
+    """
+    rows: list[tuple[str, str, str]] = []
+    for binding in active.values():
+        action = ACTIONS_BY_ID.get(binding.binding.id or "")
+        if action is None or action.id in seen:
+            continue
+        seen.add(action.id)
+        rows.append((key_display(binding.binding), action.description, action.id))
+    return rows

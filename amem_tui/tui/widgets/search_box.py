@@ -1,0 +1,309 @@
+"""The search box: live search as the current agent, and the status line under it.
+
+Latest wins, no debounce: a change starts a search at once when none is running;
+otherwise only the newest text is remembered and searched when the running one
+ends. So at most one search thread runs, the final text is always searched, and a
+fast typist costs at most one extra search. A result that no longer matches the
+box (older text, another agent, a reload) is dropped, never shown.
+
+The hits come first; the hidden matches (about as much work again) follow. The box
+keeps the result and whether hidden matches are shown; the screen puts the hits in
+the panes when told (:class:`SearchBox.Results` and the other messages below).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Input, Static
+from textual.worker import get_current_worker
+
+from amem_tui.tui.actions import key_for
+from amem_tui.tui.messages import HiddenFound, SearchDone, SearchFailed
+from amem_tui.tui.text import one_line
+from amem_tui.tui.workers import ReportsWorkerFailures
+
+if TYPE_CHECKING:
+    from amem_tui.engine.engine import MemoryEngine
+    from amem_tui.engine.models import SearchResult
+    from amem_tui.engine.scope import AgentScope
+
+#: Hits (and hidden matches) asked for per search.
+SEARCH_LIMIT = 40
+
+
+class SearchBox(ReportsWorkerFailures, Vertical):
+    """The query input and its status line; owns the search workers and their state."""
+
+    DEFAULT_CSS = """
+    SearchBox { height: auto; }
+    """
+
+    @dataclass
+    class Results(Message):
+        """The current query's hits are in: show them (and focus them if ``focus``)."""
+
+        result: SearchResult
+        focus: bool
+        show_hidden: bool
+
+    @dataclass
+    class Failed(Message):
+        """The current query's search failed: no hits to show."""
+
+        query: str
+        focus: bool
+
+    @dataclass
+    class HiddenMatches(Message):
+        """Show the hidden matches of ``result`` in the detail view, or stop showing them."""
+
+        result: SearchResult
+        shown: bool
+
+    @dataclass
+    class Cleared(Message):
+        """The query is empty again: the panes go back to their listings."""
+
+    @dataclass
+    class GoToResults(Message):
+        """Enter with nothing new to search: the user wants the results (or the listing)."""
+
+    def __init__(self, engine: MemoryEngine, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.engine = engine
+        #: The agent searched as; set with :meth:`set_scope` each time its panes load.
+        self.scope: AgentScope | None = None
+        #: Counts the loads of an agent; a result from an earlier one is stale.
+        self.generation = 0
+        #: The query as typed (stripped).
+        self.query_text = ""
+        #: The result on screen, if the query has one.
+        self.result: SearchResult | None = None
+        #: The detail view shows the hidden matches instead of the selected note.
+        self.show_hidden = False
+        self._searching = False  # a search thread is running
+        self._wanted = False  # the query changed while it ran: search again after
+        self._shown: tuple[int, str] | None = None  # (generation, query) on screen
+        self._focus_results = False  # Enter was pressed: go to the hits once they come
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="Search as this agent…  ( / )", id="search")
+        yield Static("", id="search-status", markup=False)
+
+    def on_mount(self) -> None:
+        """No status until there is something to say."""
+        if self.app.is_headless:
+            self.query_input.cursor_blink = False
+        self.query_one("#search-status", Static).display = False
+
+    @property
+    def query_input(self) -> Input:
+        """The query input."""
+        return self.query_one("#search", Input)
+
+    @property
+    def showing_hidden(self) -> bool:
+        """True when the detail view should show hidden matches rather than a note."""
+        return self.show_hidden and self.result is not None
+
+    # ---------------------------------------------------------------- scope
+    def set_scope(self, scope: AgentScope) -> None:
+        """Search as ``scope`` from now on; a query in the box is searched again.
+
+        Also reads and indexes the agent's notes in the background, so its first
+        search is quick.
+        """
+        self.scope = scope
+        self.generation += 1
+        self.query_input.placeholder = f"Search as {scope.agent}…  ( / )"
+        if self.query_text:
+            self.start_search()
+        self.warm_up(scope)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="warm")
+    def warm_up(self, scope: AgentScope) -> None:
+        """Load the model and the agent's notes; a search typed meanwhile waits for this."""
+        # The model first: reading a big store holds the GIL for seconds, and the
+        # first search needs the model more than it needs the warmed cache.
+        with contextlib.suppress(Exception):
+            self.engine.embedder.load()
+        with contextlib.suppress(Exception):  # a failing store shows in the next load
+            self.engine.warm_up(scope)
+
+    # ---------------------------------------------------------------- typing
+    @on(Input.Changed, "#search")
+    def _query_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.query_text = event.value.strip()
+        if not self.query_text:
+            # The running search (if any) finishes in its thread; its result no
+            # longer matches the query and is dropped.
+            self._wanted = False
+            self.result = None
+            self.post_message(self.Cleared())
+            return
+        self.show_status(f"searching for {one_line(self.query_text, 60)!r}…")
+        self.start_search()
+
+    @on(Input.Submitted, "#search")
+    def _query_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if not self.query_text:
+            self.post_message(self.GoToResults())
+            return
+        self._focus_results = True
+        if (
+            not self._searching
+            and self.result is not None
+            and self._shown == (self.generation, self.query_text)
+        ):
+            # The results on screen are already this query's: just go to them.
+            self._focus_results = False
+            self.post_message(self.GoToResults())
+            return
+        self.start_search()
+
+    def clear_query(self) -> None:
+        """Empty the box (the panes go back to their listings)."""
+        if self.query_input.value:
+            self.query_input.value = ""
+
+    # ---------------------------------------------------------------- search
+    def start_search(self) -> None:
+        """Search for the current query now, or as soon as the running search ends."""
+        if self.scope is None or not self.query_text:
+            return
+        if self._searching:
+            self._wanted = True
+            return
+        self._searching = True
+        self._wanted = False
+        self.run_search(self.scope, self.query_text, self.generation)
+
+    @work(exclusive=True, thread=True, exit_on_error=False, group="search")
+    def run_search(self, scope: AgentScope, query: str, generation: int) -> None:
+        """Search as the agent; always posts SearchDone or SearchFailed (freeing the slot).
+
+        The hits go out first; the hidden matches follow in a HiddenFound, unless
+        a newer query came meanwhile.
+        """
+        try:
+            # Approximate (HNSW) on big collections, as the agent's own Qdrant searches.
+            result = self.engine.search(scope, query, limit=SEARCH_LIMIT, exact=False)
+        except Exception as exc:
+            self.post_message(SearchFailed(generation, query, str(exc)))
+            raise  # reported by the worker-error handler
+        self.post_message(SearchDone(generation, query, result))
+        if not self._is_current(generation, query) or get_current_worker().is_cancelled:
+            return
+        try:
+            hidden, notice = self.engine.hidden_matches(
+                scope, query, limit=SEARCH_LIMIT, exact=False
+            )
+        except Exception:  # the hits are shown; a failing store shows on the next load
+            return
+        self.post_message(HiddenFound(generation, query, hidden, notice))
+
+    def _is_current(self, generation: int, query: str) -> bool:
+        return generation == self.generation and query == self.query_text
+
+    def _finished(self, generation: int, query: str) -> bool:
+        """Free the search slot; True when the search answers the box's query now."""
+        self._searching = False
+        if self._is_current(generation, query):
+            self._wanted = False  # this result already answers the newest text
+            return True
+        if self._wanted:
+            self.start_search()  # the newest text, typed while this one ran
+        return False
+
+    def on_search_done(self, message: SearchDone) -> None:
+        """Keep a current result and tell the screen; a stale one is never shown."""
+        message.stop()
+        if not self._finished(message.generation, message.query):
+            return
+        self._shown = (message.generation, message.query)
+        self.result = message.result
+        self._status_of(message.result)
+        self.post_message(self.Results(message.result, self._take_focus(), self.show_hidden))
+
+    def on_search_failed(self, message: SearchFailed) -> None:
+        """Say the current query's search failed (the error itself is notified)."""
+        message.stop()
+        if not self._finished(message.generation, message.query):
+            return
+        self._shown = None
+        self.result = None
+        agent = self.scope.agent if self.scope is not None else "?"
+        self.show_status(
+            f"search for {one_line(message.query, 50)!r} as {agent} failed: "
+            f"{one_line(message.error, 200)} · Esc clears"
+        )
+        self.post_message(self.Failed(message.query, self._take_focus()))
+
+    def on_hidden_found(self, message: HiddenFound) -> None:
+        """Add the hidden matches to the result on screen (if it is still this query's)."""
+        message.stop()
+        result = self.result
+        if message.generation != self.generation or result is None:
+            return
+        if result.query != message.query:
+            return
+        result.hidden = message.hidden
+        if message.notice and message.notice not in (result.notice or ""):
+            result.notice = " ".join(filter(None, [result.notice, message.notice]))
+        self._status_of(result)
+        if self.show_hidden:
+            self.post_message(self.HiddenMatches(result, shown=True))
+
+    def forget_result(self) -> None:
+        """Drop the result on screen (the agent is about to change)."""
+        self.result = None
+
+    def _take_focus(self) -> bool:
+        focus, self._focus_results = self._focus_results, False
+        return focus
+
+    # ---------------------------------------------------------------- hidden
+    def toggle_hidden(self) -> None:
+        """Show or hide the close matches this agent cannot see."""
+        self.show_hidden = not self.show_hidden
+        if self.result is None:
+            self.app.notify("Hidden matches belong to a search: type a query first.", markup=False)
+            return
+        self._status_of(self.result)  # the hint says what the key does now
+        self.post_message(self.HiddenMatches(self.result, shown=self.show_hidden))
+
+    # ---------------------------------------------------------------- status
+    def _status_of(self, result: SearchResult) -> None:
+        parts = [
+            f"{len(result.hits)} hits for {one_line(result.query, 50)!r} as {result.agent}",
+            f"{result.search_mode} search",
+        ]
+        if result.hidden:
+            verb = "hide" if self.show_hidden else "show"
+            key = key_for(
+                self.screen.active_bindings,
+                self.app.get_key_display,
+                "toggle_hidden_anywhere",
+                "toggle_hidden",
+            )
+            parts.append(f"{len(result.hidden)} hidden matches ({key} to {verb})")
+        if result.notice:
+            parts.append(result.notice)
+        parts.append("Esc clears")
+        self.show_status(" · ".join(parts))
+
+    def show_status(self, text: str) -> None:
+        """Put ``text`` on the status line (an empty text hides the line)."""
+        status = self.query_one("#search-status", Static)
+        status.update(Text(text, no_wrap=True, overflow="ellipsis"))
+        status.display = bool(text)

@@ -1,0 +1,27 @@
+"""The store banner: one red line while the store does not answer."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from amem_tui.tui.text import one_line
+
+
+class StoreBanner(Static):
+    """Says the store is unavailable; hidden (taking no row) while it answers."""
+
+    def show_problem(self, problem: str | None) -> None:
+        """Show the banner for ``problem``, or hide it (the store answered again)."""
+        if problem is None:
+            self.display = False
+            return
+        self.update(
+            Text(
+                f"Store unavailable: {one_line(problem, 200)}. Nothing was half-written; "
+                "reload (ctrl+r) once it is back.",
+                no_wrap=True,
+                overflow="ellipsis",
+            )
+        )
+        self.display = True

@@ -1,0 +1,63 @@
+"""The one place where a failed worker becomes a notification.
+
+Workers call the engine and simply raise when it refuses; every widget or screen
+that runs workers mixes in :class:`ReportsWorkerFailures`, which turns a worker that
+ended in error into an :class:`~amem_tui.tui.messages.ActionRefused`. That message
+bubbles up to the main screen, which shows it (and the store banner when the store
+did not answer).
+"""
+
+from __future__ import annotations
+
+from textual.message_pump import MessagePump
+from textual.worker import Worker, WorkerState
+
+from amem_tui.engine.errors import (
+    AmemError,
+    InvalidInput,
+    ModelUnavailable,
+    NotFound,
+    PermissionDenied,
+    ReadOnlyStore,
+    StoreUnavailable,
+)
+from amem_tui.tui.messages import ActionRefused
+
+
+def refusal_title(exc: BaseException) -> str:
+    """A short title naming the kind of refusal."""
+    if isinstance(exc, PermissionDenied):
+        return "Permission denied (write rule)"
+    if isinstance(exc, ReadOnlyStore):
+        return "Read-only store"
+    if isinstance(exc, NotFound):
+        return "Not found or not visible (read rule)"
+    if isinstance(exc, InvalidInput):
+        return "Rejected"
+    if isinstance(exc, StoreUnavailable):
+        return "Store unavailable"
+    if isinstance(exc, ModelUnavailable):
+        return "Embedding model unavailable"
+    return "Error"
+
+
+def refusal(exc: BaseException) -> ActionRefused:
+    """The message that reports ``exc``: the engine's own words, or the exception's type."""
+    message = str(exc) if isinstance(exc, AmemError) else f"{type(exc).__name__}: {exc}"
+    return ActionRefused(
+        refusal_title(exc), message, store_unavailable=isinstance(exc, StoreUnavailable)
+    )
+
+
+class ReportsWorkerFailures(MessagePump):
+    """Mixin for a widget or screen: its workers' errors are reported, never swallowed.
+
+    Textual tells only the node that ran a worker about its state, so each node with
+    workers mixes this in; the report then bubbles to the screen like any message.
+    """
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """Report a worker that raised."""
+        error = event.worker.error
+        if event.state == WorkerState.ERROR and error is not None:
+            self.post_message(refusal(error))

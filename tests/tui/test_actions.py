@@ -1,0 +1,60 @@
+"""The action table drives the bindings, the palette and the read-only check consistently."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+
+from amem_tui.engine.scope import AgentScope
+from amem_tui.tui.actions import (
+    ACTIONS_BY_ID,
+    APP_ACTIONS,
+    MAIN_ACTIONS,
+    READ_ONLY_REASON,
+    WRITE_ACTIONS,
+    disabled_reason,
+    palette_actions,
+)
+from amem_tui.tui.app import AmemApp
+from amem_tui.tui.messages import ConsolidationFinished, ConsolidationProgress
+from amem_tui.tui.screens.main import MainScreen
+
+MODE_A = AgentScope(agent="dev", mode="A", collection="amem_notes")
+MODE_B = AgentScope(agent="sandbox", mode="B", collection="amem_notes_sandbox")
+
+
+def test_every_action_runs_a_method_where_its_binding_lives() -> None:
+    for action in MAIN_ACTIONS:
+        assert callable(getattr(MainScreen, f"action_{action.action}", None)), action.id
+    for action in APP_ACTIONS:
+        assert callable(getattr(AmemApp, f"action_{action.action}", None)), action.id
+
+
+def test_binding_ids_are_unique_and_bindings_follow_the_table() -> None:
+    assert len(ACTIONS_BY_ID) == len(MAIN_ACTIONS) + len(APP_ACTIONS)
+    bindings = [b for b in MainScreen.BINDINGS if isinstance(b, Binding)]
+    assert [b.id for b in bindings] == [action.id for action in MAIN_ACTIONS]
+
+
+def test_palette_offers_each_entry_once_in_rank_order() -> None:
+    offered = palette_actions()
+    ranks = [entry.rank for _, entry in offered]
+    assert ranks == sorted(set(ranks))
+    assert len({action.action for action, _ in offered}) == len(offered)
+
+
+def test_read_only_turns_off_exactly_the_writing_actions() -> None:
+    for action in MAIN_ACTIONS:
+        reason = disabled_reason(action.action, read_only=True, scope=MODE_A)
+        assert (reason == READ_ONLY_REASON) == (action.action in WRITE_ACTIONS), action.id
+        assert disabled_reason(action.action, read_only=False, scope=MODE_A) is None
+
+
+def test_a_mode_b_agent_cannot_publish() -> None:
+    reason = disabled_reason("publish", read_only=False, scope=MODE_B)
+    assert reason is not None and "Mode B" in reason
+    assert disabled_reason("unpublish", read_only=False, scope=MODE_B) is None
+
+
+def test_progress_messages_coalesce_but_the_end_does_not() -> None:
+    assert ConsolidationProgress(1, 5).can_replace(ConsolidationProgress(2, 5))
+    assert not ConsolidationProgress(1, 5).can_replace(ConsolidationFinished())
