@@ -113,9 +113,12 @@ class Settings(BaseModel):
     mem0: Mem0PluginConfig | None = None
     #: The embedding model of collections that name none in their metadata.
     collection_models: dict[str, str] = Field(default_factory=dict)
-    #: True when the collection was named (flag, environment or openclaw-amem's entry),
-    #: not left at the default: only a default is replaced by a mem0 collection found.
-    collection_chosen: bool = False
+
+    @property
+    def collection_chosen(self) -> bool:
+        """True when the collection was named (a flag, the environment, openclaw-amem's
+        entry, or a caller): only a default is replaced by a mem0 collection found."""
+        return "collection" in self.model_fields_set
 
     @property
     def embedded_path(self) -> Path:
@@ -420,7 +423,6 @@ def load_settings(
         from_env["collection_models"] = {**own_models, **from_env["collection_models"]}
     _layer(merged, source, from_env, lambda k: f"environment {_ENV_NAMES.get(k, k)}")
     _layer(merged, source, flags, lambda k: f"option --{_FLAG_NAMES.get(k, k)}")
-    merged["collection_chosen"] = "collection" in merged
     if "collection" in source:
         try:
             validate_collection_name(merged["collection"])

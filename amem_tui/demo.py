@@ -17,7 +17,7 @@ from amem_tui.config import AgentConfig, Settings
 from amem_tui.engine.clock import iso
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.formats.openclaw import openclaw_payload
-from amem_tui.engine.models import MemoryNote
+from amem_tui.engine.models import EvolutionEntry, MemoryNote
 
 DEMO_NAMESPACE = uuid.UUID("6f1c2a4e-9d0b-4c55-8a77-3e2f0b1d5c90")
 DEMO_EPOCH = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
@@ -310,15 +310,15 @@ def _add_history(notes: list[MemoryNote]) -> None:
     by_id = {n.id: n for n in notes}
     snake = by_id[demo_id("shared-snake")]
     snake.evolution_history = [
-        {
-            "triggeredBy": demo_id("shared-branches"),
-            "triggeredAt": _at(19),
-            "action": "strengthen",
-            "oldContext": "API conventions",
-            "newContext": snake.context,
-            "oldTags": ["api"],
-            "newTags": snake.tags,
-        }
+        EvolutionEntry(
+            triggeredBy=demo_id("shared-branches"),
+            triggeredAt=_at(19),
+            action="strengthen",
+            oldContext="API conventions",
+            newContext=snake.context,
+            oldTags=["api"],
+            newTags=list(snake.tags),
+        )
     ]
     freeze = by_id[demo_id("shared-freeze")]
     freeze.conflict = True
@@ -327,50 +327,41 @@ def _add_history(notes: list[MemoryNote]) -> None:
     freeze.evolution_type = "CONFLICT"
     vendor = by_id[demo_id("main-vendor")]
     vendor.evolution_history = [
-        {
-            "triggeredBy": demo_id("main-trip"),
-            "triggeredAt": _at(4),
-            "action": "update_neighbor",
-            "oldContext": "billing",
-            "newContext": vendor.context,
-        }
+        EvolutionEntry(
+            triggeredBy=demo_id("main-trip"),
+            triggeredAt=_at(4),
+            action="update_neighbor",
+            oldContext="billing",
+            newContext=vendor.context,
+        )
     ]
 
 
 def seed_demo(engine: MemoryEngine) -> dict[str, int]:
-    """Write the demo notes (idempotent: fixed ids) and return counts per collection."""
+    """Write the demo notes that are missing and return counts per collection.
+
+    Only missing notes are added: a note the user edited, deleted, restored or had
+    merged away stays as the user left it, so running the demo again never reverts
+    anything (and embeds nothing when every note is there).
+    """
     counts: dict[str, int] = {}
     for collection, notes in demo_notes().items():
-        changed = _changed_notes(engine, collection, notes)
-        if changed:
-            engine.put_notes(collection, changed)
+        missing = _missing_notes(engine, collection, notes)
+        if missing:
+            engine.put_notes(collection, missing)
         counts[collection] = len(notes)
     return counts
 
 
-def _changed_notes(
+def _missing_notes(
     engine: MemoryEngine, collection: str, notes: list[MemoryNote]
 ) -> list[MemoryNote]:
-    """The notes not already stored as given (same id, same payload, a vector of the
-    embedder's size): a second ``amem-tui demo`` then embeds nothing and opens at once."""
-    if engine.store.collection_info(collection) is None:
+    """The demo notes whose ids the collection does not hold yet."""
+    service = engine.collection(collection)
+    if not service.exists():
         return list(notes)
-    stored = {
-        p.id: p for p in engine.store.retrieve(collection, [n.id for n in notes], with_vectors=True)
-    }
-    dim = getattr(engine.embedder, "dim", None)
-    out: list[MemoryNote] = []
-    for note in notes:
-        point = stored.get(note.id)
-        same = (
-            point is not None
-            and point.payload == note.to_payload()
-            and bool(point.vector)
-            and (dim is None or len(point.vector) == dim)
-        )
-        if not same:
-            out.append(note)
-    return out
+    stored = {p.id for p in service.store.retrieve(collection, [n.id for n in notes])}
+    return [note for note in notes if note.id not in stored]
 
 
 def demo_config() -> str:

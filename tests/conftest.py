@@ -44,6 +44,8 @@ def _isolated_dirs(
         "AMEM_MODEL",
         "AMEM_READ_ONLY",
         "AMEM_BACKEND",
+        "AMEM_USER",
+        "AMEM_COLLECTION_MODELS",
     ):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("AMEM_CACHE_DIR", str(MODEL_CACHE))

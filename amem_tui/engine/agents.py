@@ -153,7 +153,11 @@ class AgentDirectory:
     def agents(self) -> list[AgentScope]:
         """Configured agents, then any other agent found in the Mode A collection."""
         if self.shared.format == "mem0":
-            return self.mem0_scopes()
+            dedicated = self.settings.dedicated_collections()
+            mode_b = [
+                self.scope(name) for name in self.settings.configured_agents() if name in dedicated
+            ]
+            return self.mem0_scopes() + mode_b
         found = [self.scope(name) for name in self.settings.configured_agents()]
         known = {s.agent for s in found}
         for name in sorted(self.agent_ids_in_store() - known):

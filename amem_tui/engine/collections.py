@@ -251,7 +251,7 @@ class CollectionService:
                 named = f"{named} (no embedding_model metadata; named by {model.source})"
             size = f"{model.vector_size}-dimensional" if model.vector_size else "unknown-size"
             if self._fits_ours(model):
-                status = (True, f"collection '{real}' was built with {named}")
+                status = (True, f"collection '{real}' was built with {ours.model_name}")
             elif self.embedders.for_model(model) is not None:
                 status = (
                     True,

@@ -226,6 +226,10 @@ class MemoryNote(BaseModel):
         """What is malformed about this point (empty for a well-formed note)."""
         return list(self._problems)
 
+    def replace_problems(self, problems: list[str]) -> None:
+        """Say what is malformed in a format's own terms (a view of a foreign payload)."""
+        self._problems = list(problems)
+
     @property
     def malformed(self) -> bool:
         """True when the point lacks an agent id or content, or has wrong types."""

@@ -1,14 +1,14 @@
-"""Seeding the demo twice embeds nothing the second time, and repairs changed notes."""
+"""Seeding the demo adds only what is missing: it never reverts what the user changed."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from amem_tui.demo import demo_notes, seed_demo
+from amem_tui.demo import demo_id, demo_notes, seed_demo
 from tests.support.tui import demo_engine
 
 
-def test_second_seed_embeds_nothing_and_changed_notes_are_rewritten() -> None:
+def test_second_seed_embeds_nothing_and_keeps_every_change_the_user_made() -> None:
     engine = demo_engine(seed=False)
     embedded: list[str] = []
     original = engine.embedder.embed_documents
@@ -25,10 +25,21 @@ def test_second_seed_embeds_nothing_and_changed_notes_are_rewritten() -> None:
     embedded.clear()
     assert seed_demo(engine) == first
     assert embedded == []
-    collection, group = next(iter(notes.items()))
-    note = group[0]
-    engine.store.set_payload(collection, note.id, {"content": "tampered"})
+
+    # The user edits one note and soft-deletes another (as a merge would).
+    edited = engine.update("main", demo_id("main-vendor"), content="The vendor account moved")
+    dropped = engine.delete("main", demo_id("main-trip"))
+    embedded.clear()
     seed_demo(engine)
-    assert embedded == [note.content]
-    (point,) = engine.store.retrieve(collection, [note.id])
-    assert point.payload == note.to_payload()
+    assert embedded == []
+    assert engine.get("main", edited.id).content == "The vendor account moved"
+    assert engine.get("main", dropped.id).active is False
+
+    # A demo note that is gone altogether comes back.
+    collection, group = next(iter(notes.items()))
+    gone = group[0]
+    engine.store.delete_points(collection, [gone.id])
+    seed_demo(engine)
+    assert embedded == [gone.content]
+    (point,) = engine.store.retrieve(collection, [gone.id])
+    assert point.payload == gone.to_payload()

@@ -69,6 +69,7 @@ MEM0_VIEW_KEYS = (
 BOOKKEEPING_COLLECTIONS = ("memory_migrations",)
 ENTITIES_SUFFIX = "_entities"
 
+NO_USER_ID = "user_id is missing: the OpenClaw mem0 plugin never reads this memory"
 READ_ONLY_REASON = (
     "amem-tui reads them but never writes them: it shows mem0 stores as the OpenClaw "
     "mem0 plugin sees them (change memories through mem0 itself)"
@@ -245,7 +246,12 @@ def mem0_note(point_id: str | int, payload: Mapping[str, Any] | None) -> MemoryN
     metadata = {k: v for k, v in raw.items() if k not in MEM0_FIELDS}
     if metadata:
         view["mem0_metadata"] = metadata
-    return MemoryNote.from_payload(point_id, view)
+    note = MemoryNote.from_payload(point_id, view)
+    if agent is None:  # say it in mem0's terms: there is no agent_id to miss
+        note.replace_problems(
+            [NO_USER_ID if p.startswith("agent_id") else p for p in note.problems]
+        )
+    return note
 
 
 def is_mem0_note(note: MemoryNote) -> bool:

@@ -16,6 +16,7 @@ from tests.support.real_stores import (
     MAIN_SHARED,
     MALFORMED,
     MEM0,
+    MEM0_AGENT_ONLY,
     MEM0_BAD,
     SANDBOX,
     real_settings,
@@ -45,6 +46,11 @@ def test_audit_reports_each_section(real_store: QdrantStore) -> None:
     assert [(a.agent, a.collections) for a in report.unconfigured_agents] == [("ops", [AMEM_REAL])]
     # The same report on a mem0 collection: agents come from user_id.
     mem0 = engine.audit([MEM0])
-    assert [m.id for m in mem0.malformed] == [MEM0_BAD]
+    # No user_id: the OpenClaw mem0 plugin never reads it, so it is listed, never shown.
+    assert [m.id for m in mem0.malformed] == [MEM0_AGENT_ONLY, MEM0_BAD]
+    no_user = next(m for m in mem0.malformed if m.id == MEM0_AGENT_ONLY)
+    assert no_user.problems == [
+        "user_id is missing: the OpenClaw mem0 plugin never reads this memory"
+    ]
     assert [a.agent for a in mem0.unconfigured_agents] == ["ops"]
     assert mem0.shared_by_owner == {}

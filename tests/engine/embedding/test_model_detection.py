@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from amem_tui.engine.embed import TEST_MODEL
 from amem_tui.engine.errors import ModelMismatch
 from amem_tui.engine.models import MemoryNote
 from amem_tui.engine.store.qdrant import QdrantStore
@@ -49,7 +50,7 @@ def test_collections_resolve_the_alias_and_detect_models(real_store: QdrantStore
     assert sandbox.used_by == ["sandbox"] and sandbox.mode == "B"
     assert views[MEM0].format == "mem0" and views[MEM0].read_only
     assert views[MEM0].model is None and views[MEM0].vector_size == 1536
-    assert views[MEM0].model_source == "vector size" and views[MEM0].searchable is False
+    assert views[MEM0].model_source == "none" and views[MEM0].searchable is False
     assert views[MEM0_SMALL].searchable is True
 
 
@@ -79,7 +80,7 @@ def test_model_status_of_our_own_collection(store: QdrantStore) -> None:
 
 
 @pytest.mark.qdrant_client_only
-def test_model_guessed_from_vector_size_without_metadata(store: QdrantStore) -> None:
+def test_no_model_is_guessed_from_the_vector_size_alone(store: QdrantStore) -> None:
     from qdrant_client import models as qm
 
     for name, size in (("big", 1024), ("legacy", 384), ("our_size", 64)):
@@ -88,20 +89,41 @@ def test_model_guessed_from_vector_size_without_metadata(store: QdrantStore) -> 
         )
     engine = make_engine(store, settings=real_settings())
     big = engine.model_info("big")
-    assert big is not None and (big.name, big.source) == ("Xenova/bge-m3", "vector size")
+    # The size only gives a hint in messages; nothing is taken as the model.
+    assert big is not None and (big.name, big.source) == (None, "none")
+    assert big.hint is not None and "bge-m3" in big.hint
     legacy = engine.model_info("legacy")
-    assert legacy is not None and legacy.name == "Xenova/paraphrase-multilingual-MiniLM-L12-v2"
-    assert engine.model_status("big")[0] is False
+    assert legacy is not None and legacy.name is None and "MiniLM" in (legacy.hint or "")
+    usable, reason = engine.model_status("big")
+    assert usable is False and "AMEM_COLLECTION_MODELS='big=" in reason
     # Our vector size but no metadata: another tool built it, so it is not ours.
     same_size = engine.model_info("our_size")
     assert same_size is not None and same_size.name is None
     usable, reason = engine.model_status("our_size")
-    assert usable is False and "no embedding_model metadata" in reason
+    assert usable is False and "names no embedding model" in reason
     with pytest.raises(ModelMismatch, match="names no embedding_model"):
         engine.put_notes(
             "our_size", [MemoryNote(id=MAIN_PRIVATE, content="z" * 20, agent_id="main")]
         )
     assert store.count("our_size") == 0
+
+
+@pytest.mark.qdrant_client_only
+def test_a_configured_model_names_a_collection_without_metadata(store: QdrantStore) -> None:
+    from qdrant_client import models as qm
+
+    store.client.create_collection(
+        "legacy", vectors_config=qm.VectorParams(size=64, distance=qm.Distance.COSINE)
+    )
+    per_collection = make_engine(
+        store, settings=real_settings(collection_models={"legacy": TEST_MODEL})
+    )
+    model = per_collection.model_info("legacy")
+    assert model is not None and (model.name, model.source) == (TEST_MODEL, "setting")
+    assert per_collection.model_status("legacy")[0] is True
+    by_flag = make_engine(store, settings=real_settings(model=TEST_MODEL))
+    model = by_flag.model_info("legacy")
+    assert model is not None and model.source == "--model"
 
 
 def test_foreign_model_collection_opens_lists_and_gets_but_refuses_our_vectors(

@@ -28,7 +28,6 @@ from tests.support.real_stores import (
     MAIN_PRIVATE,
     MAIN_SHARED,
     MEM0,
-    MEM0_AGENT_ONLY,
     MEM0_BAD,
     MEM0_CAMEL,
     MEM0_DEV,
@@ -140,7 +139,13 @@ def test_mode_a_views(real_store: QdrantStore) -> None:
 def test_mem0_memories_map_onto_agents(real_store: QdrantStore) -> None:
     engine = make_engine(real_store, settings=real_settings(collection=MEM0))
     assert engine.collection_format(MEM0) == "mem0"
-    assert [a.agent for a in engine.agents()] == ["main", "dev", "sandbox", "ops"]
+    # One user (alice): her main, dev and ops namespaces, then the Mode B agent.
+    assert [(a.user, a.agent) for a in engine.agents()] == [
+        ("alice", "main"),
+        ("alice", "dev"),
+        ("alice", "ops"),
+        (None, "sandbox"),
+    ]
     main = engine.list_notes("main").notes
     assert ids(main) == {MEM0_MAIN, MEM0_CAMEL}
     by_id = {n.id: n for n in main}
@@ -148,15 +153,18 @@ def test_mem0_memories_map_onto_agents(real_store: QdrantStore) -> None:
     assert by_id[MEM0_MAIN].timestamp == "2026-01-05T10:00:00.000000+00:00"
     assert by_id[MEM0_MAIN].model_extra["run_id"] == "run-1"
     assert by_id[MEM0_CAMEL].timestamp == "2026-01-09T10:00:00.000Z"
-    assert by_id[MEM0_CAMEL].last_accessed == "2026-01-10T10:00:00.000Z"
+    # The update time is an update time, never an access time.
+    assert by_id[MEM0_CAMEL].model_extra["updated_at"] == "2026-01-10T10:00:00.000Z"
+    assert by_id[MEM0_CAMEL].last_accessed == ""
     dev = {n.id: n for n in engine.list_notes("dev").notes}
-    assert set(dev) == {MEM0_DEV, MEM0_AGENT_ONLY, MEM0_BAD}
+    # mem0's own agent_id names no namespace: the plugin filters on user_id alone.
+    assert set(dev) == {MEM0_DEV, MEM0_BAD}
     assert dev[MEM0_DEV].model_extra["mem0_agent_id"] == "openclaw"
     assert dev[MEM0_DEV].model_extra["user_id"] == "alice:agent:dev"
     assert dev[MEM0_BAD].malformed
     assert ids(engine.list_notes("ops").notes) == {MEM0_OPS}
     assert engine.list_notes("main", "shared").notes == []
-    assert engine.count("dev") == 3
+    assert engine.count("dev") == 2
     assert engine.get("dev", MEM0_DEV).owner == "dev"
     with pytest.raises(NotFound):
         engine.get("main", MEM0_DEV)
@@ -177,7 +185,7 @@ def test_mem0_is_read_only(real_store: QdrantStore) -> None:
 def test_mem0_search_stays_in_the_agents_scope(real_store: QdrantStore) -> None:
     engine = make_engine(real_store, settings=real_settings(collection=MEM0_SMALL))
     for agent, mine in (
-        ("dev", {MEM0_DEV, MEM0_AGENT_ONLY, MEM0_BAD}),
+        ("dev", {MEM0_DEV, MEM0_BAD}),
         ("main", {MEM0_MAIN, MEM0_CAMEL}),
         ("ops", {MEM0_OPS}),
     ):
