@@ -271,9 +271,7 @@ class NoteWriter:
                 raise InvalidInput(f"note {note.id} is already shared")
             owner = note.effective_owner or scope.agent
             rules.apply_access(note, rules.shared_access(owner))
-            self.record(
-                note, "publish", scope.agent, oldContext=note.context, newContext=note.context
-            )
+            self.record(note, "publish", scope.agent)
             return False
 
         return self.modify(service, scope, note_id, "publish", change, owner_only=True)
@@ -308,34 +306,32 @@ class NoteWriter:
         """
         if content is None and tags is None:
             raise InvalidInput("nothing to update: give new content or tags")
-        if content is not None:
-            check_content(content)
-        new_tags = check_texts(tags, "tags") if tags is not None else None
 
         def change(scope: AgentScope, note: MemoryNote) -> bool:
+            # Checked once the write rule has passed: a refusal must never hide behind
+            # (or reveal itself through) a length check.
+            if content is not None:
+                check_content(content)
+            new_tags = check_texts(tags, "tags") if tags is not None else None
             if expected_hash is not None and note.hash != expected_hash:
                 raise InvalidInput(
                     f"note {note.id} was changed elsewhere since it was loaded; reload and retry"
                 )
-            old_content, old_tags = note.content, list(note.tags)
+            changed: dict[str, object] = {}
             reembed = False
             if content is not None and content != note.content:
+                changed["oldContent"] = note.content
                 note.content = content
                 note.hash = content_hash(content)
                 note.ephemeral = is_time_bound(content)
                 if self.looks_low_quality(content):  # flags, never clears another's flag
                     note.low_quality = True
                 reembed = True
-            if new_tags is not None:
+            if new_tags is not None and list(new_tags) != note.tags:
+                changed.update(oldTags=list(note.tags), newTags=list(new_tags))
                 note.tags = list(new_tags)
-            self.record(
-                note,
-                "crud_update",
-                scope.agent,
-                oldContent=old_content,
-                oldTags=old_tags,
-                newTags=list(note.tags),
-            )
+            if changed:  # only what changed is recorded
+                self.record(note, "crud_update", scope.agent, **changed)
             return reembed
 
         return self.modify(service, scope, note_id, "update", change)

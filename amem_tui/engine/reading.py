@@ -84,7 +84,7 @@ def _base_filter(
     if which == "private":
         return rules.private_filter(scope, include_inactive)
     if which == "shared":
-        return rules.shared_filter(owner, include_inactive=include_inactive)
+        return rules.shared_view_filter(scope, owner, include_inactive)
     return service.read_filter(scope, include_inactive)
 
 
@@ -99,7 +99,12 @@ def list_notes(
     owner: str | None = None,
     low_quality: bool = False,
 ) -> NotePage:
-    """A page of the agent's private, shared or all visible notes, with the total."""
+    """A page of the agent's private, shared or all visible notes, with the total.
+
+    ``shared`` is everything the agent sees that is not its own: the shared scope and
+    the notes shared with it alone through ``readers``; private and shared together
+    are what it sees (``visible``).
+    """
     if owner is not None:
         rules.validate_agent_id(owner)
     if which == "shared" and not scope.has_shared_scope:

@@ -155,6 +155,20 @@ def shared_filter(owner: str | None = None, include_inactive: bool = False) -> F
     return Filter(must=must, must_not=must_not)
 
 
+def shared_view_filter(
+    scope: AgentScope, owner: str | None = None, include_inactive: bool = False
+) -> Filter:
+    """What the agent sees that is not its own: the shared scope, and notes shared with it
+    alone (``readers`` names it). With the private notes this is everything it sees."""
+    not_own = (Match("agent_id", scope.agent),)
+    must_not = not_own if include_inactive else (*not_own, NOT_DELETED)
+    shared_with = Filter(should=(Match("agent_id", SHARED), Match("readers", scope.agent)))
+    must: tuple[Condition, ...] = (shared_with,)
+    if owner:
+        must += (Match("owner", owner),)
+    return Filter(must=must, must_not=must_not)
+
+
 def consolidation_filter(scope: AgentScope) -> Filter:
     """Candidates for consolidating ``scope``: its private, active ``memory`` notes."""
     return Filter(
@@ -287,7 +301,7 @@ def fits_listing(scope: AgentScope, note: MemoryNote, which: str) -> bool:
     if which == "private":
         return scope.mode == "B" or note.agent_id == scope.agent
     if which == "shared":
-        return because == "shared"
+        return because in ("shared", "reader")
     return because is not None
 
 

@@ -410,10 +410,12 @@ class World:
             private = {
                 n.id for n in self.notes.values() if listed(actor, n) and n.agent_id == actor.name
             }
+            # Shared: everything it sees that is not its own (the shared scope, and
+            # notes whose readers name it).
             shared = {
                 n.id
                 for n in self.notes.values()
-                if actor.mode == "A" and listed(actor, n) and n.agent_id == "shared"
+                if actor.mode == "A" and listed(actor, n) and n.agent_id != actor.name
             }
             for which, want in (("visible", visible), ("private", private), ("shared", shared)):
                 page = engine.list_notes(actor.name, which, limit=1000)  # type: ignore[arg-type]
