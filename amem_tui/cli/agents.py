@@ -38,5 +38,10 @@ def agents_text(rows: AgentRows) -> str:
 
 
 COMMANDS: tuple[Command[Any], ...] = (
-    Command("agents", "list agents with their mode and collection", list_agents, agents_text),
+    Command(
+        "agents",
+        "list agents with their mode and collection",
+        handler=list_agents,
+        text=agents_text,
+    ),
 )

@@ -80,8 +80,8 @@ COMMANDS: tuple[Command[Any], ...] = (
     Command(
         "audit",
         "shared notes by owner, malformed and legacy points, cross-scope links",
-        audit,
-        audit_text,
-        audit_arguments,
+        handler=audit,
+        text=audit_text,
+        arguments=audit_arguments,
     ),
 )

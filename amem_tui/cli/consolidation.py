@@ -102,15 +102,21 @@ COMMANDS: tuple[Command[Any], ...] = (
     Command(
         "consolidate",
         "merge the agent's near-duplicate private notes",
-        consolidate,
-        run_text,
-        consolidate_arguments,
+        handler=consolidate,
+        text=run_text,
+        arguments=consolidate_arguments,
     ),
     Command(
         "history",
         "consolidation runs, newest first (all agents unless --agent)",
-        history,
-        history_text,
+        handler=history,
+        text=history_text,
     ),
-    Command("undo", "revert a consolidation run or one merge", undo, run_text, undo_arguments),
+    Command(
+        "undo",
+        "revert a consolidation run or one merge",
+        handler=undo,
+        text=run_text,
+        arguments=undo_arguments,
+    ),
 )

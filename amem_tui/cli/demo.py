@@ -63,6 +63,10 @@ def demo_text(data: dict[str, Any]) -> str:
 
 COMMANDS: tuple[Command[Any], ...] = (
     Command(
-        "demo", "fill a demo store and open the TUI on it", fill_demo, demo_text, demo_arguments
+        "demo",
+        "fill a demo store and open the TUI on it",
+        handler=fill_demo,
+        text=demo_text,
+        arguments=demo_arguments,
     ),
 )

@@ -130,25 +130,49 @@ def list_text(data: dict[str, Any]) -> str:
 
 COMMANDS: tuple[Command[Any], ...] = (
     Command(
-        "add", "write a note (private unless --shared)", add_note, note_json_text, add_arguments
+        "add",
+        "write a note (private unless --shared)",
+        handler=add_note,
+        text=note_json_text,
+        arguments=add_arguments,
     ),
     Command(
-        "publish", "make a private note shared", publish_note, note_json_text, note_id_argument
+        "publish",
+        "make a private note shared",
+        handler=publish_note,
+        text=note_json_text,
+        arguments=note_id_argument,
     ),
     Command(
         "unpublish",
         "make a shared note private to its owner",
-        unpublish_note,
-        note_json_text,
-        note_id_argument,
-    ),
-    Command("show", "show one note", show_note, note_json_text, note_id_argument),
-    Command("delete", "soft-delete a note", delete_note, note_json_text, note_id_argument),
-    Command(
-        "restore", "restore a soft-deleted note", restore_note, note_json_text, note_id_argument
+        handler=unpublish_note,
+        text=note_json_text,
+        arguments=note_id_argument,
     ),
     Command(
-        "update", "change a note's content or tags", update_note, note_json_text, update_arguments
+        "show", "show one note", handler=show_note, text=note_json_text, arguments=note_id_argument
     ),
-    Command("list", "list notes", list_notes, list_text, list_arguments),
+    Command(
+        "delete",
+        "soft-delete a note",
+        handler=delete_note,
+        text=note_json_text,
+        arguments=note_id_argument,
+    ),
+    Command(
+        "restore",
+        "restore a soft-deleted note",
+        handler=restore_note,
+        text=note_json_text,
+        arguments=note_id_argument,
+    ),
+    Command(
+        "update",
+        "change a note's content or tags",
+        handler=update_note,
+        text=note_json_text,
+        arguments=update_arguments,
+    ),
+    Command("list", "list notes", handler=list_notes, text=list_text, arguments=list_arguments),
 )

@@ -120,8 +120,8 @@ COMMANDS: tuple[Command[Any], ...] = (
     Command(
         "search",
         "search as an agent: what it finds, why, and what it cannot see",
-        search_notes,
-        search_text,
-        search_arguments,
+        handler=search_notes,
+        text=search_text,
+        arguments=search_arguments,
     ),
 )

@@ -65,12 +65,15 @@ def collections_text(rows: list[dict[str, Any]]) -> str:
 
 COMMANDS: tuple[Command[Any], ...] = (
     Command(
-        "status", "which configuration, store, collection and model are in use", status, status_text
+        "status",
+        "which configuration, store, collection and model are in use",
+        handler=status,
+        text=status_text,
     ),
     Command(
         "collections",
         "list collections with aliases, format and embedding model",
-        collections,
-        collections_text,
+        handler=collections,
+        text=collections_text,
     ),
 )

@@ -168,12 +168,18 @@ def import_text(data: dict[str, Any]) -> str:
 
 
 COMMANDS: tuple[Command[Any], ...] = (
-    Command("export", "write a collection as JSON Lines", export, export_text, export_arguments),
+    Command(
+        "export",
+        "write a collection as JSON Lines",
+        handler=export,
+        text=export_text,
+        arguments=export_arguments,
+    ),
     Command(
         "import",
         "validate and load a JSON Lines export",
-        import_notes,
-        import_text,
-        import_arguments,
+        handler=import_notes,
+        text=import_text,
+        arguments=import_arguments,
     ),
 )
