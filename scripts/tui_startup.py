@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FIRST_FRAME = r"""
 import sys, time
 from pathlib import Path
-import amem_tui.cli, amem_tui.cli_extensions
+import amem_tui.cli
 from amem_tui.config import Settings
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.tui.app import AmemApp

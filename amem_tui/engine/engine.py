@@ -275,6 +275,17 @@ class MemoryEngine:
         scope = self._scope(agent)
         return reading.linked(self.collection(scope.collection), scope, note)
 
+    def redact(self, agent: str | AgentScope, notes: Sequence[MemoryNote]) -> list[MemoryNote]:
+        """Copies of ``notes`` fit to show ``agent``: links and conflicts to notes it may not
+        read are dropped and counted (``unreadable_links``, ``unreadable_conflicts``)."""
+        scope = self._scope(agent)
+        return reading.redact(self.collection(scope.collection), scope, notes)
+
+    def known_agents(self) -> set[str]:
+        """The agents the configuration names or the store holds (a mistyped ``--agent``
+        is none of them)."""
+        return {scope.agent for scope in self.agents()}
+
     def list_filter(
         self,
         scope: AgentScope,

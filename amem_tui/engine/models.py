@@ -339,6 +339,21 @@ class SearchHit(BaseModel):
     boost: float | None = None
     #: Link hops from the match it came through (1 or 2; None for a match).
     hop: int | None = None
+    #: The query's words (BM25 tokens) found in the note's searchable text.
+    matched_terms: list[str] = Field(default_factory=list)
+
+    @property
+    def weak(self) -> bool:
+        """True for a hit the agent recalls only because top-k is filled: no query word
+        matched and its cosine is below :data:`WEAK_SIMILARITY` (or unknown)."""
+        if self.matched_terms:
+            return False
+        return self.similarity is None or self.similarity < WEAK_SIMILARITY
+
+
+#: Below this cosine a hit with no keyword match is only filler: all-MiniLM-L6-v2
+#: gives unrelated short notes 0.0-0.25 and paraphrases 0.5 and more.
+WEAK_SIMILARITY = 0.3
 
 
 class HiddenMatch(BaseModel):

@@ -8,6 +8,7 @@ unreadable note's existence.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from amem_tui.engine import scope as rules
@@ -45,6 +46,35 @@ def linked(
         if target is not None and not service.can_read(scope, target):
             target = None
         out.append((link, target))
+    return out
+
+
+def redact(
+    service: CollectionService, scope: AgentScope, notes: Sequence[MemoryNote]
+) -> list[MemoryNote]:
+    """Copies of ``notes`` fit to show the agent: ids in ``links`` and ``conflicts_with``
+    that name notes it may not read are left out, and only counted (the extra keys
+    ``unreadable_links`` and ``unreadable_conflicts``), so no output reveals that an
+    unreadable note exists."""
+    targets = sorted({t for n in notes for t in (*n.links, *n.conflicts_with)})
+    readable: set[str] = set()
+    if targets:
+        for point in service.store.retrieve(service.name, targets):
+            if service.can_read(scope, service.note(point.id, point.payload)):
+                readable.add(point.id)
+    out: list[MemoryNote] = []
+    for note in notes:
+        copy = note.model_copy(deep=True)
+        for field, extra in (
+            ("links", "unreadable_links"),
+            ("conflicts_with", "unreadable_conflicts"),
+        ):
+            values: list[str] = getattr(note, field)
+            kept = [value for value in values if value in readable]
+            if len(kept) != len(values):
+                setattr(copy, field, kept)
+                setattr(copy, extra, len(values) - len(kept))
+        out.append(copy)
     return out
 
 

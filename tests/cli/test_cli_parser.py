@@ -6,8 +6,7 @@ import argparse
 
 import pytest
 
-import amem_tui.cli_extensions  # noqa: F401  (registers the extra subcommands)
-from amem_tui.cli import COMMANDS, build_parser
+from amem_tui.cli.parser import COMMANDS, build_parser
 
 COMMON = ["--json", "--store", "--url", "--config", "--collection", "--agent", "--session-key"]
 

@@ -14,7 +14,7 @@ from tests.support.paths import REPO_ROOT
 FIRST_FRAME = r"""
 import json, sys
 from pathlib import Path
-import amem_tui.cli, amem_tui.cli_extensions
+import amem_tui.cli
 from amem_tui.config import Settings
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.tui.app import AmemApp
@@ -53,7 +53,7 @@ def _env(tmp_path: Path) -> dict[str, str]:
 def test_importing_the_app_loads_no_client_model_or_audit(tmp_path: Path) -> None:
     names = [*HEAVY, *RARE, "amem_tui.engine.consolidation"]
     code = (
-        "import json, sys, amem_tui.cli, amem_tui.cli_extensions, amem_tui.tui.app; "
+        "import json, sys, amem_tui.cli, amem_tui.tui.app; "
         f"print(json.dumps({{n: n in sys.modules for n in {names!r}}}))"
     )
     out = subprocess.run(

@@ -16,7 +16,7 @@ from datetime import datetime
 
 import numpy as np
 
-from amem_tui.engine.keywords import tokenize
+from amem_tui.engine.keywords import searchable_text, tokenize
 from amem_tui.engine.models import MemoryNote, SearchHit, SearchResult
 from amem_tui.engine.notecache import NoteSet
 from amem_tui.engine.search.ranking import (
@@ -177,6 +177,16 @@ def _rank_hybrid(
                 because=because,
             )
         )
+
+
+def mark_matched_terms(result: SearchResult, query: str) -> None:
+    """Note on each hit which of the query's words its searchable text holds."""
+    wanted = list(dict.fromkeys(tokenize(query)))
+    if not wanted:
+        return
+    for hit in result.hits:
+        present = set(tokenize(searchable_text(hit.note)))
+        hit.matched_terms = [term for term in wanted if term in present]
 
 
 def walk_links(space: SearchSpace, vector: np.ndarray, result: SearchResult) -> None:

@@ -11,7 +11,7 @@ from datetime import datetime
 from amem_tui.engine.errors import InvalidInput
 from amem_tui.engine.models import HiddenMatch, SearchResult
 from amem_tui.engine.search.hidden import hidden_matches as find_hidden
-from amem_tui.engine.search.hits import rank, walk_links
+from amem_tui.engine.search.hits import mark_matched_terms, rank, walk_links
 from amem_tui.engine.search.ranking import SEARCH_MODES, SearchMode
 from amem_tui.engine.search.space import SearchSpace, query_vector
 
@@ -55,6 +55,7 @@ def search(
         rank(space, query, vector, result, limit, exact, info.points_count, now)
         if links and vector is not None and result.hits:
             walk_links(space, vector, result)
+        mark_matched_terms(result, query)
     if hidden:
         result.hidden = find_hidden(space, query, vector, limit, notices, mode, exact)
     result.notice = " ".join(notices) or None

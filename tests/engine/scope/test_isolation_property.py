@@ -352,8 +352,6 @@ class World:
     def expect(
         self, kind: str, actor: Actor, n: ONote | None, content: str | None, tags: list[str]
     ) -> str:
-        if kind == "update" and content is not None and len(content.strip()) < 10:
-            return "invalid"  # the quality gate comes before any lookup
         if n is None or not readable(actor, n):
             return "notfound"
         if kind in ("publish", "unpublish"):
@@ -364,7 +362,11 @@ class World:
             if kind == "unpublish" and n.agent_id != "shared":
                 return "invalid"
             return "ok"
-        return "ok" if writable(actor, n) else "denied"
+        if not writable(actor, n):
+            return "denied"  # the write rule comes before the quality gate
+        if kind == "update" and content is not None and len(content.strip()) < 10:
+            return "invalid"
+        return "ok"
 
     def apply(self, kind: str, n: ONote, content: str | None, tags: list[str]) -> None:
         n.materialize()

@@ -1,0 +1,89 @@
+"""The ``amem-tui`` command line: the common options and every subcommand.
+
+:data:`COMMAND_MODULES` is the one list of subcommand modules; each declares its
+subcommands in ``COMMANDS`` (see :class:`~amem_tui.cli.command.Command`). Adding a
+command means adding it to its concept's module, or a new module to this list.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, NoReturn, Protocol
+
+# Each module by its own name: importing the package itself from here would make a
+# loop (the package's ``main`` imports this parser).
+import amem_tui.cli.agents as agents
+import amem_tui.cli.audit as audit
+import amem_tui.cli.consolidation as consolidation
+import amem_tui.cli.demo as demo
+import amem_tui.cli.notes as notes
+import amem_tui.cli.search as search
+import amem_tui.cli.store as store
+import amem_tui.cli.transfer as transfer
+from amem_tui.cli.command import Command, UsageError
+
+DESCRIPTION = "``amem-tui``: the TUI by default, and headless subcommands on the same engine."
+
+
+class CommandModule(Protocol):
+    """A module of subcommands: what the parser reads from it."""
+
+    COMMANDS: tuple[Command[Any], ...]
+
+
+#: The subcommand modules, in the order their commands are listed in ``--help``.
+COMMAND_MODULES: tuple[CommandModule, ...] = (
+    agents,
+    notes,
+    search,
+    demo,
+    consolidation,
+    store,
+    audit,
+    transfer,
+)
+
+#: Every subcommand by name.
+COMMANDS: dict[str, Command[Any]] = {
+    command.name: command for module in COMMAND_MODULES for command in module.COMMANDS
+}
+
+
+class CommandLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are :class:`UsageError` (one line, exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        """Raise instead of printing usage and exiting."""
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def add_common_options(parser: argparse.ArgumentParser, suppress: bool) -> None:
+    """The options every subcommand takes, before or after its name.
+
+    On a subparser they default to ``SUPPRESS``, so that an option given before the
+    subcommand is not reset by the subparser's default.
+    """
+    default = argparse.SUPPRESS if suppress else None
+    parser.add_argument("--store", metavar="PATH", default=default, help="embedded store folder")
+    parser.add_argument("--url", metavar="URL", default=default, help="Qdrant server URL")
+    parser.add_argument("--config", metavar="FILE", default=default, help="openclaw.json to read")
+    parser.add_argument("--collection", metavar="NAME", default=default, help="Mode A collection")
+    parser.add_argument("--agent", metavar="ID", default=default, help="act as this agent")
+    parser.add_argument("--session-key", metavar="KEY", default=default, help="act as agent:<id>:…")
+    parser.add_argument("--model", metavar="NAME", default=default, help="fastembed model name")
+    parser.add_argument(
+        "--read-only", action="store_true", default=default, help="refuse every write"
+    )
+    parser.add_argument("--json", action="store_true", default=default, help="print JSON")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line: options may stand before or after the subcommand."""
+    parser = CommandLineParser(prog="amem-tui", description=DESCRIPTION)
+    add_common_options(parser, suppress=False)
+    subcommands = parser.add_subparsers(dest="command", parser_class=CommandLineParser)
+    for command in COMMANDS.values():
+        subparser = subcommands.add_parser(command.name, help=command.help)
+        add_common_options(subparser, suppress=True)
+        command.arguments(subparser)
+    return parser
