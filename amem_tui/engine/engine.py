@@ -24,7 +24,7 @@ from amem_tui.engine.clock import Clock, IdFactory, Timekeeper, iso, new_uuid, u
 from amem_tui.engine.collections import Collections, CollectionService
 from amem_tui.engine.embed import Embedder, make_embedder
 from amem_tui.engine.errors import AmemError, ReadOnlyStore
-from amem_tui.engine.formats import PayloadFormat, mem0
+from amem_tui.engine.formats import mem0
 from amem_tui.engine.modelinfo import Embedders, ModelInfo
 from amem_tui.engine.models import (
     ConsolidationRun,
@@ -39,7 +39,6 @@ from amem_tui.engine.reading import ListScope
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.search import SearchMode, SearchSpace
 from amem_tui.engine.store.base import CollectionInfo, NoteStore
-from amem_tui.engine.store.filters import Filter
 from amem_tui.engine.wiring import find_mem0_collection, model_choices, open_store
 
 if TYPE_CHECKING:
@@ -126,14 +125,6 @@ class MemoryEngine:
         """The injected clock."""
         return self.time.clock
 
-    def now(self) -> str:
-        """The injected clock's time, as an ISO string."""
-        return self.time.now()
-
-    def looks_low_quality(self, content: str) -> bool:
-        """True when content matches the write-time check (flagged, never refused)."""
-        return self._writer.looks_low_quality(content)
-
     # --------------------------------------------------------------- agents
     @property
     def shared_collection(self) -> str:
@@ -162,10 +153,6 @@ class MemoryEngine:
         every user and agent pair)."""
         return self._directory().agents()
 
-    def agent_ids_in_store(self) -> set[str]:
-        """Every private ``agent_id`` in the Mode A collection (not ``shared``)."""
-        return self._directory().agent_ids_in_store()
-
     def _scope(self, agent: str | AgentScope) -> AgentScope:
         return agent if isinstance(agent, AgentScope) else self.scope(agent)
 
@@ -178,24 +165,6 @@ class MemoryEngine:
         """Facts about the agent's collection, or None if it does not exist yet."""
         return self.collection(scope.collection).info()
 
-    def collection_format(self, collection: str) -> PayloadFormat:
-        """``mem0`` for a collection of mem0 memories, else ``amem`` (aliases resolved)."""
-        return self.collection(collection).format
-
-    def note_from_point(
-        self, collection: str, point_id: str, payload: dict[str, Any] | None
-    ) -> MemoryNote:
-        """The note a stored point reads as: a note, or a read-only view of a mem0 memory."""
-        return self.collection(collection).note(point_id, payload)
-
-    def read_filter(self, scope: AgentScope, include_inactive: bool = False) -> Filter:
-        """What ``scope`` may find in its collection, in the collection's own format."""
-        return self.collection(scope.collection).read_filter(scope, include_inactive)
-
-    def mem0_user_ids(self, collection: str) -> tuple[str, ...]:
-        """Every ``user_id`` in a mem0 collection (mem0 keeps the agent inside it)."""
-        return self.collection(collection).namespaces()
-
     def model_info(self, collection: str) -> ModelInfo | None:
         """The model that built a collection (metadata, else vector size), or None."""
         return self.collection(collection).model_info()
@@ -203,14 +172,6 @@ class MemoryEngine:
     def model_status(self, collection: str) -> tuple[bool, str]:
         """Whether a collection can be searched by vector here, and why (or why not)."""
         return self.collection(collection).model_status()
-
-    def embedder_for(self, collection: str) -> Embedder | None:
-        """The embedder whose vectors fit a collection: ours, a local one, or None."""
-        return self.collection(collection).embedder()
-
-    def check_model(self, collection: str) -> None:
-        """Refuse to use our vectors on a collection built by another model."""
-        self.collection(collection).check_model()
 
     def vectors_of(self, collection: str, ids: Iterable[str]) -> dict[str, np.ndarray]:
         """Stored vectors by note id (for consolidation and explanations)."""
@@ -285,25 +246,6 @@ class MemoryEngine:
         """The agents the configuration names or the store holds (a mistyped ``--agent``
         is none of them)."""
         return {scope.agent for scope in self.agents()}
-
-    def list_filter(
-        self,
-        scope: AgentScope,
-        which: ListScope,
-        include_inactive: bool = False,
-        *,
-        owner: str | None = None,
-        low_quality: bool = False,
-    ) -> Filter:
-        """The filter behind each listing (see :func:`reading.list_filter`)."""
-        return reading.list_filter(
-            self.collection(scope.collection),
-            scope,
-            which,
-            include_inactive,
-            owner=owner,
-            low_quality=low_quality,
-        )
 
     def list_notes(
         self,

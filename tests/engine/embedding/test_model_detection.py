@@ -63,7 +63,7 @@ def test_model_status_foreign_models_fall_back(
     usable, reason = engine.model_status(AMEM_ALIAS)
     assert usable is False
     assert "Xenova/bge-m3" in reason and "keyword" in reason
-    assert engine.embedder_for(AMEM_ALIAS) is None
+    assert engine.collection(AMEM_ALIAS).embedder() is None
     usable, reason = engine.model_status(SANDBOX)
     assert usable is False and "paraphrase-multilingual" in reason
     assert engine.model_status("not_there")[0] is True
@@ -76,7 +76,7 @@ def test_model_status_of_our_own_collection(store: QdrantStore) -> None:
         True,
         "collection 'ours' was built with amem-test/hash-embedder",
     )
-    assert engine.embedder_for("ours") is engine.embedder
+    assert engine.collection("ours").embedder() is engine.embedder
 
 
 @pytest.mark.qdrant_client_only
