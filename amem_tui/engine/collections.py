@@ -10,8 +10,10 @@ know how the engine is wired.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,9 +22,9 @@ from amem_tui.engine import scope as rules
 from amem_tui.engine.embed import Embedder, canonical_model_name
 from amem_tui.engine.errors import ModelMismatch, ReadOnlyStore
 from amem_tui.engine.formats import PayloadFormat, detect_format, mem0, note_view
+from amem_tui.engine.index import IndexCache, NoteIndex, Selection, SelectionKey
 from amem_tui.engine.modelinfo import Embedders, ModelChoices, ModelInfo, detect_model
-from amem_tui.engine.models import HiddenKind, MemoryNote, VisibleBecause
-from amem_tui.engine.notecache import NoteCache, NoteSet, SelectionKey, uncached_set
+from amem_tui.engine.models import HiddenKind, MemoryNote, NoteAccess, VisibleBecause
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.store.base import CollectionInfo, NoteStore
 from amem_tui.engine.store.filters import Filter
@@ -37,12 +39,19 @@ class CollectionService:
     """A collection (by the name asked for, alias or not) with its format, model and cache."""
 
     def __init__(
-        self, store: NoteStore, name: str, embedders: Embedders, choices: ModelChoices
+        self,
+        store: NoteStore,
+        name: str,
+        embedders: Embedders,
+        choices: ModelChoices,
+        cache_folder: Path | None = None,
     ) -> None:
         self.store = store
         self.name = name
         self.embedders = embedders
         self.choices = choices
+        #: Where note indexes of stores amem-tui does not write are saved.
+        self.cache_folder = cache_folder
         self._lock = threading.Lock()
         self._real: str | None = None
         self._format: PayloadFormat | None = None
@@ -50,7 +59,7 @@ class CollectionService:
         self._model_checked = False
         self._namespaces: tuple[int, tuple[str, ...]] | None = None
         self._bookkeeping: str | None = None
-        self._cache: NoteCache | None = None
+        self._cache: IndexCache | None = None
 
     # ---------------------------------------------------------------- facts
     @property
@@ -140,7 +149,7 @@ class CollectionService:
             return None
         return rules.hidden_filter(scope)
 
-    def visible_because(self, scope: AgentScope, note: MemoryNote) -> VisibleBecause | None:
+    def visible_because(self, scope: AgentScope, note: NoteAccess) -> VisibleBecause | None:
         """Why a note shows up in the scope's searches, or None (see ``scope``)."""
         if self.format == "mem0":
             return mem0.visible_because(scope, note)
@@ -191,31 +200,56 @@ class CollectionService:
         points = self.store.retrieve(self.name, list(ids), with_vectors=True)
         return {p.id: np.asarray(p.vector, dtype=np.float32) for p in points if p.vector}
 
+    def fetch(self, ids: Iterable[str]) -> dict[str, MemoryNote]:
+        """The notes with these ids, read from the store (missing ones left out)."""
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return {}
+        return {p.id: self.note(p.id, p.payload) for p in self.store.retrieve(self.name, wanted)}
+
     def select(
         self,
         flt: Filter | None,
-        keep: Callable[[MemoryNote], bool],
+        keep: Callable[[NoteAccess], bool],
         key: SelectionKey,
         points_count: int,
-    ) -> NoteSet:
-        """The notes ``keep`` accepts, in store order, with their keyword index.
+    ) -> Selection:
+        """The notes ``keep`` accepts, in store order, with their keyword statistics.
 
-        On an embedded store they come from the note cache (``key`` names the scope
+        On an embedded store they come from the note index (``key`` names the scope
         and purpose, which fix ``keep``); elsewhere the store filters with ``flt``
         (the same rule, as a query) and ``keep`` checks again.
         """
-        cache = self._note_cache()
+        cache = self._index_cache()
         if cache is not None:
             return cache.select(points_count, keep, key)
-        return uncached_set([n for n in self.notes(flt) if keep(n)], key)
+        return NoteIndex.build(self.notes(flt)).select(keep)
 
-    def _note_cache(self) -> NoteCache | None:
+    def _index_cache(self) -> IndexCache | None:
         if not self.store.embedded:
             return None
         with self._lock:
             if self._cache is None:
-                self._cache = NoteCache(self.store, self.real_name, self.note)
+                self._cache = IndexCache(
+                    self.store, self.real_name, self.note, self._index_folder()
+                )
             return self._cache
+
+    def _index_folder(self) -> Path | None:
+        """Where the note index is saved: beside the collection, else (a store opened
+        read-only, or one amem-tui never writes) in the cache folder."""
+        beside = self.store.sidecar(self.real_name)
+        if beside is not None:
+            return beside / "index"
+        if self.cache_folder is None or self.store.revision(self.real_name) is None:
+            return None
+        key = hashlib.sha1(f"{self.store.location}\0{self.real_name}".encode()).hexdigest()
+        return self.cache_folder / key[:20]
+
+    def save_index(self) -> None:
+        """Save what this process changed of the note index (for the next process)."""
+        if self._cache is not None:
+            self._cache.save()
 
     # ---------------------------------------------------------------- model
     def model_info(self) -> ModelInfo | None:
@@ -344,10 +378,17 @@ class CollectionService:
 class Collections:
     """The collection services of one store, each made once and kept."""
 
-    def __init__(self, store: NoteStore, embedders: Embedders, choices: ModelChoices) -> None:
+    def __init__(
+        self,
+        store: NoteStore,
+        embedders: Embedders,
+        choices: ModelChoices,
+        cache_folder: Path | None = None,
+    ) -> None:
         self.store = store
         self.embedders = embedders
         self.choices = choices
+        self.cache_folder = cache_folder
         self._services: dict[str, CollectionService] = {}
         self._lock = threading.Lock()
 
@@ -357,6 +398,13 @@ class Collections:
             service = self._services.get(name)
             if service is None:
                 service = self._services[name] = CollectionService(
-                    self.store, name, self.embedders, self.choices
+                    self.store, name, self.embedders, self.choices, self.cache_folder
                 )
             return service
+
+    def save_indexes(self) -> None:
+        """Save every note index this process changed (before the store closes)."""
+        with self._lock:
+            services = list(self._services.values())
+        for service in services:
+            service.save_index()

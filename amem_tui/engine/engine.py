@@ -100,13 +100,16 @@ class MemoryEngine:
             # cannot write through a store opened read-only.
             store = store if isinstance(store, ReadOnlyGuard) else ReadOnlyGuard(store)
         self._store = store
-        self._collections = Collections(store, self._embedders, model_choices(self.settings))
+        self._collections = Collections(
+            store, self._embedders, model_choices(self.settings), cache_dir() / "index"
+        )
         self._collection_found = False
 
     def close(self) -> None:
         """Stop the nightly scheduler (if started) and release the store."""
         if self._scheduler is not None:
             self._scheduler.stop()
+        self._collections.save_indexes()
         self.store.close()
 
     def __enter__(self) -> MemoryEngine:

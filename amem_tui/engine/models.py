@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
@@ -47,6 +48,59 @@ NOTE_FIELDS = (
     "readers",
     "writers",
 )
+
+
+class NoteAccess(Protocol):
+    """What the read rules look at: a full note, or the slim record a cache keeps."""
+
+    @property
+    def agent_id(self) -> str | None:
+        """``main``, ``dev``, …, or ``shared``; None when missing or of the wrong type."""
+        ...
+
+    @property
+    def readers(self) -> Sequence[str] | None:
+        """The readers as stored (None when absent)."""
+        ...
+
+    @property
+    def active(self) -> bool:
+        """False only for a soft-deleted note."""
+        ...
+
+    @property
+    def malformed(self) -> bool:
+        """True for a point that cannot be trusted as a note."""
+        ...
+
+    @property
+    def user_id(self) -> str | None:
+        """The mem0 ``user_id`` of a mem0 memory (None for an openclaw-amem note)."""
+        ...
+
+
+class HeatFields(Protocol):
+    """What openclaw-amem's recency/heat boost looks at."""
+
+    @property
+    def note_type(self) -> str:
+        """``memory`` or ``knowledge``."""
+        ...
+
+    @property
+    def retrieval_count(self) -> int:
+        """Times the note was returned by the agent's own searches."""
+        ...
+
+    @property
+    def last_accessed(self) -> str:
+        """ISO time of the last retrieval (may be empty)."""
+        ...
+
+    @property
+    def timestamp(self) -> str:
+        """ISO creation time (may be empty)."""
+        ...
 
 
 def content_hash(content: str) -> str:
@@ -220,6 +274,12 @@ class MemoryNote(BaseModel):
     def legacy(self) -> bool:
         """True when access fields are absent and derived from ``agent_id``."""
         return self.owner is None or self.readers is None or self.writers is None
+
+    @property
+    def user_id(self) -> str | None:
+        """The ``user_id`` of a mem0 memory's view (None for an openclaw-amem note)."""
+        value = (self.model_extra or {}).get("user_id")
+        return value if isinstance(value, str) and value.strip() else None
 
     @property
     def problems(self) -> list[str]:

@@ -13,7 +13,14 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from amem_tui.engine.errors import InvalidInput, PermissionDenied
-from amem_tui.engine.models import EVERYONE, SHARED, HiddenKind, MemoryNote, VisibleBecause
+from amem_tui.engine.models import (
+    EVERYONE,
+    SHARED,
+    HiddenKind,
+    MemoryNote,
+    NoteAccess,
+    VisibleBecause,
+)
 from amem_tui.engine.store.filters import Condition, Filter, Match, MatchAny
 
 DEFAULT_AGENT = "main"
@@ -220,7 +227,7 @@ def matches(flt: Filter, note: MemoryNote) -> bool:
 # ------------------------------------------------------------------ the rules
 
 
-def visible_because(scope: AgentScope, note: MemoryNote) -> VisibleBecause | None:
+def visible_because(scope: AgentScope, note: NoteAccess) -> VisibleBecause | None:
     """Why a note in the agent's collection shows up in its searches, or None.
 
     This is the search rule (the Mode A filter), used to explain each hit.
@@ -230,7 +237,7 @@ def visible_because(scope: AgentScope, note: MemoryNote) -> VisibleBecause | Non
     return listed_because(scope, note)
 
 
-def listed_because(scope: AgentScope, note: MemoryNote) -> VisibleBecause | None:
+def listed_because(scope: AgentScope, note: NoteAccess) -> VisibleBecause | None:
     """Why a note belongs in the agent's view, soft-deleted or not (None: it does not).
 
     The Mode A filter again, for one note: the store filters first, and this
@@ -294,7 +301,7 @@ def hidden_reason(
     return "private", f"private to agent '{who}'{written}{deleted}"
 
 
-def fits_listing(scope: AgentScope, note: MemoryNote, which: str) -> bool:
+def fits_listing(scope: AgentScope, note: NoteAccess, which: str) -> bool:
     """True when a note the store returned for a ``private``, ``shared`` or ``visible``
     listing really belongs there by the rules above."""
     because = listed_because(scope, note)

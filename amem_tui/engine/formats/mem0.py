@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from amem_tui.engine.models import HiddenKind, MemoryNote, VisibleBecause
+from amem_tui.engine.models import HiddenKind, MemoryNote, NoteAccess, VisibleBecause
 from amem_tui.engine.scope import DEFAULT_AGENT, AgentScope
 from amem_tui.engine.store.filters import Filter, Match
 
@@ -148,10 +148,9 @@ def scope_namespace(scope: AgentScope) -> str | None:
     return namespace(scope.user, scope.agent)
 
 
-def note_namespace(note: MemoryNote) -> str | None:
+def note_namespace(note: NoteAccess) -> str | None:
     """The ``user_id`` of a mem0 note view (None for a memory without one)."""
-    value = (note.model_extra or {}).get("user_id")
-    return value if isinstance(value, str) and value.strip() else None
+    return note.user_id
 
 
 # ---------------------------------------------------------------- read rules
@@ -165,7 +164,7 @@ def read_filter(scope: AgentScope) -> Filter:
     return Filter(must=(Match("user_id", wanted),))
 
 
-def visible_because(scope: AgentScope, note: MemoryNote) -> VisibleBecause | None:
+def visible_because(scope: AgentScope, note: NoteAccess) -> VisibleBecause | None:
     """Why a mem0 memory is in the scope's view (its own namespace), or None."""
     wanted = scope_namespace(scope)
     if wanted is not None and note_namespace(note) == wanted:

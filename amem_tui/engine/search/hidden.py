@@ -17,9 +17,9 @@ import numpy as np
 
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.errors import ModelUnavailable
+from amem_tui.engine.index import Selection
 from amem_tui.engine.keywords import tokenize
-from amem_tui.engine.models import HiddenMatch, MemoryNote
-from amem_tui.engine.notecache import NoteSet
+from amem_tui.engine.models import HiddenMatch, MemoryNote, NoteAccess
 from amem_tui.engine.search.ranking import (
     DENSE_MIN_SCORE,
     SearchMode,
@@ -61,15 +61,16 @@ def hidden_matches(
         # Without a filter (another collection, a mem0 view) keep() judges each note.
         flt = service.hidden_filter(scope) if own else None
 
-        def keep(note: MemoryNote, own: bool = own, service: CollectionService = service) -> bool:
+        def keep(note: NoteAccess, own: bool = own, service: CollectionService = service) -> bool:
             return not own or service.visible_because(scope, note) is None
 
         key = selection_key(scope, "hidden") if own else ("all",)
         scored: list[Scored]
         if vector is None:
             chosen = service.select(flt, keep, key, info.points_count)
-            by_id = chosen.by_id()
-            scored = [(by_id[i], s, None) for i, s in chosen.bm25().rank(tokens, limit)]
+            ranked = chosen.rank(tokens, limit)
+            notes = service.fetch(note_id for note_id, _ in ranked)
+            scored = [(notes[i], s, None) for i, s in ranked if i in notes]
         else:
             try:
                 # Each collection is searched with the model that built it.
@@ -87,6 +88,8 @@ def hidden_matches(
                 scored = _fused(service, vectors[model], tokens, chosen, flt, limit, exact)
             else:
                 scored = _dense(service, vectors[model], flt, keep, limit, exact)
+        # A note changed since the index read it is judged as it is now.
+        scored = [entry for entry in scored if keep(entry[0])]
         for note, score, similarity in scored:
             kind, reason = service.hidden_reason(scope, note, space.dedicated)
             found.append(
@@ -126,31 +129,30 @@ def _fused(
     service: CollectionService,
     vector: np.ndarray,
     tokens: list[str],
-    chosen: NoteSet,
+    chosen: Selection,
     flt: Filter | None,
     limit: int,
     exact: bool = True,
 ) -> list[Scored]:
     """Hidden notes of one collection ranked as hits are: dense + BM25, fused."""
-    notes = chosen.by_id()
-    n = dense_candidates(limit, len(notes))
+    n = dense_candidates(limit, chosen.count)
     if n == 0:
         return []
     similarity: dict[str, float] = {}
     dense: list[str] = []
     # Without a filter (another agent's collection, a mem0 view) the store may
     # also return notes that are not hidden: ask for enough to still fill n.
-    wanted = n if flt is not None else min(n + len(notes), 4 * n)
+    wanted = n if flt is not None else min(n + chosen.count, 4 * n)
     found = service.store.search(
         service.name, vector.tolist(), flt, wanted, exact=exact, with_payload=False
     )
     for point in found:
         if point.score < DENSE_MIN_SCORE or len(dense) >= n:
             break
-        if point.id in notes:
+        if chosen.contains(point.id):
             dense.append(point.id)
             similarity[point.id] = point.score
-    bm25 = [note_id for note_id, _ in chosen.bm25().rank(tokens, n)]
+    bm25 = [note_id for note_id, _ in chosen.rank(tokens, n)]
     fused = rrf_fuse(dense, bm25)
     order = sorted(fused, key=lambda i: -fused[i])[:limit]
     missing = [i for i in order if i not in similarity]
@@ -159,4 +161,5 @@ def _fused(
             sim = cosine(vector, vec)
             if sim is not None:
                 similarity[note_id] = sim
-    return [(notes[i], fused[i], similarity.get(i)) for i in order]
+    notes = service.fetch(order)
+    return [(notes[i], fused[i], similarity.get(i)) for i in order if i in notes]

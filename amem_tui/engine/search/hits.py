@@ -16,9 +16,9 @@ from datetime import datetime
 
 import numpy as np
 
+from amem_tui.engine.index import Selection
 from amem_tui.engine.keywords import searchable_text, tokenize
-from amem_tui.engine.models import MemoryNote, SearchHit, SearchResult
-from amem_tui.engine.notecache import NoteSet
+from amem_tui.engine.models import NoteAccess, SearchHit, SearchResult
 from amem_tui.engine.search.ranking import (
     DENSE_MIN_SCORE,
     LINK_HOPS,
@@ -26,22 +26,21 @@ from amem_tui.engine.search.ranking import (
     LINK_MIN_SIMILARITY,
     cosine,
     dense_candidates,
-    detached,
     heat_boost,
     rrf_fuse,
 )
 from amem_tui.engine.search.space import SearchSpace, selection_key
 
 
-def visible_notes(space: SearchSpace, points_count: int) -> NoteSet:
-    """The notes the agent may search (its read rule), cached where the store allows."""
-    scope = space.scope
+def visible_selection(space: SearchSpace, points_count: int) -> Selection:
+    """The notes the agent may search (its read rule), from the note index where kept."""
+    scope, own = space.scope, space.own
 
-    def visible(note: MemoryNote) -> bool:
-        return space.own.visible_because(scope, note) is not None
+    def visible(note: NoteAccess) -> bool:
+        return own.visible_because(scope, note) is not None
 
-    return space.own.select(
-        space.own.read_filter(scope), visible, selection_key(scope, "visible"), points_count
+    return own.select(
+        own.read_filter(scope), visible, selection_key(scope, "visible"), points_count
     )
 
 
@@ -60,8 +59,8 @@ def rank(
         assert vector is not None
         _rank_dense(space, vector, result, limit, exact)
         return
-    chosen = visible_notes(space, points_count)
-    result.total = len(chosen.notes)
+    chosen = visible_selection(space, points_count)
+    result.total = chosen.count
     if result.search_mode == "keyword":
         _rank_keywords(space, chosen, query, result, limit)
         return
@@ -96,18 +95,21 @@ def _rank_dense(
 
 
 def _rank_keywords(
-    space: SearchSpace, chosen: NoteSet, query: str, result: SearchResult, limit: int
+    space: SearchSpace, chosen: Selection, query: str, result: SearchResult, limit: int
 ) -> None:
-    notes = chosen.by_id()
-    ranked = chosen.bm25().rank(tokenize(query), limit)
+    ranked = chosen.rank(tokenize(query), limit)
     result.candidates = len(ranked)
-    for position, (note_id, score) in enumerate(ranked, start=1):
-        note = notes[note_id]
-        because = space.own.visible_because(space.scope, note)
-        assert because is not None
+    notes = space.own.fetch(note_id for note_id, _ in ranked)
+    position = 0
+    for note_id, score in ranked:
+        note = notes.get(note_id)
+        because = space.own.visible_because(space.scope, note) if note is not None else None
+        if note is None or because is None:  # changed since the index read it
+            continue
+        position += 1
         result.hits.append(
             SearchHit(
-                note=detached(note),
+                note=note,
                 score=score,
                 bm25_rank=position,
                 bm25_score=score,
@@ -118,7 +120,7 @@ def _rank_keywords(
 
 def _rank_hybrid(
     space: SearchSpace,
-    chosen: NoteSet,
+    chosen: Selection,
     query: str,
     vector: np.ndarray,
     result: SearchResult,
@@ -127,28 +129,31 @@ def _rank_hybrid(
     now: datetime,
 ) -> None:
     scope, own = space.scope, space.own
-    notes = chosen.by_id()
-    n = dense_candidates(limit, len(chosen.notes))
+    n = dense_candidates(limit, chosen.count)
     similarity: dict[str, float] = {}
     dense_ids: list[str] = []
     if n > 0:
-        # The selection holds every note the agent may search, so the store need not
-        # send payloads; a point it lacks was written after the selection was read.
+        # The selection knows every note the agent may search, so the store need not
+        # send payloads; a point it lacks was written after the index was read.
         found = own.store.search(
             own.name, vector.tolist(), own.read_filter(scope), n, exact=exact, with_payload=False
         )
         for point in found:
             if point.score < DENSE_MIN_SCORE:
                 break
-            if point.id not in notes:
+            if not chosen.contains(point.id):
                 continue
             dense_ids.append(point.id)
             similarity[point.id] = point.score
-    bm25 = chosen.bm25().rank(tokenize(query), n)
+    bm25 = chosen.rank(tokenize(query), n)
     bm25_ids = [note_id for note_id, _ in bm25]
     result.candidates = max(len(dense_ids), len(bm25_ids))
     fused = rrf_fuse(dense_ids, bm25_ids)
-    boosts = {note_id: heat_boost(notes[note_id], now) for note_id in fused}
+    index = chosen.index
+    boosts: dict[str, float] = {}
+    for note_id in fused:
+        record = index.record(note_id)
+        boosts[note_id] = heat_boost(record, now) if record is not None else 1.0
     order = sorted(fused, key=lambda note_id: -fused[note_id] * boosts[note_id])[:limit]
     # A match found by BM25 alone still has a cosine; measure it from its vector.
     missing = [note_id for note_id in order if note_id not in similarity]
@@ -160,13 +165,15 @@ def _rank_hybrid(
     dense_rank = {note_id: i for i, note_id in enumerate(dense_ids, start=1)}
     bm25_rank = {note_id: i for i, note_id in enumerate(bm25_ids, start=1)}
     bm25_score = dict(bm25)
+    notes = own.fetch(order)
     for note_id in order:
-        note = notes[note_id]
-        because = own.visible_because(scope, note)
-        assert because is not None
+        note = notes.get(note_id)
+        because = own.visible_because(scope, note) if note is not None else None
+        if note is None or because is None:  # changed since the index read it
+            continue
         result.hits.append(
             SearchHit(
-                note=detached(note),
+                note=note,
                 score=fused[note_id] * boosts[note_id],
                 similarity=similarity.get(note_id),
                 bm25_rank=bm25_rank.get(note_id),

@@ -6,7 +6,6 @@ cache keeps its index too.
 
 from __future__ import annotations
 
-import copy
 import math
 from collections.abc import Sequence
 from datetime import datetime
@@ -14,7 +13,7 @@ from typing import Literal
 
 import numpy as np
 
-from amem_tui.engine.models import MemoryNote, parse_time
+from amem_tui.engine.models import HeatFields, parse_time
 
 SearchMode = Literal["dense", "hybrid", "keyword"]
 SEARCH_MODES: tuple[str, ...] = ("dense", "hybrid", "keyword")
@@ -42,7 +41,7 @@ def rrf_fuse(*rankings: Sequence[str], k: int = RRF_K) -> dict[str, float]:
     return fused
 
 
-def heat_boost(note: MemoryNote, now: datetime) -> float:
+def heat_boost(note: HeatFields, now: datetime) -> float:
     """openclaw-amem's small boost for notes retrieved often and lately (1.0 = none).
 
     ``1 + 0.05 * ln(1 + retrieval_count) / (age_days + 1)``, age from
@@ -68,16 +67,3 @@ def cosine(a: np.ndarray, b: Sequence[float] | np.ndarray | None) -> float | Non
         return None
     denom = float(np.linalg.norm(a) * np.linalg.norm(vec))
     return float(np.dot(a, vec) / denom) if denom else 0.0
-
-
-def detached(note: MemoryNote) -> MemoryNote:
-    """A copy of a cached note that a caller may change without touching the cache.
-
-    Its lists and dicts are copied one level deep, which is all a caller edits, and
-    far cheaper than a deep copy of every hit.
-    """
-    copied = note.model_copy()  # shallow; update= would mark every field as set
-    for name, value in list(copied.__dict__.items()):
-        if isinstance(value, list | dict):
-            copied.__dict__[name] = copy.copy(value)
-    return copied

@@ -7,11 +7,13 @@ protocol declares every capability callers use, so nothing is probed for.
 
 from __future__ import annotations
 
+import os
 import threading
 import uuid
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from amem_tui.engine.store.filters import Filter
@@ -180,6 +182,19 @@ class NoteStore(Protocol):
         """Remove points for good (only for the engine's own bookkeeping records)."""
         ...
 
+    def revision(self, collection: str) -> int | None:
+        """How many writes the collection has had through amem-tui stores, across processes
+        (None when the store cannot tell, as a server written by others cannot)."""
+        ...
+
+    def changed_since(self, collection: str, revision: int) -> set[str] | None:
+        """Ids written after ``revision`` (None when unknown: re-read everything)."""
+        ...
+
+    def sidecar(self, collection: str) -> Path | None:
+        """A folder beside the collection for data derived from it (None: none here)."""
+        ...
+
     def close(self) -> None:
         """Release the store (and its lock, for an embedded store)."""
         ...
@@ -283,3 +298,86 @@ class ChangeLog:
                         return None
                     changed |= ids
             return changed
+
+
+class WriteJournal:
+    """A collection's writes, counted and logged on disk, for caches in later processes.
+
+    ``revision`` counts every write ever made through an amem-tui store to the
+    collection; ``changes.log`` keeps the ids each recent write touched, one line per
+    write (``<revision> <id>,<id>…``, or ``*`` for the whole collection). A cache saved
+    at revision ``r`` catches up by re-reading the ids logged after ``r``, or rebuilds
+    when the log no longer reaches back that far. Only one process writes an embedded
+    store at a time (it holds the store's lock), so appends never interleave.
+    """
+
+    KEEP = 8192
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._lock = threading.Lock()
+        self._revision: int | None = None
+
+    @property
+    def revision(self) -> int:
+        """How many writes the collection has had (0 for one never written)."""
+        with self._lock:
+            if self._revision is None:
+                self._revision = self._read_revision()
+            return self._revision
+
+    def _read_revision(self) -> int:
+        try:
+            return int((self.folder / "revision").read_text(encoding="ascii").strip() or 0)
+        except (OSError, ValueError):
+            return 0
+
+    def record(self, ids: Iterable[object] | None) -> None:
+        """Log one write (``ids`` None: the whole collection changed)."""
+        with self._lock:
+            revision = (self._read_revision() if self._revision is None else self._revision) + 1
+            known = "*" if ids is None else ",".join(sorted({canonical_id(i) for i in ids}))
+            self.folder.mkdir(parents=True, exist_ok=True)
+            log = self.folder / "changes.log"
+            with log.open("a", encoding="ascii") as handle:
+                handle.write(f"{revision} {known}\n")
+            tmp = self.folder / f"revision.{os.getpid()}.tmp"
+            tmp.write_text(str(revision), encoding="ascii")
+            os.replace(tmp, self.folder / "revision")
+            self._revision = revision
+            if revision % 1024 == 0:
+                self._trim(log)
+
+    def _trim(self, log: Path) -> None:
+        lines = log.read_text(encoding="ascii").splitlines()
+        if len(lines) > self.KEEP:
+            kept = lines[-self.KEEP :]
+            tmp = log.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text("\n".join(kept) + "\n", encoding="ascii")
+            os.replace(tmp, log)
+
+    def changed_since(self, revision: int) -> set[str] | None:
+        """Ids written after ``revision``; None when the log does not reach back that far."""
+        if revision == self.revision:
+            return set()
+        try:
+            lines = (self.folder / "changes.log").read_text(encoding="ascii").splitlines()
+        except OSError:
+            return None
+        changed: set[str] = set()
+        oldest: int | None = None
+        for line in lines:
+            number, _, ids = line.partition(" ")
+            try:
+                written = int(number)
+            except ValueError:
+                return None
+            oldest = written if oldest is None else min(oldest, written)
+            if written <= revision:
+                continue
+            if ids == "*":
+                return None
+            changed.update(i for i in ids.split(",") if i)
+        if oldest is None or oldest > revision + 1:
+            return None  # writes between ``revision`` and the log's start are unknown
+        return changed

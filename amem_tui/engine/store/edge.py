@@ -39,6 +39,7 @@ from amem_tui.engine.store.base import (
     ScoredPoint,
     StoredPoint,
     Vector,
+    WriteJournal,
     qdrant_id,
     sparse_of,
     valid_id,
@@ -51,6 +52,8 @@ from amem_tui.engine.store.filters import Condition, Filter, Match, MatchAny
 KEYWORD_INDEXES = ("agent_id", "owner", "readers", "hash", "topics", "subjects")
 BOOL_INDEXES = ("is_active",)
 LOCK_FILE = "edge.lock"
+JOURNAL_DIR = "journal"
+SIDECAR_DIR = "derived"
 SHARDS_DIR = "edge"
 #: Points written since the last optimize that make a bulk load worth optimizing.
 OPTIMIZE_AFTER = 1000
@@ -151,6 +154,7 @@ class EdgeStore:
         #: The points each write touched, for caches that follow write_generation.
         self.changes = ChangeLog()
         self._collections: dict[str, OpenShard] = {}
+        self._journals: dict[str, WriteJournal] = {}
         self._lock = threading.RLock()
         self._closed = False
         self._lock_file: IO[str] | None = None
@@ -234,8 +238,37 @@ class EdgeStore:
                 opened.shard.update(operation)
                 if opened.journal is not None:
                     opened.journal.append(operation)
+                self._journal(opened.meta["name"]).record(ids)
         finally:
             self.write_generation += 1
+
+    def _journal(self, collection: str) -> WriteJournal:
+        with self._lock:
+            journal = self._journals.get(collection)
+            if journal is None:
+                journal = self._journals[collection] = WriteJournal(
+                    self._folder(collection) / JOURNAL_DIR
+                )
+            return journal
+
+    # -------------------------------------------------------------- revisions
+    def revision(self, collection: str) -> int | None:
+        """How many writes the collection has had (kept in its folder, across processes)."""
+        if self._open(collection) is None:
+            return None
+        return self._journal(collection).revision
+
+    def changed_since(self, collection: str, revision: int) -> set[str] | None:
+        """Ids written after ``revision`` (None: the journal does not reach back that far)."""
+        if self._open(collection) is None:
+            return None
+        return self._journal(collection).changed_since(revision)
+
+    def sidecar(self, collection: str) -> Path | None:
+        """The collection's folder for derived data (its note index)."""
+        if self._open(collection) is None:
+            return None
+        return self._folder(collection) / SIDECAR_DIR
 
     # ---------------------------------------------------------- collections
     def list_collections(self) -> list[str]:
@@ -281,6 +314,7 @@ class EdgeStore:
                 self.write_generation += 1
                 self.changes.record(self.write_generation, name, None)
                 self._create(name, vector_size, embedding_model, indexes, sparse)
+                self._journal(name).record(None)
                 self.write_generation += 1
         info = self.collection_info(name)
         assert info is not None

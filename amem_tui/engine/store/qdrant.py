@@ -7,7 +7,9 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from qdrant_client import QdrantClient
 from qdrant_client import models as qm
@@ -20,6 +22,7 @@ from amem_tui.engine.store.base import (
     ScoredPoint,
     StoredPoint,
     Vector,
+    WriteJournal,
     qdrant_id,
     sparse_of,
     valid_id,
@@ -30,6 +33,10 @@ from amem_tui.engine.store.filters import Condition, Filter, Match, MatchAny
 #: Keyword indexes created on new collections (openclaw-amem's plus our scope fields).
 DEFAULT_INDEXES = ("agent_id", "hash", "owner", "readers", "topics", "subjects")
 BOOL_INDEXES = ("is_active",)
+
+
+#: The folder amem-tui keeps beside a local-mode store's own files (journals, indexes).
+DERIVED_DIR = "amem"
 
 
 def to_qdrant_filter(flt: Filter | None) -> qm.Filter | None:
@@ -69,6 +76,8 @@ class QdrantStore:
         self.write_generation = 0
         #: The points each write touched, for caches that follow write_generation.
         self.changes = ChangeLog()
+        self._journals: dict[str, WriteJournal] = {}
+        self._journal_lock = threading.Lock()
         # qdrant-client's local mode is not thread-safe (a search racing a write
         # fails inside numpy), and the TUI's workers are threads: one call at a time.
         self._local_lock: threading.RLock | None = None
@@ -160,8 +169,43 @@ class QdrantStore:
         try:
             with self._calls(what):
                 yield
+            journal = self._journal(collection)
+            if journal is not None:
+                journal.record(ids)
         finally:
             self.write_generation += 1
+
+    def _journal(self, collection: str) -> WriteJournal | None:
+        """The write journal of a collection in a store folder (none in memory or on a server)."""
+        folder = self._folder(collection)
+        if folder is None:
+            return None
+        with self._journal_lock:
+            journal = self._journals.get(collection)
+            if journal is None:
+                journal = self._journals[collection] = WriteJournal(folder / "journal")
+            return journal
+
+    def _folder(self, collection: str) -> Path | None:
+        if not self.embedded or self.location == ":memory:":
+            return None
+        return Path(self.location) / DERIVED_DIR / quote(collection, safe="")
+
+    # -------------------------------------------------------------- revisions
+    def revision(self, collection: str) -> int | None:
+        """Writes the collection has had through amem-tui (folder stores only)."""
+        journal = self._journal(self.resolve_alias(collection))
+        return journal.revision if journal is not None else None
+
+    def changed_since(self, collection: str, revision: int) -> set[str] | None:
+        """Ids written after ``revision`` (None when unknown)."""
+        journal = self._journal(self.resolve_alias(collection))
+        return journal.changed_since(revision) if journal is not None else None
+
+    def sidecar(self, collection: str) -> Path | None:
+        """A folder for data derived from the collection (folder stores only)."""
+        folder = self._folder(self.resolve_alias(collection))
+        return folder / "derived" if folder is not None else None
 
     # ---------------------------------------------------------- collections
     def list_collections(self) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from amem_tui.engine.errors import ReadOnlyStore
@@ -128,6 +129,18 @@ class ReadOnlyGuard:
     def delete_points(self, collection: str, ids: Sequence[str]) -> None:
         """Refused."""
         raise ReadOnlyStore(_MESSAGE)
+
+    def revision(self, collection: str) -> int | None:
+        """The wrapped store's revision of the collection."""
+        return self.inner.revision(collection)
+
+    def changed_since(self, collection: str, revision: int) -> set[str] | None:
+        """What the wrapped store says changed."""
+        return self.inner.changed_since(collection, revision)
+
+    def sidecar(self, collection: str) -> Path | None:
+        """None: nothing is written into a store opened read-only."""
+        return None
 
     def close(self) -> None:
         """Close the wrapped store."""

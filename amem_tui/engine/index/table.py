@@ -1,0 +1,310 @@
+"""The note index of one collection: ids, access records and BM25 postings, column-wise.
+
+Every note gets a position; its keyword postings live in compressed-sparse form (one
+array of positions and one of term frequencies per term, back to back). A changed
+note is appended at a new position and its old one is marked dead, so patching after
+a write never rewrites the big arrays; once enough has changed, :meth:`compact` builds
+them afresh. BM25 is scored per query over any :class:`Selection` (the notes a scope
+may search), so one index serves every agent: its idf and average length come from
+the selection, as openclaw-amem computes them over what the agent can search.
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from amem_tui.engine.index.records import AccessRecord
+from amem_tui.engine.keywords import BM25_B, BM25_K1, searchable_text, tokenize
+from amem_tui.engine.models import MemoryNote
+
+#: Above this many appended notes (or a tenth of the index) the arrays are rebuilt.
+COMPACT_AFTER = 4096
+
+Keep = Callable[[AccessRecord], bool]
+
+
+def order_key(note_id: str) -> tuple[int, int, int]:
+    """Where the store's scroll puts an id, as three integers: integers first (by value),
+    then UUIDs (whose text order is the order of their 128-bit value)."""
+    if note_id.isdigit():
+        return (0, 0, int(note_id))
+    try:
+        value = uuid.UUID(note_id).int
+    except ValueError:  # not a Qdrant id: last, in a stable order
+        value = int.from_bytes(note_id.encode()[:16].ljust(16, b"\0"), "big")
+        return (2, value >> 64, value & (2**64 - 1))
+    return (1, value >> 64, value & (2**64 - 1))
+
+
+@dataclass
+class Selection:
+    """The notes of an index one rule keeps, with their BM25 statistics."""
+
+    index: NoteIndex
+    #: Positions kept, in store order.
+    positions: np.ndarray
+    #: ``mask[p]`` is True when position ``p`` is kept.
+    mask: np.ndarray
+    #: The index generation it was made at (a patched index makes new selections).
+    generation: int
+    average_length: float
+
+    @property
+    def count(self) -> int:
+        """How many notes are kept."""
+        return len(self.positions)
+
+    def contains(self, note_id: str) -> bool:
+        """True when the note with this id is kept."""
+        position = self.index.position.get(note_id)
+        return position is not None and bool(self.mask[position])
+
+    def ids(self) -> list[str]:
+        """The kept ids, in store order."""
+        return [self.index.ids[p] for p in self.positions.tolist()]
+
+    def rank(
+        self, query_tokens: Sequence[str], limit: int | None = None
+    ) -> list[tuple[str, float]]:
+        """Kept notes containing a query term, best first by BM25 (k1 1.5, b 0.75).
+
+        A term given twice counts twice, as in openclaw-amem; ties fall in the store's
+        id order; ``limit`` keeps only the best (ties at the cut broken the same way).
+        """
+        index = self.index
+        total = self.count
+        if total == 0:
+            return []
+        scores = np.zeros(len(index.ids), dtype=np.float64)
+        norm_base = BM25_K1 * (1 - BM25_B)
+        norm_scale = BM25_K1 * BM25_B / (self.average_length or 1.0)
+        for term in query_tokens:
+            docs, freqs = index.postings(term)
+            if len(docs) == 0:
+                continue
+            kept = self.mask[docs]
+            docs, freqs = docs[kept], freqs[kept]
+            frequency = len(docs)
+            if frequency == 0:
+                continue
+            # The "+1" idf stays positive even for a term in every kept note.
+            idf = math.log((total - frequency + 0.5) / (frequency + 0.5) + 1.0)
+            norm = norm_base + norm_scale * index.lengths[docs]
+            scores[docs] += idf * freqs * (BM25_K1 + 1) / (freqs + norm)
+        candidates = np.flatnonzero(scores > 0)
+        if limit is not None and len(candidates) > limit:
+            values = scores[candidates]
+            cut = np.partition(values, len(values) - limit)[len(values) - limit]
+            candidates = candidates[values >= cut]
+        keys = index.order[:, candidates]
+        order = candidates[np.lexsort((keys[2], keys[1], keys[0], -scores[candidates]))]
+        if limit is not None:
+            order = order[:limit]
+        return [(index.ids[p], float(scores[p])) for p in order.tolist()]
+
+
+class NoteIndex:
+    """Ids, access records and keyword postings of one collection's notes."""
+
+    def __init__(self) -> None:
+        self.ids: list[str] = []
+        self.position: dict[str, int] = {}
+        self.records: list[AccessRecord | None] = []
+        self.lengths = np.zeros(0, dtype=np.float64)
+        self.alive = np.zeros(0, dtype=bool)
+        #: Each position's store-order key (kind, high, low): ties break by it.
+        self.order = np.zeros((3, 0), dtype=np.uint64)
+        self.terms: list[str] = []
+        self.term_id: dict[str, int] = {}
+        # The compacted postings: term t holds post_doc/post_tf[term_start[t]:term_start[t+1]].
+        self.term_start = np.zeros(1, dtype=np.int64)
+        self.post_doc = np.zeros(0, dtype=np.int32)
+        self.post_tf = np.zeros(0, dtype=np.float32)
+        # Each position's own terms (doc_start as above), to drop them when it changes.
+        self.doc_start = np.zeros(1, dtype=np.int64)
+        self.doc_term = np.zeros(0, dtype=np.int32)
+        self.doc_tf = np.zeros(0, dtype=np.float32)
+        #: Postings of notes appended since the last compaction: term id -> (docs, tfs).
+        self.fresh: dict[int, tuple[list[int], list[float]]] = {}
+        self.fresh_terms: dict[int, tuple[list[int], list[float]]] = {}
+        #: Bumped by every change: selections made before it are stale.
+        self.generation = 0
+
+    # -------------------------------------------------------------- building
+    @classmethod
+    def build(cls, notes: Iterable[MemoryNote]) -> NoteIndex:
+        """An index of ``notes`` (given in store order)."""
+        index = cls()
+        index.append_notes(notes)
+        index.compact()
+        return index
+
+    def append_notes(self, notes: Iterable[MemoryNote]) -> None:
+        """Give each note a new position (an older position of the same id dies)."""
+        lengths: list[float] = []
+        keys: list[tuple[int, int, int]] = []
+        for note in notes:
+            old = self.position.get(note.id)
+            if old is not None:
+                self._kill(old)
+            position = len(self.ids)
+            self.ids.append(note.id)
+            self.position[note.id] = position
+            self.records.append(AccessRecord.of(note))
+            keys.append(order_key(note.id))
+            counts = Counter(tokenize(searchable_text(note)))
+            lengths.append(float(sum(counts.values())))
+            term_ids: list[int] = []
+            freqs: list[float] = []
+            for term, freq in counts.items():
+                term_id = self.term_id.get(term)
+                if term_id is None:
+                    term_id = self.term_id[term] = len(self.terms)
+                    self.terms.append(term)
+                term_ids.append(term_id)
+                freqs.append(float(freq))
+                docs, tfs = self.fresh.setdefault(term_id, ([], []))
+                docs.append(position)
+                tfs.append(float(freq))
+            self.fresh_terms[position] = (term_ids, freqs)
+        if lengths:
+            self.lengths = np.concatenate([self.lengths, np.asarray(lengths)])
+            self.alive = np.concatenate([self.alive, np.ones(len(lengths), dtype=bool)])
+            added = np.asarray(keys, dtype=np.uint64).T.reshape(3, len(keys))
+            self.order = np.concatenate([self.order, added], axis=1)
+        self.generation += 1
+
+    def remove(self, note_ids: Iterable[str]) -> None:
+        """Forget notes (deleted points)."""
+        for note_id in note_ids:
+            position = self.position.pop(note_id, None)
+            if position is not None:
+                self._kill(position)
+        self.generation += 1
+
+    def _kill(self, position: int) -> None:
+        self.alive[position] = False
+        self.records[position] = None
+        self.lengths[position] = 0.0
+        fresh = self.fresh_terms.pop(position, None)
+        if fresh is not None:  # drop it from the uncompacted postings too
+            for term_id in fresh[0]:
+                docs, tfs = self.fresh[term_id]
+                where = docs.index(position)
+                del docs[where]
+                del tfs[where]
+
+    @property
+    def needs_compaction(self) -> bool:
+        """True when enough was appended (or died) that rebuilding pays off."""
+        dead = len(self.ids) - len(self.position)
+        return len(self.fresh_terms) > max(COMPACT_AFTER, len(self.ids) // 10) or dead > max(
+            COMPACT_AFTER, len(self.ids) // 4
+        )
+
+    def compact(self) -> None:
+        """Rebuild the arrays: live notes only, positions renumbered in store order."""
+        live_positions = np.flatnonzero(self.alive)
+        keys = self.order[:, live_positions]
+        live = live_positions[np.lexsort((keys[2], keys[1], keys[0]))].tolist()
+        doc_terms: list[np.ndarray] = []
+        doc_tfs: list[np.ndarray] = []
+        for old in live:
+            terms, tfs = self._terms_of(old)
+            doc_terms.append(terms)
+            doc_tfs.append(tfs)
+        counts = np.asarray([len(t) for t in doc_terms], dtype=np.int64)
+        self.doc_start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        self.doc_term = (
+            np.concatenate(doc_terms).astype(np.int32) if doc_terms else np.zeros(0, np.int32)
+        )
+        self.doc_tf = (
+            np.concatenate(doc_tfs).astype(np.float32) if doc_tfs else np.zeros(0, np.float32)
+        )
+        self.ids = [self.ids[p] for p in live]
+        self.records = [self.records[p] for p in live]
+        self.lengths = np.asarray([self.lengths[p] for p in live], dtype=np.float64)
+        self.alive = np.ones(len(live), dtype=bool)
+        self.position = {note_id: p for p, note_id in enumerate(self.ids)}
+        self.order = self.order[:, live] if live else np.zeros((3, 0), dtype=np.uint64)
+        self._build_postings()
+        self.fresh = {}
+        self.fresh_terms = {}
+        self.generation += 1
+
+    def _terms_of(self, position: int) -> tuple[np.ndarray, np.ndarray]:
+        fresh = self.fresh_terms.get(position)
+        if fresh is not None:
+            return np.asarray(fresh[0], dtype=np.int32), np.asarray(fresh[1], dtype=np.float32)
+        start, end = self.doc_start[position], self.doc_start[position + 1]
+        return self.doc_term[start:end], self.doc_tf[start:end]
+
+    def _build_postings(self) -> None:
+        counts = np.diff(self.doc_start)
+        docs = np.repeat(np.arange(len(counts), dtype=np.int32), counts)
+        order = np.argsort(self.doc_term, kind="stable")
+        self.post_doc = docs[order]
+        self.post_tf = self.doc_tf[order]
+        per_term = np.bincount(self.doc_term, minlength=len(self.terms))
+        self.term_start = np.concatenate([[0], np.cumsum(per_term)]).astype(np.int64)
+
+    def copy(self) -> NoteIndex:
+        """A copy to patch while searches go on reading this one (the big arrays are
+        shared: patching only ever replaces them, never writes into them)."""
+        twin = NoteIndex()
+        twin.__dict__.update(self.__dict__)
+        twin.ids = list(self.ids)
+        twin.position = dict(self.position)
+        twin.records = list(self.records)
+        twin.lengths = self.lengths.copy()
+        twin.alive = self.alive.copy()
+        twin.terms = list(self.terms)
+        twin.term_id = dict(self.term_id)
+        twin.fresh = {t: (list(d), list(f)) for t, (d, f) in self.fresh.items()}
+        twin.fresh_terms = {p: (list(t), list(f)) for p, (t, f) in self.fresh_terms.items()}
+        return twin
+
+    # -------------------------------------------------------------- reading
+    def postings(self, term: str) -> tuple[np.ndarray, np.ndarray]:
+        """The live positions holding ``term`` and its frequency in each."""
+        term_id = self.term_id.get(term)
+        if term_id is None:
+            return np.zeros(0, np.int64), np.zeros(0, np.float64)
+        docs = np.zeros(0, np.int64)
+        tfs = np.zeros(0, np.float64)
+        if term_id + 1 < len(self.term_start):
+            start, end = self.term_start[term_id], self.term_start[term_id + 1]
+            docs = self.post_doc[start:end].astype(np.int64)
+            tfs = self.post_tf[start:end].astype(np.float64)
+            live = self.alive[docs]
+            docs, tfs = docs[live], tfs[live]
+        fresh = self.fresh.get(term_id)
+        if fresh is not None and fresh[0]:
+            docs = np.concatenate([docs, np.asarray(fresh[0], dtype=np.int64)])
+            tfs = np.concatenate([tfs, np.asarray(fresh[1], dtype=np.float64)])
+        return docs, tfs
+
+    def record(self, note_id: str) -> AccessRecord | None:
+        """The record of a live note, or None."""
+        position = self.position.get(note_id)
+        return self.records[position] if position is not None else None
+
+    def select(self, keep: Keep) -> Selection:
+        """The live notes whose record ``keep`` accepts."""
+        kept = [p for p, record in enumerate(self.records) if record is not None and keep(record)]
+        positions = np.asarray(kept, dtype=np.int64)
+        keys = self.order[:, positions]
+        positions = positions[np.lexsort((keys[2], keys[1], keys[0]))]
+        mask = np.zeros(len(self.ids), dtype=bool)
+        mask[positions] = True
+        average = float(self.lengths[positions].mean()) if len(positions) else 0.0
+        return Selection(self, positions, mask, self.generation, average)
+
+    def __len__(self) -> int:
+        return len(self.position)
