@@ -246,6 +246,14 @@ class CollectionService:
         key = hashlib.sha1(f"{self.store.location}\0{self.real_name}".encode()).hexdigest()
         return self.cache_folder / key[:20]
 
+    def prepare_index(self) -> None:
+        """Read the collection into its note index now, and save it (after a bulk load)."""
+        cache = self._index_cache()
+        info = self.info()
+        if cache is not None and info is not None:
+            cache.current(info.points_count)
+            cache.save()
+
     def save_index(self) -> None:
         """Save what this process changed of the note index (for the next process)."""
         if self._cache is not None:

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from amem_tui.engine.consolidation import Consolidator, Judge
     from amem_tui.engine.consolidation.scheduler import ConsolidationScheduler
     from amem_tui.engine.inventory import CollectionView, StoreStatus
-    from amem_tui.engine.transfer import ImportResult
+    from amem_tui.engine.transfer import ImportProgress, ImportResult
 
 __all__ = ["ListScope", "MemoryEngine", "iso", "open_store", "utc_now"]
 
@@ -488,25 +488,47 @@ class MemoryEngine:
         skip_invalid: bool = False,
         replace: bool = False,
         dry_run: bool = False,
+        progress: ImportProgress | None = None,
     ) -> ImportResult:
         """Validate export lines, then write them into ``collection`` (see ``transfer``).
 
         Writes nothing when any line is rejected, unless ``skip_invalid``; existing ids
-        are rejected unless ``replace``.
+        are rejected unless ``replace``. After writing, the store is settled (Edge's
+        graph built) and the note index saved, so the next session starts quick;
+        ``progress(phase, done, total)`` hears of every step.
         """
         from amem_tui.engine.transfer import import_lines
 
         if not dry_run:
             self.check_writable(collection)  # refuse before reading the file
-        return import_lines(
-            self.collection(collection),
+        service = self.collection(collection)
+        result = import_lines(
+            service,
             self._writer,
             lines,
             source=source,
             skip_invalid=skip_invalid,
             replace=replace,
             dry_run=dry_run,
+            progress=progress,
         )
+        if result.written:
+            self.settle(collection, progress)
+        return result
+
+    def settle(self, collection: str, progress: ImportProgress | None = None) -> None:
+        """After a bulk write: let the store finish its background work and save the
+        collection's note index, so the next session neither waits nor competes."""
+        service = self.collection(collection)
+        if progress is not None:
+            progress("optimizing", 0, 1)
+        self.store.settle(service.real_name)
+        if progress is not None:
+            progress("optimizing", 1, 1)
+            progress("indexing", 0, 1)
+        service.prepare_index()
+        if progress is not None:
+            progress("indexing", 1, 1)
 
     # -------------------------------------------------------- consolidation
     def _consolidator(self) -> Consolidator:

@@ -33,6 +33,11 @@ from amem_tui.engine.store.base import SparseVector
 
 EXPORT_PAGE = 512
 IMPORT_BATCH = 256
+#: Lines read between two progress calls.
+READ_STEP = 1000
+
+#: ``progress(phase, done, total)`` of a long import (total 0: not known yet).
+ImportProgress = Callable[[str, int, int], None]
 
 
 # -------------------------------------------------------------------- export
@@ -274,6 +279,17 @@ def _sparse_vectors(item: _Valid) -> dict[str, SparseVector]:
     }
 
 
+def _counted(lines: Iterable[str], progress: ImportProgress | None) -> Iterator[str]:
+    """The lines, with a progress call every :data:`READ_STEP` of them."""
+    count = 0
+    for count, line in enumerate(lines, start=1):
+        if progress is not None and count % READ_STEP == 0:
+            progress("reading", count, 0)
+        yield line
+    if progress is not None:
+        progress("reading", count, count)
+
+
 def read_import(
     lines: Iterable[str], target_model: str, target_dim: int
 ) -> tuple[int, list[_Valid], list[RejectedLine]]:
@@ -303,8 +319,12 @@ def import_lines(
     skip_invalid: bool = False,
     replace: bool = False,
     dry_run: bool = False,
+    progress: ImportProgress | None = None,
 ) -> ImportResult:
     """Validate, then write the notes into the collection with :meth:`NoteWriter.put`.
+
+    ``progress(phase, done, total)`` hears of each step: ``reading`` (lines so far),
+    ``writing`` (notes written of the valid ones).
 
     Writes nothing when any line is rejected, unless ``skip_invalid``. Ids that
     already exist in the collection are rejected unless ``replace``. The caller
@@ -320,7 +340,9 @@ def import_lines(
         if not usable or service.embedder() is not ours:
             # Re-embedding would mix our vectors into another model's collection.
             raise AmemError(f"cannot import into '{collection}': {reason}")
-    result.lines, valid, result.rejected = read_import(lines, target_model, target_dim)
+    result.lines, valid, result.rejected = read_import(
+        _counted(lines, progress), target_model, target_dim
+    )
     if info is not None and valid and not replace:
         existing = {p.id for p in service.store.retrieve(collection, [v.note.id for v in valid])}
         valid = _reject(
@@ -362,5 +384,7 @@ def import_lines(
             return result
         result.written += len(batch)
         result.written_ids.extend(v.note.id for v in batch)
+        if progress is not None:
+            progress("writing", result.written, len(valid))
     result.complete = True
     return result

@@ -182,6 +182,11 @@ class NoteStore(Protocol):
         """Remove points for good (only for the engine's own bookkeeping records)."""
         ...
 
+    def settle(self, collection: str) -> None:
+        """Finish what the store does in the background after a bulk write (Edge merges
+        segments and builds the HNSW graph), so later readers do not compete with it."""
+        ...
+
     def revision(self, collection: str) -> int | None:
         """How many writes the collection has had through amem-tui stores, across processes
         (None when the store cannot tell, as a server written by others cannot)."""

@@ -537,6 +537,25 @@ class EdgeStore:
                 self._wait_optimizer(opened)
                 self._optimize_here(opened)
 
+    def settle(self, collection: str) -> None:
+        """Wait for a background optimize, then optimize what is still unmerged (a copy in
+        a child process, as in the background: this thread keeps the GIL free)."""
+        opened = self._open(collection)
+        if opened is None:
+            return
+        self._wait_optimizer(opened)
+        while not self._closed:
+            with opened.lock:
+                points = int(opened.shard.count(qe.CountRequest()))
+                merged = int(opened.meta.get("optimized_points", 0))
+            # Small collections are scanned whole anyway: nothing worth a child process.
+            if points < self.optimize_after or (opened.dirty == 0 and merged == points):
+                return
+            with self._calls("optimizing"):
+                opened.optimize_copy(lambda: self._closed, self._lock)
+            if opened.dirty == 0:
+                return
+
     def optimizing(self) -> bool:
         """True while a background optimize is running."""
         return any(

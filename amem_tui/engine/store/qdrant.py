@@ -192,6 +192,9 @@ class QdrantStore:
         return Path(self.location) / DERIVED_DIR / quote(collection, safe="")
 
     # -------------------------------------------------------------- revisions
+    def settle(self, collection: str) -> None:
+        """Nothing to wait for: a server optimizes by itself, local mode never does."""
+
     def revision(self, collection: str) -> int | None:
         """Writes the collection has had through amem-tui (folder stores only)."""
         journal = self._journal(self.resolve_alias(collection))

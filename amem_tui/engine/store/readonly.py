@@ -130,6 +130,9 @@ class ReadOnlyGuard:
         """Refused."""
         raise ReadOnlyStore(_MESSAGE)
 
+    def settle(self, collection: str) -> None:
+        """Nothing to settle: nothing is written through the guard."""
+
     def revision(self, collection: str) -> int | None:
         """The wrapped store's revision of the collection."""
         return self.inner.revision(collection)
