@@ -42,7 +42,7 @@ import corpus as corpus_mod  # noqa: E402
 import numpy as np  # noqa: E402
 
 from amem_tui.engine import scope as rules  # noqa: E402
-from amem_tui.engine.models import MemoryNote, content_hash  # noqa: E402
+from amem_tui.engine.models import MemoryNote  # noqa: E402
 from amem_tui.engine.store.base import StoredPoint  # noqa: E402
 from amem_tui.engine.store.filters import Filter  # noqa: E402
 
@@ -51,32 +51,6 @@ AGENT = "main"
 BACKENDS = ("edge", "qdrant-local", "numpy")
 SLOW_FROM = 50_000
 PAGE = 50
-
-
-# ----------------------------------------------------------------- the data
-def note_payload(c: corpus_mod.Corpus, i: int) -> dict[str, Any]:
-    """The stored payload of note ``i``, shaped as openclaw-amem writes notes."""
-    payload: dict[str, Any] = {
-        "content": c.texts[i],
-        "keywords": [],
-        "tags": [c.categories[i].lower()],
-        "context": "",
-        "links": [],
-        "timestamp": "2026-11-01T09:00:00.000Z",
-        "last_accessed": "2026-11-01T09:00:00.000Z",
-        "agent_id": c.agent_id[i],
-        "hash": content_hash(c.texts[i]),
-        "retrieval_count": 0,
-        "category": c.categories[i],
-        "note_type": "memory",
-    }
-    if c.readers[i] is not None:  # legacy notes have no access fields at all
-        payload["owner"] = c.owner[i]
-        payload["readers"] = c.readers[i]
-        payload["writers"] = [c.owner[i]]
-    if c.active[i] is not None:
-        payload["is_active"] = c.active[i]
-    return payload
 
 
 def filters() -> dict[str, Filter]:
@@ -128,7 +102,7 @@ def worker_build(backend: str, size: int, folder: Path) -> dict[str, Any]:
     )
     for start in range(0, size, 512):
         points = [
-            StoredPoint(c.ids[i], note_payload(c, i), c.vectors[i].tolist())
+            StoredPoint(c.ids[i], corpus_mod.note_payload(c, i), c.vectors[i].tolist())
             for i in range(start, min(size, start + 512))
         ]
         store.upsert(COLLECTION, points)
@@ -153,7 +127,9 @@ def worker_serve(backend: str, size: int, folder: Path, queries: int) -> dict[st
         # The floor: vectors in one matrix, the filter evaluated once (by scope.py's own
         # evaluator) into the rows it keeps; a search is one matrix product and a top-10.
         vectors = corpus_mod.embed_cached(c.texts, "note", progress=False)
-        notes = [MemoryNote.from_payload(c.ids[i], note_payload(c, i)) for i in range(size)]
+        notes = [
+            MemoryNote.from_payload(c.ids[i], corpus_mod.note_payload(c, i)) for i in range(size)
+        ]
         rows = {k: np.flatnonzero([rules.matches(f, n) for n in notes]) for k, f in flts.items()}
         visible = np.ascontiguousarray(vectors[rows["visible"]])
         ids = np.array(c.ids)[rows["visible"]]
@@ -232,7 +208,7 @@ def worker_consolidate(backend: str, size: int, folder: Path) -> dict[str, Any]:
     engine = MemoryEngine(Settings(store_path=folder, backend=backend))  # type: ignore[arg-type]
     notes = []
     for i in range(size):
-        payload = note_payload(c, i)
+        payload = corpus_mod.note_payload(c, i)
         payload.update(agent_id=AGENT, owner=AGENT, readers=[AGENT], writers=[AGENT])
         payload["is_active"] = True
         notes.append(MemoryNote.from_payload(c.ids[i], payload))

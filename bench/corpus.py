@@ -20,6 +20,7 @@ import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -271,12 +272,60 @@ def embed_cached(texts: list[str], label: str, progress: bool = True) -> np.ndar
     return np.concatenate(parts)
 
 
+#: Notes embedded by the real model; past them, notes reuse those texts and vectors.
+EMBEDDED = 100_000
+#: The spread of the noise added to a reused vector (before it is normalised again).
+REUSE_JITTER = 0.02
+
+
 def load(n: int, progress: bool = True) -> Corpus:
-    """The corpus of ``n`` notes with its real-model vectors (embedding what is not cached)."""
+    """The corpus of ``n`` notes with its real-model vectors (embedding what is not cached).
+
+    Past :data:`EMBEDDED` notes (the million-note tier), note ``i`` takes the text of
+    note ``i % EMBEDDED`` and that note's real-model vector with a little seeded noise,
+    normalised again: embedding half a million more unique texts would take hours on
+    a two-core machine, and the noise keeps the vectors from being exact copies (which
+    no real store holds, and which an HNSW graph handles worse than near-copies).
+    The access fields (agent, shared, readers, deleted, legacy) stay the generator's.
+    """
     corpus = generate(n)
-    corpus.vectors = embed_cached(corpus.texts, "note", progress)
+    prefix = min(n, EMBEDDED)
+    embedded = embed_cached(corpus.texts[:prefix], "note", progress)
+    if n > prefix:
+        rng = np.random.default_rng(20261130)
+        source = np.arange(prefix, n) % prefix
+        extra = embedded[source] + rng.normal(0.0, REUSE_JITTER, (n - prefix, embedded.shape[1]))
+        extra /= np.linalg.norm(extra, axis=1, keepdims=True)
+        corpus.texts[prefix:] = [corpus.texts[i] for i in source.tolist()]
+        embedded = np.concatenate([embedded, extra.astype(np.float32)])
+    corpus.vectors = embedded
     corpus.query_vectors = embed_cached(corpus.queries, "query", progress)
     return corpus
+
+
+def note_payload(c: Corpus, i: int) -> dict[str, Any]:
+    """The stored payload of note ``i``, shaped as openclaw-amem writes notes."""
+    payload: dict[str, Any] = {
+        "content": c.texts[i],
+        "keywords": [],
+        "tags": [c.categories[i].lower()],
+        "context": "",
+        "links": [],
+        "timestamp": "2026-11-01T09:00:00.000Z",
+        "last_accessed": "2026-11-01T09:00:00.000Z",
+        "agent_id": c.agent_id[i],
+        "hash": hashlib.md5(c.texts[i].encode("utf-8")).hexdigest(),
+        "retrieval_count": 0,
+        "category": c.categories[i],
+        "note_type": "memory",
+    }
+    if c.readers[i] is not None:  # legacy notes have no access fields at all
+        payload["owner"] = c.owner[i]
+        payload["readers"] = c.readers[i]
+        payload["writers"] = [c.owner[i]]
+    if c.active[i] is not None:
+        payload["is_active"] = c.active[i]
+    return payload
 
 
 if __name__ == "__main__":  # warm the cache: python bench/corpus.py 100000
