@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import uuid
+from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -139,9 +140,38 @@ class NoteIndex:
     # -------------------------------------------------------------- building
     @classmethod
     def build(cls, notes: Iterable[MemoryNote]) -> NoteIndex:
-        """An index of ``notes`` (given in store order)."""
+        """An index of ``notes``, built straight into its arrays (no per-term lists)."""
         index = cls()
-        index.append_notes(notes)
+        doc_terms = array("i")
+        doc_tfs = array("f")
+        counts: list[int] = []
+        lengths: list[float] = []
+        keys: list[tuple[int, int, int]] = []
+        term_id = index.term_id
+        for note in notes:
+            if note.id in index.position:  # a store lists each id once
+                continue
+            index.position[note.id] = len(index.ids)
+            index.ids.append(note.id)
+            index.records.append(AccessRecord.of(note))
+            keys.append(order_key(note.id))
+            tokens = tokenize(searchable_text(note))
+            lengths.append(float(len(tokens)))
+            found = Counter(tokens)
+            counts.append(len(found))
+            for term, freq in found.items():
+                number = term_id.get(term)
+                if number is None:
+                    number = term_id[term] = len(index.terms)
+                    index.terms.append(term)
+                doc_terms.append(number)
+                doc_tfs.append(freq)
+        index.lengths = np.asarray(lengths, dtype=np.float64)
+        index.alive = np.ones(len(index.ids), dtype=bool)
+        index.order = np.asarray(keys, dtype=np.uint64).T.reshape(3, len(keys))
+        index.doc_start = np.concatenate([[0], np.cumsum(counts, dtype=np.int64)])
+        index.doc_term = np.frombuffer(doc_terms, dtype=np.int32).copy()
+        index.doc_tf = np.frombuffer(doc_tfs, dtype=np.float32).copy()
         index.compact()
         return index
 
