@@ -14,7 +14,6 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from platformdirs import user_cache_dir, user_config_dir, user_data_dir
 from pydantic import BaseModel, Field, ValidationError
 
 from amem_tui.engine.errors import ConfigError, InvalidInput
@@ -24,26 +23,11 @@ from amem_tui.engine.scope import (
     agent_from_session_key,
     validate_agent_id,
 )
+from amem_tui.paths import config_dir, data_dir
 
-APP_NAME = "amem-tui"
 PLUGIN_NAME = "openclaw-amem"
 MEM0_PLUGIN_NAME = "openclaw-mem0"
 OPENCLAW_CONFIG = Path("~/.openclaw/openclaw.json")
-
-
-def data_dir() -> Path:
-    """Where the embedded store lives by default."""
-    return Path(os.environ.get("AMEM_DATA_DIR") or user_data_dir(APP_NAME, appauthor=False))
-
-
-def config_dir() -> Path:
-    """Where user themes and our own settings live."""
-    return Path(os.environ.get("AMEM_CONFIG_DIR") or user_config_dir(APP_NAME, appauthor=False))
-
-
-def cache_dir() -> Path:
-    """Where the assembled model folder and other caches live."""
-    return Path(os.environ.get("AMEM_CACHE_DIR") or user_cache_dir(APP_NAME, appauthor=False))
 
 
 class AgentConfig(BaseModel):

@@ -228,8 +228,8 @@ def generate(n: int, seed: int = 7) -> Corpus:
 
 
 def _embedder():  # type: ignore[no-untyped-def]
-    from amem_tui.config import cache_dir
     from amem_tui.engine.embed import FastEmbedder
+    from amem_tui.paths import cache_dir
 
     embedder = FastEmbedder(cache_dir=cache_dir())
     embedder.load()

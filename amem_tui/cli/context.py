@@ -7,7 +7,8 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from amem_tui.config import Settings, data_dir, load_settings
+from amem_tui.config import Settings, load_settings
+from amem_tui.paths import data_dir
 
 if TYPE_CHECKING:
     from amem_tui.engine.engine import MemoryEngine

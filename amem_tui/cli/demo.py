@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command
-from amem_tui.config import data_dir
+from amem_tui.paths import data_dir
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context

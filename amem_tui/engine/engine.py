@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from amem_tui.config import Settings, cache_dir
+from amem_tui.config import Settings
 from amem_tui.engine import reading
 from amem_tui.engine import scope as rules
 from amem_tui.engine import search as searching
@@ -40,6 +40,7 @@ from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.search import SearchMode, SearchSpace
 from amem_tui.engine.store.base import CollectionInfo, NoteStore
 from amem_tui.engine.wiring import find_mem0_collection, model_choices, open_store
+from amem_tui.paths import cache_dir
 
 if TYPE_CHECKING:
     from amem_tui.engine.audit import AuditReport

@@ -11,8 +11,8 @@ from textual.app import App
 from textual.binding import BindingType
 from textual.notifications import SeverityLevel
 
-from amem_tui.config import config_dir
 from amem_tui.engine.errors import AmemError, ModelUnavailable, StoreUnavailable
+from amem_tui.paths import config_dir
 from amem_tui.tui.actions import APP_ACTIONS, bindings, help_rows
 from amem_tui.tui.commands import AmemCommands
 from amem_tui.tui.messages import ModelState

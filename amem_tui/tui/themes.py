@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from textual.theme import Theme
 
-from amem_tui.config import config_dir
+from amem_tui.paths import config_dir
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable

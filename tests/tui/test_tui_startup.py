@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from textual.widgets import Static
 
-from amem_tui.config import Settings, config_dir
+from amem_tui.config import Settings
 from amem_tui.demo import demo_id
+from amem_tui.paths import config_dir
 from amem_tui.tui.app import AmemApp, run
 from amem_tui.tui.themes import bundled_theme_dir, load_themes
 from tests.support.tui import SIZE, demo_engine, settle

@@ -12,7 +12,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from amem_tui.config import config_dir
+from amem_tui.paths import config_dir
 
 INTRO = """\
 amem-tui shows what each agent remembers, exactly as that agent may see it.

@@ -1,0 +1,29 @@
+"""Where amem-tui keeps its files: the user's data, configuration and cache folders.
+
+Kept apart from :mod:`amem_tui.config` (which validates settings with pydantic) so that
+the TUI can find its themes and keymap before its first frame without loading it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from platformdirs import user_cache_dir, user_config_dir, user_data_dir
+
+APP_NAME = "amem-tui"
+
+
+def data_dir() -> Path:
+    """Where the embedded store lives by default (``AMEM_DATA_DIR`` overrides)."""
+    return Path(os.environ.get("AMEM_DATA_DIR") or user_data_dir(APP_NAME, appauthor=False))
+
+
+def config_dir() -> Path:
+    """Where user themes, the keymap and ``config.toml`` live (``AMEM_CONFIG_DIR``)."""
+    return Path(os.environ.get("AMEM_CONFIG_DIR") or user_config_dir(APP_NAME, appauthor=False))
+
+
+def cache_dir() -> Path:
+    """Where the assembled model folder and saved indexes live (``AMEM_CACHE_DIR``)."""
+    return Path(os.environ.get("AMEM_CACHE_DIR") or user_cache_dir(APP_NAME, appauthor=False))
