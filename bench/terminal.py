@@ -60,10 +60,11 @@ class TerminalApp:
         """Seconds until the screen satisfies ``seen`` (TimeoutError after ``timeout``)."""
         begun = time.perf_counter()
         while True:
-            if seen(self.screen()):
+            screen = self.screen()
+            if seen(screen):
                 return time.perf_counter() - begun
             if time.perf_counter() - begun > timeout:
-                raise TimeoutError(f"not on screen after {timeout:.0f} s")
+                raise TimeoutError(f"not on screen after {timeout:.0f} s; the screen:\n{screen}")
             time.sleep(0.002)
 
     def keys(self, *keys: str) -> None:

@@ -1,0 +1,168 @@
+"""What a person waits for in the TUI, against a minimal Textual app, in one run.
+
+Both apps run in tmux panes of the same size on the same machine, alternating, and are
+read from the screen as a person reads it (bench/terminal.py):
+
+- first frame: from the moment tmux starts the process until the app's layout is on
+  screen (amem-tui: its header; the floor app: its header);
+- typing: for each query, the search box is cleared (Ctrl+U), then the whole query is
+  typed as one burst of keys; the time runs until the right hit is on screen: the
+  status line names the query and the first words of the top hit (worked out before
+  with the engine, as the agent searches) show in a pane. The floor app, a header, an
+  input and a table filtered on every keystroke (bench/floor_app.py) over the same note
+  texts, is timed until its header names the query and its first row is shown;
+- peak RSS of each app's process (VmHWM) after the queries.
+
+Usage: python bench/latency.py --store FOLDER --notes N [--queries 50] [--size 160x48]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+import corpus  # noqa: E402
+from terminal import TerminalApp, environment  # noqa: E402
+
+#: Characters of a hit's content looked for on screen (what a narrow column still shows).
+SHOWN = 18
+
+
+def expected_hits(store: Path, queries: list[str], agent: str) -> list[str]:
+    """The first words of each query's top hit, searched as the TUI searches."""
+    from amem_tui.config import Settings
+    from amem_tui.engine.engine import MemoryEngine
+
+    engine = MemoryEngine(Settings(store_path=store))
+    try:
+        out = []
+        for query in queries:
+            hits = engine.search(agent, query, limit=10, exact=False).hits
+            out.append(hits[0].note.content[:SHOWN] if hits else "")
+        return out
+    finally:
+        engine.close()
+
+
+def percentile(samples: list[float], share: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def figures(samples: list[float]) -> dict[str, float]:
+    return {
+        "p50_ms": statistics.median(samples) * 1000,
+        "p90_ms": percentile(samples, 0.9) * 1000,
+        "max_ms": max(samples) * 1000,
+        "n": len(samples),
+    }
+
+
+def time_amem(
+    store: Path, queries: list[str], tops: list[str], size: tuple[int, int]
+) -> dict[str, Any]:
+    exe = str(Path(sys.executable).with_name("amem-tui"))
+    app = TerminalApp([exe, "--store", str(store)], size=size, env=environment())
+    app.start()
+    try:
+        first = app.wait_for(lambda s: "amem-tui" in s and "agent" in s)
+        # Panes filled and the model ready: what a person sees before typing.
+        app.wait_for(lambda s: "Private" in s and "loading" not in s.lower(), timeout=600)
+        app.keys("/")
+        latencies: list[float] = []
+        for query, top in zip(queries, tops, strict=True):
+            app.keys("C-u")
+            app.wait_for(lambda s: "hits for" not in s)
+            app.type(query)
+            marker = f"for '{query[:40]}"
+            latencies.append(app.wait_for(lambda s, m=marker, t=top: m in s and t in s))
+        return {"first_frame_s": first, "typing": figures(latencies), "rss_mib": app.peak_rss_mib()}
+    finally:
+        app.stop()
+
+
+def time_floor(texts_file: Path, queries: list[str], size: tuple[int, int]) -> dict[str, Any]:
+    app = TerminalApp(
+        [sys.executable, str(HERE / "floor_app.py"), str(texts_file)], size=size, env=environment()
+    )
+    app.start()
+    try:
+        first = app.wait_for(lambda s: "floor app" in s)
+        latencies: list[float] = []
+        for query in queries:
+            app.keys("C-u")
+            app.wait_for(lambda s: "rows for ''" in s)
+            app.type(query)
+            marker = f"rows for '{query}'"
+            latencies.append(app.wait_for(lambda s, m=marker: m in s))
+        return {"first_frame_s": first, "typing": figures(latencies), "rss_mib": app.peak_rss_mib()}
+    finally:
+        app.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--store", type=Path, required=True)
+    parser.add_argument("--notes", type=int, required=True, help="notes in the store's corpus")
+    parser.add_argument("--queries", type=int, default=50)
+    parser.add_argument("--agent", default="main")
+    parser.add_argument("--size", default="160x48")
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    width, height = (int(x) for x in args.size.split("x"))
+    data = corpus.generate(args.notes)
+    queries = data.queries[: args.queries]
+    tops = expected_hits(args.store, queries, args.agent)
+    with tempfile.TemporaryDirectory() as tmp:
+        texts_file = Path(tmp) / "texts.json"
+        texts_file.write_text(json.dumps(data.texts), encoding="utf-8")
+        runs: dict[str, list[dict[str, Any]]] = {"floor": [], "amem": []}
+        for _ in range(args.rounds):  # alternated: both see the same machine load
+            runs["floor"].append(time_floor(texts_file, queries, (width, height)))
+            time.sleep(1)
+            runs["amem"].append(time_amem(args.store, queries, tops, (width, height)))
+    out = {
+        name: {
+            "first_frame_s": statistics.median(r["first_frame_s"] for r in rs),
+            "typing": rs[-1]["typing"],
+            "rss_mib": max(r["rss_mib"] for r in rs),
+        }
+        for name, rs in runs.items()
+    }
+    out["ratios"] = {
+        "first_frame": out["amem"]["first_frame_s"] / out["floor"]["first_frame_s"],
+        "typing_p50_extra_ms": out["amem"]["typing"]["p50_ms"] - out["floor"]["typing"]["p50_ms"],
+        "typing_p90_extra_ms": out["amem"]["typing"]["p90_ms"] - out["floor"]["typing"]["p90_ms"],
+    }
+    if args.json:
+        print(json.dumps(out))
+        return
+    print(f"{args.notes} notes, {len(queries)} queries, {width}x{height}, agent {args.agent}")
+    for name in ("floor", "amem"):
+        row = out[name]
+        typing = row["typing"]
+        print(
+            f"  {name:5}  first frame {row['first_frame_s']:.2f} s  typing p50 "
+            f"{typing['p50_ms']:.0f} ms p90 {typing['p90_ms']:.0f} ms max {typing['max_ms']:.0f} ms"
+            f"  peak RSS {row['rss_mib']:.0f} MiB"
+        )
+    ratios = out["ratios"]
+    print(
+        f"  first frame {ratios['first_frame']:.2f}x the floor; typing p50 "
+        f"{ratios['typing_p50_extra_ms']:+.0f} ms, p90 {ratios['typing_p90_extra_ms']:+.0f} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()
