@@ -151,7 +151,9 @@ class MemoryEngine:
         return self.settings.collection
 
     def _directory(self) -> AgentDirectory:
-        return AgentDirectory(self.settings, self.collection(self.shared_collection))
+        # The shared collection first: finding a mem0 collection replaces the settings.
+        shared = self.collection(self.shared_collection)
+        return AgentDirectory(self.settings, shared)
 
     def scope(self, agent: str | None = None, session_key: str | None = None) -> AgentScope:
         """The scope of an agent, resolved as the plugin that wrote the store resolves it."""
@@ -244,6 +246,9 @@ class MemoryEngine:
             model=self.embedder.model_name,
             searchable=usable,
             model_reason=reason,
+            user=scope.user,
+            namespace=scope.namespace,
+            view=scope.view,
         )
 
     def audit(
@@ -294,6 +299,7 @@ class MemoryEngine:
         *,
         owner: str | None = None,
         low_quality: bool = False,
+        run_id: str | None = None,
     ) -> Filter:
         """The filter behind each listing (see :func:`reading.list_filter`)."""
         return reading.list_filter(
@@ -303,6 +309,7 @@ class MemoryEngine:
             include_inactive,
             owner=owner,
             low_quality=low_quality,
+            run_id=run_id,
         )
 
     def list_notes(
@@ -315,11 +322,13 @@ class MemoryEngine:
         *,
         owner: str | None = None,
         low_quality: bool = False,
+        run_id: str | None = None,
     ) -> NotePage:
         """A page of the agent's private, shared or all visible notes, with the total.
 
         ``owner`` keeps only the notes that agent wrote (e.g. whose shared notes are
-        these?); ``low_quality`` only the notes flagged by the content check.
+        these?); ``low_quality`` only the notes flagged by the content check;
+        ``run_id`` only one session's short-term memories (mem0's ``run_id``).
         """
         scope = self._scope(agent)
         return reading.list_notes(
@@ -331,6 +340,7 @@ class MemoryEngine:
             include_inactive,
             owner=owner,
             low_quality=low_quality,
+            run_id=run_id,
         )
 
     def count(self, agent: str | AgentScope, which: ListScope = "visible") -> int:

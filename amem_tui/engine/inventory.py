@@ -49,6 +49,11 @@ class StoreStatus(BaseModel):
     model: str
     searchable: bool
     model_reason: str
+    #: In a mem0 collection: the user whose memories are read, the exact ``user_id``
+    #: read, and which view of a session it is (``search``, ``recall``, ``agentId``).
+    user: str | None = None
+    namespace: str | None = None
+    view: str | None = None
 
 
 def collection_views(
