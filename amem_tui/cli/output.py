@@ -175,6 +175,8 @@ ERROR_FACTS = ("agent", "note_id", "action", "rule", "known_agents")
 def error_facts(error: BaseException) -> dict[str, Any]:
     """The :data:`ERROR_FACTS` an error carries (those it has and that are set)."""
     facts = {name: getattr(error, name, None) for name in ERROR_FACTS}
+    if type(error).__name__ == "RunNotFound":  # a missing run says so under its own name
+        facts["run_id"] = facts.pop("note_id")
     return {name: value for name, value in facts.items() if value is not None}
 
 
