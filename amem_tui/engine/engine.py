@@ -222,6 +222,7 @@ class MemoryEngine:
         """Every collection in the store and every one the configuration names."""
         from amem_tui.engine.inventory import collection_views
 
+        _ = self.shared_collection  # a mem0 collection found in the store is the configured one
         return collection_views(self._collections, self.settings, self.read_only)
 
     def status(self, agent: str | None = None) -> StoreStatus:
