@@ -35,6 +35,11 @@ def status_text(data: dict[str, Any]) -> str:
         lines.append(f"alias:         {data['collection']} -> {data['resolved_collection']}")
     lines.append(f"format:        {data['format']}")
     lines.append(f"embeddings:    {data['model']}")
+    if data.get("exists"):
+        built_by = data.get("collection_model")
+        source = data.get("model_source", "none")
+        named = f"{built_by} (from {source})" if built_by else "not named by anything"
+        lines.append(f"built with:    {named}")
     lines.append(f"search:        {'vector' if data['searchable'] else 'keyword only'}")
     lines.append(f"               {data['model_reason']}")
     if not data["exists"] and data["collections"]:

@@ -232,6 +232,7 @@ class MemoryEngine:
         scope = self.scope(agent)
         service = self.collection(scope.collection)
         usable, reason = service.model_status()
+        built_by = service.model_info()
         config_file = self.settings.config_file
         return StoreStatus(
             config_file=str(config_file) if config_file else None,
@@ -247,6 +248,8 @@ class MemoryEngine:
             model=self.embedder.model_name,
             searchable=usable,
             model_reason=reason,
+            collection_model=built_by.name if built_by else None,
+            model_source=built_by.source if built_by else "none",
             user=scope.user,
             namespace=scope.namespace,
             view=scope.view,

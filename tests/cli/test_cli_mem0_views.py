@@ -195,12 +195,14 @@ def test_status_names_the_user_and_what_would_enable_semantic_search(
     assert code == 0
     assert "user:          alice (reads user_id alice:agent:dev, search view)" in out
     assert "search:        vector" in out
+    assert "built with:    sentence-transformers/all-MiniLM-L6-v2 (from mem0 plugin)" in out
     code, out, _ = cli(capsys, *base, "--config", config(tmp_path), "status", "--json")
     data = json.loads(out)
     assert (data["user"], data["namespace"], data["view"]) == ("alice", "alice", "search")
     unnamed = config(tmp_path, model=None)
     code, out, _ = cli(capsys, *base, "--config", unnamed, "status")
     assert code == 0 and "keyword only" in out
+    assert "built with:    not named by anything" in out
     assert f"AMEM_COLLECTION_MODELS='{TS_COLLECTION}=" in out
 
 
