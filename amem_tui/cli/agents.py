@@ -17,13 +17,6 @@ from amem_tui.cli.output import mem0_view_json
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
 
-#: How each mem0 view is reached from the command line, for the text listing.
-VIEW_HINTS = {
-    "search": "--user {user} --agent {agent}",
-    "agentId": "--namespace {namespace} (explicit agentId: main's sessions never recall it)",
-    "recall": "--user {user} --session-key <a subagent's key> --view recall",
-}
-
 
 class AgentRows(list[dict[str, Any]]):
     """The agents list (a plain list in JSON), with the configuration file it came from
@@ -49,30 +42,43 @@ def list_agents(ctx: Context, args: argparse.Namespace) -> AgentRows:
 def _row_text(row: dict[str, Any]) -> str:
     if "namespace" not in row:
         return f"{row['agent']:<16} Mode {row['mode']}  {row['collection']}"
-    hint = VIEW_HINTS.get(str(row["view"]), "").format(**row)
-    if str(row["agent"]).startswith("subagent-"):
-        name = str(row["agent"]).removeprefix("subagent-")
-        hint += (
-            f" (its memory_search; its auto-recall reads {row['user']}: --session-key "
-            f"agent:<id>:<rest>:subagent:{name} --view recall)"
-        )
     return (
-        f"{row['user'] or '-':<10} {row['agent']:<18} {row['namespace'] or '-':<32} "
-        f"{row['view']:<8} {hint}"
+        f"{row['user'] or '-':<10} {row['agent']:<18} {row['namespace'] or '-':<32} {row['view']}"
     )
 
 
+def _mem0_hints(rows: AgentRows) -> list[str]:
+    """How to read each kind of mem0 view from the command line."""
+    pairs = [row for row in rows if "namespace" in row]
+    if not pairs:
+        return []
+    lines = []
+    if rows.user:
+        lines.append(f"user read by default: {rows.user} (--user or AMEM_USER to change)")
+    lines.append("read a pair with: --user USER --agent AGENT")
+    for row in pairs:
+        if row["view"] == "agentId":
+            lines.append(
+                f"{row['namespace']}: written with an explicit agentId, never recalled by "
+                f"main's sessions; read it with --namespace {row['namespace']}"
+            )
+    if any(str(row["agent"]).startswith("subagent-") for row in pairs):
+        lines.append(
+            "a subagent's auto-recall reads its user's main memories: "
+            "--session-key agent:<id>:<rest>:subagent:<name> --view recall"
+        )
+    return lines
+
+
 def agents_text(rows: AgentRows) -> str:
-    """One line per agent (per user and agent pair in mem0), then the configuration
-    file they come from."""
+    """One line per agent (per user and agent pair in mem0), the configuration file
+    they come from, and (mem0) how to read each view."""
     lines: list[str] = []
     if any("namespace" in row for row in rows):
-        lines.append(f"{'user':<10} {'agent':<18} {'user_id':<32} {'view':<8} read it with")
+        lines.append(f"{'user':<10} {'agent':<18} {'user_id':<32} view")
     lines += [_row_text(row) for row in rows]
     lines.append(f"configuration: {rows.config_file or 'none found (defaults)'}")
-    if rows.user and any("namespace" in row for row in rows):
-        lines.append(f"user read by default: {rows.user} (--user or AMEM_USER to change)")
-    return "\n".join(lines)
+    return "\n".join(lines + _mem0_hints(rows))
 
 
 COMMANDS: tuple[Command[Any], ...] = (

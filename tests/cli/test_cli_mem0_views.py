@@ -120,16 +120,9 @@ def test_agents_lists_every_user_and_agent_pair_with_its_view(
         ("bob", "dev", "bob:agent:dev", "search"),
     ]
     code, text, _ = cli(capsys, *base, "agents")
-    assert text.splitlines()[0].split() == [
-        "user",
-        "agent",
-        "user_id",
-        "view",
-        "read",
-        "it",
-        "with",
-    ]
-    assert "--namespace alice:agent:main" in text and "--view recall" in text
+    assert text.splitlines()[0].split() == ["user", "agent", "user_id", "view"]
+    assert "alice      subagent-helper    alice:agent:subagent-helper      search" in text
+    assert "read it with --namespace alice:agent:main" in text and "--view recall" in text
     assert "user read by default: alice" in text
 
 
