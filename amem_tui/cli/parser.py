@@ -26,8 +26,8 @@ PROGRAM = "amem-tui"
 DESCRIPTION = "amem-tui: the TUI by default, and headless subcommands on the same engine."
 EPILOG = (
     "Exit codes: 0 done; 2 rejected input; 3 permission denied or read-only; "
-    "4 not found or not visible; 5 store or model unavailable. With --json, an error "
-    "is also a JSON object on stderr."
+    "4 not found or not visible; 5 store or model unavailable. With --json, errors on "
+    "stderr are JSON objects."
 )
 
 
@@ -107,7 +107,12 @@ def add_common_options(parser: argparse.ArgumentParser, suppress: bool) -> None:
     parser.add_argument(
         "--read-only", action="store_true", default=default, help="refuse every write"
     )
-    parser.add_argument("--json", action="store_true", default=default, help="print JSON")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        default=default,
+        help="answer in JSON (errors and warnings on stderr as JSON objects too)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
