@@ -11,9 +11,16 @@ from amem_tui.cli.output import shorten
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
+    from amem_tui.engine.scope import AgentScope
 
 #: A consolidation run as JSON (``ConsolidationRun.to_json``).
 RunJson = dict[str, Any]
+
+#: What a dry run says, in its messages and its text: it has no id to undo.
+DRY_RUN_MESSAGE = (
+    "dry run: nothing was stored, so there is no run to undo or find in history; "
+    "run without --dry-run to merge"
+)
 
 
 # --------------------------------------------------------------- consolidate
@@ -26,17 +33,29 @@ def consolidate_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def consolidate(ctx: Context, args: argparse.Namespace) -> RunJson:
-    """Merge the acting agent's near-duplicate private notes (or plan it with --dry-run)."""
+    """Merge the acting agent's near-duplicate private notes (or plan it with --dry-run).
+
+    A dry run is a plan that is never recorded: its answer has no ``id`` (``null``),
+    ``"stored": false``, and says so in its messages.
+    """
     if args.threshold is not None and not 0.0 < args.threshold <= 1.0:
         raise UsageError("--threshold must be above 0 and at most 1")
-    run = ctx.engine.consolidate(ctx.acting_agent(), dry_run=args.dry_run, threshold=args.threshold)
-    return run.to_json()
+    scope = ctx.reading_scope() if args.dry_run else ctx.writing_scope()
+    run = ctx.engine.consolidate(scope, dry_run=args.dry_run, threshold=args.threshold)
+    data = run.to_json()
+    data["stored"] = not run.dry_run
+    if run.dry_run:
+        data["id"] = None  # the plan's id names nothing undo or history could find
+        data["messages"] = [DRY_RUN_MESSAGE, *data.get("messages", [])]
+    return data
 
 
 # ------------------------------------------------------------------- history
 def history(ctx: Context, args: argparse.Namespace) -> list[RunJson]:
     """Consolidation runs of one agent (--agent) or of every agent, newest first."""
     agent = getattr(args, "agent", None)
+    if agent is not None:
+        ctx.reading_scope()  # a mistyped --agent is named on stderr
     return [run.to_json() for run in ctx.engine.history(agent)]
 
 
@@ -51,7 +70,7 @@ def undo(ctx: Context, args: argparse.Namespace) -> RunJson:
     """Revert a consolidation run, or one of its merges with --merge KEEPER_ID."""
     engine = ctx.engine
     if ctx.names_an_agent():
-        agent = ctx.acting_agent()
+        agent: str | AgentScope = ctx.writing_scope()
     else:  # no acting agent named: the run's own agent undoes it
         owners = [r.agent for r in engine.history() if r.id == args.run_id]
         agent = owners[0] if owners else ctx.acting_agent()
@@ -62,9 +81,10 @@ def undo(ctx: Context, args: argparse.Namespace) -> RunJson:
 def _run_lines(data: RunJson) -> list[str]:
     state = data["status"]
     if data.get("dry_run"):
-        state = "dry run"
+        state = "dry run, not stored"
+    run_id = data["id"] or "plan"
     head = (
-        f"{data['id']}  {data['started_at']}  agent {data['agent']}  {data['trigger']}  "
+        f"{run_id}  {data['started_at']}  agent {data['agent']}  {data['trigger']}  "
         f"{state}  threshold {data['threshold']:.2f}  {len(data['merges'])} merge(s)"
     )
     if data.get("undoes"):

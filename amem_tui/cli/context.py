@@ -1,24 +1,62 @@
 """What a subcommand runs with: the settings from the command line and the engine,
-opened only when a handler first asks for it (``--help`` and the TUI start never do)."""
+opened only when a handler first asks for it (``--help`` and the TUI start never do).
+
+It also resolves who the command acts as, and checks that name: a mistyped
+``--agent`` is named on stderr when reading, and refused when writing.
+"""
 
 from __future__ import annotations
 
 import argparse
+import difflib
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from amem_tui.cli.command import UnknownAgent
+from amem_tui.cli.output import warn
 from amem_tui.config import Settings, load_settings
 from amem_tui.paths import data_dir
 
 if TYPE_CHECKING:
     from amem_tui.engine.engine import MemoryEngine
+    from amem_tui.engine.scope import AgentScope
+
+#: How many known names an unknown-agent message lists before "… and N more".
+NAMES_SHOWN = 12
+
+
+@dataclass(frozen=True)
+class Stranger:
+    """An acting agent (or mem0 ``user_id``) the store and configuration do not know,
+    and the names they do know."""
+
+    message: str
+    agent: str
+    known: list[str]
+    facts: dict[str, Any] = field(default_factory=dict)
+
+
+def _listing(names: list[str]) -> str:
+    shown = ", ".join(names[:NAMES_SHOWN]) or "none"
+    more = len(names) - NAMES_SHOWN
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+def _did_you_mean(name: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(name, known, n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 class Context:
-    """The settings and a lazily opened engine."""
+    """The settings, a lazily opened engine, and how answers and warnings are printed."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, as_json: bool = False, new_agent: bool = False) -> None:
         self.settings = settings
+        #: ``--json``: warnings go to stderr as JSON objects too.
+        self.as_json = as_json
+        #: ``--new-agent``: a write may act as an agent nobody knows yet.
+        self.new_agent = new_agent
         self._engine: MemoryEngine | None = None
 
     @property
@@ -33,6 +71,88 @@ class Context:
     def acting_agent(self) -> str:
         """The agent the command acts as (``--agent``, ``--session-key`` or the default)."""
         return self.engine.scope().agent
+
+    def reading_scope(self) -> AgentScope:
+        """The scope a read acts as; an agent nobody knows is named on stderr, with the
+        ones that exist (the read goes on: it simply finds nothing)."""
+        scope = self.engine.scope()
+        stranger = self._stranger(scope)
+        if stranger is not None:
+            warn(stranger.message, self.as_json, "unknown_agent", stranger.facts)
+        return scope
+
+    def writing_scope(self) -> AgentScope:
+        """The scope a write acts as. Refused when writes are off (``--read-only``, a
+        mem0 collection), then when the agent is neither configured nor in the store,
+        unless ``--new-agent`` says to create it (:class:`UnknownAgent`, exit 2)."""
+        scope = self.engine.scope()
+        self.engine.check_writable(scope.collection)
+        if not self.new_agent:
+            stranger = self._stranger(scope)
+            if stranger is not None:
+                raise UnknownAgent(
+                    f"{stranger.message}; nothing was written (check --agent, or pass "
+                    "--new-agent to write as a new agent)",
+                    stranger.agent,
+                    stranger.known,
+                )
+        return scope
+
+    def _stranger(self, scope: AgentScope) -> Stranger | None:
+        """What is unknown about ``scope``, or None when it names a known agent."""
+        if scope.namespace is not None or scope.user is not None:
+            return self._mem0_stranger(scope)
+        if scope.agent in self.settings.configured_agents():
+            return None  # configured: known without reading the store
+        known = sorted(self.engine.known_agents())
+        if scope.agent in known:
+            return None
+        message = (
+            f"agent '{scope.agent}' is neither configured nor in the store"
+            f"{_did_you_mean(scope.agent, known)}; known agents: {_listing(known)}"
+        )
+        return Stranger(message, scope.agent, known, {"agent": scope.agent, "known_agents": known})
+
+    def _mem0_stranger(self, scope: AgentScope) -> Stranger | None:
+        """In a mem0 collection a view reads one ``user_id``: unknown when none holds it.
+
+        The message names what is missing in the plugin's terms: the user, else the
+        user's agent, else (``--namespace``) the exact ``user_id``.
+        """
+        from amem_tui.engine.formats.mem0 import parse_namespace
+
+        namespaces = sorted(self.engine.collection(scope.collection).namespaces())
+        wanted = scope.namespace
+        if wanted is None or wanted in namespaces:
+            return None
+        where = f"collection '{scope.collection}'"
+        parsed = [parse_namespace(n) for n in namespaces]
+        users = sorted({n.user for n in parsed})
+        agents = sorted({n.agent for n in parsed if n.user == scope.user and not n.explicit})
+        facts: dict[str, Any] = {
+            "agent": scope.agent,
+            "user": scope.user,
+            "namespace": wanted,
+            "known_namespaces": namespaces,
+        }
+        if self.settings.namespace:
+            message = (
+                f"user_id '{wanted}' holds no memories in {where}"
+                f"{_did_you_mean(wanted, namespaces)}; its user_ids: {_listing(namespaces)}"
+            )
+            return Stranger(message, scope.agent, namespaces, facts)
+        if scope.user not in users:
+            message = (
+                f"user '{scope.user}' has no memories in {where}"
+                f"{_did_you_mean(str(scope.user), users)}; its users: {_listing(users)}"
+            )
+            return Stranger(message, scope.agent, users, facts | {"known_users": users})
+        message = (
+            f"agent '{scope.agent}' of user '{scope.user}' has no memories in {where} "
+            f"(user_id '{wanted}'){_did_you_mean(scope.agent, agents)}; "
+            f"{scope.user}'s agents: {_listing(agents)}"
+        )
+        return Stranger(message, scope.agent, agents, facts | {"known_agents": agents})
 
     def names_an_agent(self) -> bool:
         """Whether the command line (or environment) named the acting agent."""
@@ -60,6 +180,9 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         "session_key": getattr(args, "session_key", None),
         "model": getattr(args, "model", None),
         "read_only": getattr(args, "read_only", None),
+        "user": getattr(args, "user", None),
+        "namespace": getattr(args, "namespace", None),
+        "mem0_view": getattr(args, "view", None),
     }
     settings = load_settings(flags)
     if command == "demo":

@@ -1,4 +1,9 @@
-"""``demo``: fill a store with a multi-agent demo memory, then open the TUI on it."""
+"""``demo``: fill a store with a multi-agent demo memory, then open the TUI on it.
+
+Seeding adds only the demo notes that are missing (see :func:`amem_tui.demo.seed_demo`):
+running ``demo`` again never reverts an edit, a delete or a merge. When the TUI
+closes, the command prints how to reach the same store from the CLI.
+"""
 
 from __future__ import annotations
 
@@ -18,19 +23,22 @@ def demo_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def fill_demo(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
-    """Fill a store with the demo memory; ``open_tui`` asks the caller to open the TUI."""
+    """Fill a store with the demo memory; ``open_tui`` asks the caller to open the TUI
+    (and to print the message once it closes)."""
     from amem_tui.demo import demo_config, seed_demo  # the demo notes: only for this command
 
     counts = seed_demo(ctx.engine)
     settings = ctx.settings
     config = settings.config_file
     if config is None:
-        # Later commands need the demo's agents (sandbox is Mode B): leave them a config.
+        # Later commands need the demo's agents (sandbox is Mode B): leave them a config,
+        # once: a configuration the user has since edited is theirs, as the notes are.
         folder = data_dir() if settings.url else settings.embedded_path
         config = folder / "openclaw.json"
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            config.write_text(demo_config() + "\n", encoding="utf-8")
+            if not config.exists():
+                config.write_text(demo_config() + "\n", encoding="utf-8")
         except OSError:
             config = None
     where = f"--url {settings.url}" if settings.url else f"--store {settings.embedded_path}"

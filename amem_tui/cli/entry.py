@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from amem_tui.cli.command import FailedWithReport
 from amem_tui.cli.context import Context, settings_from_args
-from amem_tui.cli.output import emit, sanitize
+from amem_tui.cli.output import emit, error_facts, error_kind, report_error, sanitize
 from amem_tui.cli.parser import COMMANDS, build_parser
 from amem_tui.config import Settings
 from amem_tui.engine.errors import AmemError
@@ -38,32 +38,33 @@ def _silence_stdout() -> None:
         pass
 
 
-def _fail(message: str, code: int) -> int:
-    """Report an error as one line on stderr and return its exit code."""
-    line = " ".join(sanitize(message).split())
-    print(f"amem-tui: {line}", file=sys.stderr)
-    return code
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``amem-tui`` and ``python -m amem_tui``.
 
     Every failure ends as one line on stderr and an exit code, never a traceback
-    (set ``AMEM_DEBUG=1`` to see the traceback of an unexpected error).
+    (set ``AMEM_DEBUG=1`` to see the traceback of an unexpected error); with
+    ``--json`` that line is a JSON object.
     """
     import warnings
 
     if not os.environ.get("AMEM_DEBUG"):  # library warnings would add stray stderr lines
         warnings.simplefilter("ignore")
     ctx: Context | None = None
+    # Until the command line parses, a literal --json asks for JSON errors.
+    as_json = "--json" in (sys.argv[1:] if argv is None else list(argv))
+
+    def fail(message: str, code: int, kind: str, error: BaseException | None = None) -> int:
+        facts = error_facts(error) if error is not None else {}
+        return report_error(message, code, as_json, kind, facts)
+
     try:
         args = build_parser().parse_args(argv)
+        as_json = bool(getattr(args, "json", False))
         settings = settings_from_args(args)
         if args.command is None:
             return run_tui(settings)
-        ctx = Context(settings)
+        ctx = Context(settings, as_json, new_agent=bool(getattr(args, "new_agent", False)))
         command = COMMANDS[args.command]
-        as_json = bool(getattr(args, "json", False))
         try:
             data = command.handler(ctx, args)
         except FailedWithReport as failure:
@@ -72,20 +73,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(data, dict) and data.get("open_tui"):
             ctx.close()
             ctx = None
-            if importlib.util.find_spec("amem_tui.tui") is None:
-                emit(data, False, command.text)  # no TUI in this build: say what was done
-            return run_tui(settings)
+            code = run_tui(settings) if importlib.util.find_spec("amem_tui.tui") else 0
+            emit(data, False, command.text)  # after the TUI: how to reach its store again
+            return code
         emit(data, as_json, command.text)
         sys.stdout.flush()  # a closed pipe fails here, inside the handlers below
         return 0
     except AmemError as exc:
-        return _fail(str(exc), exc.exit_code)
+        return fail(str(exc), exc.exit_code, error_kind(exc), exc)
     except ValidationError as exc:  # a value a model refuses: rejected input
         first = exc.errors()[0]
         field = ".".join(str(part) for part in first["loc"])
-        return _fail(f"invalid value{' for ' + field if field else ''}: {first['msg']}", 2)
+        message = f"invalid value{' for ' + field if field else ''}: {first['msg']}"
+        return fail(message, 2, "invalid_input")
     except KeyboardInterrupt:
-        return _fail("interrupted", 130)
+        return fail("interrupted", 130, "interrupted")
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, as shell tools do.
         _silence_stdout()
@@ -93,17 +95,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:  # files and sockets under the store
         if os.environ.get("AMEM_DEBUG"):
             raise
-        return _fail(f"store unavailable: {exc.strerror or exc}", 5)
+        return fail(f"store unavailable: {exc.strerror or exc}", 5, "store_unavailable")
     except Exception as exc:  # the last line of defence: one line, never a traceback
         if os.environ.get("AMEM_DEBUG"):
             raise
         reason = sanitize(str(exc).strip().splitlines()[0] if str(exc).strip() else "")
-        print(
-            f"amem-tui: unexpected error ({type(exc).__name__}: {reason}); "
-            "set AMEM_DEBUG=1 to see where",
-            file=sys.stderr,
-        )
-        return 1
+        message = f"unexpected error ({type(exc).__name__}: {reason}); "
+        message += "set AMEM_DEBUG=1 to see where"
+        return fail(message, 1, "unexpected_error")
     finally:
         if ctx is not None:
             with contextlib.suppress(Exception):  # an error while closing must not mask the answer

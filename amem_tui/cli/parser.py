@@ -22,7 +22,13 @@ import amem_tui.cli.store as store
 import amem_tui.cli.transfer as transfer
 from amem_tui.cli.command import Command, UsageError
 
-DESCRIPTION = "``amem-tui``: the TUI by default, and headless subcommands on the same engine."
+PROGRAM = "amem-tui"
+DESCRIPTION = "amem-tui: the TUI by default, and headless subcommands on the same engine."
+EPILOG = (
+    "Exit codes: 0 done; 2 rejected input; 3 permission denied or read-only; "
+    "4 not found or not visible; 5 store or model unavailable. With --json, errors on "
+    "stderr are JSON objects."
+)
 
 
 class CommandModule(Protocol):
@@ -53,8 +59,10 @@ class CommandLineParser(argparse.ArgumentParser):
     """An argument parser whose errors are :class:`UsageError` (one line, exit 2)."""
 
     def error(self, message: str) -> NoReturn:
-        """Raise instead of printing usage and exiting."""
-        raise UsageError(f"{self.prog}: {message}")
+        """Raise instead of printing usage and exiting (the subcommand named, once: the
+        error line already starts with the program's name)."""
+        command = self.prog.removeprefix(PROGRAM).strip()
+        raise UsageError(f"{command}: {message}" if command else message)
 
 
 def add_common_options(parser: argparse.ArgumentParser, suppress: bool) -> None:
@@ -70,20 +78,52 @@ def add_common_options(parser: argparse.ArgumentParser, suppress: bool) -> None:
     parser.add_argument("--collection", metavar="NAME", default=default, help="Mode A collection")
     parser.add_argument("--agent", metavar="ID", default=default, help="act as this agent")
     parser.add_argument("--session-key", metavar="KEY", default=default, help="act as agent:<id>:…")
+    parser.add_argument(
+        "--new-agent",
+        action="store_true",
+        default=default,
+        help="let a write act as an agent that is neither configured nor in the store yet",
+    )
+    parser.add_argument(
+        "--user",
+        metavar="ID",
+        default=default,
+        help="mem0: whose memories to read (default: AMEM_USER, else the mem0 plugin's userId)",
+    )
+    parser.add_argument(
+        "--namespace",
+        metavar="USER_ID",
+        default=default,
+        help="mem0: read exactly this user_id, e.g. alice:agent:main",
+    )
+    parser.add_argument(
+        "--view",
+        choices=["search", "recall"],
+        default=default,
+        help="mem0, with a subagent's --session-key: what its memory_search reads (search, "
+        "the default) or what its auto-recall reads (recall: the user's main memories)",
+    )
     parser.add_argument("--model", metavar="NAME", default=default, help="fastembed model name")
     parser.add_argument(
         "--read-only", action="store_true", default=default, help="refuse every write"
     )
-    parser.add_argument("--json", action="store_true", default=default, help="print JSON")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        default=default,
+        help="answer in JSON (errors and warnings on stderr as JSON objects too)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line: options may stand before or after the subcommand."""
-    parser = CommandLineParser(prog="amem-tui", description=DESCRIPTION)
+    parser = CommandLineParser(prog=PROGRAM, description=DESCRIPTION, epilog=EPILOG)
     add_common_options(parser, suppress=False)
     subcommands = parser.add_subparsers(dest="command", parser_class=CommandLineParser)
     for command in COMMANDS.values():
-        subparser = subcommands.add_parser(command.name, help=command.help)
+        subparser = subcommands.add_parser(
+            command.name, help=command.help, description=command.help
+        )
         add_common_options(subparser, suppress=True)
         command.arguments(subparser)
     return parser

@@ -1,5 +1,11 @@
 """``search``: what an agent finds for a query, why each hit ranked where it did,
-and (``--hidden``) the close matches it is not allowed to see."""
+and (``--hidden``) the close matches it is not allowed to see.
+
+Hits are shown as the agent may see them: links and conflicts to notes it may not
+read are left out and counted (``unreadable_links``, ``unreadable_conflicts``).
+``--hidden`` is the inspector's own question (what could it not see, and why) and
+names those matches on purpose.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +13,11 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command, UsageError
-from amem_tui.cli.output import shorten
+from amem_tui.cli.output import mem0_view_json, scope_label, shorten
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
-    from amem_tui.engine.models import SearchResult
+    from amem_tui.engine.models import MemoryNote, SearchResult
 
 
 def search_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,29 +33,39 @@ def search_notes(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
     """What the agent finds for a query, best first; --hidden adds what it cannot see."""
     if args.limit < 1:
         raise UsageError("--limit must be at least 1")
+    scope = ctx.reading_scope()
     # Without --agent, let the engine resolve (and report) a --session-key itself.
-    agent = ctx.acting_agent() if ctx.settings.agent or not ctx.settings.session_key else None
+    agent = scope if ctx.settings.agent or not ctx.settings.session_key else None
     result = ctx.engine.search(
         agent, args.query, limit=args.limit, mode=args.mode, hidden=args.hidden
     )
-    return search_json(result, explain=args.explain)
+    notes = ctx.engine.redact(scope, [hit.note for hit in result.hits])
+    out = search_json(result, explain=args.explain, notes=notes)
+    out.update(mem0_view_json(scope))
+    return out
 
 
 def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 6)
 
 
-def search_json(result: SearchResult, explain: bool = True) -> dict[str, Any]:
-    """A search result as the CLI prints it; ``explain`` adds how each hit ranked."""
+def search_json(
+    result: SearchResult, explain: bool = True, notes: list[MemoryNote] | None = None
+) -> dict[str, Any]:
+    """A search result as the CLI prints it; ``explain`` adds how each hit ranked.
+
+    ``notes`` are the hits' notes as the agent may see them (redacted), in hit order.
+    """
     from amem_tui.engine.search import explain_hit  # ranking code: only once a search ran
 
     hits = []
-    for hit in result.hits:
+    shown = notes if notes is not None else [hit.note for hit in result.hits]
+    for hit, note in zip(result.hits, shown, strict=True):
         row: dict[str, Any] = {
             "id": hit.note.id,
             "score": round(hit.score, 6),
             "because": hit.because,
-            **hit.note.to_payload(),
+            **note.to_payload(),
         }
         if explain:
             row.update(
@@ -99,7 +115,7 @@ def search_json(result: SearchResult, explain: bool = True) -> dict[str, Any]:
 
 def search_text(data: dict[str, Any]) -> str:
     """One line per hit (score, why visible, id, content), then the hidden matches."""
-    where = f"agent {data['agent']} (Mode {data['mode']}, {data['collection']})"
+    where = scope_label(data)
     how = data["search_mode"] + ("" if data["exact"] else ", approximate")
     lines = [f"{where}: {len(data['hits'])} hits ({how})"]
     if data.get("notice"):

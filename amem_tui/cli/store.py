@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 # -------------------------------------------------------------------- status
 def status(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
     """Which configuration file, store, agent and collection are in use, and their model."""
+    ctx.reading_scope()  # a mistyped --agent (or mem0 user) is named on stderr
     return ctx.engine.status().model_dump()
 
 
@@ -25,10 +26,20 @@ def status_text(data: dict[str, Any]) -> str:
         f"store:         {data['store']}{' (read-only)' if data['read_only'] else ''}",
         f"agent:         {data['agent']} (Mode {data['mode']}, collection {data['collection']})",
     ]
+    if data.get("user") is not None or data.get("namespace") is not None:
+        lines.append(
+            f"user:          {data['user']} (reads user_id {data['namespace']}, "
+            f"{data['view']} view)"
+        )
     if data["collection"] != data["resolved_collection"]:
         lines.append(f"alias:         {data['collection']} -> {data['resolved_collection']}")
     lines.append(f"format:        {data['format']}")
     lines.append(f"embeddings:    {data['model']}")
+    if data.get("exists"):
+        built_by = data.get("collection_model")
+        source = data.get("model_source", "none")
+        named = f"{built_by} (from {source})" if built_by else "not named by anything"
+        lines.append(f"built with:    {named}")
     lines.append(f"search:        {'vector' if data['searchable'] else 'keyword only'}")
     lines.append(f"               {data['model_reason']}")
     if not data["exists"] and data["collections"]:
@@ -49,6 +60,12 @@ def collections_text(rows: list[dict[str, Any]]) -> str:
     for row in rows:
         if not row["exists"]:
             lines.append(f"{row['name']}  (configured, does not exist yet)")
+            continue
+        if row.get("bookkeeping"):
+            lines.append(
+                f"{row['name']}: {row['points']} points, {row['bookkeeping']}; "
+                "holds no memories, never searched or written"
+            )
             continue
         aliases = f" alias {', '.join(row['aliases'])}" if row["aliases"] else ""
         used = f" used by {', '.join(row['used_by'])}" if row["used_by"] else ""

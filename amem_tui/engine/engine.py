@@ -146,7 +146,9 @@ class MemoryEngine:
         return self.settings.collection
 
     def _directory(self) -> AgentDirectory:
-        return AgentDirectory(self.settings, self.collection(self.shared_collection))
+        # The shared collection first: finding a mem0 collection replaces the settings.
+        shared = self.collection(self.shared_collection)
+        return AgentDirectory(self.settings, shared)
 
     def scope(self, agent: str | None = None, session_key: str | None = None) -> AgentScope:
         """The scope of an agent, resolved as the plugin that wrote the store resolves it."""
@@ -185,6 +187,7 @@ class MemoryEngine:
         """Every collection in the store and every one the configuration names."""
         from amem_tui.engine.inventory import collection_views
 
+        _ = self.shared_collection  # a mem0 collection found in the store is the configured one
         return collection_views(self._collections, self.settings, self.read_only)
 
     def status(self, agent: str | None = None) -> StoreStatus:
@@ -194,6 +197,7 @@ class MemoryEngine:
         scope = self.scope(agent)
         service = self.collection(scope.collection)
         usable, reason = service.model_status()
+        built_by = service.model_info()
         config_file = self.settings.config_file
         return StoreStatus(
             config_file=str(config_file) if config_file else None,
@@ -209,6 +213,11 @@ class MemoryEngine:
             model=self.embedder.model_name,
             searchable=usable,
             model_reason=reason,
+            collection_model=built_by.name if built_by else None,
+            model_source=built_by.source if built_by else "none",
+            user=scope.user,
+            namespace=scope.namespace,
+            view=scope.view,
         )
 
     def audit(
@@ -261,11 +270,13 @@ class MemoryEngine:
         *,
         owner: str | None = None,
         low_quality: bool = False,
+        run_id: str | None = None,
     ) -> NotePage:
         """A page of the agent's private, shared or all visible notes, with the total.
 
         ``owner`` keeps only the notes that agent wrote (e.g. whose shared notes are
-        these?); ``low_quality`` only the notes flagged by the content check.
+        these?); ``low_quality`` only the notes flagged by the content check;
+        ``run_id`` only one session's short-term memories (mem0's ``run_id``).
         """
         scope = self._scope(agent)
         return reading.list_notes(
@@ -277,6 +288,7 @@ class MemoryEngine:
             include_inactive,
             owner=owner,
             low_quality=low_quality,
+            run_id=run_id,
         )
 
     def count(self, agent: str | AgentScope, which: ListScope = "visible") -> int:

@@ -49,6 +49,15 @@ class StoreStatus(BaseModel):
     model: str
     searchable: bool
     model_reason: str
+    #: The model that built the collection, and where that was learnt (``ModelSource``:
+    #: metadata, a setting, --model, the mem0 plugin entry, or none).
+    collection_model: str | None = None
+    model_source: str = "none"
+    #: In a mem0 collection: the user whose memories are read, the exact ``user_id``
+    #: read, and which view of a session it is (``search``, ``recall``, ``agentId``).
+    user: str | None = None
+    namespace: str | None = None
+    view: str | None = None
 
 
 def collection_views(

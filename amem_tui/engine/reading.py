@@ -86,15 +86,19 @@ def list_filter(
     *,
     owner: str | None = None,
     low_quality: bool = False,
+    run_id: str | None = None,
 ) -> Filter:
-    """The filter behind each listing, narrowed to one ``owner`` and/or to notes
-    flagged ``low_quality`` when asked."""
+    """The filter behind each listing, narrowed to one ``owner``, to notes flagged
+    ``low_quality`` and/or to one session's short-term memories (mem0's ``run_id``;
+    openclaw-amem notes carry none) when asked."""
     base = _base_filter(service, scope, which, include_inactive, owner)
     narrow: tuple[Condition, ...] = ()
     if owner and which != "shared":  # the shared filter narrows by owner itself
         narrow += (Match("owner", owner),)
     if low_quality:
         narrow += (Match("low_quality", True),)
+    if run_id is not None:
+        narrow += (Match("run_id", run_id),)
     return Filter(must=(base, *narrow)) if narrow else base
 
 
@@ -128,12 +132,14 @@ def list_notes(
     *,
     owner: str | None = None,
     low_quality: bool = False,
+    run_id: str | None = None,
 ) -> NotePage:
     """A page of the agent's private, shared or all visible notes, with the total.
 
     ``shared`` is everything the agent sees that is not its own: the shared scope and
     the notes shared with it alone through ``readers``; private and shared together
-    are what it sees (``visible``).
+    are what it sees (``visible``). ``run_id`` keeps one session's short-term
+    memories (mem0).
     """
     if owner is not None:
         rules.validate_agent_id(owner)
@@ -141,7 +147,15 @@ def list_notes(
         return NotePage(total=0, offset=offset, notes=[])
     if not service.exists():
         return NotePage(total=0, offset=offset, notes=[])
-    flt = list_filter(service, scope, which, include_inactive, owner=owner, low_quality=low_quality)
+    flt = list_filter(
+        service,
+        scope,
+        which,
+        include_inactive,
+        owner=owner,
+        low_quality=low_quality,
+        run_id=run_id,
+    )
     points = service.store.scroll(service.name, flt, limit=limit, offset=offset)
     total = service.store.count(service.name, flt)
     notes = [service.note(p.id, p.payload) for p in points]
