@@ -7,9 +7,10 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
 from amem_tui.cli.command import Command, FailedWithReport
 from amem_tui.engine.errors import AmemError, InvalidInput
@@ -99,21 +100,67 @@ def import_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dry-run", action="store_true", help="validate only, write nothing")
 
 
-def _read_lines(name: str) -> Iterator[str]:
-    """The lines of a file, or of standard input for ``-``; a read error is bad input."""
-    if name == "-":
-        yield from sys.stdin
-        return
-    path = Path(name).expanduser()
-    try:
-        with path.open(encoding="utf-8-sig") as handle:  # a leading BOM is tolerated
-            yield from handle
-    except FileNotFoundError as exc:
-        raise InvalidInput(f"{path}: file not found") from exc
-    except UnicodeDecodeError as exc:
-        raise InvalidInput(f"{path}: not UTF-8 text ({exc.reason})") from exc
-    except OSError as exc:
-        raise InvalidInput(f"{path}: cannot be read ({exc.strerror or exc})") from exc
+class ImportFile:
+    """The lines of an import file, read afresh each time (the import reads them twice);
+    a read error is bad input."""
+
+    def __init__(self, name: str) -> None:
+        self.path = Path(name).expanduser()
+
+    def __iter__(self) -> Iterator[str]:
+        try:
+            with self.path.open(encoding="utf-8-sig") as handle:  # a leading BOM is tolerated
+                yield from handle
+        except FileNotFoundError as exc:
+            raise InvalidInput(f"{self.path}: file not found") from exc
+        except UnicodeDecodeError as exc:
+            raise InvalidInput(f"{self.path}: not UTF-8 text ({exc.reason})") from exc
+        except OSError as exc:
+            raise InvalidInput(f"{self.path}: cannot be read ({exc.strerror or exc})") from exc
+
+
+class ProgressLine:
+    """An import's progress as one line on a terminal's stderr, rewritten in place.
+
+    Only for a terminal: redirected stderr (and JSON on stdout) stays clean.
+    """
+
+    PHASES: ClassVar[dict[str, str]] = {
+        "reading": "checking lines",
+        "writing": "writing notes",
+        "optimizing": "merging segments, building the graph",
+        "indexing": "saving the keyword index",
+    }
+
+    def __init__(self) -> None:
+        self.shown = sys.stderr.isatty()
+        self.started = time.perf_counter()
+        self.last = 0.0
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        if not self.shown:
+            return
+        now = time.perf_counter()
+        if now - self.last < 0.1 and done != total:  # a few updates a second is plenty
+            return
+        self.last = now
+        label = self.PHASES.get(phase, phase)
+        count = f" {done:,}/{total:,}" if total and phase in ("reading", "writing") else ""
+        if phase == "reading" and not total:
+            count = f" {done:,}"
+        rate = ""
+        if phase == "writing" and done:
+            rate = f" ({done / max(now - self.started, 1e-9):,.0f} notes/s)"
+        elapsed = f" [{now - self.started:.0f} s]"
+        sys.stderr.write(f"\r\x1b[2Kimport: {label}{count}{rate}{elapsed}")
+        sys.stderr.flush()
+
+    def close(self) -> float:
+        """End the line; the seconds the import took."""
+        if self.shown:
+            sys.stderr.write("\r\x1b[2K")
+            sys.stderr.flush()
+        return time.perf_counter() - self.started
 
 
 def import_notes(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
@@ -122,16 +169,25 @@ def import_notes(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
     collection = real_collection(ctx)
     if not args.dry_run:
         engine.check_writable(collection)  # refuse before reading a single line
-    lines = list(_read_lines(args.file))
-    result = engine.import_lines(
-        lines,
-        collection,
-        source=args.file,
-        skip_invalid=args.skip_invalid,
-        replace=args.replace,
-        dry_run=args.dry_run,
-    )
+    lines: Iterable[str] = list(sys.stdin) if args.file == "-" else ImportFile(args.file)
+    progress = ProgressLine()
+    try:
+        result = engine.import_lines(
+            lines,
+            collection,
+            source=args.file,
+            skip_invalid=args.skip_invalid,
+            replace=args.replace,
+            dry_run=args.dry_run,
+            progress=progress,
+        )
+    finally:
+        seconds = progress.close()
     data = result.model_dump()
+    data["seconds"] = round(seconds, 3)
+    data["notes_per_second"] = (
+        round(result.written / seconds, 1) if seconds and result.written else None
+    )
     if result.error:
         raise FailedWithReport(data, AmemError(f"import stopped: {result.error}"))
     if result.rejected and not args.skip_invalid and not args.dry_run:
@@ -162,6 +218,11 @@ def import_text(data: dict[str, Any]) -> str:
         f"{len(data['rejected'])} rejected; {verb} {count} notes to {data['collection']} "
         f"({data['vectors_kept']} with their vectors, {data['reembedded']} re-embedded)"
     )
+    if data.get("notes_per_second"):
+        lines.append(
+            f"{data['written']} notes in {data['seconds']:.1f} s ({data['notes_per_second']:,.0f} "
+            "notes/s, the store optimized and its keyword index saved)"
+        )
     if data["error"]:
         lines.append(f"stopped: {data['error']}")
     return "\n".join(lines)

@@ -18,6 +18,7 @@ import json
 import math
 import uuid
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -250,28 +251,6 @@ def _vector(record: dict[str, Any], target_model: str, target_dim: int) -> list[
     return [float(x) for x in raw]
 
 
-def _reject(
-    result: ImportResult, valid: list[_Valid], reason_of: Callable[[_Valid], str | None]
-) -> list[_Valid]:
-    """``valid`` without the lines ``reason_of`` refuses; those join the rejected lines."""
-    keep: list[_Valid] = []
-    for item in valid:
-        reason = reason_of(item)
-        if reason is None:
-            keep.append(item)
-        else:
-            result.rejected.append(RejectedLine(line=item.line, id=item.note.id, reason=reason))
-    result.rejected.sort(key=lambda r: r.line)
-    return keep
-
-
-def _missing_slot(item: _Valid, slots: set[str], collection: str) -> str | None:
-    missing = sorted(set(item.sparse) - slots)
-    if not missing:
-        return None
-    return f"sparse vector {missing[0]!r} has no slot in collection '{collection}'"
-
-
 def _sparse_vectors(item: _Valid) -> dict[str, SparseVector]:
     return {
         name: SparseVector(tuple(indices), tuple(values))
@@ -310,6 +289,16 @@ def read_import(
     return count, valid, rejected
 
 
+@dataclass
+class _Checked:
+    """What the first pass keeps of a valid line: never the note or its vector."""
+
+    line: int
+    id: str
+    has_vector: bool
+    sparse: tuple[str, ...]
+
+
 def import_lines(
     service: CollectionService,
     writer: NoteWriter,
@@ -323,6 +312,10 @@ def import_lines(
 ) -> ImportResult:
     """Validate, then write the notes into the collection with :meth:`NoteWriter.put`.
 
+    Two passes over ``lines`` (a list, or an object that reads its file again each
+    time it is iterated; a one-shot iterator is kept in memory): the first checks
+    every line and keeps only ids and line numbers, the second writes in batches, so
+    a file of a million notes never sits in memory.
     ``progress(phase, done, total)`` hears of each step: ``reading`` (lines so far),
     ``writing`` (notes written of the valid ones).
 
@@ -332,6 +325,8 @@ def import_lines(
     """
     collection = service.name
     result = ImportResult(file=source, collection=collection, dry_run=dry_run)
+    if iter(lines) is lines:  # a one-shot iterator cannot be read twice: keep it
+        lines = list(lines)
     ours = service.embedders.ours
     info = service.info()
     target_model, target_dim = ours.model_name, ours.dim
@@ -340,51 +335,135 @@ def import_lines(
         if not usable or service.embedder() is not ours:
             # Re-embedding would mix our vectors into another model's collection.
             raise AmemError(f"cannot import into '{collection}': {reason}")
-    result.lines, valid, result.rejected = read_import(
-        _counted(lines, progress), target_model, target_dim
-    )
-    if info is not None and valid and not replace:
-        existing = {p.id for p in service.store.retrieve(collection, [v.note.id for v in valid])}
-        valid = _reject(
-            result,
-            valid,
-            lambda v: (
-                "id already in the collection (use --replace to overwrite)"
-                if v.note.id in existing
-                else None
-            ),
-        )
     slots = set(info.sparse_vectors) if info is not None else None
-    if slots is not None:  # an existing collection keeps the sparse slots it has
-        valid = _reject(result, valid, lambda v: _missing_slot(v, slots, collection))
-    result.valid = len(valid)
-    result.vectors_kept = sum(1 for v in valid if v.vector is not None)
-    result.reembedded = len(valid) - result.vectors_kept
-    if dry_run or (result.rejected and not skip_invalid) or not valid:
-        result.complete = not dry_run and not valid and not result.rejected
+    checked = _first_pass(
+        service, result, lines, target_model, target_dim, replace, slots, progress
+    )
+    result.valid = len(checked)
+    result.vectors_kept = sum(1 for c in checked if c.has_vector)
+    result.reembedded = len(checked) - result.vectors_kept
+    if dry_run or (result.rejected and not skip_invalid) or not checked:
+        result.complete = not dry_run and not checked and not result.rejected
         return result
-    for start in range(0, len(valid), IMPORT_BATCH):
-        batch = valid[start : start + IMPORT_BATCH]
-        try:
-            writer.put(
-                service,
-                [v.note for v in batch],
-                [v.vector for v in batch],
-                sparse=[_sparse_vectors(v) for v in batch],
-                sparse_slots=sorted({name for v in valid for name in v.sparse}),
-            )
-        except AmemError as exc:
-            result.error = f"{exc} (after {result.written} of {len(valid)} notes were written)"
-            return result
-        except Exception as exc:
+    new_slots = sorted({name for c in checked for name in c.sparse})
+    wanted = {c.line for c in checked}
+    batch: list[_Valid] = []
+    for number, text in enumerate(lines, start=1):
+        if number not in wanted:
+            continue
+        again = _check_line(number, text, set(), target_model, target_dim)
+        if isinstance(again, RejectedLine):  # the file changed between the passes
             result.error = (
-                f"{type(exc).__name__}: {exc} "
-                f"(after {result.written} of {len(valid)} notes were written)"
+                f"line {number} changed while importing ({again.reason}) "
+                f"(after {result.written} of {len(checked)} notes were written)"
             )
             return result
-        result.written += len(batch)
-        result.written_ids.extend(v.note.id for v in batch)
-        if progress is not None:
-            progress("writing", result.written, len(valid))
+        batch.append(again)
+        if len(batch) >= IMPORT_BATCH:
+            if not _write(service, writer, batch, new_slots, result):
+                return result
+            batch = []
+            if progress is not None:
+                progress("writing", result.written, len(checked))
+    if batch and not _write(service, writer, batch, new_slots, result):
+        return result
+    if progress is not None:
+        progress("writing", result.written, len(checked))
     result.complete = True
     return result
+
+
+def _first_pass(
+    service: CollectionService,
+    result: ImportResult,
+    lines: Iterable[str],
+    target_model: str,
+    target_dim: int,
+    replace: bool,
+    slots: set[str] | None,
+    progress: ImportProgress | None,
+) -> list[_Checked]:
+    """Check every line; keep what the second pass needs, reject what cannot be written."""
+    seen: set[str] = set()
+    kept: list[_Checked] = []
+    pending: list[_Checked] = []
+    exists = service.exists()
+
+    def settle_pending() -> None:
+        # Ids already in the collection, asked for a block at a time.
+        present = (
+            {p.id for p in service.store.retrieve(service.name, [c.id for c in pending])}
+            if exists and not replace
+            else set()
+        )
+        for item in pending:
+            if item.id in present:
+                result.rejected.append(
+                    RejectedLine(
+                        line=item.line,
+                        id=item.id,
+                        reason="id already in the collection (use --replace to overwrite)",
+                    )
+                )
+            else:
+                kept.append(item)
+        pending.clear()
+
+    for number, text in enumerate(_counted(lines, progress), start=1):
+        if not text.strip():
+            continue
+        result.lines += 1
+        checked = _check_line(number, text, seen, target_model, target_dim)
+        if isinstance(checked, RejectedLine):
+            result.rejected.append(checked)
+            continue
+        missing = sorted(set(checked.sparse) - slots) if slots is not None else []
+        if missing:
+            result.rejected.append(
+                RejectedLine(
+                    line=number,
+                    id=checked.note.id,
+                    reason=(
+                        f"sparse vector {missing[0]!r} has no slot in collection '{service.name}'"
+                    ),
+                )
+            )
+            continue
+        pending.append(
+            _Checked(number, checked.note.id, checked.vector is not None, tuple(checked.sparse))
+        )
+        if len(pending) >= IMPORT_BATCH:
+            settle_pending()
+    settle_pending()
+    result.rejected.sort(key=lambda r: r.line)
+    return kept
+
+
+def _write(
+    service: CollectionService,
+    writer: NoteWriter,
+    batch: list[_Valid],
+    sparse_slots: list[str],
+    result: ImportResult,
+) -> bool:
+    """Write one batch; False (with the error said) when it failed."""
+    total = result.valid
+    try:
+        writer.put(
+            service,
+            [v.note for v in batch],
+            [v.vector for v in batch],
+            sparse=[_sparse_vectors(v) for v in batch],
+            sparse_slots=sparse_slots,
+        )
+    except AmemError as exc:
+        result.error = f"{exc} (after {result.written} of {total} notes were written)"
+        return False
+    except Exception as exc:
+        result.error = (
+            f"{type(exc).__name__}: {exc} (after {result.written} of {total} notes were written)"
+        )
+        return False
+    result.written += len(batch)
+    result.written_ids.extend(v.note.id for v in batch)
+    return True

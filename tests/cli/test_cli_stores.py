@@ -237,3 +237,35 @@ def test_mem0_collection_lists_through_the_cli(
         n.get("content") for n in listed["notes"]
     }
     assert all(n["agent_id"] == "dev" for n in listed["notes"])
+
+
+def test_import_shows_progress_on_a_terminal_and_reports_its_rate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from amem_tui.engine.formats.openclaw import openclaw_payload
+
+    export = tmp_path / "export.jsonl"
+    export.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "id": str(i + 1),
+                    "payload": openclaw_payload(
+                        f"A note to import, number {i}", agent_id="main", owner="main"
+                    ),
+                }
+            )
+            + "\n"
+            for i in range(5)
+        ),
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code = main(["--store", str(tmp_path / "store"), "import", str(export)])
+    out, err = capsys.readouterr()
+    assert code == 0
+    assert "import: writing notes 5/5" in err and "notes/s" in err  # the progress line
+    assert "5 notes in" in out and "notes/s" in out  # the rate, in the report
+    code = main(["--store", str(tmp_path / "again"), "import", str(export), "--json"])
+    out, _ = capsys.readouterr()
+    assert code == 0 and json.loads(out)["notes_per_second"] > 0

@@ -58,3 +58,24 @@ def test_a_small_import_is_not_optimized(tmp_path: Path) -> None:
     meta = json.loads(next((tmp_path / "store").rglob("collection.json")).read_text())
     assert meta["optimized_points"] == 0  # too small to be worth a graph
     engine.close()
+
+
+def test_an_import_reads_its_source_twice_and_keeps_a_one_shot_iterator(
+    tmp_path: Path,
+) -> None:
+    reads: list[int] = []
+
+    class Source:
+        """A file read afresh each time, as the CLI's import file is."""
+
+        def __iter__(self):  # type: ignore[no-untyped-def]
+            reads.append(1)
+            yield from lines(30)
+
+    engine = make_engine(EdgeStore(tmp_path / "a"))
+    assert engine.import_lines(Source(), "amem_notes").written == 30
+    assert len(reads) == 2  # checked, then written: never all in memory at once
+    other = make_engine(EdgeStore(tmp_path / "b"))
+    assert other.import_lines(iter(lines(30)), "amem_notes").written == 30
+    engine.close()
+    other.close()
