@@ -43,6 +43,14 @@ class ScopeData:
     history_error: str | None = None
     #: The nightly consolidation's next start, if one is scheduled.
     next_run: datetime | None = None
+    #: True for a mem0 collection: one namespace, no shared scope, never written.
+    mem0: bool = False
+    #: Why the collection cannot be written (a mem0 collection), if it cannot.
+    collection_refusal: str | None = None
+    #: Soft-deleted notes among each listing's total (while they are shown).
+    deleted: dict[str, int] = field(default_factory=dict)
+    #: Said once the agent is shown (e.g. why another scope than the one asked for).
+    notice: str | None = None
 
 
 @dataclass
@@ -129,10 +137,12 @@ class NoteLoaded(Message):
 # -------------------------------------------------------------------- outcome
 @dataclass
 class ActionDone(Message):
-    """A write finished: say so, reload what changed and select ``select`` if given."""
+    """A write finished: say so, reload what changed and select ``select`` if given
+    (``run``: the consolidation run to select in the history pane)."""
 
     message: str
     select: str | None = None
+    run: str | None = None
 
 
 @dataclass

@@ -12,14 +12,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from amem_tui.tui.render import merge_text
+from amem_tui.tui.text import plural
 
 if TYPE_CHECKING:
     from amem_tui.engine.models import ConsolidationRun
-
-
-def plural(count: int, word: str) -> str:
-    """``1 merge``, ``2 merges``."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 class ConsolidationPreview(ModalScreen[bool]):
