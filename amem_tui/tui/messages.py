@@ -109,7 +109,9 @@ class HiddenFound(Message):
 # ----------------------------------------------------------------------- note
 @dataclass
 class NoteData:
-    """A note for the detail view, its links with the read rule applied."""
+    """A note for the detail view, fit to show the agent: links and conflicts to notes it
+    may not read are left out and only counted (``note.model_extra``:
+    ``unreadable_links``, ``unreadable_conflicts``)."""
 
     note: MemoryNote
     links: list[tuple[str, MemoryNote | None]]
@@ -117,6 +119,8 @@ class NoteData:
     hit: SearchHit | None = None
     writable: bool = False
     notes: list[str] = field(default_factory=list)
+    #: Why the agent may not modify the note (the engine's refusal), when it may not.
+    write_refusal: str | None = None
 
     @classmethod
     def missing(cls, note_id: str, reason: str) -> NoteData:
