@@ -8,7 +8,7 @@ adding a row here and an ``action_<name>`` method where its binding lives.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
 from rich.cells import cell_len
@@ -267,20 +267,18 @@ def key_for(
 
 
 def help_rows(
-    active: Mapping[str, ActiveBinding], key_display: Callable[[Binding], str], seen: set[str]
+    keymap: Mapping[str, str], key_display: Callable[[Binding], str]
 ) -> list[tuple[str, str, str]]:
-    """(key, description, binding id) of the table's actions active now, in key order.
-
-    The order is the screen's active bindings' (a rebound key moves to the end, as in
-    the footer); ``seen`` carries binding ids already listed, so none repeats.
-    """
+    """(key, description, binding id) of every action in the table, with the keys
+    ``keymap.toml`` gave them: all of them, wherever the focus is (in the search box the
+    letter keys type, but they are still the keys)."""
     rows: list[tuple[str, str, str]] = []
-    for binding in active.values():
-        action = ACTIONS_BY_ID.get(binding.binding.id or "")
-        if action is None or action.id in seen:
-            continue
-        seen.add(action.id)
-        rows.append((key_display(binding.binding), action.description, action.id))
+    for action in (*MAIN_ACTIONS, *APP_ACTIONS):
+        binding = action.binding()
+        rebound = keymap.get(action.id)
+        if rebound:
+            binding = replace(binding, key=rebound)
+        rows.append((key_display(binding), action.description, action.id))
     return rows
 
 

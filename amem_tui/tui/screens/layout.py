@@ -22,6 +22,7 @@ from textual.widgets import DataTable
 
 from amem_tui.tui.actions import FocusArea, footer_entries
 from amem_tui.tui.screens.write_actions import WriteActionsScreen
+from amem_tui.tui.sizes import NARROW_WIDTH, SHORT_HEIGHT, WIDE_WIDTH
 from amem_tui.tui.widgets.note_pane import NotePane
 from amem_tui.tui.widgets.search_box import SearchBox
 from amem_tui.tui.widgets.tabbed_pane import TabbedPane
@@ -31,13 +32,6 @@ if TYPE_CHECKING:
     from textual.events import Resize
 
     from amem_tui.engine.engine import MemoryEngine
-
-#: Below this width the panes are tabs.
-NARROW_WIDTH = 100
-#: From this width the history pane stays beside search hits.
-WIDE_WIDTH = 160
-#: Below this height the search box is one line.
-SHORT_HEIGHT = 30
 
 TabName = Literal["private", "shared", "history"]
 TAB_ORDER: tuple[TabName, ...] = ("private", "shared", "history")

@@ -284,10 +284,11 @@ class SearchBox(ReportsWorkerFailures, Vertical):
 
     # ---------------------------------------------------------------- status
     def _status_of(self, result: SearchResult) -> None:
-        parts = [
-            f"{len(result.hits)} hits for {one_line(result.query, 50)!r} as {result.agent}",
-            f"{result.search_mode} search",
-        ]
+        weak = sum(1 for hit in result.hits if hit.weak and hit.via != "link")
+        hits = f"{len(result.hits)} hits for {one_line(result.query, 50)!r} as {result.agent}"
+        if weak:
+            hits += f" ({weak} weak: no query word, low cosine)"
+        parts = [hits, f"{result.search_mode} search"]
         if result.hidden:
             verb = "hide" if self.show_hidden else "show"
             key = key_for(
