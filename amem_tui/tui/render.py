@@ -45,6 +45,13 @@ def words(values: list[str] | None) -> str:
 
 def visibility(note: MemoryNote, agent: str) -> str:
     """Plain words for the note's scope, as seen by ``agent``."""
+    extra = note.model_extra or {}
+    if extra.get("format") == "mem0":
+        user_id = one_line(extra.get("user_id") or "none", 60)
+        return (
+            f"a mem0 memory in user_id {user_id}: the OpenClaw mem0 plugin reads it for "
+            f"{one_line(extra.get('mem0_user') or '?', 30)}'s {one_line(note.agent_id or '?', 30)}"
+        )
     owner = note.effective_owner or "unknown"
     if note.is_shared:
         return f"in the shared scope, published by {owner}: every Mode A agent can read it"

@@ -28,7 +28,8 @@ AMEM_HINT = (
 )
 MEM0_HINT = (
     "mem0: one user_id per user and agent, as the OpenClaw mem0 plugin reads them;\n"
-    "main's memories are the plain user id. Enter reads exactly that namespace."
+    "main's memories are the plain user id. Enter reads exactly that namespace.\n"
+    "A subagent's auto-recall view: type its session key in the command palette (Ctrl+P)."
 )
 
 

@@ -194,8 +194,11 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
             body.append_text(explain_hit(data.hit))
             body.append("\n")
         add_field(body, "scope", visibility(note, agent))
-        may = "yes" if data.writable else f"no: {data.write_refusal or agent + ' is not a writer'}"
-        add_field(body, "may modify", may, style="" if data.writable else "yellow")
+        if data.writable:
+            add_field(body, "may modify", "yes")
+        else:  # the engine's refusal in full: the rule (or the mem0 reason) is the point
+            why = data.write_refusal or f"{agent} is not a writer"
+            add_field(body, "may modify", literal(f"no: {why}", style="yellow", limit=600))
         for line in data.notes:
             body.append(line + "\n", style="italic")
         for problem in note.problems:

@@ -123,7 +123,8 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         """
         self.scope = scope
         self.generation += 1
-        self.query_input.placeholder = f"Search as {scope.agent}…  ( / )"
+        who = f"{scope.user} · {scope.agent}" if scope.user else scope.agent
+        self.query_input.placeholder = f"Search as {who}…  ( / )"
         if self.query_text:
             self.start_search()
         self.warm_up(scope)
