@@ -275,9 +275,12 @@ class MainScreen(SelectionScreen):
             if data.collection_exists:
                 detail.show_message("Loading…")
         detail.note_data = None  # the note may have changed: load it again
-        if self.history_pane.table.has_focus and self.history_pane.current_run is not None:
+        history = self.history_pane
+        if self.tab_of(self.focused) == "history" and history.current_run is not None:
             # The user works in the history: it keeps the detail (a run just applied or undone).
-            self._show_run(self.history_pane.current_run)
+            if not history.table.has_focus:
+                history.table.focus()  # the pane held the focus while it had no runs
+            self._show_run(history.current_run)
             return
         self._restore_selection()
 

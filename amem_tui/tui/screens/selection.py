@@ -100,6 +100,8 @@ class SelectionScreen(AdaptiveLayout):
         pane = message.pane
         if message.note_id is None or pane.which != self._last_pane:
             return
+        if self.tab_of(self.focused) == "history":  # the detail shows the user's run
+            return
         if pane.current_id == message.note_id:
             self._select_from(pane)
 
