@@ -288,7 +288,7 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         weak = sum(1 for hit in result.hits if hit.weak and hit.via != "link")
         hits = f"{len(result.hits)} hits for {one_line(result.query, 50)!r} as {result.agent}"
         if weak:
-            hits += f" ({weak} weak: no query word, low cosine)"
+            hits += f" ({weak} weak)"
         parts = [hits, f"{result.search_mode} search"]
         if result.hidden:
             verb = "hide" if self.show_hidden else "show"
