@@ -78,6 +78,7 @@ class NotePane(TabbedPane):
         self.engine = engine
         self.which: PaneName = which
         self.base_title = title
+        self.title_text = title
         self.show_owner = show_owner
         self.total = 0
         self.loaded = 0
