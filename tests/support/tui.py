@@ -50,14 +50,3 @@ async def settle(pilot: Pilot[Any]) -> None:
         with contextlib.suppress(WorkerCancelled, WorkerFailed):
             await app.workers.wait_for_complete(running)
     await pilot.pause()
-
-
-def mem0_engine(collection: str = "mem0_384d", **extra: Any) -> MemoryEngine:
-    """An engine on mem0 memories as the OpenClaw mem0 plugin leaves them (two users,
-    three agents, a subagent; see :mod:`tests.support.mem0_stores`), in memory."""
-    from tests.support.mem0_stores import build_mem0_stores
-
-    store = QdrantStore(path=":memory:")
-    engine = make_engine(store, settings=Settings(collection=collection, **extra))
-    build_mem0_stores(store.client, engine.embedder)
-    return engine

@@ -21,8 +21,9 @@ from tests.support.mem0_stores import (
     PY_COLLECTION,
     SESSION,
     SUBAGENT_SESSION,
+    mem0_engine,
 )
-from tests.support.tui import SIZE, demo_app, mem0_engine, settle
+from tests.support.tui import SIZE, demo_app, settle
 
 
 def main_screen(app: Any) -> MainScreen:
