@@ -22,13 +22,13 @@ from amem_tui.tui.text import cell
 from amem_tui.tui.widgets.header import VIEW_LABELS
 
 AMEM_HINT = (
-    "Mode A: one shared collection, private notes plus the shared scope.\n"
-    "Mode B: a collection of its own, no shared scope.\n"
+    "Mode A: one shared collection, private notes plus the shared scope. "
+    "Mode B: a collection of its own, no shared scope. "
     "Enter acts as the agent under the cursor; Escape keeps the current one."
 )
 MEM0_HINT = (
-    "mem0: one user_id per user and agent, as the OpenClaw mem0 plugin reads them;\n"
-    "main's memories are the plain user id. Enter reads exactly that namespace.\n"
+    "mem0: one user_id per user and agent, as the OpenClaw mem0 plugin reads them; "
+    "main's memories are the plain user id. Enter reads exactly that namespace. "
     "A subagent's auto-recall view: type its session key in the command palette (Ctrl+P)."
 )
 

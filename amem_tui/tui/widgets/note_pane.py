@@ -279,6 +279,8 @@ class NotePane(TabbedPane):
     def tab_label(self) -> str:
         """``Shared (6)`` in a strip of tabs: the pane's name and what it shows."""
         name = self.base_title.split(" · ")[0]
+        if not self.table.display:  # no shared scope (Mode B, mem0)
+            return f"{name} (none)"
         count = self.total if self.searching else self.total - self.deleted
         return f"{name} ({count}{' hits' if self.searching else ''})"
 
