@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 import uuid
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
-from amem_tui.config import AgentConfig, Settings
+from amem_tui.config import AgentConfig, Settings, data_dir
 from amem_tui.engine.clock import iso
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.formats.openclaw import openclaw_payload
@@ -22,6 +23,7 @@ from amem_tui.engine.models import EvolutionEntry, MemoryNote
 DEMO_NAMESPACE = uuid.UUID("6f1c2a4e-9d0b-4c55-8a77-3e2f0b1d5c90")
 DEMO_EPOCH = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 SANDBOX_COLLECTION = "amem_notes_sandbox"
+DEMO_CONFIG_NAME = "openclaw.json"
 
 
 def demo_id(key: str) -> str:
@@ -29,12 +31,27 @@ def demo_id(key: str) -> str:
     return str(uuid.uuid5(DEMO_NAMESPACE, key))
 
 
+def demo_config_path(settings: Settings) -> Path:
+    """Where the demo keeps its openclaw.json: beside its embedded store (or, on a
+    server, in the data folder)."""
+    folder = data_dir() if settings.url else settings.embedded_path
+    return folder / DEMO_CONFIG_NAME
+
+
 def demo_settings(settings: Settings) -> Settings:
-    """The settings with the demo's agents, unless a configuration already names agents."""
+    """The settings with the demo's agents, unless a configuration already names agents.
+
+    The demo's own openclaw.json (:func:`demo_config_path`, written by the ``demo``
+    command) becomes the configuration in use when none was found, so what shows
+    the settings (the audit screen) names the file the agents come from.
+    """
     if settings.agents:
         return settings
     agents = [AgentConfig(agent="dev"), AgentConfig(agent="sandbox", collection=SANDBOX_COLLECTION)]
-    return settings.model_copy(update={"agents": agents})
+    update: dict[str, Any] = {"agents": agents}
+    if settings.config_file is None:
+        update["config_file"] = demo_config_path(settings)
+    return settings.model_copy(update=update)
 
 
 def _at(days_ago: float) -> str:

@@ -82,20 +82,25 @@ async def _preview(pilot: Pilot[Any]) -> None:
     await settle(pilot)
 
 
-SHOTS: list[tuple[str, str | None, Steps]] = [
-    ("main-view", None, _nothing),
-    ("live-search", "dev", _search),
-    ("mode-b-agent", "sandbox", _nothing),
-    ("note-detail", "dev", _detail),
-    ("consolidation-preview", "dev", _preview),
+SMALL = (80, 24)
+
+SHOTS: list[tuple[str, str | None, Steps, tuple[int, int]]] = [
+    ("main-view", None, _nothing, SIZE),
+    ("live-search", "dev", _search, SIZE),
+    ("mode-b-agent", "sandbox", _nothing, SIZE),
+    ("note-detail", "dev", _detail, SIZE),
+    ("consolidation-preview", "dev", _preview, SIZE),
+    ("live-search-80x24", "dev", _search, SMALL),
 ]
 
 
-async def shoot(out: Path, name: str, agent: str | None, steps: Steps) -> Path:
-    """Run one state and save it as ``out/name.svg``."""
+async def shoot(
+    out: Path, name: str, agent: str | None, steps: Steps, size: tuple[int, int]
+) -> Path:
+    """Run one state at ``size`` and save it as ``out/name.svg``."""
     app = AmemApp(engine(), agent=agent, user_config=False)
     app.animation_level = "none"
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await steps(pilot)
         path = app.save_screenshot(filename=f"{name}.svg", path=str(out))
     return Path(path)
@@ -108,8 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    for name, agent, steps in SHOTS:
-        print(asyncio.run(shoot(out, name, agent, steps)))
+    for name, agent, steps, size in SHOTS:
+        print(asyncio.run(shoot(out, name, agent, steps, size)))
     return 0
 
 

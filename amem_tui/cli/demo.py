@@ -11,7 +11,6 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command
-from amem_tui.paths import data_dir
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
@@ -23,22 +22,21 @@ def demo_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def fill_demo(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
-    """Fill a store with the demo memory; ``open_tui`` asks the caller to open the TUI
-    (and to print the message once it closes)."""
-    from amem_tui.demo import demo_config, seed_demo  # the demo notes: only for this command
+    """Fill a store with the demo memory; ``open_tui`` asks the caller to open the TUI."""
+    from amem_tui.demo import demo_config, demo_config_path, seed_demo  # only for this command
 
     counts = seed_demo(ctx.engine)
     settings = ctx.settings
     config = settings.config_file
-    if config is None:
+    ours = demo_config_path(settings)
+    if config is None or config == ours:
         # Later commands need the demo's agents (sandbox is Mode B): leave them a config,
         # once: a configuration the user has since edited is theirs, as the notes are.
-        folder = data_dir() if settings.url else settings.embedded_path
-        config = folder / "openclaw.json"
+        config = ours
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            if not config.exists():
-                config.write_text(demo_config() + "\n", encoding="utf-8")
+            ours.parent.mkdir(parents=True, exist_ok=True)
+            if not ours.exists():
+                ours.write_text(demo_config() + "\n", encoding="utf-8")
         except OSError:
             config = None
     where = f"--url {settings.url}" if settings.url else f"--store {settings.embedded_path}"

@@ -91,13 +91,21 @@ class AgentDirectory:
             )
         return users[0] if users else None
 
-    def mem0_scope(self, agent: str | None, session_key: str | None) -> AgentScope:
+    def mem0_scope(
+        self,
+        agent: str | None,
+        session_key: str | None,
+        *,
+        view: str | None = None,
+        user: str | None = None,
+    ) -> AgentScope:
         """A view of the mem0 collection as the plugin reads it for one user.
 
         ``agent`` names an agent's sessions; else ``session_key`` picks one (a
         subagent's key gives its search view, or its auto-recall view of the plain
-        user id when the settings ask for ``recall``). ``--namespace`` reads exactly
-        one ``user_id``, for instance ``<user>:agent:main``.
+        user id when ``view`` or the settings ask for ``recall``). ``--namespace``
+        reads exactly one ``user_id``, for instance ``<user>:agent:main``. ``user``
+        overrides the settings' user.
         """
         collection = self.settings.collection
         if self.settings.namespace:
@@ -111,11 +119,12 @@ class AgentDirectory:
                 namespace=found.user_id,
                 view=found.view,
             )
-        user = self.mem0_user()
-        view: str = "search"
+        user = user or self.mem0_user()
+        wanted_view = view or self.settings.mem0_view
+        view = "search"
         if agent is None:
             agent = mem0.session_agent(session_key) or DEFAULT_AGENT
-            if mem0.is_subagent_session(session_key) and self.settings.mem0_view == "recall":
+            if mem0.is_subagent_session(session_key) and wanted_view == "recall":
                 view = "recall"
         rules.validate_agent_id(agent)
         if user is None:
@@ -130,6 +139,21 @@ class AgentDirectory:
             namespace=read,
             view=view,
         )
+
+    def session_views(self, session_key: str, user: str | None = None) -> list[AgentScope]:
+        """The views a session key reads: its agent's; in a mem0 collection a subagent's
+        search view, then its auto-recall view (``user``: whose, if not the settings')."""
+        if self.shared.format != "mem0":
+            name = rules.agent_from_session_key(session_key)
+            if name is None:
+                raise InvalidInput(
+                    f"not a session key of the form agent:<id>:<rest>: {session_key!r}"
+                )
+            return [self.scope(name)]
+        views = [self.mem0_scope(None, session_key, view="search", user=user)]
+        if mem0.is_subagent_session(session_key):
+            views.append(self.mem0_scope(None, session_key, view="recall", user=user))
+        return views
 
     def mem0_scopes(self) -> list[AgentScope]:
         """Every user and agent pair the mem0 collection holds, one view per namespace."""

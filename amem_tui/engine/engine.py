@@ -154,6 +154,18 @@ class MemoryEngine:
         """The scope of an agent, resolved as the plugin that wrote the store resolves it."""
         return self._directory().scope(agent, session_key)
 
+    def session_views(
+        self, session_key: str, current: AgentScope | None = None
+    ) -> list[AgentScope]:
+        """The views an agent's session key reads, each labelled by ``AgentScope.view``.
+
+        One view, except for a subagent's key on a mem0 collection: its search view
+        (``<user>:agent:subagent-<name>``), then its auto-recall view (the plain user
+        id). ``current``'s user is kept when the settings name none.
+        """
+        user = current.user if current is not None else None
+        return self._directory().session_views(session_key, user)
+
     def agents(self) -> list[AgentScope]:
         """Configured agents, then any other agent found in the store (in a mem0 store:
         every user and agent pair)."""

@@ -8,9 +8,10 @@ adding a row here and an ``action_<name>`` method where its binding lives.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Literal
 
+from rich.cells import cell_len
 from textual.binding import Binding, BindingType
 
 if TYPE_CHECKING:
@@ -19,6 +20,10 @@ if TYPE_CHECKING:
     from textual.binding import ActiveBinding
 
     from amem_tui.engine.scope import AgentScope
+
+
+#: Where the focus is on the main screen, as far as the footer cares.
+FocusArea = Literal["search", "private", "shared", "history", "detail"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +55,11 @@ class Action:
     writes: bool = False
     #: Shown in the footer.
     show: bool = True
+    #: Where the focus must be for the footer to offer it although ``show`` is off
+    #: (``history``: the consolidation history or the run it shows).
+    shown_in: FocusArea | None = None
+    #: When the footer is too narrow for every key, the highest ranks go first.
+    footer_rank: int = 50
     key_display: str | None = None
     #: Runs even while a widget that would take the key (the search box) has focus.
     priority: bool = False
@@ -76,15 +86,17 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "focus_search",
         "Search",
         key_display="/",
+        footer_rank=1,
         palette=PaletteEntry(10, "Search as this agent", "live search in the search box"),
     ),
-    Action("switch_agent", "s", "switch_agent", "Agent"),
+    Action("switch_agent", "s", "switch_agent", "Agent", footer_rank=2),
     Action(
         "add",
         "a",
         "add",
         "Add",
         writes=True,
+        footer_rank=5,
         palette=PaletteEntry(2, "Add a note", "write a private or shared note"),
     ),
     Action(
@@ -93,6 +105,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "edit",
         "Edit",
         writes=True,
+        footer_rank=7,
         palette=PaletteEntry(3, "Edit the selected note", "change its content or tags"),
     ),
     Action(
@@ -101,6 +114,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "publish",
         "Publish",
         writes=True,
+        footer_rank=8,
         palette=PaletteEntry(0, "Publish the selected note", "share it with every Mode A agent"),
     ),
     Action(
@@ -109,6 +123,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "unpublish",
         "Unpublish",
         writes=True,
+        footer_rank=9,
         palette=PaletteEntry(1, "Unpublish the selected note", "make it private to its owner"),
     ),
     Action(
@@ -117,6 +132,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "delete",
         "Delete",
         writes=True,
+        footer_rank=6,
         palette=PaletteEntry(
             4, "Soft-delete the selected note", "is_active=false; can be restored"
         ),
@@ -127,6 +143,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "restore",
         "Restore",
         writes=True,
+        footer_rank=9,
         palette=PaletteEntry(5, "Restore the selected note", "undo a soft delete"),
     ),
     Action(
@@ -135,6 +152,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "consolidate",
         "Consolidate",
         writes=True,
+        footer_rank=4,
         palette=PaletteEntry(6, "Consolidate this agent", "preview merges, then apply"),
     ),
     Action(
@@ -144,14 +162,26 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "Undo run",
         writes=True,
         show=False,
+        shown_in="history",
+        footer_rank=2,
         palette=PaletteEntry(7, "Undo the selected consolidation run", "from the history pane"),
     ),
-    Action("undo_merge", "m", "undo_merge", "Undo merge", writes=True, show=False),
+    Action(
+        "undo_merge",
+        "m",
+        "undo_merge",
+        "Undo merge",
+        writes=True,
+        show=False,
+        shown_in="history",
+        footer_rank=2,
+    ),
     Action(
         "toggle_deleted",
         "x",
         "toggle_deleted",
         "Deleted",
+        footer_rank=10,
         palette=PaletteEntry(8, "Show or hide soft-deleted notes", "include is_active=false"),
     ),
     # h would be typed into the search box, so ctrl+t (a priority binding: it works
@@ -191,8 +221,10 @@ MAIN_ACTIONS: tuple[Action, ...] = (
 
 #: The app's own actions (they work on every screen).
 APP_ACTIONS: tuple[Action, ...] = (
-    Action("help", "f1", "help", "Help"),
-    Action("quit", "q", "quit", "Quit", show=False),
+    Action("help", "f1", "help", "Help", footer_rank=0),
+    Action("quit", "q", "quit", "Quit", footer_rank=3),
+    # q is typed into the search box; Ctrl+Q quits from anywhere (Textual's own key).
+    Action("quit_anywhere", "ctrl+q", "quit", "Quit", show=False, priority=True),
 )
 
 #: Every action by binding id.
@@ -235,18 +267,48 @@ def key_for(
 
 
 def help_rows(
-    active: Mapping[str, ActiveBinding], key_display: Callable[[Binding], str], seen: set[str]
+    keymap: Mapping[str, str], key_display: Callable[[Binding], str]
 ) -> list[tuple[str, str, str]]:
-    """(key, description, binding id) of the table's actions active now, in key order.
-
-    The order is the screen's active bindings' (a rebound key moves to the end, as in
-    the footer); ``seen`` carries binding ids already listed, so none repeats.
-    """
+    """(key, description, binding id) of every action in the table, with the keys
+    ``keymap.toml`` gave them: all of them, wherever the focus is (in the search box the
+    letter keys type, but they are still the keys)."""
     rows: list[tuple[str, str, str]] = []
-    for binding in active.values():
-        action = ACTIONS_BY_ID.get(binding.binding.id or "")
-        if action is None or action.id in seen:
-            continue
-        seen.add(action.id)
-        rows.append((key_display(binding.binding), action.description, action.id))
+    for action in (*MAIN_ACTIONS, *APP_ACTIONS):
+        binding = action.binding()
+        rebound = keymap.get(action.id)
+        if rebound:
+            binding = replace(binding, key=rebound)
+        rows.append((key_display(binding), action.description, action.id))
     return rows
+
+
+def footer_entries(
+    active: Mapping[str, ActiveBinding],
+    key_display: Callable[[Binding], str],
+    area: FocusArea | None,
+    width: int,
+) -> list[tuple[Binding, bool, str]]:
+    """The keys the footer offers with the focus in ``area``: (binding, enabled, tooltip).
+
+    In table order; when they do not all fit in ``width`` cells, the ones with the
+    highest ``footer_rank`` are left out (help, search and the agent switch stay).
+    """
+    by_id = {b.binding.id: b for b in active.values() if b.binding.id}
+    offered: list[tuple[Action, ActiveBinding]] = []
+    for action in (*MAIN_ACTIONS, *APP_ACTIONS):
+        if not action.show and (area is None or action.shown_in != area):
+            continue
+        found = by_id.get(action.id)
+        if found is not None:
+            offered.append((action, found))
+
+    def cost(entry: tuple[Action, ActiveBinding]) -> int:
+        binding = entry[1].binding
+        # "key description" and the one-cell gap after it (the compact footer's style).
+        return cell_len(key_display(binding)) + cell_len(binding.description) + 2
+
+    while offered and sum(cost(entry) for entry in offered) > width:
+        # The highest rank goes; among equal ranks, the one furthest right.
+        drop = max(range(len(offered)), key=lambda i: (offered[i][0].footer_rank, i))
+        del offered[drop]
+    return [(b.binding, b.enabled, b.tooltip) for _, b in offered]

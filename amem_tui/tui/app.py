@@ -127,12 +127,10 @@ class AmemApp(App[int]):
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss(None)
             return
-        rows: list[tuple[str, str, str]] = []
-        seen: set[str] = set()
-        for screen in self.screen_stack:
-            if isinstance(screen, MainScreen):
-                rows += help_rows(screen.active_bindings, self.get_key_display, seen)
-        rows.append(("ctrl+p", "command palette", "(app)"))
+        keymap: dict[str, str] = dict(getattr(self, "_keymap", {}) or {})
+        rows = help_rows(keymap, self.get_key_display)
+        rows.append(("tab", "next pane (the tabs, when narrow) or area; shift+tab back", ""))
+        rows.append(("ctrl+p", "command palette", ""))
         self.push_screen(HelpScreen(rows))
 
 

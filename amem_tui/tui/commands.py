@@ -8,10 +8,13 @@ from functools import partial
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
+from amem_tui.engine.errors import AmemError
+from amem_tui.engine.formats.mem0 import is_subagent_session
 from amem_tui.engine.scope import agent_from_session_key
 from amem_tui.tui.actions import palette_actions
 from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.text import one_line
+from amem_tui.tui.widgets.header import VIEW_LABELS
 
 #: (title, what it runs, help line) of one palette command.
 Command = tuple[str, Callable[[], object], str]
@@ -31,16 +34,16 @@ class AmemCommands(Provider):
         if main is None:
             return []
         out: list[Command] = []
-        current = main.scope.agent if main.scope else None
         for scope in main.agents:
-            mark = " (current)" if scope.agent == current else ""
-            out.append(
-                (
-                    f"Switch agent: {scope.agent} · Mode {scope.mode}{mark}",
-                    partial(main.switch_agent, scope.agent),
-                    f"act as {scope.agent} on collection {scope.collection}",
-                )
-            )
+            mark = " (current)" if scope == main.scope else ""
+            if scope.user is not None:
+                view = scope.view or "search"
+                title = f"Switch agent: {scope.user} · {scope.agent} · {view} view{mark}"
+                help_text = f"read the mem0 user_id {scope.namespace} in {scope.collection}"
+            else:
+                title = f"Switch agent: {scope.agent} · Mode {scope.mode}{mark}"
+                help_text = f"act as {scope.agent} on collection {scope.collection}"
+            out.append((title, partial(main.switch_agent, scope), help_text))
         for action, entry in palette_actions():
             reason = main.disabled_reason(action.action)
             help_text = f"not available: {reason}" if reason else entry.help
@@ -62,19 +65,45 @@ class AmemCommands(Provider):
     async def search(self, query: str) -> Hits:
         """Commands matching the query; a session key ``agent:<id>:<rest>`` acts as that agent."""
         main = self._main()
-        agent = agent_from_session_key(query.strip())
+        session_key = query.strip()
+        agent = agent_from_session_key(session_key)
         if agent and main is not None:
-            key = one_line(query.strip(), 80)
-            title = f"Act as session key {key} → agent {one_line(agent, 40)}"
-            yield Hit(
-                1.0,
-                Content(title),
-                partial(main.switch_to_session_key, query.strip()),
-                text=title,
-                help="resolved as openclaw-amem does: agent:<id>:<rest> gives <id>",
-            )
+            key = one_line(session_key, 80)
+            for title, callback, help_text in _session_hits(main, session_key, key, agent):
+                yield Hit(1.0, Content(title), callback, text=title, help=help_text)
         matcher = self.matcher(query)
         for title, callback, help_text in self._commands():
             score = matcher.match(title)
             if score > 0:
                 yield Hit(score, matcher.highlight(title), callback, text=title, help=help_text)
+
+
+def _session_hits(main: MainScreen, session_key: str, key: str, agent: str) -> list[Command]:
+    """What a session key offers: its agent; on mem0, a subagent's search and auto-recall
+    views, each labelled."""
+    if main.mem0 and is_subagent_session(session_key):
+        try:
+            views = main.engine.session_views(session_key, main.scope)
+        except AmemError:  # several users and none chosen yet: the switch will say so
+            views = []
+        hits: list[Command] = []
+        for view in views:
+            label = VIEW_LABELS.get(view.view or "search", "view")
+            title = f"Act as session key {key} → {one_line(view.agent, 40)} · {label}"
+            hits.append(
+                (
+                    title,
+                    partial(main.switch_to_session_key, session_key, view),
+                    f"as the OpenClaw mem0 plugin: reads user_id {view.namespace}",
+                )
+            )
+        if hits:
+            return hits
+    title = f"Act as session key {key} → agent {one_line(agent, 40)}"
+    return [
+        (
+            title,
+            partial(main.switch_to_session_key, session_key),
+            "resolved as openclaw-amem does: agent:<id>:<rest> gives <id>",
+        )
+    ]

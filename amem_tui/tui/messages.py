@@ -43,6 +43,14 @@ class ScopeData:
     history_error: str | None = None
     #: The nightly consolidation's next start, if one is scheduled.
     next_run: datetime | None = None
+    #: True for a mem0 collection: one namespace, no shared scope, never written.
+    mem0: bool = False
+    #: Why the collection cannot be written (a mem0 collection), if it cannot.
+    collection_refusal: str | None = None
+    #: Soft-deleted notes among each listing's total (while they are shown).
+    deleted: dict[str, int] = field(default_factory=dict)
+    #: Said once the agent is shown (e.g. why another scope than the one asked for).
+    notice: str | None = None
 
 
 @dataclass
@@ -101,7 +109,9 @@ class HiddenFound(Message):
 # ----------------------------------------------------------------------- note
 @dataclass
 class NoteData:
-    """A note for the detail view, its links with the read rule applied."""
+    """A note for the detail view, fit to show the agent: links and conflicts to notes it
+    may not read are left out and only counted (``note.model_extra``:
+    ``unreadable_links``, ``unreadable_conflicts``)."""
 
     note: MemoryNote
     links: list[tuple[str, MemoryNote | None]]
@@ -109,6 +119,8 @@ class NoteData:
     hit: SearchHit | None = None
     writable: bool = False
     notes: list[str] = field(default_factory=list)
+    #: Why the agent may not modify the note (the engine's refusal), when it may not.
+    write_refusal: str | None = None
 
     @classmethod
     def missing(cls, note_id: str, reason: str) -> NoteData:
@@ -129,10 +141,12 @@ class NoteLoaded(Message):
 # -------------------------------------------------------------------- outcome
 @dataclass
 class ActionDone(Message):
-    """A write finished: say so, reload what changed and select ``select`` if given."""
+    """A write finished: say so, reload what changed and select ``select`` if given
+    (``run``: the consolidation run to select in the history pane)."""
 
     message: str
     select: str | None = None
+    run: str | None = None
 
 
 @dataclass

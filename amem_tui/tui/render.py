@@ -18,13 +18,6 @@ if TYPE_CHECKING:
 #: Width of the field-name column of the detail view.
 LABEL_WIDTH = 18
 
-_BECAUSE = {
-    "private": "it is the agent's private note",
-    "shared": "it is in the shared scope",
-    "reader": "the agent is named in its readers",
-    "collection": "it is in the agent's own collection (Mode B)",
-}
-
 
 def add_field(text: Text, label: str, value: object, style: str = "") -> None:
     """Append one ``label  value`` line; lists are joined, a missing value says so."""
@@ -32,7 +25,10 @@ def add_field(text: Text, label: str, value: object, style: str = "") -> None:
     if isinstance(value, Text):
         text.append_text(value)
     elif isinstance(value, list):
-        text.append(", ".join(one_line(v, 60) for v in value[:50]) if value else "[]", style=style)
+        if value:
+            text.append(", ".join(one_line(v, 60) for v in value[:50]), style=style)
+        else:
+            text.append("(none)", style="dim italic")
         if len(value) > 50:
             text.append(f" … {len(value) - 50} more", style="dim")
     elif value is None:
@@ -42,39 +38,57 @@ def add_field(text: Text, label: str, value: object, style: str = "") -> None:
     text.append("\n")
 
 
+def words(values: list[str] | None) -> str:
+    """A list as words for a sentence: ``people, reviews``, or ``(none)``."""
+    return ", ".join(one_line(v, 40) for v in values) if values else "(none)"
+
+
 def visibility(note: MemoryNote, agent: str) -> str:
     """Plain words for the note's scope, as seen by ``agent``."""
+    extra = note.model_extra or {}
+    if extra.get("format") == "mem0":
+        user_id = one_line(extra.get("user_id") or "none", 60)
+        return (
+            f"a mem0 memory in user_id {user_id}: the OpenClaw mem0 plugin reads it for "
+            f"{one_line(extra.get('mem0_user') or '?', 30)}'s {one_line(note.agent_id or '?', 30)}"
+        )
     owner = note.effective_owner or "unknown"
     if note.is_shared:
-        return f"shared by {owner}: every Mode A agent can read it"
+        return f"in the shared scope, published by {owner}: every Mode A agent can read it"
     readers = note.effective_readers
     if owner == agent and readers in ([agent], []):
         return f"private to {agent}"
     if "*" in readers:
         return f"owned by {owner}, readers ['*']"
+    chosen = ", ".join(one_line(r, 30) for r in readers)
     if agent in readers and owner != agent:
-        return f"{owner}'s note; {agent} is named in its readers"
-    return f"owned by {owner}; readers {readers}"
+        return f"{owner}'s note, selectively shared with its readers: {chosen}"
+    if owner == agent:
+        return f"{agent}'s note, selectively shared with its readers: {chosen}"
+    return f"owned by {owner}; readers {chosen}"
 
 
 def explain_hit(hit: SearchHit) -> Text:
-    """Why a search hit is there: its scores, how it was reached, why it is visible."""
+    """Why a search hit is there: its rank score, the engine's full explanation, the words
+    that matched, and whether it is a weak match."""
+    from amem_tui.engine.models import WEAK_SIMILARITY
+    from amem_tui.engine.search.explain import explain_hit as explanation  # when shown
+
     text = Text()
     text.append(f"{'why this hit':<{LABEL_WIDTH}}", style="bold")
-    parts = [f"score {hit.score:.3f}"]
-    if hit.similarity is not None:
-        parts.append(f"cosine {hit.similarity:.3f}")
-    if hit.bm25_rank is not None:
-        parts.append(f"keyword rank {hit.bm25_rank}")
-    if hit.rrf is not None:
-        parts.append(f"rrf {hit.rrf:.4f}")
-    if hit.via == "link":
-        source = hit.via_note
-        parts.append(f"reached by a link from {one_line(source, 36)}" if source else "via a link")
+    text.append(f"score {hit.score:.3f}; {one_line(explanation(hit), 400)}\n")
+    text.append(f"{'matched words':<{LABEL_WIDTH}}", style="bold dim")
+    if hit.matched_terms:
+        text.append(words(hit.matched_terms) + "\n")
     else:
-        parts.append("a direct match")
-    parts.append(f"visible because {_BECAUSE.get(hit.because, hit.because)}")
-    text.append(" · ".join(parts) + "\n")
+        text.append("none of the query's words\n", style="dim italic")
+    if hit.weak and hit.via != "link":
+        text.append(f"{'weak match':<{LABEL_WIDTH}}", style="bold dim")
+        text.append(
+            f"no query word matched and its cosine is below {WEAK_SIMILARITY:.2f}: the agent "
+            "recalls it only because its top-k is not full of better matches\n",
+            style="italic",
+        )
     return text
 
 
@@ -127,24 +141,56 @@ def timeline(note: MemoryNote) -> Text:
         text.append(one_line(entry.action or "?", 20) + "\n", style="italic")
         if entry.triggeredBy:
             text.append(f"  by {one_line(entry.triggeredBy, 36)}\n", style="dim")
-        if entry.oldContext is not None or entry.newContext is not None:
+        # Older entries recorded fields that did not change; only changes are shown.
+        if (entry.oldContext or "") != (entry.newContext or ""):
             text.append(
                 f"  context {one_line(entry.oldContext or '', 30)!r} → "
                 f"{one_line(entry.newContext or '', 30)!r}\n"
             )
-        if entry.oldTags is not None or entry.newTags is not None:
-            text.append(f"  tags {entry.oldTags or []} → {entry.newTags or []}\n")
+        if (entry.oldTags or []) != (entry.newTags or []):
+            text.append(f"  tags {words(entry.oldTags)} → {words(entry.newTags)}\n")
         if entry.oldContent:
             text.append(f"  was: {one_line(entry.oldContent, 80)}\n", style="dim")
     return text
 
 
-def target_line(text: Text, target_id: str, target: MemoryNote | None, agent: str) -> None:
-    """Append a line for a linked or conflicting note: its content, or that it is hidden."""
-    if target is None:
-        text.append(
-            f"  ⊘ {one_line(target_id, 40)}  not visible to {agent} (read rule)\n", style="dim"
-        )
-    else:
-        text.append(f"  → {one_line(target_id, 40)}  ", style="")
-        text.append(one_line(target.content, 80) + "\n")
+def target_line(text: Text, target_id: str, target: MemoryNote | None) -> None:
+    """Append a line for a linked or conflicting note the agent may read."""
+    text.append(f"  → {one_line(target_id, 40)}  ", style="")
+    text.append(one_line(target.content, 80) + "\n" if target is not None else "(gone)\n")
+
+
+def unseen(count: int, what: str) -> str:
+    """``1 link this agent cannot see``, ``2 conflicting notes this agent cannot see``."""
+    return f"{count} {what}{'' if count == 1 else 's'} this agent cannot see"
+
+
+#: The fields of a mem0 memory, in the order shown: (label, key of the note view).
+MEM0_DETAIL_FIELDS = (
+    ("user", "mem0_user"),
+    ("user_id", "user_id"),
+    ("agent", "agent_id"),
+    ("created_at", "timestamp"),
+    ("updated_at", "updated_at"),
+    ("run_id", "run_id"),
+    ("role", "role"),
+    ("actor_id", "actor_id"),
+    ("agent_id (mem0)", "mem0_agent_id"),
+    ("hash", "hash"),
+)
+
+
+def mem0_fields(text: Text, note: MemoryNote) -> None:
+    """A mem0 memory's own fields, as mem0 wrote them (the update time is never an access
+    time), then its metadata key by key."""
+    payload = note.to_payload()
+    for label, key in MEM0_DETAIL_FIELDS:
+        if key in payload:
+            add_field(text, label, payload[key])
+        elif key in ("updated_at", "run_id"):  # said plainly: never updated, no session
+            add_field(text, label, None)
+    metadata = payload.get("mem0_metadata")
+    if isinstance(metadata, dict) and metadata:
+        text.append("mem0 metadata\n", style="bold")
+        for key in sorted(metadata)[:40]:
+            add_field(text, f"  {one_line(key, LABEL_WIDTH - 3)}", metadata[key])

@@ -61,3 +61,8 @@ def literal(value: object, style: str = "", limit: int = DETAIL_LIMIT) -> Text:
     if rest > 0:
         shown.append(f"\n… {rest:,} more characters not shown", style="italic dim")
     return shown
+
+
+def plural(count: int, word: str) -> str:
+    """``1 merge``, ``2 merges``."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"

@@ -23,7 +23,11 @@ from typing import Any
 from qdrant_client import QdrantClient
 from qdrant_client import models as qm
 
+from amem_tui.config import Settings
 from amem_tui.engine.embed import Embedder
+from amem_tui.engine.engine import MemoryEngine
+from amem_tui.engine.store.qdrant import QdrantStore
+from tests.support.engines import make_engine
 
 TS_COLLECTION = "mem0_384d"
 PY_COLLECTION = "mem0"
@@ -176,3 +180,12 @@ def openclaw_json(user: str | None = "alice", model: str | None = "all-minilm") 
     if model is None:
         del config["oss"]["embedder"]
     return {"plugins": {"entries": {"openclaw-mem0": {"enabled": True, "config": config}}}}
+
+
+def mem0_engine(collection: str = TS_COLLECTION, **settings: Any) -> MemoryEngine:
+    """An engine on both collections, in memory, with the test embedder (for the TUI
+    and the views; search quality is tested with the real model elsewhere)."""
+    store = QdrantStore(path=":memory:")
+    engine = make_engine(store, settings=Settings(collection=collection, **settings))
+    build_mem0_stores(store.client, engine.embedder)
+    return engine

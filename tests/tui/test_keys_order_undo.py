@@ -117,9 +117,13 @@ async def test_undo_one_merge_from_the_history_detail() -> None:
     async with app.run_test(size=SIZE) as pilot:
         main, detail = await _show_run(pilot)
         assert "m (or Enter" in detail_text(app)
-        await pilot.press("m")  # two merges, none chosen yet: says how to choose
+        # Two merges, the first chosen from the start (issue 13): m asks about it.
+        await pilot.press("m")
         await settle(pilot)
-        assert any("choose one" in n for n in notices(app))
+        assert isinstance(app.screen, ConfirmDialog)
+        assert other.keeper in str(app.screen.body)
+        await pilot.press("n")
+        await settle(pilot)
         merges = detail.query_one("#links", OptionList)
         merges.focus()
         merges.highlighted = 1

@@ -8,21 +8,23 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Static
 
+from amem_tui.tui.dialogs.base import Dialog
 
-class ConfirmDialog(ModalScreen[bool]):
+
+class ConfirmDialog(Dialog[bool]):
     """Ask before a change; Enter or y confirms, Escape or n cancels."""
 
     DEFAULT_CSS = """
     ConfirmDialog { align: center middle; }
     ConfirmDialog > Vertical {
-        width: 72; height: auto; max-height: 80%; border: thick $accent; background: $surface;
-        padding: 1 2;
+        width: 72; max-width: 100%; height: auto; max-height: 100%;
+        border: thick $accent; background: $surface; padding: 0 1;
     }
     ConfirmDialog .title { text-style: bold; margin-bottom: 1; }
+    ConfirmDialog VerticalScroll { height: auto; max-height: 1fr; }
     ConfirmDialog Horizontal { height: auto; margin-top: 1; align-horizontal: right; }
     ConfirmDialog Button { margin-left: 2; }
     """
@@ -41,10 +43,11 @@ class ConfirmDialog(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text(self.title_text), classes="title")
-            yield Static(self.body)
+            with VerticalScroll():
+                yield Static(self.body)
             with Horizontal():
-                yield Button("Cancel", id="no")
-                yield Button(self.confirm_label, id="yes", variant="primary")
+                yield Button("Cancel", id="no", compact=self.compact)
+                yield Button(self.confirm_label, id="yes", variant="primary", compact=self.compact)
 
     def on_mount(self) -> None:
         """Focus the confirm button so Enter confirms."""

@@ -8,27 +8,24 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from amem_tui.tui.dialogs.base import Dialog
 from amem_tui.tui.render import merge_text
+from amem_tui.tui.text import plural
 
 if TYPE_CHECKING:
     from amem_tui.engine.models import ConsolidationRun
 
 
-def plural(count: int, word: str) -> str:
-    """``1 merge``, ``2 merges``."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-class ConsolidationPreview(ModalScreen[bool]):
+class ConsolidationPreview(Dialog[bool]):
     """The merges of a dry run; Apply runs them for real, Escape cancels."""
 
     DEFAULT_CSS = """
     ConsolidationPreview { align: center middle; }
     ConsolidationPreview > Vertical {
-        width: 100; height: 80%; border: thick $accent; background: $surface; padding: 1 2;
+        width: 100; max-width: 100%; height: 90%; max-height: 100%;
+        border: thick $accent; background: $surface; padding: 0 1;
     }
     ConsolidationPreview .title { text-style: bold; margin-bottom: 1; }
     ConsolidationPreview VerticalScroll { height: 1fr; }
@@ -76,12 +73,13 @@ class ConsolidationPreview(ModalScreen[bool]):
                 )
                 yield Static(body)
             with Horizontal():
-                yield Button("Cancel", id="cancel")
+                yield Button("Cancel", id="cancel", compact=self.compact)
                 yield Button(
                     "Apply",
                     id="apply",
                     variant="warning",
                     disabled=not merges or self.read_only,
+                    compact=self.compact,
                 )
 
     def on_mount(self) -> None:

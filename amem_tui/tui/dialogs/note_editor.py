@@ -8,11 +8,14 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, RadioButton, RadioSet, Static, TextArea
 
+from amem_tui.tui.dialogs.base import Dialog
 from amem_tui.tui.text import clean
+
+#: The editor saves only when asked: this form is the confirmation of an add or an edit.
+SAVE_HINT = "Nothing is saved until you press Ctrl+S (or Save) · Escape discards"
 
 
 @dataclass
@@ -24,16 +27,18 @@ class NoteDraft:
     shared: bool
 
 
-class NoteEditor(ModalScreen[NoteDraft | None]):
-    """A modal form; Ctrl+S saves, Escape cancels."""
+class NoteEditor(Dialog[NoteDraft | None]):
+    """A modal form; Ctrl+S saves, Escape cancels. The fields scroll; the hint and the
+    buttons stay in view at every terminal size."""
 
     DEFAULT_CSS = """
     NoteEditor { align: center middle; }
     NoteEditor > Vertical {
-        width: 90; height: auto; max-height: 90%; border: thick $accent; background: $surface;
-        padding: 1 2;
+        width: 90; max-width: 100%; height: 32; max-height: 100%;
+        border: thick $accent; background: $surface; padding: 0 1;
     }
     NoteEditor .title { text-style: bold; margin-bottom: 1; }
+    NoteEditor #fields { height: 1fr; }
     NoteEditor TextArea { height: 8; }
     NoteEditor RadioSet { width: 100%; }
     NoteEditor .hint { color: $text-muted; }
@@ -66,26 +71,27 @@ class NoteEditor(ModalScreen[NoteDraft | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text(self.title_text), classes="title")
-            yield TextArea(self.initial, id="content", soft_wrap=True, show_line_numbers=False)
-            yield Input(
-                ", ".join(clean(t) for t in self.tags),
-                placeholder="tags, comma-separated",
-                id="tags",
-            )
-            if self.allow_scope:
-                with RadioSet(id="scope"):
-                    yield RadioButton(f"private to {self.agent}", value=True, id="private")
-                    yield RadioButton(
-                        "shared (every Mode A agent can read it)",
-                        id="shared",
-                        disabled=self.shared_reason is not None,
-                    )
-                if self.shared_reason:
-                    yield Static(Text(self.shared_reason), classes="hint")
-            yield Static(Text("Ctrl+S saves · Escape cancels"), classes="hint")
+            with VerticalScroll(id="fields"):
+                yield TextArea(self.initial, id="content", soft_wrap=True, show_line_numbers=False)
+                yield Input(
+                    ", ".join(clean(t) for t in self.tags),
+                    placeholder="tags, comma-separated",
+                    id="tags",
+                )
+                if self.allow_scope:
+                    with RadioSet(id="scope"):
+                        yield RadioButton(f"private to {self.agent}", value=True, id="private")
+                        yield RadioButton(
+                            "shared (every Mode A agent can read it)",
+                            id="shared",
+                            disabled=self.shared_reason is not None,
+                        )
+                    if self.shared_reason:
+                        yield Static(Text(self.shared_reason), classes="hint")
+            yield Static(Text(SAVE_HINT), classes="hint")
             with Horizontal():
-                yield Button("Cancel", id="cancel")
-                yield Button("Save", id="save", variant="primary")
+                yield Button("Cancel", id="cancel", compact=self.compact)
+                yield Button("Save", id="save", variant="primary", compact=self.compact)
 
     def on_mount(self) -> None:
         """Start typing in the text area."""

@@ -9,36 +9,67 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from amem_tui.paths import config_dir
+from amem_tui.tui.dialogs.base import Dialog
 
-INTRO = """\
-amem-tui shows what each agent remembers, exactly as that agent may see it.
+#: (term, what it means), shown as a table so it wraps to any width.
+INTRO: tuple[tuple[str, str], ...] = (
+    ("", "amem-tui shows what each agent remembers, exactly as that agent may see it."),
+    (
+        "Header",
+        "the user (mem0), the agent, its mode, its collection, and the counts: "
+        "private + shared = visible.",
+    ),
+    (
+        "Private",
+        "the current agent's own notes (Mode B: its whole collection; mem0: the "
+        "memories of its user_id).",
+    ),
+    (
+        "Shared",
+        "notes published to the shared scope, with their owner, and notes shared "
+        "with this agent alone: marked 'readers …' with the agents their readers name. "
+        "Mode B agents and mem0 stores have no shared scope.",
+    ),
+    ("History", "consolidation runs of the current agent and what each merged."),
+    (
+        "Detail",
+        "every field of the selected note, who may modify it (and why not), its "
+        "evolution history, conflicts and links. Links and conflicts to notes the agent "
+        "may not read are only counted, never named.",
+    ),
+    (
+        "Search",
+        "type in the box: the agent's top hits in its own order, in the pane they "
+        "belong to. 'cosine' is the similarity to the query; 'match' says how many of the "
+        "query's words the note holds ('2/3'), 'meaning' for a match by meaning alone, "
+        "'link' for a note reached through a link, and 'weak' (dimmed) for a hit with no "
+        "query word and a cosine under 0.30. The detail view explains the selected hit.",
+    ),
+    (
+        "Rules",
+        "only the owner or a listed writer may change a note; only the owner may "
+        "publish or unpublish it; mem0 memories are only read. Refusals name the rule.",
+    ),
+    (
+        "Changes",
+        "publish, unpublish, delete, restore, consolidation and undo ask first; "
+        "add and edit open a form that saves only on Ctrl+S (or Save).",
+    ),
+    ("Narrow", "under 100 columns the panes are tabs: Tab and Shift+Tab move between them."),
+)
 
-Private      the current agent's own notes (Mode B: its whole collection).
-Shared       notes published to the shared scope, with their owner. Mode B agents
-             have no shared scope. A search also lists notes whose readers name
-             the agent here ('reader').
-History      consolidation runs of the current agent and what each merged.
-Detail       every field of the selected note, its evolution history, conflicts
-             and links. Links hidden by the read rule show as 'not visible'.
 
-Search       type in the box: hits appear best first with their score and why
-             they are visible (private / shared / reader; match or link).
-Rules        only the owner or a listed writer may change a note; only the owner
-             may publish or unpublish it. Refusals name the rule.
-"""
-
-
-class HelpScreen(ModalScreen[None]):
-    """A scrollable help page; F1 or Escape closes it."""
+class HelpScreen(Dialog[None]):
+    """A scrollable help page; F1, Escape or q closes it."""
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > VerticalScroll {
-        width: 96; height: 90%; border: thick $accent; background: $surface; padding: 1 2;
+        width: 100; max-width: 100%; height: 90%; max-height: 100%;
+        border: thick $accent; background: $surface; padding: 0 1;
     }
     """
 
@@ -51,6 +82,11 @@ class HelpScreen(ModalScreen[None]):
         self.bindings = bindings
 
     def compose(self) -> ComposeResult:
+        intro = Table.grid(padding=(0, 2), expand=True)
+        intro.add_column(style="bold", no_wrap=True)
+        intro.add_column(ratio=1)
+        for term, meaning in INTRO:
+            intro.add_row(Text(term), Text(meaning))
         table = Table(title="Keys", expand=True, show_edge=False)
         table.add_column("key", style="bold", no_wrap=True)
         table.add_column("does")
@@ -59,7 +95,7 @@ class HelpScreen(ModalScreen[None]):
             table.add_row(Text(key), Text(description), Text(binding_id))
         keymap = config_dir() / "keymap.toml"
         with VerticalScroll():
-            yield Static(Text(INTRO))
+            yield Static(intro)
             yield Static(table)
             yield Static(
                 Text(

@@ -16,12 +16,11 @@ from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
-from textual.events import DescendantFocus
-from textual.widgets import DataTable, Footer, ProgressBar
+from textual.widgets import ProgressBar
 from textual.worker import get_current_worker
 
 from amem_tui.engine.errors import AmemError
-from amem_tui.engine.scope import agent_from_session_key
+from amem_tui.engine.scope import AgentScope
 from amem_tui.tui.actions import MAIN_ACTIONS, bindings, key_for
 from amem_tui.tui.messages import (
     ActionDone,
@@ -31,18 +30,24 @@ from amem_tui.tui.messages import (
     ConsolidationFinished,
     ConsolidationProgress,
     ModelState,
-    NoteLoaded,
-    PaneName,
     ScopeData,
     ScopeLoaded,
 )
+from amem_tui.tui.scope_loader import (
+    listing_of,
+    load_scope_data,
+    no_shared_reason,
+    private_title,
+    resolve_scope,
+)
 from amem_tui.tui.screens.one_frame import in_one_frame
-from amem_tui.tui.screens.write_actions import WriteActionsScreen
+from amem_tui.tui.screens.selection import SelectionScreen
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.detail import NoteDetail
+from amem_tui.tui.widgets.footer import KeyFooter
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.history_pane import HistoryPane
-from amem_tui.tui.widgets.note_pane import PAGE_SIZE, NotePane
+from amem_tui.tui.widgets.note_pane import NotePane
 from amem_tui.tui.widgets.search_box import SearchBox
 from amem_tui.tui.widgets.store_banner import StoreBanner
 
@@ -50,9 +55,7 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from amem_tui.engine.engine import MemoryEngine
-    from amem_tui.engine.models import ConsolidationRun, SearchHit, SearchResult
-    from amem_tui.engine.scope import AgentScope
-    from amem_tui.tui.messages import NoteData
+    from amem_tui.engine.models import ConsolidationRun, SearchResult
 
 # Dialogs and the audit screen are imported where they open, not here: the first
 # frame needs none of them, and the audit screen pulls in the audit and
@@ -62,7 +65,7 @@ if TYPE_CHECKING:
 SWITCH_HOLD_LIMIT = 1.0
 
 
-class MainScreen(WriteActionsScreen):
+class MainScreen(SelectionScreen):
     """Everything about one agent at a time."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(MAIN_ACTIONS)
@@ -71,9 +74,6 @@ class MainScreen(WriteActionsScreen):
 
     header_bar = getters.query_one(HeaderBar)
     store_banner = getters.query_one(StoreBanner)
-    search_box = getters.query_one(SearchBox)
-    private_pane = getters.query_one("#private", NotePane)
-    shared_pane = getters.query_one("#shared", NotePane)
     progress_bar = getters.query_one("#progress", ProgressBar)
 
     def __init__(self, engine: MemoryEngine, agent: str | None = None) -> None:
@@ -84,26 +84,7 @@ class MainScreen(WriteActionsScreen):
         #: Counts agent loads; a load overtaken by a newer one is never shown.
         self.generation = 0
         self.counts: dict[str, int] | None = None
-        self.show_deleted = False
         self.switch_hold_limit = SWITCH_HOLD_LIMIT
-        self._pending_select: str | None = None
-        self._last_pane: PaneName = "private"
-
-    # ------------------------------------------------------- what tests read
-    @property
-    def search_result(self) -> SearchResult | None:
-        """The search result on screen, if a query has one."""
-        return self.search_box.result
-
-    @property
-    def selected_id(self) -> str | None:
-        """The id of the selected note (the one the detail view shows or loads)."""
-        return self.detail_view.note_id
-
-    @property
-    def note_data(self) -> NoteData | None:
-        """The selected note as loaded, once it is."""
-        return self.detail_view.note_data
 
     # ----------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -116,10 +97,11 @@ class MainScreen(WriteActionsScreen):
             yield HistoryPane(self.engine, id="history")
         yield NoteDetail(self.engine, id="detail")
         yield ProgressBar(id="progress", show_eta=False)
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         """Start loading; the first frame never waits for the store or the model."""
+        self.fit_to(self.app.size.width, self.app.size.height)
         self.progress_bar.display = False
         self.header_bar.show(None, None)
         self.detail_view.show_message("Loading…")
@@ -130,12 +112,6 @@ class MainScreen(WriteActionsScreen):
     def _start_loading(self) -> None:
         self.load_agents()
         self.load_scope(self.initial_agent)
-
-    def _pane(self, which: PaneName) -> NotePane:
-        return self.private_pane if which == "private" else self.shared_pane
-
-    def _focus_last_pane(self) -> None:
-        self._pane(self._last_pane).table.focus()
 
     # --------------------------------------------------------------- outcome
     def on_action_refused(self, message: ActionRefused) -> None:
@@ -154,91 +130,76 @@ class MainScreen(WriteActionsScreen):
         """Say what changed and reload every pane of the current agent."""
         self.store_banner.show_problem(None)
         self.app.notify(one_line(message.message, 300), title="Done", markup=False)
-        if self.scope is not None:
-            self.load_scope(self.scope.agent, select=message.select)
+        if message.run is not None:
+            self.history_pane.select_next = message.run
+        self.reload_scope(select=message.select)
 
     # ---------------------------------------------------------------- agents
     @work(thread=True, exit_on_error=False, group="agents")
     def load_agents(self) -> None:
-        """Agents from the configuration plus any agent_id found in the store."""
+        """Agents from the configuration plus any agent_id found in the store (mem0: every
+        user and agent pair)."""
         self.post_message(AgentsLoaded(self.engine.agents()))
 
     def on_agents_loaded(self, message: AgentsLoaded) -> None:
         """Remember the agents for the switcher and the palette."""
         self.agents = message.agents
-        if self.scope is not None and all(a.agent != self.scope.agent for a in self.agents):
+        if self.scope is not None and self.scope not in self.agents:
             self.agents.append(self.scope)
 
     def action_switch_agent(self) -> None:
-        """Choose another agent from a list."""
+        """Choose another agent (mem0: another user and agent) from a list."""
         if not self.agents:
             self.load_agents()
             self.app.notify("Agents are still loading; try again.", markup=False)
             return
 
-        def chosen(agent: str | None) -> None:
-            if agent:
-                self.switch_agent(agent)
+        def chosen(scope: AgentScope | None) -> None:
+            if scope is not None:
+                self.switch_agent(scope)
 
         from amem_tui.tui.dialogs.agent_picker import AgentPicker
 
-        current = self.scope.agent if self.scope else None
-        self.app.push_screen(AgentPicker(self.agents, current), chosen)
+        self.app.push_screen(AgentPicker(self.agents, self.scope, mem0=self.mem0), chosen)
 
-    def switch_agent(self, agent: str) -> None:
-        """Act as ``agent``: every pane, the header and the search follow."""
+    def switch_agent(self, agent: AgentScope | str) -> None:
+        """Act as ``agent`` (a name, or exactly this scope): every pane, the header and the
+        search follow."""
         self.detail_view.forget_note()
         self.search_box.forget_result()
+        # What was said about the agent before (a refusal, a result) is not about this one.
+        self.app.clear_notifications()
         self.load_scope(agent)
 
-    def switch_to_session_key(self, session_key: str) -> None:
-        """Act as the agent a session key ``agent:<id>:<rest>`` names."""
-        agent = agent_from_session_key(session_key)
-        if agent is None:
-            self.post_message(
-                ActionRefused("Rejected", f"not a session key (agent:<id>:<rest>): {session_key}")
-            )
+    def switch_to_session_key(self, session_key: str, view: AgentScope | None = None) -> None:
+        """Act as the agent a session key names (``view``: one of the views it reads)."""
+        if view is not None:
+            self.switch_agent(view)
             return
-        self.switch_agent(agent)
+        try:
+            views = self.engine.session_views(session_key, self.scope)
+        except AmemError as exc:
+            self.post_message(ActionRefused("Rejected", str(exc)))
+            return
+        self.switch_agent(views[0])
 
     # ----------------------------------------------------------------- scope
-    def load_scope(self, agent: str | None, select: str | None = None) -> None:
+    def load_scope(self, agent: AgentScope | str | None, select: str | None = None) -> None:
         """Load every pane of an agent together, so a switch changes them all at once."""
         self.generation += 1
         self._load_scope(agent, select, self.generation)
 
+    def reload_scope(self, select: str | None = None) -> None:
+        """Load the current agent again (its exact scope: user and namespace too)."""
+        if self.scope is not None:
+            self.load_scope(self.scope, select)
+
     @work(thread=True, exclusive=True, exit_on_error=False, group="scope")
-    def _load_scope(self, agent: str | None, select: str | None, generation: int) -> None:
-        engine = self.engine
-        scope = engine.scope(agent) if agent else engine.scope()
-        inactive = self.show_deleted
-        private = engine.list_notes(scope, "private", limit=PAGE_SIZE, include_inactive=inactive)
-        shared = (
-            engine.list_notes(scope, "shared", limit=PAGE_SIZE, include_inactive=inactive)
-            if scope.has_shared_scope
-            else None
-        )
-        history: list[ConsolidationRun] | None = None
-        history_error: str | None = None
-        try:
-            history = engine.history(scope.agent)
-        except AmemError as exc:  # the panes still show; the history pane says why
-            history_error = str(exc)
-        counts = {
-            "private": engine.count(scope, "private"),
-            "shared": engine.count(scope, "shared") if scope.has_shared_scope else 0,
-            "visible": engine.count(scope, "visible"),
-        }
-        data = ScopeData(
-            next_run=self._next_run(),
-            scope=scope,
-            private=private,
-            shared=shared,
-            history=history,
-            counts=counts,
-            collection_exists=engine.collection_info(scope) is not None,
-            history_error=history_error,
-        )
+    def _load_scope(
+        self, agent: AgentScope | str | None, select: str | None, generation: int
+    ) -> None:
+        scope, notice = resolve_scope(self.engine, agent)
+        data = load_scope_data(self.engine, scope, self.show_deleted, self._next_run(), notice)
         if not get_current_worker().is_cancelled:
             self.post_message(ScopeLoaded(generation, data, select))
 
@@ -260,32 +221,48 @@ class MainScreen(WriteActionsScreen):
             self._apply_scope(message.data)
 
         in_one_frame(self, change, self.switch_hold_limit)
+        if message.data.notice:
+            self.app.notify(message.data.notice, title="Choose a user", markup=False, timeout=12)
 
     def _apply_scope(self, data: ScopeData) -> None:
         scope = data.scope
-        switched = self.scope is None or self.scope.agent != scope.agent
+        switched = self.scope != scope
         self.scope = scope
+        self.mem0 = data.mem0
+        self.collection_refusal = data.collection_refusal
         self.counts = data.counts
-        self.header_bar.show(scope, data.counts)
+        if self.agents and scope not in self.agents:
+            self.agents.append(scope)
+        self.header_bar.show(scope, data.counts, mem0=data.mem0)
         private, shared = self.private_pane, self.shared_pane
-        private.keep_listing(scope, data.private.notes, data.private.total, self.show_deleted)
-        private.base_title = f"Private · {scope.agent}"
-        if scope.mode == "B":
-            private.base_title = f"Collection · {scope.agent} (Mode B)"
+        private.keep_listing(
+            scope,
+            data.private.notes,
+            data.private.total,
+            self.show_deleted,
+            data.deleted.get("private", 0),
+            kind=listing_of(scope, data.mem0),
+        )
+        private.base_title = private_title(scope, data.mem0)
         if data.shared is not None:
-            shared.keep_listing(scope, data.shared.notes, data.shared.total, self.show_deleted)
+            shared.keep_listing(
+                scope,
+                data.shared.notes,
+                data.shared.total,
+                self.show_deleted,
+                data.deleted.get("shared", 0),
+            )
         self.history_pane.show_history(scope.agent, data.history, data.history_error, data.next_run)
         # On a switch the new agent's listings replace the old agent's rows at once;
         # a query in the box is then searched again as the new agent.
         if switched or not self.search_box.query_text:
             self._show_listings()
         self.search_box.set_scope(scope)
-        if scope.mode == "B":
-            shared.show_disabled(
-                f"{scope.agent} is a Mode B agent: it has its own collection "
-                f"({scope.collection}) and no shared scope. It neither reads nor "
-                "publishes shared notes."
-            )
+        if data.shared is None:
+            shared.show_disabled(no_shared_reason(scope, data.mem0))
+            if self._last_pane == "shared":
+                self._work_in("private")
+        self.arrange_panes()
         self.refresh_bindings()
         detail = self.detail_view
         if not data.collection_exists:
@@ -298,13 +275,21 @@ class MainScreen(WriteActionsScreen):
             if data.collection_exists:
                 detail.show_message("Loading…")
         detail.note_data = None  # the note may have changed: load it again
+        history = self.history_pane
+        if self.tab_of(self.focused) == "history" and history.current_run is not None:
+            # The user works in the history: it keeps the detail (a run just applied or undone).
+            if not history.table.has_focus:
+                history.table.focus()  # the pane held the focus while it had no runs
+            self._show_run(history.current_run)
+            return
         self._restore_selection()
 
     def _show_listings(self) -> None:
         self.private_pane.show_kept_listing()
-        if self.scope is not None and self.scope.has_shared_scope:
+        if self.shares:
             self.shared_pane.show_kept_listing()
         self.search_box.show_status("")
+        self.arrange_panes()
 
     def action_toggle_deleted(self) -> None:
         """Include or leave out soft-deleted notes in the listings."""
@@ -320,76 +305,8 @@ class MainScreen(WriteActionsScreen):
     def action_reload(self) -> None:
         """Reload every pane."""
         if self.scope is not None:
-            self.load_scope(self.scope.agent)
+            self.reload_scope()
             self.load_agents()
-
-    # ------------------------------------------------------------- selection
-    def _restore_selection(self) -> None:
-        wanted = self._pending_select or self.detail_view.note_id
-        self._pending_select = None
-        for pane in (self._pane(self._last_pane), self.private_pane, self.shared_pane):
-            if wanted and pane.select(wanted):
-                self._select_from(pane)
-                return
-        for pane in (self.private_pane, self.shared_pane):
-            if pane.current_id:
-                self._select_from(pane)
-                return
-        if self.scope is not None:
-            self.detail_view.forget_note()
-            self.detail_view.show_message(
-                "No note selected. Use Tab to move between panes, arrows to move, "
-                "a to add a note, F1 for help."
-            )
-
-    def _select_from(self, pane: NotePane) -> None:
-        note_id = pane.current_id
-        if note_id is None:
-            return
-        self._last_pane = pane.which
-        hit: SearchHit | None = pane.hits.get(note_id)
-        detail = self.detail_view
-        stale = note_id != detail.note_id or detail.note_data is None
-        if (stale or hit) and self.scope is not None:
-            detail.load_note(self.scope, note_id, hit)
-
-    @on(NotePane.Highlighted)
-    def _note_highlighted(self, message: NotePane.Highlighted) -> None:
-        # Only the pane the user works in drives the detail view; rows rebuilt in
-        # the other pane (a new search, a reload) also move their cursors.
-        pane = message.pane
-        if message.note_id is None or pane.which != self._last_pane:
-            return
-        if pane.current_id == message.note_id:
-            self._select_from(pane)
-
-    def on_descendant_focus(self, event: DescendantFocus) -> None:
-        """Show what the focused pane has under its cursor."""
-        widget = event.widget
-        if not isinstance(widget, DataTable):
-            return
-        parent = widget.parent
-        if isinstance(parent, NotePane):
-            self._last_pane = parent.which
-            if parent.current_id:
-                self._select_from(parent)
-        elif isinstance(parent, HistoryPane) and parent.current_run is not None:
-            self._show_run(parent.current_run)
-
-    def on_note_loaded(self, message: NoteLoaded) -> None:
-        """Show the selected note, unless the detail view shows hidden matches."""
-        if self.scope is None or self.search_box.showing_hidden:
-            return
-        self.detail_view.show_note(message.data, self.scope.agent)
-
-    @on(NoteDetail.FollowLink)
-    def _follow(self, message: NoteDetail.FollowLink) -> None:
-        for pane in (self.private_pane, self.shared_pane):
-            if pane.select(message.note_id):
-                pane.table.focus()
-                return
-        if self.scope is not None:
-            self.detail_view.load_note(self.scope, message.note_id, None)
 
     # ---------------------------------------------------------------- search
     def action_focus_search(self) -> None:
@@ -399,7 +316,7 @@ class MainScreen(WriteActionsScreen):
     def action_clear_search(self) -> None:
         """Clear the query and bring back the full lists."""
         self.search_box.clear_query()
-        self.private_pane.table.focus()
+        self._focus_last_pane()
 
     def action_toggle_hidden(self) -> None:
         """Show or hide the close matches this agent cannot see."""
@@ -417,19 +334,21 @@ class MainScreen(WriteActionsScreen):
         private_hits = [h for h in result.hits if h.because in ("private", "collection")]
         shared_hits = [h for h in result.hits if h.because in ("shared", "reader")]
         self.private_pane.show_hits(private_hits, result.query)
-        if self.scope is not None and self.scope.has_shared_scope:
+        if self.shares:
             self.shared_pane.show_hits(shared_hits, result.query)
         if result.hits:
             best = result.hits[0]
-            self._last_pane = "private" if best in private_hits else "shared"
+            self._work_in("private" if best in private_hits else "shared")
             self._pending_select = best.note.id
+        self.arrange_panes()
         self._after_search(message.focus, result if message.show_hidden else None)
 
     def on_search_box_failed(self, message: SearchBox.Failed) -> None:
         """A failed search shows no hits (the failure itself is notified)."""
         self.private_pane.show_hits([], message.query)
-        if self.scope is not None and self.scope.has_shared_scope:
+        if self.shares:
             self.shared_pane.show_hits([], message.query)
+        self.arrange_panes()
         self._after_search(message.focus, None)
 
     def _after_search(self, focus: bool, hidden_of: SearchResult | None) -> None:
@@ -475,10 +394,11 @@ class MainScreen(WriteActionsScreen):
             for binding_id in ("undo", "undo_merge")
         )
         hint = (
-            f"{undo} undoes this run; {undo_merge} (or Enter in the list on the right) "
+            f"{undo} undoes this run; {undo_merge} (or Enter in the list of merges) "
             "undoes only the merge chosen there."
         )
         self.detail_view.show_run(run, hint)
+        self.refresh_bindings()  # the footer offers the undo keys
 
     # ------------------------------------------------------------ audit, model
     def action_audit(self) -> None:

@@ -18,13 +18,12 @@ from textual.events import Key
 from textual.screen import Screen
 from textual.widgets import Input
 
-from amem_tui.engine.scope import write_denial
 from amem_tui.tui.actions import WRITE_ACTIONS, disabled_reason
 from amem_tui.tui.dialogs.confirm import confirm_then
 from amem_tui.tui.messages import ActionDone
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.detail import NoteDetail
-from amem_tui.tui.widgets.history_pane import HistoryPane
+from amem_tui.tui.widgets.history_pane import HistoryPane, merge_undo_blocker
 from amem_tui.tui.workers import ReportsWorkerFailures, refusal
 
 if TYPE_CHECKING:
@@ -47,6 +46,12 @@ class WriteActionsScreen(ReportsWorkerFailures, Screen[None]):
         self.engine = engine
         #: The agent the screen acts as, once loaded.
         self.scope: AgentScope | None = None
+        #: True when the agent's collection is a mem0 collection (read, never written).
+        self.mem0 = False
+        #: Why the agent's collection cannot be written (a mem0 collection), if it cannot.
+        self.collection_refusal: str | None = None
+        #: Soft-deleted notes are listed (struck through).
+        self.show_deleted = False
 
     @property
     def read_only(self) -> bool:
@@ -56,7 +61,10 @@ class WriteActionsScreen(ReportsWorkerFailures, Screen[None]):
     # ------------------------------------------------------------ may it run
     def disabled_reason(self, action: str) -> str | None:
         """Why an action is off right now, or None when it may run."""
-        return disabled_reason(action, read_only=self.read_only, scope=self.scope)
+        reason = disabled_reason(action, read_only=self.read_only, scope=self.scope)
+        if reason is None and action in WRITE_ACTIONS and self.collection_refusal:
+            return self.collection_refusal
+        return reason
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Dim actions that cannot run (the reason is shown when they are tried)."""
@@ -82,11 +90,17 @@ class WriteActionsScreen(ReportsWorkerFailures, Screen[None]):
             event.stop()
             self.app.notify(reason, title="Not available", severity="warning", markup=False)
 
-    def _needs_note(self) -> MemoryNote | None:
+    def _needs_note(self, action: str) -> MemoryNote | None:
+        """The selected note, if ``action`` may run on it; else say why not (and None)."""
         data = self.detail_view.note_data
         if data is None or data.note.id != self.detail_view.note_id:
             self.app.notify("Select a note first (arrows in a pane).", markup=False)
             return None
+        if self.scope is not None:
+            denial = self.engine.write_refusal(self.scope, data.note, action)
+            if denial is not None:  # said before any dialog opens, in the engine's words
+                self.post_message(refusal(denial))
+                return None
         return data.note
 
     # ----------------------------------------------------------------- write
@@ -124,14 +138,10 @@ class WriteActionsScreen(ReportsWorkerFailures, Screen[None]):
         """Change the selected note's content and tags."""
         if self._refused_now("edit") or self.scope is None:
             return
-        note = self._needs_note()
+        note = self._needs_note("update")
         if note is None:
             return
         scope = self.scope
-        denial = write_denial(scope.agent, note, "update")
-        if denial is not None:  # said before the editor opens, in the engine's words
-            self.post_message(refusal(denial))
-            return
 
         def save(draft: NoteDraft | None) -> None:
             if draft is None:
@@ -171,7 +181,7 @@ class WriteActionsScreen(ReportsWorkerFailures, Screen[None]):
         """Confirm ``question`` (title, body, button) about the selected note, then write."""
         if self._refused_now(action) or self.scope is None:
             return
-        note = self._needs_note()
+        note = self._needs_note(action)
         if note is None:
             return
         scope = self.scope
@@ -230,9 +240,12 @@ class WriteActionsScreen(ReportsWorkerFailures, Screen[None]):
         data = self.detail_view.note_data
         note = data.note if data else None
         if note is not None and note.active and not self.disabled_reason("restore"):
-            self.app.notify(
-                "This note is not deleted. Press x to show deleted notes.", markup=False
+            hint = (
+                "Select a deleted (struck-through) note to restore it."
+                if self.show_deleted
+                else "Press x to show deleted notes."
             )
+            self.app.notify(f"This note is not deleted. {hint}", markup=False)
             return
         self._ask_then_write(
             "restore",
@@ -256,12 +269,25 @@ class WriteActionsScreen(ReportsWorkerFailures, Screen[None]):
 
     def action_undo_merge(self) -> None:
         """Undo one merge of the run shown in the detail view (the one chosen there)."""
-        detail = self.detail_view
-        keeper = detail.chosen_merge
-        if detail.run is not None and keeper is None and not self.disabled_reason("undo_merge"):
+        if self._refused_now("undo_merge") or self.scope is None:
+            return
+        run = self.detail_view.run
+        if run is None:
             self.app.notify(
-                "This run has several merges: choose one in the list on the right "
-                "(Tab to it, arrows), then press Enter.",
+                "Select a run in the consolidation history first (Tab to it): its merges "
+                "are listed in the detail view.",
+                markup=False,
+            )
+            return
+        blocker = merge_undo_blocker(run)
+        if blocker is not None:
+            self.app.notify(blocker, markup=False)
+            return
+        keeper = self.detail_view.chosen_merge
+        if keeper is None:
+            self.app.notify(
+                "This run has several merges: choose one in the list of merges beside the "
+                "run (Tab to it, arrows), then press Enter.",
                 markup=False,
             )
             return

@@ -20,16 +20,18 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from amem_tui.engine.errors import AmemError, NotFound
+from amem_tui.engine.formats.mem0 import is_mem0_note
 from amem_tui.engine.models import NOTE_FIELDS
-from amem_tui.engine.scope import can_write
 from amem_tui.tui.messages import NoteData, NoteLoaded
 from amem_tui.tui.render import (
     LABEL_WIDTH,
     add_field,
     explain_hit,
+    mem0_fields,
     merge_text,
     target_line,
     timeline,
+    unseen,
     visibility,
 )
 from amem_tui.tui.text import clean, literal, one_line
@@ -47,6 +49,8 @@ if TYPE_CHECKING:
     from amem_tui.engine.scope import AgentScope
 
 _SHOWN_APART = {"content", "evolution_history", "links", "conflicts_with"}
+#: Extra keys the engine adds to a note fit to show an agent (counts, never ids).
+_COUNTED = {"unreadable_links", "unreadable_conflicts"}
 #: Conflicting notes looked up for the detail view (the rest are only counted).
 CONFLICTS_SHOWN = 20
 
@@ -139,24 +143,29 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="note")
     def _load(self, scope: AgentScope, note_id: str, hit: SearchHit | None, load: int) -> None:
+        engine = self.engine
         try:
-            note = self.engine.get(scope, note_id)
+            stored = engine.get(scope, note_id)
         except NotFound as exc:
             self.post_message(NoteLoaded(load, NoteData.missing(note_id, str(exc))))
             return
-        links = self.engine.linked(scope, note)
+        # Ids of notes the agent may not read never reach the screen: they are counted.
+        note = engine.redact(scope, [stored])[0]
+        links = engine.linked(scope, note)
         conflicts: list[tuple[str, MemoryNote | None]] = []
         for other in note.conflicts_with[:CONFLICTS_SHOWN]:
             try:
-                conflicts.append((other, self.engine.get(scope, other)))
+                conflicts.append((other, engine.get(scope, other)))
             except AmemError:
                 conflicts.append((other, None))
+        denial = engine.write_refusal(scope, stored, "update")
         data = NoteData(
             note=note,
             links=links,
             conflicts=conflicts,
             hit=hit,
-            writable=can_write(scope.agent, note),
+            writable=denial is None,
+            write_refusal=str(denial) if denial is not None else None,
         )
         if not get_current_worker().is_cancelled:
             self.post_message(NoteLoaded(load, data))
@@ -174,7 +183,10 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
         note = data.note
         self.note = note
         state = "" if note.active else "  [soft-deleted]"
-        self.border_title = f"Note {note.id}{state}"
+        self.border_title = Text(f"Note {note.id}{state}")
+        extra = note.model_extra or {}
+        hidden_links = _count(extra.get("unreadable_links"))
+        hidden_conflicts = _count(extra.get("unreadable_conflicts"))
         body = Text()
         body.append_text(literal(note.content, style="bold"))
         body.append("\n\n")
@@ -182,18 +194,43 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
             body.append_text(explain_hit(data.hit))
             body.append("\n")
         add_field(body, "scope", visibility(note, agent))
-        add_field(body, "may modify", "yes" if data.writable else f"no ({agent} is not a writer)")
+        if data.writable:
+            add_field(body, "may modify", "yes")
+        else:  # the engine's refusal in full: the rule (or the mem0 reason) is the point
+            why = data.write_refusal or f"{agent} is not a writer"
+            add_field(body, "may modify", literal(f"no: {why}", style="yellow", limit=600))
         for line in data.notes:
             body.append(line + "\n", style="italic")
         for problem in note.problems:
             add_field(body, "problem", problem, style="red")
-        if note.conflict or note.conflicts_with:
+        if note.conflict or note.conflicts_with or hidden_conflicts:
             body.append("Conflicts         ", style="bold yellow")
             reason = note.conflict_reason or "(no reason recorded)"
             body.append_text(literal(reason, limit=2000))
             body.append("\n")
             for target_id, target in data.conflicts:
-                target_line(body, target_id, target, agent)
+                target_line(body, target_id, target)
+            if hidden_conflicts:
+                body.append(f"  ⊘ {unseen(hidden_conflicts, 'conflicting note')}\n", style="dim")
+        if is_mem0_note(note):
+            mem0_fields(body, note)
+        else:
+            self._note_fields(body, note)
+        links = f"{len(note.links)} (listed beside the note)" if note.links else "(none)"
+        if hidden_links:
+            links += f"; {unseen(hidden_links, 'link')}"
+        add_field(body, "links", links)
+        side = timeline(note)
+        options = [_link_option(link_id, target) for link_id, target in data.links]
+        if hidden_links:
+            options.append(
+                Option(Text(f"⊘ {unseen(hidden_links, 'link')}", style="dim"), disabled=True)
+            )
+        self._set(body, side, options)
+
+    @staticmethod
+    def _note_fields(body: Text, note: MemoryNote) -> None:
+        """An openclaw-amem note's payload fields, access fields first; unknown keys last."""
         payload = note.to_payload()
         derived = {
             "owner": note.effective_owner,
@@ -213,19 +250,15 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
                 add_field(body, field, Text(f"{derived[field]} (absent; derived)", style="dim"))
             else:
                 add_field(body, field, None)
-        add_field(body, "links", f"{len(note.links)} (listed on the right)")
-        extra = {k: v for k, v in payload.items() if k not in NOTE_FIELDS}
+        extra = {k: v for k, v in payload.items() if k not in NOTE_FIELDS and k not in _COUNTED}
         for key in sorted(extra)[:40]:
             add_field(body, clean(key)[: LABEL_WIDTH - 1], extra[key])
-        side = timeline(note)
-        options = [_link_option(link_id, target, agent) for link_id, target in data.links]
-        self._set(body, side, options)
 
     # ------------------------------------------------------------------- run
     def show_run(self, run: ConsolidationRun, hint: str = "") -> None:
         """What a consolidation run merged; its merges listed on the right to undo one."""
         self.note = None
-        self.border_title = f"Consolidation run {run.id}"
+        self.border_title = Text(f"Consolidation run {run.id}")
         body = Text()
         kind = "dry run (nothing changed)" if run.dry_run else str(run.trigger)
         add_field(body, "agent", run.agent)
@@ -249,6 +282,9 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
         options = [_merge_option(merge) for merge in run.merges] if undoable else []
         self._set(body, links=options, list_title="Merges")
         self.run = run
+        if options:  # a merge is chosen from the start: the first one still undoable
+            first = next((i for i, m in enumerate(run.merges) if not m.undone), 0)
+            self.query_one("#links", OptionList).highlighted = first
 
     @property
     def chosen_merge(self) -> str | None:
@@ -267,7 +303,7 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
     def show_hidden(self, result: SearchResult) -> None:
         """Matches the agent cannot see, and why (never their content)."""
         self.note = None
-        self.border_title = f"Hidden matches for {one_line(result.query, 40)!r}"
+        self.border_title = Text(f"Hidden matches for {one_line(result.query, 40)!r}")
         body = Text()
         hidden = result.hidden
         if not hidden:
@@ -304,12 +340,17 @@ def _merge_option(merge: MergeRecord) -> Option:
     return Option(label, id=f"{_MERGE}{merge.keeper}")
 
 
-def _link_option(link_id: str, target: MemoryNote | None, agent: str) -> Option:
-    if target is None:
-        prompt = Text(f"⊘ {one_line(link_id, 36)[:13]}…  not visible to {agent}", style="dim")
+def _link_option(link_id: str, target: MemoryNote | None) -> Option:
+    if target is None:  # a link to nothing: the note is gone
+        prompt = Text(f"⊘ {one_line(link_id, 36)[:13]}…  not found", style="dim")
         return Option(prompt, id=None, disabled=True)
     prompt = Text("→ ", style="bold")
     prompt.append(one_line(target.content, 70))
     if not target.active:
         prompt.append(" (deleted)", style="red")
     return Option(prompt, id=link_id)
+
+
+def _count(value: object) -> int:
+    """A count the engine left on a note (0 when there is none)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0

@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
@@ -26,8 +26,8 @@ from amem_tui.tui.messages import (
     HistoryRefreshed,
     PreviewReady,
 )
-from amem_tui.tui.text import cell, one_line
-from amem_tui.tui.workers import ReportsWorkerFailures
+from amem_tui.tui.text import cell, one_line, plural
+from amem_tui.tui.widgets.tabbed_pane import TabbedPane
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -37,6 +37,41 @@ if TYPE_CHECKING:
     from amem_tui.engine.scope import AgentScope
 
 NOTHING_TO_UNDO = "A dry run changed nothing: there is nothing to undo."
+HISTORY_TITLE = "Consolidation history"
+STARTED_WIDTH = 11
+KIND_WIDTH = 7
+#: Narrow enough to leave the notes their width, wide enough for the empty message.
+MIN_WIDTH = 30
+
+
+def merge_undo_blocker(run: ConsolidationRun) -> str | None:
+    """Why no merge of ``run`` can be undone, or None when one can."""
+    if run.dry_run:
+        return NOTHING_TO_UNDO
+    if run.trigger == "undo" or run.undoes:
+        source = f" of run {run.undoes}" if run.undoes else ""
+        return (
+            f"This run is an undo{source}: it has no merges of its own to undo. "
+            "Select the original run to see what was undone."
+        )
+    if not run.merges:
+        return "This run merged nothing: there is nothing to undo."
+    if all(merge.undone for merge in run.merges):
+        return "Every merge of this run is already undone."
+    return None
+
+
+def restored_phrase(count: int) -> str:
+    """``the dropped note is restored``, ``the 2 dropped notes are restored``."""
+    if count == 1:
+        return "the dropped note is restored"
+    return f"the {count} dropped notes are restored"
+
+
+def merges_label(run: ConsolidationRun) -> Text:
+    """How many merges a run made, and how many of them are undone."""
+    undone = sum(1 for merge in run.merges if merge.undone)
+    return Text(f"{len(run.merges)}" + (f" ({undone} undone)" if undone else ""))
 
 
 def run_label(run: ConsolidationRun) -> Text:
@@ -59,12 +94,10 @@ def next_run_label(when: datetime) -> str:
     return f"next run {when.strftime('%H:%M')}"
 
 
-class HistoryPane(ReportsWorkerFailures, Vertical):
+class HistoryPane(TabbedPane):
     """A table of consolidation runs (newest first)."""
 
     DEFAULT_CSS = """
-    HistoryPane { border: round $panel-lighten-2; height: 1fr; }
-    HistoryPane:focus-within { border: round $accent; }
     HistoryPane > DataTable { height: 1fr; background: transparent; scrollbar-size-horizontal: 0; }
     HistoryPane > .pane-message { padding: 0 1; color: $text-muted; height: auto; }
     """
@@ -79,12 +112,14 @@ class HistoryPane(ReportsWorkerFailures, Vertical):
         super().__init__(id=id)
         self.engine = engine
         self.runs: dict[str, ConsolidationRun] = {}
+        #: The run to put the cursor on when the runs are shown next (a new or undone run).
+        self.select_next: str | None = None
         self.next_run: datetime | None = None
         #: The agent whose runs are shown; a preview for another agent is dropped.
         self.agent: str | None = None
         #: True while a consolidation is being applied.
         self.busy = False
-        self.border_title = "Consolidation history"
+        self.set_titles(HISTORY_TITLE)
 
     def compose(self) -> ComposeResult:
         table: DataTable[Text] = DataTable(cursor_type="row")
@@ -118,12 +153,13 @@ class HistoryPane(ReportsWorkerFailures, Vertical):
             self.show_unavailable(error or "")
 
     def show_runs(self, runs: Sequence[ConsolidationRun]) -> None:
-        """Replace the rows with these runs, newest first."""
+        """Replace the rows with these runs, newest first (the cursor stays on its run)."""
         table = self.table
-        current = self.current_id
+        current = self.select_next or self.current_id
+        self.select_next = None
         table.clear(columns=True)
-        table.add_column("started", key="started", width=11)
-        table.add_column("kind", key="kind", width=7)
+        table.add_column("started", key="started", width=STARTED_WIDTH)
+        table.add_column("kind", key="kind", width=KIND_WIDTH)
         table.add_column("merges", key="merges")
         self.runs = {}
         for run in sorted(runs, key=lambda r: r.started_at, reverse=True):
@@ -132,31 +168,40 @@ class HistoryPane(ReportsWorkerFailures, Vertical):
             self.runs[run.id] = run
             # MM-DD HH:MM: the year is rarely news, and the pane is narrow.
             started = run.started_at[5:16].replace("T", " ")
-            undone = sum(1 for merge in run.merges if merge.undone)
             table.add_row(
-                cell(started, 11),
-                run_label(run),
-                Text(f"{len(run.merges)}" + (f" ({undone} undone)" if undone else "")),
-                key=run.id,
+                cell(started, STARTED_WIDTH), run_label(run), merges_label(run), key=run.id
             )
         table.display = bool(self.runs)
-        self.border_title = "Consolidation history"
+        self.can_focus = not self.runs  # Tab still reaches the message
         count = len(self.runs)
         parts = [f"{count} run{'' if count == 1 else 's'}"] if count else []
         if self.next_run is not None:
             parts.append(next_run_label(self.next_run))
-        self.border_subtitle = " · ".join(parts)
+        self.set_titles(HISTORY_TITLE, " · ".join(parts))
         self._message("" if self.runs else "No consolidation runs yet. Press c to consolidate.")
         if current and current in table.rows:
-            table.move_cursor(row=table.get_row_index(current))
+            table.move_cursor(row=table.get_row_index(current), animate=False)
+
+    @property
+    def tab_label(self) -> str:
+        """``History (2)`` in a strip of tabs: its runs."""
+        return f"History ({len(self.runs)})"
+
+    def natural_width(self) -> int:
+        """The width the pane needs for its rows and titles (and no more)."""
+        merges = max([6, *(cell_len(merges_label(run).plain) for run in self.runs.values())])
+        table = STARTED_WIDTH + KIND_WIDTH + merges + 3 * 2  # each column's padding
+        titles = max(cell_len(HISTORY_TITLE), cell_len(self.subtitle_text)) + 4
+        # The border, and the table's scrollbar once the rows outgrow the pane.
+        return max(table + 2 + 1, titles + 2, MIN_WIDTH)
 
     def show_unavailable(self, text: str) -> None:
         """Say why there is no history (the store could not give it)."""
         self.runs = {}
         self.table.clear(columns=True)
         self.table.display = False
-        self.border_title = "Consolidation history"
-        self.border_subtitle = ""
+        self.can_focus = True
+        self.set_titles(HISTORY_TITLE)
         self._message(text)
 
     @property
@@ -230,7 +275,10 @@ class HistoryPane(ReportsWorkerFailures, Vertical):
         finally:
             self.post_message(ConsolidationFinished())
         self.post_message(
-            ActionDone(f"Consolidated {scope.agent}: {len(run.merges)} merges in run")
+            ActionDone(
+                f"Consolidated {scope.agent}: {plural(len(run.merges), 'merge')} in run {run.id}",
+                run=run.id,
+            )
         )
 
     def on_consolidation_progress(self, message: ConsolidationProgress) -> None:
@@ -296,8 +344,9 @@ class HistoryPane(ReportsWorkerFailures, Vertical):
         confirm_then(
             self.app,
             "Undo this merge?",
-            f"Run {run.id}, merge into {merge.keeper}: the {len(merge.dropped)} dropped "
-            "notes are restored and the keeper gets back its content, tags, keywords and "
+            f"Run {run.id}, merge into {merge.keeper}: "
+            f"{restored_phrase(len(merge.dropped))} and the keeper gets back its content, "
+            "tags, keywords and "
             "links from before. The run's other merges stay. Refused if the keeper "
             f"changed since.\n\nkeeper: {one_line(merge.content_before, 70)}",
             "Undo merge",
@@ -308,7 +357,14 @@ class HistoryPane(ReportsWorkerFailures, Vertical):
     def undo(self, scope: AgentScope, run_id: str, keeper: str | None) -> None:
         """Undo a whole run, or only its merge into ``keeper``; report what was undone."""
         undo_run = self.engine.undo(scope.agent, run_id, keeper)
+        recorded = f"(recorded as undo run {undo_run.id})"
         if keeper is None:
-            self.post_message(ActionDone(f"Undid consolidation run {undo_run.id}"))
+            self.post_message(
+                ActionDone(f"Undid consolidation run {run_id} {recorded}", run=run_id)
+            )
         else:
-            self.post_message(ActionDone(f"Undid the merge into {keeper}", keeper))
+            self.post_message(
+                ActionDone(
+                    f"Undid the merge into {keeper} of run {run_id} {recorded}", keeper, run_id
+                )
+            )

@@ -2,29 +2,43 @@
 
 The pane keeps the agent's listing while it shows search hits, so clearing a search
 brings the listing back without asking the store, and it loads further pages itself.
+The content column always takes what the other columns leave: those are as narrow
+as what they show (an owner column as wide as the longest owner, no state column;
+states are markers before the content).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Static
 from textual.widgets.data_table import ColumnKey
 
 from amem_tui.tui.messages import PageLoaded, PaneName
-from amem_tui.tui.text import cell
-from amem_tui.tui.workers import ReportsWorkerFailures
+from amem_tui.tui.text import cell, one_line
+from amem_tui.tui.widgets.note_rows import (
+    COSINE_WIDTH,
+    MATCH_WIDTH,
+    OWNER_MAX,
+    content_cell,
+    cosine_label,
+    match_label,
+    newest_first,
+    query_word_count,
+)
+from amem_tui.tui.widgets.tabbed_pane import TabbedPane
 
 if TYPE_CHECKING:
     from amem_tui.engine.engine import MemoryEngine
     from amem_tui.engine.models import MemoryNote, SearchHit
+    from amem_tui.engine.reading import ListScope
     from amem_tui.engine.scope import AgentScope
 
 #: Notes per page of a listing.
@@ -36,42 +50,10 @@ CONTENT_FALLBACK = 60
 CONTENT_MIN = 12
 
 
-def newest_first(notes: Iterable[MemoryNote]) -> list[MemoryNote]:
-    """Notes by creation time, newest first; notes without a readable time go last.
-
-    The engine lists in store order and has no order option, so each loaded page is
-    sorted here: pages after the first are sorted among themselves, not globally.
-    """
-
-    def when(note: MemoryNote) -> tuple[bool, float]:
-        created = note.created_at()
-        return (created is not None, created.timestamp() if created is not None else 0.0)
-
-    return sorted(notes, key=when, reverse=True)
-
-
-def hit_reason(hit: SearchHit) -> str:
-    """Why a hit is shown, in two words: visibility and how it was reached."""
-    return f"{hit.because}·{hit.via}"
-
-
-def state_of(note: MemoryNote) -> Text:
-    """A short marker column: deleted, conflict, ephemeral."""
-    if not note.active:
-        return Text("deleted", style="red")
-    if note.conflict:
-        return Text("conflict", style="yellow")
-    if note.pending_merge:
-        return Text("pending", style="yellow")
-    return Text("")
-
-
-class NotePane(ReportsWorkerFailures, Vertical):
+class NotePane(TabbedPane):
     """A titled table of notes; loads more rows on demand, never holds a store."""
 
     DEFAULT_CSS = """
-    NotePane { border: round $panel-lighten-2; height: 1fr; }
-    NotePane:focus-within { border: round $accent; }
     NotePane > DataTable { height: 1fr; background: transparent; scrollbar-size-horizontal: 0; }
     NotePane > .pane-message { padding: 0 1; color: $text-muted; height: auto; }
     """
@@ -96,18 +78,25 @@ class NotePane(ReportsWorkerFailures, Vertical):
         self.engine = engine
         self.which: PaneName = which
         self.base_title = title
+        self.title_text = title
         self.show_owner = show_owner
         self.total = 0
         self.loaded = 0
+        #: Soft-deleted notes among ``total`` (counted only while they are shown).
+        self.deleted = 0
         self.searching = False
         self._asked_at = -1
         self.hits: dict[str, SearchHit] = {}
         #: The agent's listing as loaded so far (kept while search hits are shown).
         self.listing: list[MemoryNote] = []
         self.listing_total = 0
+        self.listing_deleted = 0
         self._scope: AgentScope | None = None
         self._include_inactive = False
         self._generation = 0
+        self._query_words = 0
+        self._shown_for: AgentScope | None = None
+        self._kind: ListScope = which
 
     def compose(self) -> ComposeResult:
         table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=False)
@@ -125,22 +114,21 @@ class NotePane(ReportsWorkerFailures, Vertical):
         message.update(text)
         message.display = bool(text)
 
-    def _columns(self, search: bool) -> None:
+    def _columns(self, search: bool, notes: Sequence[MemoryNote]) -> None:
         table = self.table
         table.clear(columns=True)
         if search:
-            table.add_column("score", key="score", width=6)
-            table.add_column("why", key="why", width=14)
-        else:
-            table.add_column("state", key="state", width=8)
+            table.add_column("cosine", key="cosine", width=COSINE_WIDTH)
+            table.add_column("match", key="match", width=MATCH_WIDTH)
         if self.show_owner:
-            table.add_column("owner", key="owner", width=8)
+            owners = [cell_len(one_line(n.effective_owner or "?", OWNER_MAX)) for n in notes]
+            table.add_column("owner", key="owner", width=max([5, *owners]))
         # A fixed width from the pane's size: an auto width is re-measured as rows are
         # replaced and could shrink the column to a few characters.
         table.add_column("content", key="content", width=self._content_width())
 
     def _content_width(self) -> int:
-        """Cells left for the content column once the fixed columns are drawn."""
+        """Cells left for the content column once the other columns are drawn."""
         table = self.table
         available = table.size.width or self.size.width or CONTENT_FALLBACK
         fixed = sum(
@@ -163,31 +151,46 @@ class NotePane(ReportsWorkerFailures, Vertical):
             table.refresh()
 
     def _row(self, note: MemoryNote, hit: SearchHit | None = None) -> list[Text]:
-        style = "dim strike" if not note.active else ""
         row: list[Text] = []
+        weak = hit is not None and hit.weak and hit.via != "link"
         if hit is not None:
-            row += [Text(f"{hit.score:.3f}"), Text(hit_reason(hit), style="italic")]
-        else:
-            row.append(state_of(note))
+            row += [cosine_label(hit), match_label(hit, self._query_words)]
         if self.show_owner:
-            row.append(cell(note.effective_owner or "?", 8))
-        row.append(cell(note.content, 200, style=style))
+            row.append(cell(note.effective_owner or "?", OWNER_MAX))
+        words = hit.matched_terms if hit is not None else ()
+        row.append(content_cell(note, words, dim=weak))
+        if weak:
+            for part in row:
+                part.stylize("dim")
         return row
 
     # ---------------------------------------------------------------- listing
     def keep_listing(
-        self, scope: AgentScope, notes: Sequence[MemoryNote], total: int, include_inactive: bool
+        self,
+        scope: AgentScope,
+        notes: Sequence[MemoryNote],
+        total: int,
+        include_inactive: bool,
+        deleted: int = 0,
+        kind: ListScope | None = None,
     ) -> None:
-        """Remember an agent's first page (newest first); pages loading for another are dropped."""
+        """Remember an agent's first page (newest first); pages loading for another are dropped.
+
+        ``total`` counts the notes listed (soft-deleted ones too while they are shown),
+        ``deleted`` how many of them are soft-deleted; ``kind`` is the listing the
+        pages come from (default: the pane's own, ``private`` or ``shared``).
+        """
         self._generation += 1
         self._scope = scope
+        self._kind = kind or self.which
         self._include_inactive = include_inactive
         self.listing = newest_first(notes)
         self.listing_total = total
+        self.listing_deleted = deleted
 
     def show_kept_listing(self) -> None:
         """Show the listing as loaded so far (e.g. when a search is cleared)."""
-        self.show_listing(self.listing, self.listing_total)
+        self.show_listing(self.listing, self.listing_total, self.listing_deleted)
 
     @work(thread=True, exit_on_error=False, group="page")
     def load_page(
@@ -195,7 +198,7 @@ class NotePane(ReportsWorkerFailures, Vertical):
     ) -> None:
         """The next page of the listing."""
         page = self.engine.list_notes(
-            scope, self.which, limit=PAGE_SIZE, offset=offset, include_inactive=include_inactive
+            scope, self._kind, limit=PAGE_SIZE, offset=offset, include_inactive=include_inactive
         )
         self.post_message(PageLoaded(generation, page))
 
@@ -211,16 +214,31 @@ class NotePane(ReportsWorkerFailures, Vertical):
             self.total = message.page.total
             self.append_page(page)
 
-    def show_listing(self, notes: Sequence[MemoryNote], total: int) -> None:
-        """Replace the rows with the first page of a listing."""
+    def show_listing(self, notes: Sequence[MemoryNote], total: int, deleted: int = 0) -> None:
+        """Replace the rows with the first page of a listing.
+
+        The cursor keeps its row for the same agent (a note deleted under it leaves
+        the next one selected), and starts at the top for another.
+        """
+        same_agent = self._shown_for == self._scope
+        self._shown_for = self._scope
+        row = self.table.cursor_row if self.table.row_count and same_agent else 0
         self.searching = False
         self.hits = {}
-        self._columns(search=False)
+        self._columns(search=False, notes=notes)
         self.total = total
+        self.deleted = deleted
         self.loaded = 0
         self._asked_at = -1
         self.append_page(notes)
         self._message("" if total else "No notes here.")
+        self.keep_row(row)
+
+    def keep_row(self, row: int) -> None:
+        """Put the cursor on ``row`` (the last row when there are fewer)."""
+        table = self.table
+        if table.row_count:
+            table.move_cursor(row=min(max(row, 0), table.row_count - 1), animate=False)
 
     def append_page(self, notes: Sequence[MemoryNote]) -> None:
         """Add one more page of rows."""
@@ -233,10 +251,11 @@ class NotePane(ReportsWorkerFailures, Vertical):
         self._retitle()
 
     def show_hits(self, hits: Sequence[SearchHit], query: str) -> None:
-        """Replace the rows with search hits, best first."""
+        """Replace the rows with search hits, in the agent's order (best first)."""
         self.searching = True
         self.hits = {h.note.id: h for h in hits}
-        self._columns(search=True)
+        self._query_words = query_word_count(query)
+        self._columns(search=True, notes=[h.note for h in hits])
         for hit in hits:
             if hit.note.id not in self.table.rows:
                 self.table.add_row(*self._row(hit.note, hit), key=hit.note.id)
@@ -251,21 +270,37 @@ class NotePane(ReportsWorkerFailures, Vertical):
         self.hits = {}
         self.table.clear(columns=True)
         self.table.display = False
+        self.can_focus = True  # Tab still reaches the explanation
         self.total = self.loaded = 0
-        self.border_title = f"{self.base_title}: none"
-        self.border_subtitle = ""
+        self.set_titles(f"{self.base_title}: none")
         self._message(Text(text))
+
+    @property
+    def tab_label(self) -> str:
+        """``Shared (6)`` in a strip of tabs: the pane's name and what it shows."""
+        name = self.base_title.split(" · ")[0]
+        if not self.table.display:  # no shared scope (Mode B, mem0)
+            return f"{name} (none)"
+        count = self.total if self.searching else self.total - self.deleted
+        return f"{name} ({count}{' hits' if self.searching else ''})"
+
+    @property
+    def weak_hits(self) -> int:
+        """How many of the hits shown are weak (no query word, a low cosine)."""
+        return sum(1 for hit in self.hits.values() if hit.weak and hit.via != "link")
 
     def _retitle(self, query: str | None = None) -> None:
         self.table.display = True
+        self.can_focus = False
         if query is not None:
-            self.border_title = f"{self.base_title}: {self.total} hits"
-            self.border_subtitle = ""
-        else:
-            self.border_title = f"{self.base_title} ({self.total})"
-            self.border_subtitle = (
-                f"{self.loaded} of {self.total} loaded" if self.loaded < self.total else ""
-            )
+            weak = self.weak_hits
+            hits = f"{self.total} hit{'' if self.total == 1 else 's'}"
+            self.set_titles(f"{self.base_title}: {hits}" + (f", {weak} weak" if weak else ""))
+            return
+        deleted = f", {self.deleted} deleted" if self.deleted else ""
+        count = f"{self.total - self.deleted}{deleted}"
+        loaded = f"{self.loaded} of {self.total} loaded" if self.loaded < self.total else ""
+        self.set_titles(f"{self.base_title} ({count})", loaded)
 
     # ---------------------------------------------------------------- cursor
     @property

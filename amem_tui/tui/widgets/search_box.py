@@ -123,7 +123,8 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         """
         self.scope = scope
         self.generation += 1
-        self.query_input.placeholder = f"Search as {scope.agent}…  ( / )"
+        who = f"{scope.user} · {scope.agent}" if scope.user else scope.agent
+        self.query_input.placeholder = f"Search as {who}…  ( / )"
         if self.query_text:
             self.start_search()
         self.warm_up(scope)
@@ -284,10 +285,11 @@ class SearchBox(ReportsWorkerFailures, Vertical):
 
     # ---------------------------------------------------------------- status
     def _status_of(self, result: SearchResult) -> None:
-        parts = [
-            f"{len(result.hits)} hits for {one_line(result.query, 50)!r} as {result.agent}",
-            f"{result.search_mode} search",
-        ]
+        weak = sum(1 for hit in result.hits if hit.weak and hit.via != "link")
+        hits = f"{len(result.hits)} hits for {one_line(result.query, 50)!r} as {result.agent}"
+        if weak:
+            hits += f" ({weak} weak)"
+        parts = [hits, f"{result.search_mode} search"]
         if result.hidden:
             verb = "hide" if self.show_hidden else "show"
             key = key_for(

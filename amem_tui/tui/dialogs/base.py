@@ -1,0 +1,26 @@
+"""What every dialog shares: it fits the terminal, and no notification covers it."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from textual.screen import ModalScreen
+
+from amem_tui.tui.sizes import SHORT_HEIGHT
+
+ResultType = TypeVar("ResultType")
+
+
+class Dialog(ModalScreen[ResultType]):
+    """A modal dialog: its buttons are one row on a short terminal, and the
+    notifications on screen when it opens are cleared (a toast drawn over its
+    buttons would hide them; every notification stays in the app's notice log)."""
+
+    @property
+    def compact(self) -> bool:
+        """True on a short terminal: buttons without borders, one row each."""
+        return self.app.size.height < SHORT_HEIGHT
+
+    def on_mount(self) -> None:
+        """Clear the notifications (a subclass's own ``on_mount`` runs as well)."""
+        self.app.clear_notifications()

@@ -1,0 +1,105 @@
+"""How a note is drawn as a row of a pane: its markers, its content, its search columns.
+
+Everything from the store goes through :mod:`amem_tui.tui.text`, so it is shown
+literally.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+
+from amem_tui.tui.text import cell, one_line
+
+if TYPE_CHECKING:
+    from amem_tui.engine.models import MemoryNote, SearchHit
+
+
+def newest_first(notes: Iterable[MemoryNote]) -> list[MemoryNote]:
+    """Notes by creation time, newest first; notes without a readable time go last.
+
+    The engine lists in store order and has no order option, so each loaded page is
+    sorted here: pages after the first are sorted among themselves, not globally.
+    """
+
+    def when(note: MemoryNote) -> tuple[bool, float]:
+        created = note.created_at()
+        return (created is not None, created.timestamp() if created is not None else 0.0)
+
+    return sorted(notes, key=when, reverse=True)
+
+
+#: Widths of the search columns: the cosine ("0.71") and what matched ("2/3", "meaning").
+COSINE_WIDTH = 6
+MATCH_WIDTH = 7
+#: The owner column's widest (the column is as wide as the longest owner shown).
+OWNER_MAX = 12
+
+
+def query_word_count(query: str) -> int:
+    """How many distinct words of ``query`` keyword search looks for."""
+    from amem_tui.engine.keywords import tokenize  # only once a search is shown
+
+    return len(set(tokenize(query)))
+
+
+def match_label(hit: SearchHit, query_words: int) -> Text:
+    """What matched, at a glance: ``2/3`` query words, ``meaning`` only, ``link`` or ``weak``."""
+    if hit.via == "link":
+        return Text("link", style="italic")
+    if hit.matched_terms:
+        return Text(f"{len(hit.matched_terms)}/{max(query_words, len(hit.matched_terms))}")
+    if hit.weak:
+        return Text("weak", style="italic")
+    return Text("meaning")
+
+
+def cosine_label(hit: SearchHit) -> Text:
+    """The cosine similarity to the query, two decimals ("–" for a keyword-only hit)."""
+    if hit.similarity is None:
+        return Text("–", justify="right")
+    return Text(f"{hit.similarity:.2f}", justify="right")
+
+
+def selective_readers(note: MemoryNote) -> list[str] | None:
+    """The readers of a note shared with chosen agents only (None for any other note)."""
+    if note.is_shared:
+        return None
+    readers = note.effective_readers
+    owner = note.effective_owner
+    if "*" in readers or not [r for r in readers if r != owner]:
+        return None
+    return readers
+
+
+def state_tags(note: MemoryNote) -> list[Text]:
+    """Short markers shown before a note's content: deleted, conflict, pending, readers."""
+    tags: list[Text] = []
+    if not note.active:
+        tags.append(Text("deleted", style="red"))
+    if note.conflict:
+        tags.append(Text("conflict", style="yellow"))
+    if note.pending_merge:
+        tags.append(Text("pending", style="yellow"))
+    readers = selective_readers(note)
+    if readers is not None:
+        tags.append(Text(f"readers {', '.join(one_line(r, 20) for r in readers[:6])}", "cyan"))
+    return tags
+
+
+def content_cell(note: MemoryNote, words: Sequence[str] = (), dim: bool = False) -> Text:
+    """The content column: state markers, then the content with matched words underlined."""
+    text = Text(no_wrap=True, overflow="ellipsis")
+    for tag in state_tags(note):
+        text.append_text(tag)
+        text.append(" · ", style="dim")
+    body = cell(note.content, 200, style="dim strike" if not note.active else "")
+    for word in words:
+        body.highlight_regex(rf"(?i)\b{re.escape(word)}", style="bold underline")
+    text.append_text(body)
+    if dim:
+        text.stylize("dim")
+    return text

@@ -1,0 +1,53 @@
+"""A bordered pane that can also be drawn as one tab of several.
+
+On a narrow terminal the main screen shows one pane at a time; the pane on show
+then lists every pane in its border title, its own name highlighted, so the user
+sees what the other tabs hold (their counts) and that Tab reaches them.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.containers import Vertical
+
+from amem_tui.tui.workers import ReportsWorkerFailures
+
+
+class TabbedPane(ReportsWorkerFailures, Vertical):
+    """A pane with a title and a subtitle of its own, or a strip of tabs instead."""
+
+    DEFAULT_CSS = """
+    TabbedPane { border: round $panel-lighten-2; height: 1fr; }
+    TabbedPane:focus-within, TabbedPane:focus { border: round $accent; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        #: The pane's own title ("Private · main (8)").
+        self.title_text = ""
+        #: The pane's own subtitle ("200 of 458 loaded").
+        self.subtitle_text = ""
+        self._tabs: Text | None = None
+        self._tab_hint = ""
+
+    @property
+    def tab_label(self) -> str:
+        """How the pane is named in a strip of tabs (its title, by default)."""
+        return self.title_text
+
+    def set_titles(self, title: str, subtitle: str = "") -> None:
+        """Set the pane's own title and subtitle (drawn unless it is shown as a tab)."""
+        self.title_text = title
+        self.subtitle_text = subtitle
+        self._draw_titles()
+
+    def show_as_tab(self, tabs: Text | None, hint: str = "") -> None:
+        """Draw ``tabs`` as the title (None: the pane's own title) and ``hint`` below."""
+        self._tabs = tabs
+        self._tab_hint = hint
+        self._draw_titles()
+
+    def _draw_titles(self) -> None:
+        self.border_title = self._tabs if self._tabs is not None else Text(self.title_text)
+        subtitle = " · ".join(part for part in (self.subtitle_text, self._tab_hint) if part)
+        self.border_subtitle = Text(subtitle)

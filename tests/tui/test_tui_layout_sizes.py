@@ -1,0 +1,197 @@
+"""The inspector at every size: tabs when narrow, every column used, dialogs that fit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import Button, DataTable
+from textual.widgets._footer import FooterKey
+
+from amem_tui.tui.dialogs.consolidation import ConsolidationPreview
+from amem_tui.tui.dialogs.note_editor import NoteEditor
+from amem_tui.tui.screens.help import HelpScreen
+from amem_tui.tui.screens.main import MainScreen
+from amem_tui.tui.widgets.header import HeaderBar
+from amem_tui.tui.widgets.history_pane import HistoryPane
+from amem_tui.tui.widgets.note_pane import NotePane
+from tests.support.tui import demo_app, settle
+
+SMALL = (80, 24)
+MEDIUM = (120, 40)
+WIDE = (200, 50)
+
+
+def main_screen(app: Any) -> MainScreen:
+    screen = app.screen
+    assert isinstance(screen, MainScreen), type(screen)
+    return screen
+
+
+def shown_panes(app: Any) -> list[str]:
+    screen = main_screen(app)
+    return [pane.id or "" for pane in screen.query("#panes > *") if pane.display]
+
+
+def within_screen(app: Any, widget: Any) -> bool:
+    region = widget.region
+    width, height = app.size
+    return region.width > 0 and region.right <= width and region.bottom <= height
+
+
+async def test_a_narrow_terminal_shows_one_pane_at_a_time_and_tab_moves_between_them() -> None:
+    app = demo_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        screen = main_screen(app)
+        assert shown_panes(app) == ["private"]
+        private = screen.query_one("#private", NotePane)
+        assert private.region.width == 80  # the whole width, not a third of it
+        title = str(private.border_title)
+        assert "Private · main (8)" in title and "Shared (5)" in title and "History" in title
+        private.table.focus()
+        await settle(pilot)
+        await pilot.press("tab")
+        await settle(pilot)
+        assert shown_panes(app) == ["shared"] and screen.focus_area() == "shared"
+        await pilot.press("tab")
+        await settle(pilot)
+        assert shown_panes(app) == ["history"] and screen.focus_area() == "history"
+        await pilot.press("shift+tab")
+        await settle(pilot)
+        assert shown_panes(app) == ["shared"]
+        # The detail follows the pane the user works in.
+        shared = screen.query_one("#shared", NotePane)
+        assert screen.selected_id == shared.current_id
+
+
+async def test_content_gets_most_of_the_width_at_every_size() -> None:
+    for size in (SMALL, MEDIUM, WIDE):
+        app = demo_app(agent="dev")
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            screen = main_screen(app)
+            for which in ("private", "shared"):
+                pane = screen.query_one(f"#{which}", NotePane)
+                screen.focus_tab(which)  # shown, when the panes are tabs
+                await settle(pilot)
+                table = pane.table
+                content = table.columns[next(k for k in table.columns if k.value == "content")]
+                assert content.width >= 0.6 * (pane.region.width - 4), (size, which)
+
+
+async def test_every_column_is_used_and_the_history_is_no_wider_than_it_needs() -> None:
+    for size in (MEDIUM, WIDE):
+        app = demo_app()
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            screen = main_screen(app)
+            history = screen.query_one(HistoryPane)
+            private = screen.query_one("#private", NotePane)
+            detail = screen.query_one("#detail")
+            assert history.region.right == size[0]  # the last two columns are drawn
+            assert detail.region.right == size[0]
+            assert history.region.width < private.region.width
+            assert history.region.width <= 40
+
+
+async def test_the_history_steps_aside_while_hits_are_shown_at_a_medium_width() -> None:
+    app = demo_app(agent="dev")
+    async with app.run_test(size=MEDIUM) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"deploy freeze", "enter")
+        await settle(pilot)
+        assert shown_panes(app) == ["private", "shared"]
+        await pilot.press("escape")
+        await settle(pilot)
+        assert shown_panes(app) == ["private", "shared", "history"]
+    app = demo_app(agent="dev")
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"deploy freeze", "enter")
+        await settle(pilot)
+        assert shown_panes(app) == ["private", "shared", "history"]
+
+
+async def test_the_header_shortens_but_keeps_the_agent_and_the_counts() -> None:
+    app = demo_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        header = main_screen(app).query_one(HeaderBar)
+        line = str(header.render())
+        assert len(line) <= header.content_size.width
+        assert "main" in line and "Mode A" in line and "visible 13" in line
+        assert "…" not in line
+        assert "store demo-store" in header.text  # the full line, for whoever asks
+
+
+async def test_the_footer_fits_after_a_shrink_and_nothing_peeks_out() -> None:
+    app = demo_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await pilot.resize_terminal(*SMALL)
+        await settle(pilot)
+        keys = list(app.screen.query(FooterKey))
+        palette = next(k for k in keys if k.has_class("-command-palette"))
+        others = [k for k in keys if k is not palette]
+        assert palette.region.right == SMALL[0]  # up to the last column
+        assert max(k.region.right for k in others) <= palette.region.x
+        shown = {k.key for k in others}
+        assert {"f1", "slash", "q"} <= shown
+
+
+async def test_undo_keys_and_quit_are_offered_where_they_apply() -> None:
+    app = demo_app(agent="dev")
+    async with app.run_test(size=MEDIUM) as pilot:
+        await settle(pilot)
+        footer = {k.key for k in app.screen.query(FooterKey)}
+        assert "q" in footer and "z" not in footer and "m" not in footer
+        main_screen(app).query_one(HistoryPane).focus()
+        await settle(pilot)
+        footer = {k.key for k in app.screen.query(FooterKey)}
+        assert {"z", "m"} <= footer
+        await pilot.press("f1")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        keys = {row[0] for row in app.screen.bindings}
+        assert {"q", "^q", "z", "m", "tab"} <= keys
+
+
+async def test_dialogs_fit_a_small_terminal_with_their_buttons_in_view() -> None:
+    app = demo_app(agent="dev")
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        assert isinstance(app.screen, ConsolidationPreview)
+        for button in app.screen.query(Button):
+            assert within_screen(app, button), button.id
+        assert within_screen(app, app.screen.query_one("ConsolidationPreview > Vertical"))
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        assert isinstance(app.screen, NoteEditor)
+        for button in app.screen.query(Button):
+            assert within_screen(app, button), button.id
+        await pilot.click("#save")
+        await settle(pilot)
+        assert not isinstance(app.screen, NoteEditor)  # the click reached Save
+        await pilot.press("f1")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        assert within_screen(app, app.screen.query_one("HelpScreen > VerticalScroll"))
+
+
+async def test_a_row_that_fits_no_pane_is_never_drawn_without_content() -> None:
+    # While searching at 80 columns the content column is still there, and wide.
+    app = demo_app(agent="dev")
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"deploy freeze", "enter")
+        await settle(pilot)
+        screen = main_screen(app)
+        pane = screen.query_one(f"#{screen.current_tab}", NotePane)
+        table: DataTable[Any] = pane.table
+        assert [str(c.label) for c in table.columns.values()][:2] == ["cosine", "match"]
+        line = table.render_line(1).text
+        assert any(word in line for word in ("Production deploy", "On-call", "Feature"))

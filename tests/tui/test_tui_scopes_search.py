@@ -1,0 +1,150 @@
+"""Scopes shown fully (notes shared through readers, counts that agree), readable search
+results, and a detail view that never names a note the agent may not read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.widgets import Static
+
+from amem_tui.demo import demo_id
+from amem_tui.tui.screens.main import MainScreen
+from amem_tui.tui.widgets.header import HeaderBar
+from amem_tui.tui.widgets.note_pane import NotePane
+from tests.support.tui import SIZE, demo_app, demo_engine, settle
+
+
+def main_screen(app: Any) -> MainScreen:
+    screen = app.screen
+    assert isinstance(screen, MainScreen), type(screen)
+    return screen
+
+
+def pane(app: Any, which: str) -> NotePane:
+    return main_screen(app).query_one(f"#{which}", NotePane)
+
+
+def rows(app: Any, which: str) -> dict[str, str]:
+    """Each row's drawn text by note id."""
+    table = pane(app, which).table
+    keys = [str(key.value) for key in table.rows]
+    return {key: table.render_line(y + 1).text for y, key in enumerate(keys)}
+
+
+def detail_text(app: Any) -> str:
+    return str(main_screen(app).query_one("#detail-text", Static).render())
+
+
+async def test_a_note_shared_through_readers_is_in_the_shared_pane_with_its_readers() -> None:
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        shared = rows(app, "shared")
+        selective = shared[demo_id("dev-selective")]
+        assert "readers dev, main" in selective and "Staging" in selective
+        # A note of the shared scope carries no readers marker.
+        assert "readers" not in shared[demo_id("shared-snake")]
+        pane(app, "shared").select(demo_id("dev-selective"))
+        pane(app, "shared").table.focus()
+        await settle(pilot)
+        assert "selectively shared with its readers: dev, main" in detail_text(app)
+
+
+@pytest.mark.parametrize("agent", ["main", "dev", "sandbox"])
+async def test_counts_and_panes_agree_for_every_agent(agent: str) -> None:
+    engine = demo_engine()
+    app = demo_app(engine, agent=agent)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = main_screen(app)
+        assert screen.scope is not None
+        visible = engine.count(agent, "visible")
+        listed = len(rows(app, "private"))
+        if screen.scope.has_shared_scope:
+            listed += len(rows(app, "shared"))
+            counts = f"private {engine.count(agent, 'private')} · shared "
+            counts += f"{engine.count(agent, 'shared')} · visible {visible}"
+        else:  # Mode B: its whole collection in one pane
+            counts = f"notes {visible}"
+        assert listed == visible
+        assert counts in screen.query_one(HeaderBar).text
+        # Shown deleted notes are counted apart: the header's numbers do not move.
+        await pilot.press("x")
+        await settle(pilot)
+        assert counts in screen.query_one(HeaderBar).text
+        if agent == "main":
+            assert "(8, 1 deleted)" in str(pane(app, "private").border_title)
+
+
+async def test_search_shows_cosine_the_words_that_matched_and_weak_hits_apart() -> None:
+    app = demo_app(agent="dev")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"deploy freeze", "enter")
+        await settle(pilot)
+        result = main_screen(app).search_result
+        assert result is not None and len(result.hits) == 10
+        shown = {**rows(app, "private"), **rows(app, "shared")}
+        # The agent's true top-k: every hit is shown, none dropped as "weak".
+        assert set(shown) == {hit.note.id for hit in result.hits}
+        for hit in result.hits:
+            line = shown[hit.note.id]
+            assert f"{hit.similarity:.2f}" in line  # the cosine, two decimals
+            if hit.matched_terms:
+                assert f"{len(hit.matched_terms)}/2" in line
+            elif hit.weak:
+                assert " weak " in line
+        freeze = next(h for h in result.hits if h.note.id == demo_id("shared-freeze"))
+        assert freeze.matched_terms == ["deploy", "freeze"] and "2/2" in shown[freeze.note.id]
+        weak = sum(1 for hit in result.hits if hit.weak)
+        assert weak and f"{weak} weak" in str(
+            main_screen(app).query_one("#search-status", Static).render()
+        )
+        # The detail keeps the full explanation.
+        pane(app, "shared").select(freeze.note.id)
+        pane(app, "shared").table.focus()
+        await settle(pilot)
+        text = detail_text(app)
+        assert "matched words     deploy, freeze" in text
+        assert "BM25 #" in text and "cosine" in text and "score" in text
+
+
+async def test_a_weak_hit_says_why_in_the_detail() -> None:
+    app = demo_app(agent="dev")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"deploy freeze", "enter")
+        await settle(pilot)
+        result = main_screen(app).search_result
+        assert result is not None
+        weak = next(h for h in result.hits if h.weak and h.via == "match")
+        which = "private" if weak.because == "private" else "shared"
+        pane(app, which).select(weak.note.id)
+        pane(app, which).table.focus()
+        await settle(pilot)
+        assert "weak match" in detail_text(app)
+        assert "none of the query's words" in detail_text(app)
+
+
+async def test_the_detail_never_names_a_note_the_agent_cannot_read() -> None:
+    app = demo_app(agent="dev")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane(app, "shared").select(demo_id("shared-freeze"))
+        pane(app, "shared").table.focus()
+        await settle(pilot)
+        text = detail_text(app)
+        hidden = demo_id("main-trip")  # main's private note: linked and in conflict
+        assert hidden[:8] not in text
+        assert "1 conflicting note this agent cannot see" in text
+        assert "1 link this agent cannot see" in text
+        # As main, who may read it, the same note names it.
+    app = demo_app(agent="main")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane(app, "shared").select(demo_id("shared-freeze"))
+        pane(app, "shared").table.focus()
+        await settle(pilot)
+        assert demo_id("main-trip") in detail_text(app)
+        assert "cannot see" not in detail_text(app)
