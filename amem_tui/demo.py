@@ -14,11 +14,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from amem_tui.config import AgentConfig, Settings, data_dir
+from amem_tui.config import AgentConfig, Settings
 from amem_tui.engine.clock import iso
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.formats.openclaw import openclaw_payload
 from amem_tui.engine.models import EvolutionEntry, MemoryNote
+from amem_tui.paths import data_dir
 
 DEMO_NAMESPACE = uuid.UUID("6f1c2a4e-9d0b-4c55-8a77-3e2f0b1d5c90")
 DEMO_EPOCH = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)

@@ -90,7 +90,7 @@ def load_scope_data(
     notice: str | None = None,
 ) -> ScopeData:
     """The listings, counts and history of ``scope``, read from the store."""
-    mem0 = engine.collection_format(scope.collection) == "mem0"
+    mem0 = engine.collection(scope.collection).format == "mem0"
     listing = listing_of(scope, mem0)
     shares = scope.has_shared_scope and not mem0
     private = engine.list_notes(scope, listing, limit=PAGE_SIZE, include_inactive=show_deleted)
