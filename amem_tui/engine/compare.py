@@ -118,6 +118,8 @@ class ComparedHit(BaseModel):
     rank: int
     score: float
     similarity: float | None = None
+    #: Only filler of the top-k: no query word matched and the cosine is low.
+    weak: bool = False
     note: ComparedNote
     #: The other agent's rank for this note (None: not among its results).
     other_rank: int | None = None
@@ -174,13 +176,13 @@ def in_listing(side: Side, service: CollectionService, note: MemoryNote, which: 
 def _granted(side: Side, service: CollectionService, because: VisibleBecause) -> str:
     scope = side.scope
     if service.format == "mem0":
-        return f"its user_id '{scope.namespace}' is the namespace this view reads"
+        return f"namespace: its user_id is '{scope.namespace}'"
     if because == "collection":
-        return f"Mode B: reads every note of its own collection '{scope.collection}'"
+        return f"Mode B: all of its own collection '{scope.collection}'"
     if because == "private":
         return f"private: its agent_id is '{scope.agent}'"
     if because == "shared":
-        return f"shared: agent_id '{SHARED}' puts it in every Mode A agent's view"
+        return f"shared: agent_id '{SHARED}' (every Mode A agent)"
     return f"selectively shared: its readers name '{scope.agent}'"
 
 
@@ -331,6 +333,7 @@ def _hits(
                 rank=rank,
                 score=hit.score,
                 similarity=hit.similarity,
+                weak=hit.weak,
                 note=note,
                 other_rank=other_rank,
                 other_reason=reason,

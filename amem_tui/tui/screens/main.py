@@ -37,6 +37,7 @@ from amem_tui.tui.messages import (
     ScopeLoaded,
 )
 from amem_tui.tui.screens.one_frame import in_one_frame
+from amem_tui.tui.screens.store_views import StoreViews
 from amem_tui.tui.screens.write_actions import WriteActionsScreen
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.detail import NoteDetail
@@ -62,7 +63,7 @@ if TYPE_CHECKING:
 SWITCH_HOLD_LIMIT = 1.0
 
 
-class MainScreen(WriteActionsScreen):
+class MainScreen(StoreViews, WriteActionsScreen):
     """Everything about one agent at a time."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(MAIN_ACTIONS)
