@@ -52,19 +52,19 @@ class AgentStats(BaseModel):
     label: str = ""
     #: Active notes private to the agent (in Mode B: every active note of its collection).
     private: int = 0
-    #: Active shared notes it owns.
+    #: Active shared notes it wrote.
     shared_by: int = 0
     #: Active notes in its view (private, shared, and shared with it through readers).
     visible: int = 0
     #: Active notes others shared with it alone (its readers name it).
     shared_with_it: int = 0
-    #: Its soft-deleted notes (private or shared by it).
+    #: Soft-deleted notes it wrote (private or shared).
     soft_deleted: int = 0
     #: Its active private notes whose readers name other agents.
     selectively_shared: int = 0
-    #: Its notes without the access fields (owner, readers, writers).
+    #: Notes it wrote without the access fields (owner, readers, writers).
     legacy: int = 0
-    #: Malformed points that name it.
+    #: Malformed points it wrote (by their owner, else their agent_id).
     malformed: int = 0
     #: Notes it wrote (private or shared, soft-deleted included) by week (Monday, ISO date).
     weeks: dict[str, int] = Field(default_factory=dict)
@@ -145,12 +145,24 @@ class _Collection:
         ]
 
 
+def wrote(service: CollectionService, scope: AgentScope, note: MemoryNote) -> bool:
+    """True when the agent wrote ``note``: its owner (mem0: its namespace's memory).
+
+    Two Mode B agents may share a collection: each sees all of it, but wrote only its
+    own notes.
+    """
+    if service.format == "mem0":
+        return service.visible_because(scope, note) is not None
+    return note.effective_owner == scope.agent
+
+
 def _count(
     entry: _Collection, note: MemoryNote, collection: CollectionStats, shares: Counter[str]
 ) -> None:
     service = entry.service
     amem = service.format == "amem"
-    if amem and note.active and note.agent_id == SHARED and not note.malformed:
+    shared = amem and note.agent_id == SHARED and not note.malformed
+    if shared and note.active:
         shares[note.effective_owner or "(no owner)"] += 1
     attributed = False
     for scope, figures in entry.concerned(note):
@@ -159,15 +171,13 @@ def _count(
             figures.visible += 1
             if because == "reader":
                 figures.shared_with_it += 1
-        private = service.fits_listing(scope, note, "private")
-        shared_by = (
-            amem
-            and scope.has_shared_scope
-            and note.agent_id == SHARED
-            and note.effective_owner == scope.agent
-        )
-        if not (private or shared_by):
+        private = note.active and service.fits_listing(scope, note, "private")
+        if private:
+            figures.private += 1
+        if not wrote(service, scope, note):
             continue
+        if private and amem and _names_other_readers(scope, note):
+            figures.selectively_shared += 1
         attributed = True
         week = week_of(note)
         figures.weeks[week] = figures.weeks.get(week, 0) + 1
@@ -177,12 +187,8 @@ def _count(
             figures.malformed += 1
         if not note.active:
             figures.soft_deleted += 1
-        elif shared_by:
+        elif shared and scope.has_shared_scope:
             figures.shared_by += 1
-        else:
-            figures.private += 1
-            if amem and _names_other_readers(scope, note):
-                figures.selectively_shared += 1
     if note.malformed:
         collection.malformed += 1
         if not attributed:
@@ -259,6 +265,8 @@ def build_stats(
     if progress is not None:
         progress(total, total)
     out.shared_owners = dict(sorted(shares.items(), key=lambda item: (-item[1], item[0])))
+    for figures in out.agents:
+        figures.weeks = dict(sorted(figures.weeks.items()))
     out.weeks = sorted({w for a in out.agents for w in a.weeks if w != UNDATED})
     try:
         _consolidation(by_agent, history())
