@@ -17,7 +17,6 @@ if TYPE_CHECKING:
 
 #: The agent table: (column title, key in the agent's figures).
 AGENT_COLUMNS = (
-    ("mode", "mode"),
     ("private", "private"),
     ("shared by", "shared_by"),
     ("visible", "visible"),
@@ -40,12 +39,16 @@ def store_stats(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
     return data
 
 
+#: Columns of text (left-aligned) before the figures (right-aligned).
+TEXT_COLUMNS = 3
+
+
 def _table(rows: list[list[str]]) -> list[str]:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     out = []
     for row in rows:
         cells = [
-            cell.ljust(w) if i < 2 else cell.rjust(w)
+            cell.ljust(w) if i < TEXT_COLUMNS else cell.rjust(w)
             for i, (cell, w) in enumerate(zip(row, widths, strict=True))
         ]
         out.append("  ".join(cells).rstrip())
@@ -53,11 +56,10 @@ def _table(rows: list[list[str]]) -> list[str]:
 
 
 def _agents(data: dict[str, Any]) -> list[str]:
-    rows = [["agent", "collection", *(title for title, _ in AGENT_COLUMNS)]]
+    rows = [["agent", "mode", "collection", *(title for title, _ in AGENT_COLUMNS)]]
     for agent in data["agents"]:
-        rows.append(
-            [agent["label"], agent["collection"], *(str(agent[key]) for _, key in AGENT_COLUMNS)]
-        )
+        figures = (str(agent[key]) for _, key in AGENT_COLUMNS)
+        rows.append([agent["label"], agent["mode"], agent["collection"], *figures])
     return _table(rows)
 
 
@@ -65,12 +67,12 @@ def _weeks(data: dict[str, Any]) -> list[str]:
     agents = data["agents"]
     if not data["weeks"]:
         return ["notes written per week: none dated"]
-    rows = [["week of", "", *(agent["label"] for agent in agents)]]
+    rows = [["week of", "", "", *(agent["label"] for agent in agents)]]
     for week in data["weeks"]:
-        rows.append([week, "", *(str(agent["weeks"].get(week, 0)) for agent in agents)])
+        rows.append([week, "", "", *(str(agent["weeks"].get(week, 0)) for agent in agents)])
     undated = [str(agent["weeks"].get("undated", 0)) for agent in agents]
     if any(count != "0" for count in undated):
-        rows.append(["undated", "", *undated])
+        rows.append(["undated", "", "", *undated])
     return ["notes written per week (weeks start on Monday)", *_table(rows)]
 
 

@@ -148,8 +148,8 @@ class _Collection:
 def wrote(service: CollectionService, scope: AgentScope, note: MemoryNote) -> bool:
     """True when the agent wrote ``note``: its owner (mem0: its namespace's memory).
 
-    Two Mode B agents may share a collection: each sees all of it, but wrote only its
-    own notes.
+    A Mode B agent sees all of its collection, notes imported from others included,
+    but wrote only its own.
     """
     if service.format == "mem0":
         return service.visible_because(scope, note) is not None

@@ -1,8 +1,7 @@
 """A multi-agent store whose every view is known by hand, for compare and stats tests.
 
-Agents: ``main``, ``dev`` and ``ops`` in Mode A on ``amem_notes``; ``sandbox`` and
-``lab`` in Mode B, both on ``amem_notes_lab`` (two Mode B agents may share one
-collection, and then each reads all of it).
+Agents: ``main``, ``dev`` and ``ops`` in Mode A on ``amem_notes``; ``sandbox`` in Mode
+B on ``amem_notes_sandbox`` and ``lab`` in Mode B on ``amem_notes_lab``.
 
 Notes (key: what it is):
 
@@ -14,7 +13,7 @@ Notes (key: what it is):
 - ``o1``: ops's private note; ``o_old``: ops's legacy note (no access fields);
   ``o_shared``: shared by ops.
 - ``bad``: a point with no agent_id (malformed: nobody sees it).
-- ``s1``: sandbox's note; ``l1``: lab's note (both in ``amem_notes_lab``).
+- ``s1``: sandbox's note; ``l1``: lab's note, each in its own collection.
 """
 
 from __future__ import annotations
@@ -30,16 +29,17 @@ from amem_tui.engine.formats.openclaw import openclaw_payload
 from amem_tui.engine.models import MemoryNote
 
 LAB = "amem_notes_lab"
+SANDBOX = "amem_notes_sandbox"
 TEAM_NAMESPACE = uuid.UUID("0e0a9c1e-51b2-4f7a-9a43-6d3b8f1c2e77")
 
 
 def team_settings(**extra: Any) -> Settings:
-    """main, dev and ops in Mode A; sandbox and lab in Mode B on one collection."""
+    """main, dev and ops in Mode A; sandbox and lab in Mode B."""
     return Settings(
         agents=[
             AgentConfig(agent="dev"),
             AgentConfig(agent="ops"),
-            AgentConfig(agent="sandbox", collection=LAB),
+            AgentConfig(agent="sandbox", collection=SANDBOX),
             AgentConfig(agent="lab", collection=LAB),
         ],
         **extra,
@@ -57,7 +57,7 @@ def team_config(folder: Path) -> Path:
                         "agents": {
                             "dev": {"agentId": "dev"},
                             "ops": {"agentId": "ops"},
-                            "sandbox": {"agentId": "sandbox", "collection": LAB},
+                            "sandbox": {"agentId": "sandbox", "collection": SANDBOX},
                             "lab": {"agentId": "lab", "collection": LAB},
                         },
                     }

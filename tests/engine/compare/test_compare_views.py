@@ -182,9 +182,9 @@ TEAM_CASES = [
     ),
     (("main", "dev", "private"), ({"m1"}, {"d1", "d_sel", "d_star"}, set())),
     (("ops", "main", "shared"), ({"d_sel"}, set(), {"m_shared", "o_shared"})),
-    (("main", "lab", "visible"), ({"m1", "m_shared", "o_shared"}, {"s1", "l1"}, set())),
-    (("sandbox", "lab", "visible"), (set(), set(), {"s1", "l1"})),
-    (("sandbox", "lab", "private"), (set(), set(), {"s1", "l1"})),
+    (("main", "lab", "visible"), ({"m1", "m_shared", "o_shared"}, {"l1"}, set())),
+    (("sandbox", "lab", "visible"), ({"s1"}, {"l1"}, set())),
+    (("sandbox", "lab", "private"), ({"s1"}, {"l1"}, set())),
     (("sandbox", "lab", "shared"), (set(), set(), set())),
 ]
 

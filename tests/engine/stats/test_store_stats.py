@@ -15,7 +15,7 @@ from amem_tui.engine.stats import AgentStats, StoreStats
 from amem_tui.engine.store.qdrant import QdrantStore
 from tests.support.engines import make_engine
 from tests.support.mem0_stores import TS_COLLECTION, build_mem0_stores
-from tests.support.team_store import LAB, build_team_store, team_settings
+from tests.support.team_store import LAB, SANDBOX, build_team_store, team_settings
 from tests.support.tui import demo_engine
 
 FIGURES = (
@@ -140,14 +140,14 @@ TEAM_FIGURES = {
     "main": row(1, 1, 3, 0, 1, 0, 0, 0),  # m1; m_shared; m1 m_shared o_shared; m_gone
     "dev": row(3, 0, 5, 0, 0, 1, 0, 0),  # d1 d_sel d_star; + both shared; d_sel
     "ops": row(2, 1, 5, 1, 0, 0, 1, 0),  # o1 o_old; o_shared; + m_shared d_sel; o_old
-    "sandbox": row(2, 0, 2, 0, 0, 0, 0, 0),  # Mode B: all of amem_notes_lab
-    "lab": row(2, 0, 2, 0, 0, 0, 0, 0),
+    "sandbox": row(1, 0, 1, 0, 0, 0, 0, 0),  # Mode B: its own collection
+    "lab": row(1, 0, 1, 0, 0, 0, 0, 0),
 }
 TEAM_WEEKS: dict[str, dict[str, int]] = {
     "main": {"2026-11-16": 3},  # written at the fixed clock, 2026-11-20
     "dev": {"2026-11-02": 1, "2026-11-16": 2},  # d_sel on 2026-11-03
     "ops": {"2026-09-28": 1, "2026-11-16": 2},  # o_old on 2026-10-01
-    "sandbox": {"2026-11-16": 1},  # each wrote one note of the collection both read
+    "sandbox": {"2026-11-16": 1},
     "lab": {"2026-11-16": 1},
 }
 
@@ -161,7 +161,7 @@ def test_team_figures_by_hand_on_every_backend(store: QdrantStore) -> None:
     assert stats.shared_owners == {"main": 1, "ops": 1}
     collections = {c.name: (c.points, c.malformed, c.unattributed) for c in stats.collections}
     # The point with no agent_id is malformed and names nobody.
-    assert collections == {"amem_notes": (10, 1, 1), LAB: (2, 0, 0)}
+    assert collections == {"amem_notes": (10, 1, 1), LAB: (1, 0, 0), SANDBOX: (1, 0, 0)}
 
 
 # --------------------------------------------------------------------- mem0
