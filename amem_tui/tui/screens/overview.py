@@ -89,7 +89,8 @@ def saving_bar(agent: AgentStats) -> Bar:
     if not agent.runs:
         return Bar(agent.label, 0, 0, "no consolidation runs")
     runs = f"{agent.runs} run{'s' if agent.runs != 1 else ''}"
-    note = f"{agent.merged_away} merged away in {runs} ({agent.merges} merges)"
+    merges = f"{agent.merges} merge{'s' if agent.merges != 1 else ''}"
+    note = f"{agent.merged_away} merged away in {runs} ({merges})"
     if before:
         note += f", {agent.merged_away / before:.0%} smaller"
     return Bar(agent.label, agent.merged_away, before, note)

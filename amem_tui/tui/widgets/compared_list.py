@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 NOTE_MIN = 10
 NOTE_FALLBACK = 30
 #: Below this width a list leaves out its rule column (the panel below explains).
-RULE_MIN_WIDTH = 40
+RULE_MIN_WIDTH = 36
 #: The words for each rule that lets a side see a note.
 RULE_WORDS = {"private": "private", "shared": "shared", "reader": "reader", "collection": "Mode B"}
 
@@ -70,9 +70,8 @@ class ComparedList(Vertical):
         self._with_first = True
 
     def compose(self) -> ComposeResult:
-        table: DataTable[Text] = DataTable(cursor_type="row")
-        yield table
         yield Static("", classes="list-empty", markup=False)
+        yield DataTable(cursor_type="row")
 
     @property
     def table(self) -> DataTable[Text]:
@@ -115,6 +114,7 @@ class ComparedList(Vertical):
         message = self.query_one(".list-empty", Static)
         message.update(empty if not rows else "")
         message.display = not rows
+        table.display = bool(rows)
 
     def _wide_enough(self) -> bool:
         return not self.optional_first or (self.size.width or 80) >= RULE_MIN_WIDTH
