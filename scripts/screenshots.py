@@ -28,6 +28,7 @@ from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.qdrant import QdrantStore
 from amem_tui.tui.app import AmemApp
+from amem_tui.tui.widgets.compared_list import ComparedList
 from amem_tui.tui.widgets.note_pane import NotePane
 from tests.support.tui import settle
 
@@ -82,12 +83,41 @@ async def _preview(pilot: Pilot[Any]) -> None:
     await settle(pilot)
 
 
+async def _compare(pilot: Pilot[Any]) -> None:
+    await settle(pilot)
+    await pilot.press("v")
+    await settle(pilot)
+    both = pilot.app.screen.query_one("#list-both", ComparedList)
+    both.table.focus()
+    row = [getattr(entry, "id", "") for entry in both.entries].index(demo_id("dev-selective"))
+    both.table.move_cursor(row=row)
+    await settle(pilot)
+
+
+async def _compare_search(pilot: Pilot[Any]) -> None:
+    await settle(pilot)
+    await pilot.press("v")
+    await settle(pilot)
+    await pilot.press("slash", *"deploy freeze", "enter")
+    await settle(pilot)
+
+
+async def _overview(pilot: Pilot[Any]) -> None:
+    await settle(pilot)
+    pilot.app.engine.consolidate("dev")  # so that the savings have something to show
+    await pilot.press("o")
+    await settle(pilot)
+
+
 SHOTS: list[tuple[str, str | None, Steps]] = [
     ("main-view", None, _nothing),
     ("live-search", "dev", _search),
     ("mode-b-agent", "sandbox", _nothing),
     ("note-detail", "dev", _detail),
     ("consolidation-preview", "dev", _preview),
+    ("compare", None, _compare),
+    ("compare-search", None, _compare_search),
+    ("overview", None, _overview),
 ]
 
 

@@ -44,6 +44,10 @@ GroupName = Literal["a_only", "b_only", "both"]
 GROUP_NAMES: tuple[GroupName, ...] = ("a_only", "b_only", "both")
 #: Characters of content a compared note keeps (a page is for reading, not export).
 CONTENT_CHARS = 400
+#: Points read per store call (short calls keep an app's screen lively meanwhile).
+READ_PAGE = 512
+#: How often (in points) progress is reported.
+PROGRESS_EVERY = 1000
 
 #: Runs one agent's search (the facade's ``search``, bound to the query and limit).
 SearchAs = Callable[[AgentScope], SearchResult]
@@ -272,9 +276,10 @@ def group_notes(
     total = sum(service.store.count(service.name, flt) for service, flt in scans)
     done = 0
     for service, flt in scans:
-        for note in service.notes(flt):
+        for point in service.store.scan(service.name, flt, page=READ_PAGE):
+            note = service.note(point.id, point.payload)
             done += 1
-            if progress is not None and done % 1000 == 0:
+            if progress is not None and done % PROGRESS_EVERY == 0:
                 progress(done, total)
             seen = (
                 in_listing(sides[0], service, note, which),

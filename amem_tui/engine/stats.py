@@ -32,7 +32,10 @@ from amem_tui.engine.scope import AgentScope
 #: Progress of a build: (points read, points to read).
 Progress = Callable[[int, int], None]
 #: How often (in points) progress is reported.
-PROGRESS_EVERY = 2000
+PROGRESS_EVERY = 1000
+#: Points read per store call: small pages keep each call (which may hold the
+#: interpreter lock) short, so an app's screen stays lively while this runs.
+READ_PAGE = 512
 #: Where a note without a readable creation time is counted.
 UNDATED = "undated"
 #: Run states that changed nothing.
@@ -161,8 +164,9 @@ def _count(
 ) -> None:
     service = entry.service
     amem = service.format == "amem"
-    shared = amem and note.agent_id == SHARED and not note.malformed
-    if shared and note.active:
+    active, malformed = note.active, note.malformed
+    shared = amem and note.agent_id == SHARED and not malformed
+    if shared and active:
         shares[note.effective_owner or "(no owner)"] += 1
     attributed = False
     for scope, figures in entry.concerned(note):
@@ -171,7 +175,7 @@ def _count(
             figures.visible += 1
             if because == "reader":
                 figures.shared_with_it += 1
-        private = note.active and service.fits_listing(scope, note, "private")
+        private = active and service.fits_listing(scope, note, "private")
         if private:
             figures.private += 1
         if not wrote(service, scope, note):
@@ -183,13 +187,13 @@ def _count(
         figures.weeks[week] = figures.weeks.get(week, 0) + 1
         if amem and note.legacy:
             figures.legacy += 1
-        if note.malformed:
+        if malformed:
             figures.malformed += 1
-        if not note.active:
+        if not active:
             figures.soft_deleted += 1
         elif shared and scope.has_shared_scope:
             figures.shared_by += 1
-    if note.malformed:
+    if malformed:
         collection.malformed += 1
         if not attributed:
             collection.unattributed += 1
@@ -257,8 +261,9 @@ def build_stats(
     for name, entry in entries.items():
         collection = CollectionStats(name=name, format=entry.service.format, points=sizes[name])
         out.collections.append(collection)
-        for note in entry.service.notes():
-            _count(entry, note, collection, shares)
+        service = entry.service
+        for point in service.store.scan(service.name, page=READ_PAGE):
+            _count(entry, service.note(point.id, point.payload), collection, shares)
             done += 1
             if progress is not None and done % PROGRESS_EVERY == 0:
                 progress(done, total)

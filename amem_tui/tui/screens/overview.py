@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 
 #: The figures table: (column title, field of AgentStats).
 FIGURES = (
-    ("mode", "mode"),
     ("private", "private"),
     ("shared by", "shared_by"),
     ("visible", "visible"),
@@ -202,15 +201,18 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
 
     def _figures(self, stats: StoreStats) -> DataTable[object]:
         table: DataTable[object] = DataTable(id="overview-figures", cursor_type="row")
+        # The collection last: on a narrow screen it is the column cut off.
         table.add_column("agent", key="agent")
-        table.add_column("collection", key="collection")
+        table.add_column("mode", key="mode")
         for title, key in FIGURES:
             table.add_column(title, key=key)
+        table.add_column("collection", key="collection")
         for agent in stats.agents:
             values = [agent.model_dump()[key] for _, key in FIGURES]
             table.add_row(
                 cell(agent.label, 24),
-                cell(agent.collection, 24),
+                cell(agent.mode, 2),
                 *(cell(value, 12) for value in values),
+                cell(agent.collection, 40),
             )
         return table
