@@ -178,22 +178,26 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
         body = self.query_one("#overview-body", VerticalScroll)
         await body.remove_children()
         rows, axis = series(stats)
-        saving = [saving_bar(agent) for agent in stats.agents]
-        history = stats.history_error
+        weekly = (
+            WeeklyNotes(rows, axis, id="overview-weeks")
+            if axis
+            else Static("No dated notes.", markup=False)
+        )
+        savings = (
+            Static(f"Consolidation history not read: {stats.history_error}", markup=False)
+            if stats.history_error
+            else BarRows([saving_bar(agent) for agent in stats.agents], id="overview-savings")
+        )
         await body.mount_all(
             [
                 Static("Notes written per week", classes="section"),
-                WeeklyNotes(rows, axis, id="overview-weeks")
-                if axis
-                else Static("No dated notes.", markup=False),
+                weekly,
                 Static(
                     f"Who shares what · shared scope {stats.shared_total} notes", classes="section"
                 ),
                 BarRows(sharing_bars(stats), "Nothing is shared.", id="overview-sharing"),
                 Static("Consolidation savings", classes="section"),
-                BarRows(saving, history or "", id="overview-savings")
-                if not history
-                else Static(f"history not read: {history}", markup=False),
+                savings,
                 Static("Figures", classes="section"),
                 self._figures(stats),
             ]
