@@ -34,6 +34,7 @@ from amem_tui.engine.models import (
 )
 from amem_tui.engine.reading import list_filter
 from amem_tui.engine.scope import AgentScope
+from amem_tui.engine.store.base import SCAN_PAGE
 from amem_tui.engine.store.filters import Filter
 
 #: Which listing of each agent is compared.
@@ -44,8 +45,9 @@ GroupName = Literal["a_only", "b_only", "both"]
 GROUP_NAMES: tuple[GroupName, ...] = ("a_only", "b_only", "both")
 #: Characters of content a compared note keeps (a page is for reading, not export).
 CONTENT_CHARS = 400
-#: Points read per store call (short calls keep an app's screen lively meanwhile).
-READ_PAGE = 512
+#: Points read per store call while someone watches the progress (see
+#: :data:`amem_tui.engine.stats.LIVELY_PAGE`); unwatched, each backend's own page.
+LIVELY_PAGE = 512
 #: How often (in points) progress is reported.
 PROGRESS_EVERY = 1000
 
@@ -275,9 +277,10 @@ def group_notes(
     scans = _scans(sides, which)
     # Counting costs a pass on stores that filter in Python: only when someone watches.
     total = sum(s.store.count(s.name, flt) for s, flt in scans) if progress is not None else 0
+    page = LIVELY_PAGE if progress is not None else SCAN_PAGE
     done = 0
     for service, flt in scans:
-        for point in service.store.scan(service.name, flt, page=READ_PAGE):
+        for point in service.store.scan(service.name, flt, page=page):
             note = service.note(point.id, point.payload)
             done += 1
             if progress is not None and done % PROGRESS_EVERY == 0:

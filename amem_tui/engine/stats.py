@@ -28,14 +28,16 @@ from amem_tui.engine.errors import AmemError
 from amem_tui.engine.formats import mem0
 from amem_tui.engine.models import EVERYONE, SHARED, ConsolidationRun, MemoryNote
 from amem_tui.engine.scope import AgentScope
+from amem_tui.engine.store.base import SCAN_PAGE
 
 #: Progress of a build: (points read, points to read).
 Progress = Callable[[int, int], None]
 #: How often (in points) progress is reported.
 PROGRESS_EVERY = 1000
-#: Points read per store call: small pages keep each call (which may hold the
-#: interpreter lock) short, so an app's screen stays lively while this runs.
-READ_PAGE = 512
+#: Points read per store call while someone watches the progress: a store call may
+#: hold the interpreter lock for its whole page (Qdrant Edge does), so small pages
+#: keep an app's screen lively. Unwatched (the CLI), each backend's own page is used.
+LIVELY_PAGE = 512
 #: Where a note without a readable creation time is counted.
 UNDATED = "undated"
 #: Run states that changed nothing.
@@ -256,13 +258,14 @@ def build_stats(
                 (scope, figures)
             )
     sizes = {name: entry.service.store.count(name) for name, entry in entries.items()}
+    page = LIVELY_PAGE if progress is not None else SCAN_PAGE
     total, done = sum(sizes.values()), 0
     shares: Counter[str] = Counter()
     for name, entry in entries.items():
         collection = CollectionStats(name=name, format=entry.service.format, points=sizes[name])
         out.collections.append(collection)
         service = entry.service
-        for point in service.store.scan(service.name, page=READ_PAGE):
+        for point in service.store.scan(service.name, page=page):
             _count(entry, service.note(point.id, point.payload), collection, shares)
             done += 1
             if progress is not None and done % PROGRESS_EVERY == 0:
