@@ -119,6 +119,8 @@ class BarRows(Widget):
         label_width = min(LABEL_WIDTH, max(len(one_line(b.label, LABEL_WIDTH)) for b in self.bars))
         notes = [one_line(b.note, 60) for b in self.bars]
         bar_width = max(8, min(40, width - label_width - max(map(len, notes)) - 4))
+        if all(bar.whole <= 0 for bar in self.bars):
+            bar_width = 0  # nothing to measure in any row: the words alone
         filled = self.get_component_rich_style("bar--filled")
         empty = self.get_component_rich_style("bar--empty")
         out = Text(no_wrap=True, overflow="ellipsis")
@@ -129,7 +131,11 @@ class BarRows(Widget):
             cells = round(share * bar_width)
             if bar.value > 0 and cells == 0:
                 cells = 1  # something is never drawn as nothing
-            out.append(one_line(bar.label, LABEL_WIDTH).ljust(label_width) + "  ")
+            out.append(one_line(bar.label, LABEL_WIDTH).ljust(label_width))
+            if bar_width == 0:
+                out.append("  " + note)
+                continue
+            out.append("  ")
             if bar.whole <= 0:  # nothing to measure: no bar, only the words
                 out.append(" " * bar_width)
             else:
