@@ -28,6 +28,7 @@ from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.qdrant import QdrantStore
 from amem_tui.tui.app import AmemApp
+from amem_tui.tui.widgets.compared_list import ComparedList
 from amem_tui.tui.widgets.note_pane import NotePane
 from tests.support.tui import settle
 
@@ -82,6 +83,32 @@ async def _preview(pilot: Pilot[Any]) -> None:
     await settle(pilot)
 
 
+async def _compare(pilot: Pilot[Any]) -> None:
+    await settle(pilot)
+    await pilot.press("v")
+    await settle(pilot)
+    both = pilot.app.screen.query_one("#list-both", ComparedList)
+    both.table.focus()
+    row = [getattr(entry, "id", "") for entry in both.entries].index(demo_id("dev-selective"))
+    both.table.move_cursor(row=row)
+    await settle(pilot)
+
+
+async def _compare_search(pilot: Pilot[Any]) -> None:
+    await settle(pilot)
+    await pilot.press("v")
+    await settle(pilot)
+    await pilot.press("slash", *"deploy freeze", "enter")
+    await settle(pilot)
+
+
+async def _overview(pilot: Pilot[Any]) -> None:
+    await settle(pilot)
+    pilot.app.engine.consolidate("dev")  # so that the savings have something to show
+    await pilot.press("o")
+    await settle(pilot)
+
+
 SMALL = (80, 24)
 
 SHOTS: list[tuple[str, str | None, Steps, tuple[int, int]]] = [
@@ -91,6 +118,9 @@ SHOTS: list[tuple[str, str | None, Steps, tuple[int, int]]] = [
     ("note-detail", "dev", _detail, SIZE),
     ("consolidation-preview", "dev", _preview, SIZE),
     ("live-search-80x24", "dev", _search, SMALL),
+    ("compare", None, _compare, SIZE),
+    ("compare-search", None, _compare_search, SIZE),
+    ("overview", None, _overview, SIZE),
 ]
 
 

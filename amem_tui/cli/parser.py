@@ -14,10 +14,12 @@ from typing import Any, NoReturn, Protocol
 # loop (the package's ``main`` imports this parser).
 import amem_tui.cli.agents as agents
 import amem_tui.cli.audit as audit
+import amem_tui.cli.compare as compare
 import amem_tui.cli.consolidation as consolidation
 import amem_tui.cli.demo as demo
 import amem_tui.cli.notes as notes
 import amem_tui.cli.search as search
+import amem_tui.cli.stats as stats
 import amem_tui.cli.store as store
 import amem_tui.cli.transfer as transfer
 from amem_tui.cli.command import Command, UsageError
@@ -42,6 +44,8 @@ COMMAND_MODULES: tuple[CommandModule, ...] = (
     agents,
     notes,
     search,
+    compare,
+    stats,
     demo,
     consolidation,
     store,

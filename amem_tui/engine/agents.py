@@ -23,6 +23,15 @@ from amem_tui.engine.store.filters import Filter, MatchAny
 AGENT_PAGE = 64
 
 
+def label(scope: AgentScope) -> str:
+    """How people name a view: the agent, with its mem0 user and view when it has them
+    (``alice/dev``, ``alice/main (agentId)``), so two users' ``main`` never read alike."""
+    if scope.user is None:
+        return scope.agent
+    view = f" ({scope.view})" if scope.view not in (None, "search") else ""
+    return f"{scope.user}/{scope.agent}{view}"
+
+
 class AgentDirectory:
     """Resolves agents from the settings, and finds the ones the Mode A collection holds."""
 
@@ -73,6 +82,15 @@ class AgentDirectory:
             # No agent named anywhere: the configured session key decides, so say so.
             return self.scope(None), settings.session_key
         return self.scope(agent), None
+
+    def named(self, name: str) -> AgentScope:
+        """An agent by id, or in a mem0 collection a namespace as the plugin writes it
+        (``alice``, ``alice:agent:dev``): any user's view, whoever the chosen user is."""
+        if self.shared.format == "mem0" and name in self.shared.namespaces():
+            for found in self.mem0_scopes():
+                if found.namespace == name:
+                    return found
+        return self.scope(name)
 
     # ------------------------------------------------------------------ mem0
     def mem0_user(self) -> str | None:

@@ -44,9 +44,11 @@ from amem_tui.paths import cache_dir
 
 if TYPE_CHECKING:
     from amem_tui.engine.audit import AuditReport
+    from amem_tui.engine.compare import CompareScope, Comparison
     from amem_tui.engine.consolidation import Consolidator, Judge
     from amem_tui.engine.consolidation.scheduler import ConsolidationScheduler
     from amem_tui.engine.inventory import CollectionView, StoreStatus
+    from amem_tui.engine.stats import StoreStats
     from amem_tui.engine.transfer import ImportProgress, ImportResult
 
 __all__ = ["ListScope", "MemoryEngine", "iso", "open_store", "utc_now"]
@@ -247,6 +249,41 @@ class MemoryEngine:
                 if not is_runs_collection(name) and self.collection(name).bookkeeping() is None
             ]
         return build_audit(self._collections, self.settings, collections)
+
+    # ------------------------------------------------------ compare, stats
+    def compare(
+        self,
+        a: str | AgentScope,
+        b: str | AgentScope,
+        which: CompareScope = "visible",
+        *,
+        query: str | None = None,
+        limit: int = 20,
+        progress: Progress | None = None,
+    ) -> Comparison:
+        """Two agents' views: notes seen by A only, B only and both (a page of each), or
+        with ``query`` both ranked results side by side; each note says why each side can
+        or cannot read it. A name may be a mem0 namespace. See :mod:`.compare`."""
+        from amem_tui.engine import compare as comparing
+
+        named = self._directory().named
+        scopes = [s if isinstance(s, AgentScope) else named(s) for s in (a, b)]
+        return comparing.compare(
+            comparing.sides_of(scopes, self.collection),
+            which=which,
+            limit=limit,
+            query=query,
+            search_as=lambda scope: self.search(scope, query or "", limit=limit),
+            dedicated=self.settings.dedicated_collections(),
+            progress=progress,
+        )
+
+    def stats(self, progress: Progress | None = None) -> StoreStats:
+        """The whole store at a glance, per agent, read a page at a time (see :mod:`.stats`);
+        ``progress(done, total)`` counts points read."""
+        from amem_tui.engine.stats import build_stats
+
+        return build_stats(self.agents(), self.collection, self.history, progress)
 
     # ------------------------------------------------------------- reading
     def get(self, agent: str | AgentScope, note_id: str) -> MemoryNote:

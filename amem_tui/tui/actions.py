@@ -217,6 +217,39 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         ),
     ),
     Action("clear_search", "escape", "clear_search", "Clear", show=False),
+    Action(
+        "compare",
+        "v",
+        "compare",
+        "Compare",
+        show=False,
+        palette=PaletteEntry(
+            12, "Compare two agents' views", "what only one sees, what both see, and why"
+        ),
+    ),
+    Action(
+        "overview",
+        "o",
+        "overview",
+        "Overview",
+        show=False,
+        palette=PaletteEntry(
+            13, "Overview of the store", "notes over time, who shares what, consolidation savings"
+        ),
+    ),
+)
+
+#: The compare screen's actions.
+COMPARE_ACTIONS: tuple[Action, ...] = (
+    Action("compare.close", "escape", "close", "Back"),
+    Action("compare.search", "slash", "focus_query", "Search as both", key_display="/"),
+    Action("compare.swap", "w", "swap", "Swap A and B"),
+)
+
+#: The overview screen's actions.
+OVERVIEW_ACTIONS: tuple[Action, ...] = (
+    Action("overview.close", "escape,q", "close", "Back"),
+    Action("overview.reload", "ctrl+r", "reload", "Reload"),
 )
 
 #: The app's own actions (they work on every screen).

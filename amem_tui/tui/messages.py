@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from amem_tui.engine.audit import AuditReport
+    from amem_tui.engine.compare import Comparison
     from amem_tui.engine.models import (
         ConsolidationRun,
         HiddenMatch,
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
         SearchResult,
     )
     from amem_tui.engine.scope import AgentScope
+    from amem_tui.engine.stats import StoreStats
 
 #: The two note panes: the agent's own notes and the shared scope.
 PaneName = Literal["private", "shared"]
@@ -201,6 +203,37 @@ class HistoryRefreshed(Message):
 
     agent: str
     runs: list[ConsolidationRun]
+
+
+# ------------------------------------------------------- compare and overview
+@dataclass
+class ReadProgress(Message):
+    """How far a long read of the store has come (points read of points to read).
+
+    A burst of these costs one repaint: a newer count replaces an older one waiting.
+    """
+
+    done: int
+    total: int
+
+    def can_replace(self, message: Message) -> bool:
+        """A newer count supersedes this one while both wait in the queue."""
+        return isinstance(message, ReadProgress)
+
+
+@dataclass
+class ComparisonReady(Message):
+    """Two agents' views are compared (``generation`` drops an overtaken one)."""
+
+    generation: int
+    comparison: Comparison
+
+
+@dataclass
+class StatsReady(Message):
+    """The overview's figures are built."""
+
+    stats: StoreStats
 
 
 # ---------------------------------------------------------------------- audit

@@ -42,6 +42,7 @@ from amem_tui.tui.scope_loader import (
 )
 from amem_tui.tui.screens.one_frame import in_one_frame
 from amem_tui.tui.screens.selection import SelectionScreen
+from amem_tui.tui.screens.store_views import StoreViews
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.detail import NoteDetail
 from amem_tui.tui.widgets.footer import KeyFooter
@@ -65,7 +66,7 @@ if TYPE_CHECKING:
 SWITCH_HOLD_LIMIT = 1.0
 
 
-class MainScreen(SelectionScreen):
+class MainScreen(StoreViews, SelectionScreen):
     """Everything about one agent at a time."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(MAIN_ACTIONS)

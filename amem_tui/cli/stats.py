@@ -1,0 +1,109 @@
+"""``stats``: the whole store at a glance.
+
+For each agent its mode, collection and counts (private, shared by it, visible to it,
+soft-deleted, selectively shared, legacy, malformed) and its consolidation savings;
+the notes each agent wrote per week; who wrote the shared scope. Reading only.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from amem_tui.cli.command import Command
+
+if TYPE_CHECKING:
+    from amem_tui.cli.context import Context
+
+#: The agent table: (column title, key in the agent's figures).
+AGENT_COLUMNS = (
+    ("private", "private"),
+    ("shared by", "shared_by"),
+    ("visible", "visible"),
+    ("deleted", "soft_deleted"),
+    ("selective", "selectively_shared"),
+    ("legacy", "legacy"),
+    ("malformed", "malformed"),
+    ("runs", "runs"),
+    ("merges", "merges"),
+    ("saved", "merged_away"),
+)
+
+
+def store_stats(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
+    """The engine's figures as plain data, with each owner's share of the shared scope."""
+    stats = ctx.engine.stats()
+    data = stats.model_dump(mode="json")
+    data["shared_total"] = stats.shared_total
+    data["shared_share"] = {owner: round(part, 4) for owner, part in stats.shared_share().items()}
+    return data
+
+
+#: Columns of text (left-aligned) before the figures (right-aligned).
+TEXT_COLUMNS = 3
+
+
+def _table(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    out = []
+    for row in rows:
+        cells = [
+            cell.ljust(w) if i < TEXT_COLUMNS else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+        ]
+        out.append("  ".join(cells).rstrip())
+    return out
+
+
+def _agents(data: dict[str, Any]) -> list[str]:
+    rows = [["agent", "mode", "collection", *(title for title, _ in AGENT_COLUMNS)]]
+    for agent in data["agents"]:
+        figures = (str(agent[key]) for _, key in AGENT_COLUMNS)
+        rows.append([agent["label"], agent["mode"], agent["collection"], *figures])
+    return _table(rows)
+
+
+def _weeks(data: dict[str, Any]) -> list[str]:
+    agents = data["agents"]
+    if not data["weeks"]:
+        return ["notes written per week: none dated"]
+    rows = [["week of", "", "", *(agent["label"] for agent in agents)]]
+    for week in data["weeks"]:
+        rows.append([week, "", "", *(str(agent["weeks"].get(week, 0)) for agent in agents)])
+    undated = [str(agent["weeks"].get("undated", 0)) for agent in agents]
+    if any(count != "0" for count in undated):
+        rows.append(["undated", "", "", *undated])
+    return ["notes written per week (weeks start on Monday)", *_table(rows)]
+
+
+def stats_text(data: dict[str, Any]) -> str:
+    """The agent table, the collections, the shared scope by owner, and notes per week."""
+    lines = _agents(data)
+    lines.append("")
+    for collection in data["collections"]:
+        bad = collection["malformed"]
+        unattributed = f" ({collection['unattributed']} naming no agent)" if bad else ""
+        lines.append(
+            f"{collection['name']}: {collection['points']} points ({collection['format']}), "
+            f"{bad} malformed{unattributed}"
+        )
+    total = data["shared_total"]
+    owners = ", ".join(
+        f"{owner} {data['shared_owners'][owner]} ({part:.0%})"
+        for owner, part in data["shared_share"].items()
+    )
+    lines.append(f"shared scope: {total} notes" + (f", written by {owners}" if owners else ""))
+    if data["history_error"]:
+        lines.append(f"consolidation history not read: {data['history_error']}")
+    lines += ["", *_weeks(data)]
+    return "\n".join(lines)
+
+
+COMMANDS: tuple[Command[Any], ...] = (
+    Command(
+        "stats",
+        "the whole store at a glance: per agent, per week, and who shares what",
+        handler=store_stats,
+        text=stats_text,
+    ),
+)

@@ -1,0 +1,241 @@
+"""``amem-tui compare`` and ``amem-tui stats``: JSON and text, exit codes, reading only.
+
+Expected groups and figures are worked out by hand from the seeds (amem_tui/demo.py,
+tests/support/team_store.py, tests/support/mem0_stores.py).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from amem_tui.cli import main
+from amem_tui.demo import demo_id
+from amem_tui.engine.embed import TEST_MODEL, HashEmbedder
+from amem_tui.engine.store.qdrant import QdrantStore
+from tests.support.engines import make_engine
+from tests.support.mem0_stores import (
+    ALICE_COFFEE,
+    ALICE_RUN,
+    ALICE_STANDUP,
+    BOB_TEA,
+    TS_COLLECTION,
+    build_mem0_stores,
+)
+from tests.support.team_store import build_team_store, team_config, team_settings
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def group_ids(data: dict[str, Any]) -> tuple[set[str], set[str], set[str]]:
+    groups = data["groups"]
+    for group in groups.values():
+        assert group["total"] == len(group["notes"])
+    return tuple({n["id"] for n in groups[k]["notes"]} for k in ("a_only", "b_only", "both"))  # type: ignore[return-value]
+
+
+@pytest.fixture
+def demo_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """The demo in a store folder, as ``amem-tui demo --no-tui`` leaves it."""
+    folder = tmp_path / "demo"
+    assert main(["--store", str(folder), "--model", TEST_MODEL, "demo", "--no-tui"]) == 0
+    capsys.readouterr()
+    return [
+        "--store",
+        str(folder),
+        "--config",
+        str(folder / "openclaw.json"),
+        "--model",
+        TEST_MODEL,
+    ]
+
+
+@pytest.fixture
+def team_store(tmp_path: Path) -> tuple[list[str], dict[str, str]]:
+    """The team store (tests/support/team_store.py) in a folder, with its openclaw.json."""
+    folder = tmp_path / "team"
+    engine = make_engine(QdrantStore(path=str(folder)), settings=team_settings(model=TEST_MODEL))
+    ids = build_team_store(engine)
+    engine.close()
+    config = team_config(tmp_path)
+    return ["--store", str(folder), "--config", str(config), "--model", TEST_MODEL], ids
+
+
+# ------------------------------------------------------------------ compare
+def test_compare_demo_json_groups_by_hand(
+    demo_store: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, *demo_store, "compare", "main", "dev", "--json")
+    assert code == 0 and err == ""
+    data = json.loads(out)
+    main_private = {
+        "main-vendor", "main-standup", "main-standup-dup", "main-trip",
+        "main-reviews", "main-reviews-dup", "main-old", "main-knowledge",
+    }  # fmt: skip
+    dev_private = {"dev-jwt", "dev-tests", "dev-tests-dup", "dev-tests-dup2", "dev-lint"}
+    both = {"shared-snake", "shared-freeze", "shared-oncall", "shared-branches", "dev-selective"}
+    assert group_ids(data) == tuple(
+        {demo_id(k) for k in keys} for keys in (main_private, dev_private, both)
+    )
+    assert (data["a"]["agent"], data["b"]["agent"], data["scope"]) == ("main", "dev", "visible")
+    note = next(n for n in data["groups"]["both"]["notes"] if n["id"] == demo_id("dev-selective"))
+    assert {k: note[k] for k in ("owner", "agent_id", "readers", "collection")} == {
+        "owner": "dev",
+        "agent_id": "dev",
+        "readers": ["dev", "main"],
+        "collection": "amem_notes",
+    }
+    assert (note["a"]["because"], note["b"]["because"]) == ("reader", "private")
+    assert note["a"]["reason"] == "selectively shared: its readers name 'main'"
+
+
+def test_compare_demo_across_modes_and_scopes(
+    demo_store: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(
+        capsys, *demo_store, "compare", "dev", "sandbox", "--scope", "shared", "--json"
+    )
+    assert code == 0
+    shared = {"shared-snake", "shared-freeze", "shared-oncall", "shared-branches"}
+    assert group_ids(json.loads(out)) == ({demo_id(k) for k in shared}, set(), set())
+    code, out, _ = run(capsys, *demo_store, "compare", "main", "sandbox", "--scope", "private")
+    assert code == 0
+    assert (
+        "private notes of main (Mode A, amem_notes) and sandbox (Mode B, amem_notes_sandbox)" in out
+    )
+    assert "main only: 8   sandbox only: 3   both: 0" in out
+    assert "in agent 'sandbox's Mode B collection 'amem_notes_sandbox'" in out
+
+
+def test_compare_text_pages_each_group(
+    demo_store: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, *demo_store, "compare", "main", "dev", "--limit", "1")
+    assert code == 0
+    assert "main only: 8   dev only: 5   both: 5" in out
+    assert out.count("… and 7 more") == 1 and out.count("… and 4 more") == 2
+    assert "main  sees it: private: its agent_id is 'main'" in out
+    assert "dev   cannot: private to agent 'main'" in out
+
+
+def test_compare_team_json_on_a_built_store(
+    team_store: tuple[list[str], dict[str, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    base, ids = team_store
+    code, out, _ = run(capsys, *base, "compare", "dev", "ops", "--json")
+    assert code == 0
+    expected = ({"d1", "d_star"}, {"o1", "o_old"}, {"m_shared", "o_shared", "d_sel"})
+    assert group_ids(json.loads(out)) == tuple({ids[k] for k in keys} for keys in expected)
+    code, out, _ = run(capsys, *base, "compare", "sandbox", "lab", "--json")
+    assert group_ids(json.loads(out)) == ({ids["s1"]}, {ids["l1"]}, set())
+
+
+def test_compare_query_side_by_side(
+    team_store: tuple[list[str], dict[str, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    base, ids = team_store
+    argv = [*base, "compare", "dev", "ops", "--query", "staging credentials rotation", "--json"]
+    code, out, _ = run(capsys, *argv, "--limit", "3")
+    assert code == 0
+    search = json.loads(out)["search"]
+    assert search["query"] == "staging credentials rotation"
+    first = [h["note"]["id"] for h in (search["a_hits"][0], search["b_hits"][0])]
+    assert first == [ids["d_sel"], ids["d_sel"]]  # both find dev's note shared with ops
+    assert (search["a_hits"][0]["other_rank"], search["b_hits"][0]["other_rank"]) == (1, 1)
+    for hit in search["a_hits"]:
+        if hit["note"]["id"] in (ids["d1"], ids["d_star"]):
+            assert hit["other_rank"] is None
+            assert hit["other_reason"].startswith("ops cannot see it: private to agent 'dev'")
+    code, out, _ = run(capsys, *base, "compare", "dev", "ops", "--query", "staging", "--limit", "3")
+    assert "dev's results" in out and "ops's results" in out and "ops gets it too, at #1" in out
+
+
+def test_compare_exit_codes(
+    team_store: tuple[list[str], dict[str, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    base, _ = team_store
+    assert run(capsys, *base, "compare", "dev", "ops", "--limit", "0")[0] == 2
+    assert run(capsys, *base, "compare", "dev", "ops", "--scope", "everything")[0] == 2
+    assert run(capsys, *base, "compare", "dev", "shared")[0] == 2
+    assert run(capsys, *base, "compare", "dev")[0] == 2
+    # A mistyped agent is named on stderr with the known ones; the answer still comes.
+    code, out, err = run(capsys, *base, "compare", "dev", "opz", "--json")
+    assert code == 0 and json.loads(out)["b"]["agent"] == "opz"
+    assert "no agent 'opz'" in err and "known: dev, lab, main, ops, sandbox" in err
+
+
+def test_compare_and_stats_only_read(
+    team_store: tuple[list[str], dict[str, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    base, _ = team_store
+    before = run(capsys, *base, "export", "--collection", "amem_notes")[1]
+    assert run(capsys, *base, "--read-only", "compare", "dev", "ops", "--query", "pager")[0] == 0
+    assert run(capsys, *base, "--read-only", "stats")[0] == 0
+    assert run(capsys, *base, "export", "--collection", "amem_notes")[1] == before
+
+
+def test_compare_mem0_users(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "mem0"
+    store = QdrantStore(path=str(folder))
+    build_mem0_stores(store.client, HashEmbedder())
+    store.close()
+    base = ["--store", str(folder), "--collection", TS_COLLECTION, "--model", TEST_MODEL]
+    code, out, _ = run(capsys, *base, "compare", "alice", "bob", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert group_ids(data) == ({ALICE_COFFEE, ALICE_STANDUP, ALICE_RUN}, {BOB_TEA}, set())
+    assert (data["a"]["label"], data["b"]["label"]) == ("alice/main", "bob/main")
+    tea = data["groups"]["b_only"]["notes"][0]
+    assert tea["a"]["kind"] == "user" and tea["user_id"] == "bob"
+
+
+# -------------------------------------------------------------------- stats
+def test_stats_json_on_the_team_store(
+    team_store: tuple[list[str], dict[str, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    base, _ = team_store
+    code, out, _ = run(capsys, *base, "stats", "--json")
+    assert code == 0
+    data = json.loads(out)
+    keys = ("mode", "collection", "private", "shared_by", "visible", "soft_deleted")
+    keys += ("selectively_shared", "legacy", "malformed")
+    rows = {a["agent"]: tuple(a[k] for k in keys) for a in data["agents"]}
+    assert rows == {
+        "main": ("A", "amem_notes", 1, 1, 3, 1, 0, 0, 0),
+        "dev": ("A", "amem_notes", 3, 0, 5, 0, 1, 0, 0),
+        "ops": ("A", "amem_notes", 2, 1, 5, 0, 0, 1, 0),
+        "sandbox": ("B", "amem_notes_sandbox", 1, 0, 1, 0, 0, 0, 0),
+        "lab": ("B", "amem_notes_lab", 1, 0, 1, 0, 0, 0, 0),
+    }
+    assert data["shared_owners"] == {"main": 1, "ops": 1} and data["shared_total"] == 2
+    assert data["shared_share"] == {"main": 0.5, "ops": 0.5}
+    assert data["weeks"] == ["2026-09-28", "2026-11-02", "2026-11-16"]
+    assert {c["name"]: c["unattributed"] for c in data["collections"]} == {
+        "amem_notes": 1,
+        "amem_notes_sandbox": 0,
+        "amem_notes_lab": 0,
+    }
+
+
+def test_stats_text_on_the_demo_after_a_consolidation(
+    demo_store: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(capsys, *demo_store, "--agent", "dev", "consolidate")[0] == 0
+    code, out, _ = run(capsys, *demo_store, "stats")
+    assert code == 0
+    header = out.splitlines()[0].split()
+    assert header[:4] == ["agent", "mode", "collection", "private"]
+    dev = next(line.split() for line in out.splitlines() if line.startswith("dev "))
+    runs, merges, saved = (int(v) for v in dev[-3:])
+    assert runs == 1 and merges >= 1 and saved >= merges
+    assert int(dev[3]) == 6 - saved  # dev's private notes, after the merge
+    assert "shared scope: 4 notes, written by dev 2 (50%), main 2 (50%)" in out
+    assert "notes written per week (weeks start on Monday)" in out
+    assert "2025-10-13" in out  # main's oldest note

@@ -1,0 +1,77 @@
+"""Snapshots of the whole-store screens: compare two agents, and the overview.
+
+At 80x24 (the smallest supported), 120x40 and a wide size, on the demo with the test
+embedder, a fixed clock and fixed ids. Update after a deliberate change with
+``pytest tests/snapshots --snapshot-update`` and read every changed SVG first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from amem_tui.demo import demo_id
+from amem_tui.tui.screens.compare import CompareScreen
+from amem_tui.tui.screens.overview import OverviewScreen
+from amem_tui.tui.widgets.compared_list import ComparedList
+from tests.support.tui import demo_app, demo_engine, settle
+
+SIZES = {"80x24": (80, 24), "120x40": (120, 40), "200x50": (200, 50)}
+
+
+async def _open_compare(pilot: Any) -> CompareScreen:
+    await settle(pilot)
+    await pilot.press("v")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, CompareScreen)
+    return screen
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_compare_groups(snap_compare: Any, size: str) -> None:
+    async def run_before(pilot: Any) -> None:
+        screen = await _open_compare(pilot)
+        both = screen.query_one("#list-both", ComparedList)
+        both.table.focus()
+        row = [n.id for n in both.entries].index(demo_id("dev-selective"))  # type: ignore[union-attr]
+        both.table.move_cursor(row=row)
+        await settle(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=SIZES[size], run_before=run_before)
+
+
+@pytest.mark.parametrize("size", ["80x24", "120x40"])
+def test_compare_query(snap_compare: Any, size: str) -> None:
+    async def run_before(pilot: Any) -> None:
+        await _open_compare(pilot)
+        await pilot.press("slash", *"deploy freeze", "enter")
+        await settle(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=SIZES[size], run_before=run_before)
+
+
+def test_compare_mode_a_with_mode_b(snap_compare: Any) -> None:
+    async def run_before(pilot: Any) -> None:
+        screen = await _open_compare(pilot)
+        await pilot.click("#compare-b")  # B is dev; the next agent down is sandbox
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        assert screen.scope_b is not None and screen.scope_b.agent == "sandbox"
+
+    assert snap_compare(demo_app(), terminal_size=SIZES["120x40"], run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_overview(snap_compare: Any, size: str) -> None:
+    engine = demo_engine()
+    engine.consolidate("dev")  # so that the savings have something to show
+
+    async def run_before(pilot: Any) -> None:
+        await settle(pilot)
+        await pilot.press("o")
+        await settle(pilot)
+        assert isinstance(pilot.app.screen, OverviewScreen)
+
+    assert snap_compare(demo_app(engine), terminal_size=SIZES[size], run_before=run_before)

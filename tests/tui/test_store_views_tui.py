@@ -1,0 +1,195 @@
+"""The compare and overview screens under Pilot, driven by keys as a user does.
+
+Expected groups are the demo's, worked out by hand from amem_tui/demo.py (see
+tests/engine/compare/test_compare_views.py).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from amem_tui.demo import demo_id
+from amem_tui.tui.screens.compare import CompareScreen
+from amem_tui.tui.screens.main import MainScreen
+from amem_tui.tui.screens.overview import OverviewScreen
+from amem_tui.tui.widgets.access_panel import AccessPanel
+from amem_tui.tui.widgets.compared_list import ComparedList
+from amem_tui.tui.widgets.overview_charts import WeeklyNotes
+from tests.support.tui import demo_app, demo_engine, settle
+
+MAIN_ONLY = {
+    "main-vendor", "main-standup", "main-standup-dup", "main-trip",
+    "main-reviews", "main-reviews-dup", "main-old", "main-knowledge",
+}  # fmt: skip
+DEV_ONLY = {"dev-jwt", "dev-tests", "dev-tests-dup", "dev-tests-dup2", "dev-lint"}
+BOTH = {"shared-snake", "shared-freeze", "shared-oncall", "shared-branches", "dev-selective"}
+
+
+def listed(screen: CompareScreen, which: str) -> set[str]:
+    entries = screen.query_one(f"#list-{which}", ComparedList).entries
+    return {getattr(entry, "note", entry).id for entry in entries}
+
+
+def panel_text(screen: CompareScreen) -> str:
+    return str(screen.query_one(AccessPanel).query_one("#access-text").render())
+
+
+async def open_compare(pilot: Any) -> CompareScreen:
+    await settle(pilot)
+    await pilot.press("v")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, CompareScreen)
+    return screen
+
+
+async def test_v_compares_the_current_agent_with_the_next() -> None:
+    app = demo_app(agent="main")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_compare(pilot)
+        assert screen.scope_a is not None and screen.scope_a.agent == "main"
+        assert screen.scope_b is not None and screen.scope_b.agent == "dev"
+        assert listed(screen, "a") == {demo_id(k) for k in MAIN_ONLY}
+        assert listed(screen, "b") == {demo_id(k) for k in DEV_ONLY}
+        assert listed(screen, "both") == {demo_id(k) for k in BOTH}
+        titles = [
+            screen.query_one(f"#list-{k}", ComparedList).border_title for k in ("a", "both", "b")
+        ]
+        assert titles == ["main only · 8", "both · 5", "dev only · 5"]
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, MainScreen)
+
+
+async def test_the_palette_opens_compare_and_overview() -> None:
+    app = demo_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p", *"Compare two agents", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, CompareScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("ctrl+p", *"Overview of the store", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, OverviewScreen)
+
+
+async def test_selecting_a_note_explains_each_sides_access() -> None:
+    app = demo_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_compare(pilot)
+        both = screen.query_one("#list-both", ComparedList)
+        both.table.focus()
+        await settle(pilot)
+        row = [getattr(e, "id", "") for e in both.entries].index(demo_id("dev-selective"))
+        for _ in range(row):
+            await pilot.press("down")
+        await settle(pilot)
+        text = panel_text(screen)
+        assert "Staging database credentials" in text
+        assert "main  selectively shared: its readers name 'main'" in text
+        assert "dev   private: its agent_id is 'dev'" in text
+        screen.query_one("#list-a", ComparedList).table.focus()
+        await settle(pilot)
+        assert "✗ cannot    dev   private to agent 'main'" in panel_text(screen)
+
+
+async def test_one_query_searches_as_both() -> None:
+    engine = demo_engine()
+    app = demo_app(engine)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_compare(pilot)
+        await pilot.press("slash", *"deploy freeze", "enter")
+        await settle(pilot)
+        comparison = screen.comparison
+        assert comparison is not None and comparison.search is not None
+        assert not screen.query_one("#list-both", ComparedList).display
+        for which, agent in (("a", "main"), ("b", "dev")):
+            entries = screen.query_one(f"#list-{which}", ComparedList).entries
+            own = engine.search(agent, "deploy freeze", limit=10)
+            assert [e.note.id for e in entries] == [h.note.id for h in own.hits]  # type: ignore[union-attr]
+        assert "dev gets it too, at #1" in panel_text(screen)
+        # Escape clears the query first: the three groups come back.
+        await pilot.press("escape")
+        await settle(pilot)
+        assert screen.comparison is not None and screen.comparison.groups is not None
+        assert screen.query_one("#list-both", ComparedList).display
+
+
+async def test_swap_and_another_agent() -> None:
+    app = demo_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_compare(pilot)
+        await pilot.press("w")
+        await settle(pilot)
+        assert screen.scope_a is not None and screen.scope_a.agent == "dev"
+        assert listed(screen, "a") == {demo_id(k) for k in DEV_ONLY}
+        await pilot.click("#compare-b")  # B is main now; sandbox is two rows down
+        await pilot.press("down", "down", "enter")
+        await settle(pilot)
+        assert screen.scope_b is not None and screen.scope_b.mode == "B"
+        assert listed(screen, "b") == {
+            demo_id(k) for k in ("sandbox-exp", "sandbox-exp-dup", "sandbox-tools")
+        }
+        assert listed(screen, "both") == set()
+
+
+async def test_overview_pictures_and_figures() -> None:
+    engine = demo_engine()
+    engine.consolidate("dev")
+    app = demo_app(engine)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("o")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, OverviewScreen)
+        stats = screen.stats
+        assert stats is not None
+        assert [a.agent for a in stats.agents] == ["main", "dev", "sandbox"]
+        weekly = screen.query_one(WeeklyNotes)
+        assert [row.label for row in weekly.rows] == ["main", "dev", "sandbox"]
+        assert sum(sum(row.counts) + row.older for row in weekly.rows) == 11 + 8 + 3
+        sharing = str(screen.query_one("#overview-sharing").render())
+        assert "dev" in sharing and "2 · 50% · and 1 shared with chosen readers" in sharing
+        savings = str(screen.query_one("#overview-savings").render())
+        assert "2 merged away in 1 run (1 merge), 33% smaller" in savings
+        assert screen.query_one("#overview-figures").row_count == 3  # type: ignore[attr-defined]
+
+
+async def test_overview_shows_progress_and_never_blocks_the_screen() -> None:
+    """A slow store: progress shows while the figures build, and Escape still works."""
+    engine = demo_engine()
+    reading = threading.Event()
+    release = threading.Event()
+    real_stats = engine.stats
+
+    def slow_stats(progress: Any = None) -> Any:
+        assert progress is not None
+        progress(1000, 100_000)
+        reading.set()
+        release.wait(10)
+        progress(2000, 100_000)  # the screen is gone by now: this stops the read
+        return real_stats(progress)
+
+    engine.stats = slow_stats  # type: ignore[method-assign]
+    app = demo_app(engine)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("o")
+        for _ in range(100):
+            await pilot.pause(0.01)
+            if reading.is_set():
+                break
+        await pilot.pause(0.05)
+        screen = app.screen
+        assert isinstance(screen, OverviewScreen)
+        status = str(screen.query_one("#overview-status").render())
+        assert status == "Reading the store… 1,000 of 100,000 points"
+        await pilot.press("escape")  # handled while the worker is still reading
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen)
+        release.set()
+        await settle(pilot)
