@@ -29,7 +29,7 @@ from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.errors import AmemError, InvalidInput, NotFound, PermissionDenied
 from amem_tui.engine.models import MemoryNote
 from amem_tui.engine.store.qdrant import QdrantStore
-from tests.support.engines import make_engine, open_backend
+from tests.support.engines import BACKENDS, make_engine, open_backend
 
 SHARED_COLLECTION = "amem_notes"
 POOL = ["dev", "ops", "qa", "lab"]
@@ -438,7 +438,7 @@ class World:
         assert snapshot(engine) == before, "reading changed the store"
 
 
-@pytest.mark.parametrize("backend", ["memory", "path", "edge"])
+@pytest.mark.parametrize("backend", BACKENDS)
 @settings(
     max_examples=12,
     deadline=None,
