@@ -14,6 +14,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
+
 from amem_tui.config import AgentConfig, Settings
 from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.engine import MemoryEngine
@@ -78,6 +80,12 @@ def make_engine(
         clock=clock if clock is not None else fixed_clock(),
         new_id=new_id if new_id is not None else fixed_ids(),
     )
+
+
+def backend_of(request: pytest.FixtureRequest) -> str | None:
+    """The backend a ``store``/``engine`` test runs on (one of :data:`BACKENDS`)."""
+    callspec = getattr(request.node, "callspec", None)
+    return callspec.params.get("store") if callspec is not None else None
 
 
 def open_backend(kind: str, folder: Path) -> QdrantStore:

@@ -35,9 +35,11 @@ at once)::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import re
 import signal
+import socket
 import sys
 import threading
 import time
@@ -412,6 +414,7 @@ class QdrantStandIn:
         #: Requests answered, as ``"METHOD /path"``.
         self.requests: list[str] = []
         self._lock = threading.RLock()
+        self._connections: set[socket.socket] = set()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -439,9 +442,22 @@ class QdrantStandIn:
         standin = self
 
         class RequestHandler(BaseHTTPRequestHandler):
-            # HTTP/1.0: one request per connection, so a stopped stand-in is gone for
-            # every client at once (no kept-alive connection lingers past stop()).
-            protocol_version = "HTTP/1.0"
+            # Kept-alive connections, as the server's; stop() cuts them all.
+            protocol_version = "HTTP/1.1"
+            # Headers and body leave in one write (the handler flushes after each
+            # request), and small answers are not held back waiting for ACKs.
+            wbufsize = 1 << 16
+            disable_nagle_algorithm = True
+
+            def setup(self) -> None:
+                super().setup()
+                with standin._lock:
+                    standin._connections.add(self.connection)
+
+            def finish(self) -> None:
+                with standin._lock:
+                    standin._connections.discard(self.connection)
+                super().finish()
 
             def log_message(self, *args: object) -> None:
                 """Quiet: tests read :attr:`QdrantStandIn.requests` instead."""
@@ -455,7 +471,9 @@ class QdrantStandIn:
         server.daemon_threads = True
         self.port = server.server_address[1]
         self._server = server
-        self._thread = threading.Thread(target=server.serve_forever, daemon=True)
+        self._thread = threading.Thread(
+            target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
         self._thread.start()
         return self
 
@@ -465,6 +483,11 @@ class QdrantStandIn:
         if server is not None:
             server.shutdown()
             server.server_close()
+        with self._lock:
+            connections, self._connections = self._connections, set()
+        for connection in connections:  # a kept-alive client must not outlive the stop
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
         if self._thread is not None:
             self._thread.join(timeout=5)
             self._thread = None
