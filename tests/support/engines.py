@@ -121,3 +121,14 @@ class StandInServerStore(QdrantStore):
         """Close the client, then stop the stand-in and drop its store."""
         super().close()
         self.standin.close()
+
+
+def second_client(store: QdrantStore) -> QdrantStore:
+    """Another client of the same store, as a second process would open it.
+
+    On the ``server`` backend a new connection to the same stand-in; an embedded
+    store admits one process only, so there it is the same store object.
+    """
+    if isinstance(store, StandInServerStore):
+        return QdrantStore(url=store.standin.url)
+    return store

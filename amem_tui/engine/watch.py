@@ -1,0 +1,387 @@
+"""Following an agent's memory while something else writes it: a cheap probe, and what
+changed between what an app shows and what the store holds now.
+
+Qdrant has no change feed, so an app that follows a running agent polls. A probe
+costs a handful of counts and one small read, whatever the size of the store:
+
+- the listing counts of the agent's panes (private and shared), active and with the
+  soft-deleted notes, and the agent's consolidation runs in the run log;
+- the notes the app shows (at most :data:`WATCH_LIMIT`), read back by id;
+- only when a count moved (or every :data:`SWEEP_EVERY` probes, or on an embedded
+  store after a write), the notes created since the newest one seen, found by a time
+  condition on their creation time.
+
+On an embedded store only this process writes: while the store's write generation
+stands still nothing can have changed, and a probe reads nothing at all.
+
+What changed is said in the engine's words (:func:`note_activity`,
+:func:`run_activity`), so every app reports it the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import Literal
+
+from amem_tui.engine import scope as rules
+from amem_tui.engine.clock import iso
+from amem_tui.engine.collections import CollectionService
+from amem_tui.engine.consolidation.runlog import runs_collection
+from amem_tui.engine.models import ConsolidationRun, MemoryNote
+from amem_tui.engine.reading import ListScope, list_filter
+from amem_tui.engine.scope import AgentScope
+from amem_tui.engine.store.filters import Filter, Match, Since
+
+#: The most notes a probe reads back by id (what an app has on screen).
+WATCH_LIMIT = 400
+#: Notes created since the last probe that one probe reads (more: the app re-lists).
+NEW_LIMIT = 200
+#: A probe looks for new notes even when no count moved, one probe in this many: an
+#: add and a hard delete in the same interval leave every count as it was.
+SWEEP_EVERY = 10
+#: How far before the first probe a new note may be dated and still be found: the
+#: clocks of the writing agent and of this process need not agree.
+CLOCK_SKEW = timedelta(minutes=5)
+
+PaneName = Literal["private", "shared"]
+ActivityKind = Literal[
+    "added",
+    "published",
+    "unpublished",
+    "deleted",
+    "restored",
+    "edited",
+    "merged",
+    "evolved",
+    "changed",
+    "recalled",
+    "gone",
+    "consolidated",
+    "undone",
+]
+
+
+@dataclass(frozen=True)
+class ScopeCounts:
+    """How many notes one pane lists: active, and with the soft-deleted ones."""
+
+    active: int
+    everything: int
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What one look at an agent's memory found.
+
+    ``since`` and ``seen`` carry the time window that finds new notes from one probe
+    to the next; an app passes the previous probe back and reads the rest.
+    """
+
+    agent: str
+    #: The listing counts of each pane the agent has.
+    counts: Mapping[PaneName, ScopeCounts]
+    #: (recorded runs, finished runs) of the agent in the run log.
+    runs: tuple[int, int]
+    #: The notes asked to be watched, as stored now (None: gone, or no longer readable).
+    watched: Mapping[str, MemoryNote | None]
+    #: Notes created since the previous probe, by the pane they belong to.
+    new_notes: Mapping[PaneName, Sequence[MemoryNote]]
+    #: True when more notes were created than one probe reads: re-list instead.
+    overflow: bool
+    #: New notes are looked for from this time on (ISO 8601).
+    since: str
+    #: Ids already found at or after ``since`` (never reported twice).
+    seen: frozenset[str]
+    #: The embedded store's write generation (None on a server: others write there).
+    generation: int | None
+    #: Probes made since new notes were last looked for.
+    sweep: int = 0
+
+    def counts_moved(self, before: Probe | None) -> bool:
+        """True when a pane's count or the run log differs from ``before``."""
+        return before is None or self.counts != before.counts or self.runs != before.runs
+
+    @property
+    def found_new(self) -> bool:
+        """True when this probe found notes created since the previous one."""
+        return any(self.new_notes.values())
+
+
+@dataclass(frozen=True)
+class Activity:
+    """One thing that happened, said in words for an activity log."""
+
+    kind: ActivityKind
+    text: str
+    #: The note it happened to (None for a consolidation run).
+    note_id: str | None = None
+    #: Worth drawing the eye to the note (a retrieval count bump is not).
+    highlight: bool = True
+
+
+@dataclass
+class _Window:
+    since: str
+    seen: set[str] = field(default_factory=set)
+
+
+def pane_of(scope: AgentScope, note: MemoryNote) -> PaneName | None:
+    """The pane a note is listed in for ``scope`` (soft-deleted ones included), or None."""
+    if rules.fits_listing(scope, note, "private"):
+        return "private"
+    if scope.has_shared_scope and rules.fits_listing(scope, note, "shared"):
+        return "shared"
+    return None
+
+
+def panes(scope: AgentScope) -> tuple[PaneName, ...]:
+    """The panes an agent has: Mode B agents have no shared scope."""
+    return ("private", "shared") if scope.has_shared_scope else ("private",)
+
+
+def probe(
+    service: CollectionService,
+    scope: AgentScope,
+    watch: Sequence[str],
+    since: Probe | None,
+    now: Callable[[], datetime],
+) -> Probe:
+    """Look at ``scope``'s memory; ``since`` is the previous probe of the same agent.
+
+    ``watch`` names the notes an app shows (the first :data:`WATCH_LIMIT` are read);
+    ``now`` is the engine's clock, which dates the first window for new notes.
+    """
+    store = service.store
+    generation = store.write_generation if store.embedded else None
+    if (
+        since is not None
+        and since.agent == scope.agent
+        and generation is not None
+        and generation == since.generation
+        and generation % 2 == 0
+    ):
+        # Nothing was written by anyone: nothing to read, and nothing is new.
+        return replace(since, new_notes={which: [] for which in since.new_notes}, overflow=False)
+    # One listing of the collections answers both "does it exist" questions.
+    names = set(store.list_collections())
+    exists = service.real_name in names
+    counts = {which: _counts(service, scope, which, exists) for which in panes(scope)}
+    log = runs_collection(service.name)
+    runs = _runs(service, scope, log) if log in names else (0, 0)
+    watched = _watched(service, scope, watch[:WATCH_LIMIT]) if exists else {}
+    first = since is None or since.agent != scope.agent
+    window = _Window(
+        iso(now() - CLOCK_SKEW) if first or since is None else since.since,
+        set() if first or since is None else set(since.seen),
+    )
+    # On an embedded store the generation moved (else we returned above): this
+    # process wrote, so look; on a server, when a count moved or at a sweep.
+    moved = first or since is None or counts != since.counts or generation is not None
+    sweep = 0 if since is None or first else since.sweep + 1
+    new_notes: dict[PaneName, list[MemoryNote]] = {which: [] for which in panes(scope)}
+    overflow = False
+    if exists and (moved or sweep >= SWEEP_EVERY):
+        sweep = 0
+        found, overflow = _created_since(service, scope, window)
+        if not first:  # the first probe only learns what is there
+            for note in found:
+                which = pane_of(scope, note)
+                if which is not None:
+                    new_notes[which].append(note)
+    return Probe(
+        agent=scope.agent,
+        counts=counts,
+        runs=runs,
+        watched=watched,
+        new_notes=new_notes,
+        overflow=overflow,
+        since=window.since,
+        seen=frozenset(window.seen),
+        generation=generation,
+        sweep=sweep,
+    )
+
+
+def _counts(
+    service: CollectionService, scope: AgentScope, which: ListScope, exists: bool
+) -> ScopeCounts:
+    if not exists:
+        return ScopeCounts(0, 0)
+    active = service.store.count(service.name, list_filter(service, scope, which))
+    everything = service.store.count(
+        service.name, list_filter(service, scope, which, include_inactive=True)
+    )
+    return ScopeCounts(active, everything)
+
+
+def _runs(service: CollectionService, scope: AgentScope, log: str) -> tuple[int, int]:
+    runs = Filter(must=(Match("kind", "run"), Match("agent", scope.agent)))
+    done = Filter(must=(*runs.must, Match("status", "done")))
+    return (service.store.count(log, runs), service.store.count(log, done))
+
+
+def _watched(
+    service: CollectionService, scope: AgentScope, ids: Sequence[str]
+) -> dict[str, MemoryNote | None]:
+    found: dict[str, MemoryNote | None] = dict.fromkeys(ids)
+    if not ids:
+        return found
+    for point in service.store.retrieve(service.name, list(ids)):
+        note = service.note(point.id, point.payload)
+        found[point.id] = note if service.can_read(scope, note) else None
+    return found
+
+
+def _time_field(service: CollectionService) -> str:
+    return "created_at" if service.format == "mem0" else "timestamp"
+
+
+def _created_since(
+    service: CollectionService, scope: AgentScope, window: _Window
+) -> tuple[list[MemoryNote], bool]:
+    """Notes of the scope created at or after the window's start and not seen yet;
+    moves the window on when it fills up."""
+    visible = service.read_filter(scope, include_inactive=True)
+    key = _time_field(service)
+    flt = Filter(must=(visible, Since(key, window.since)))
+    points = service.store.scroll(service.name, flt, limit=NEW_LIMIT + 1)
+    overflow = len(points) > NEW_LIMIT
+    found: list[MemoryNote] = []
+    for point in points[:NEW_LIMIT]:
+        if point.id in window.seen:
+            continue
+        window.seen.add(point.id)
+        found.append(service.note(point.id, point.payload))
+    if len(window.seen) > NEW_LIMIT // 2 or overflow:
+        # Start the window at the newest note found, and remember only the notes
+        # dated exactly then: the window stays small however long the app follows.
+        times = [t for t in (_created(service, p.payload) for p in points) if t]
+        if times:
+            window.since = max(times)
+            window.seen = {p.id for p in points if _created(service, p.payload) == window.since}
+    return found, overflow
+
+
+def _created(service: CollectionService, payload: Mapping[str, object]) -> str:
+    value = payload.get(_time_field(service))
+    return value if isinstance(value, str) else ""
+
+
+# ------------------------------------------------------------------ in words
+def quote(text: str, width: int = 48) -> str:
+    """A note's content on one line, cut to ``width`` characters, in quotes."""
+    flat = " ".join(text.split())
+    if len(flat) > width:
+        flat = flat[: width - 1].rstrip() + "…"
+    return f"“{flat}”"
+
+
+def _who(note: MemoryNote) -> str:
+    return note.effective_owner or "an unknown agent"
+
+
+def _last_entry_action(before: MemoryNote, after: MemoryNote) -> tuple[str, str]:
+    """The action and agent of the newest evolution entry ``after`` gained, if any."""
+    if len(after.evolution_history) > len(before.evolution_history):
+        entry = after.evolution_history[-1]
+        return entry.action, entry.triggeredBy
+    return "", ""
+
+
+def note_activity(
+    scope: AgentScope, before: MemoryNote | None, after: MemoryNote | None
+) -> Activity | None:
+    """What happened to a note between what an app showed (``before``) and the store
+    now (``after``), as seen by ``scope``; None when nothing did.
+
+    ``before`` None: the note is new to the app. ``after`` None: the agent can no
+    longer read it (or it is gone from the store).
+    """
+    if after is None:
+        if before is None:
+            return None
+        return Activity(
+            "gone", f"{quote(before.content)} is no longer visible to {scope.agent}", before.id
+        )
+    note_id = after.id
+    if before is None:
+        who = _who(after)
+        if pane_of(scope, after) == "shared":
+            if after.is_shared:
+                text = f"{who} added a shared note {quote(after.content)}"
+            else:
+                text = f"{who} shared {quote(after.content)} with {scope.agent}"
+        else:
+            text = f"{who} added {quote(after.content)}"
+        return Activity("added", text, note_id)
+    if before.active and not after.active:
+        return Activity("deleted", f"{quote(after.content)} was deleted", note_id)
+    if not before.active and after.active:
+        return Activity("restored", f"{quote(after.content)} was restored", note_id)
+    if not before.is_shared and after.is_shared:
+        return Activity("published", f"{_who(after)} published {quote(after.content)}", note_id)
+    if before.is_shared and not after.is_shared:
+        return Activity("unpublished", f"{_who(after)} unpublished {quote(after.content)}", note_id)
+    action, by = _last_entry_action(before, after)
+    if after.hash != before.hash or after.content != before.content:
+        if action == "consolidate":
+            return Activity(
+                "merged", f"a consolidation merged into {quote(after.content)}", note_id
+            )
+        who = by or "someone"
+        return Activity("edited", f"{who} edited {quote(after.content)}", note_id)
+    if before.to_payload() == after.to_payload():
+        return None
+    if _only_recalled(before, after):
+        return Activity(
+            "recalled",
+            f"{quote(after.content)} was recalled (retrieved {after.retrieval_count} times)",
+            note_id,
+            highlight=False,
+        )
+    if action in ("update_neighbor", "strengthen"):
+        return Activity("evolved", f"{quote(after.content)} evolved ({action})", note_id)
+    changed = _changed_fields(before, after)
+    return Activity("changed", f"{quote(after.content)} changed: {', '.join(changed)}", note_id)
+
+
+#: Fields an agent's own search bumps: a recall, not a change of the memory.
+RECALL_FIELDS = frozenset({"retrieval_count", "last_accessed", "lastAccessed"})
+
+
+def _changed_fields(before: MemoryNote, after: MemoryNote) -> list[str]:
+    old, new = before.to_payload(), after.to_payload()
+    return sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k)) or ["payload"]
+
+
+def _only_recalled(before: MemoryNote, after: MemoryNote) -> bool:
+    return set(_changed_fields(before, after)) <= RECALL_FIELDS
+
+
+def run_activity(run: ConsolidationRun) -> Activity:
+    """A consolidation run (or an undo) in words."""
+    merges = [m for m in run.merges if m.status == "done"] or run.merges
+    notes = sum(1 + len(m.dropped) for m in merges)
+    plural = "" if notes == 1 else "s"
+    if run.trigger == "undo":
+        return Activity(
+            "undone",
+            f"an undo run of {run.agent} restored {notes} note{plural} (run {run.undoes or '?'})",
+        )
+    if not merges:
+        return Activity("consolidated", f"a consolidation run of {run.agent} merged nothing")
+    return Activity(
+        "consolidated",
+        f"a consolidation run of {run.agent} merged {notes} note{plural} into {len(merges)}",
+    )
+
+
+def new_runs(
+    before: Iterable[ConsolidationRun], after: Iterable[ConsolidationRun]
+) -> list[ConsolidationRun]:
+    """Runs in ``after`` that were not finished in ``before`` (oldest first)."""
+    finished = {r.id for r in before if r.status == "done"}
+    fresh = [r for r in after if r.status == "done" and r.id not in finished]
+    return sorted(fresh, key=lambda r: (r.started_at, r.id))
