@@ -14,13 +14,13 @@ costs a handful of counts and one small read, whatever the size of the store:
 On an embedded store only this process writes: while the store's write generation
 stands still nothing can have changed, and a probe reads nothing at all.
 
-What changed is said in the engine's words (:func:`note_activity`,
-:func:`run_activity`), so every app reports it the same way.
+What a probe means for what an app shows, and in words, is in
+:mod:`amem_tui.engine.activity`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Literal
@@ -29,7 +29,7 @@ from amem_tui.engine import scope as rules
 from amem_tui.engine.clock import iso
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.consolidation.runlog import runs_collection
-from amem_tui.engine.models import ConsolidationRun, MemoryNote
+from amem_tui.engine.models import MemoryNote
 from amem_tui.engine.reading import ListScope, list_filter
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.store.filters import Filter, Match, Since
@@ -46,21 +46,6 @@ SWEEP_EVERY = 10
 CLOCK_SKEW = timedelta(minutes=5)
 
 PaneName = Literal["private", "shared"]
-ActivityKind = Literal[
-    "added",
-    "published",
-    "unpublished",
-    "deleted",
-    "restored",
-    "edited",
-    "merged",
-    "evolved",
-    "changed",
-    "recalled",
-    "gone",
-    "consolidated",
-    "undone",
-]
 
 
 @dataclass(frozen=True)
@@ -107,18 +92,6 @@ class Probe:
     def found_new(self) -> bool:
         """True when this probe found notes created since the previous one."""
         return any(self.new_notes.values())
-
-
-@dataclass(frozen=True)
-class Activity:
-    """One thing that happened, said in words for an activity log."""
-
-    kind: ActivityKind
-    text: str
-    #: The note it happened to (None for a consolidation run).
-    note_id: str | None = None
-    #: Worth drawing the eye to the note (a retrieval count bump is not).
-    highlight: bool = True
 
 
 @dataclass
@@ -267,121 +240,3 @@ def _created_since(
 def _created(service: CollectionService, payload: Mapping[str, object]) -> str:
     value = payload.get(_time_field(service))
     return value if isinstance(value, str) else ""
-
-
-# ------------------------------------------------------------------ in words
-def quote(text: str, width: int = 48) -> str:
-    """A note's content on one line, cut to ``width`` characters, in quotes."""
-    flat = " ".join(text.split())
-    if len(flat) > width:
-        flat = flat[: width - 1].rstrip() + "…"
-    return f"“{flat}”"
-
-
-def _who(note: MemoryNote) -> str:
-    return note.effective_owner or "an unknown agent"
-
-
-def _last_entry_action(before: MemoryNote, after: MemoryNote) -> tuple[str, str]:
-    """The action and agent of the newest evolution entry ``after`` gained, if any."""
-    if len(after.evolution_history) > len(before.evolution_history):
-        entry = after.evolution_history[-1]
-        return entry.action, entry.triggeredBy
-    return "", ""
-
-
-def note_activity(
-    scope: AgentScope, before: MemoryNote | None, after: MemoryNote | None
-) -> Activity | None:
-    """What happened to a note between what an app showed (``before``) and the store
-    now (``after``), as seen by ``scope``; None when nothing did.
-
-    ``before`` None: the note is new to the app. ``after`` None: the agent can no
-    longer read it (or it is gone from the store).
-    """
-    if after is None:
-        if before is None:
-            return None
-        return Activity(
-            "gone", f"{quote(before.content)} is no longer visible to {scope.agent}", before.id
-        )
-    note_id = after.id
-    if before is None:
-        who = _who(after)
-        if pane_of(scope, after) == "shared":
-            if after.is_shared:
-                text = f"{who} added a shared note {quote(after.content)}"
-            else:
-                text = f"{who} shared {quote(after.content)} with {scope.agent}"
-        else:
-            text = f"{who} added {quote(after.content)}"
-        return Activity("added", text, note_id)
-    if before.active and not after.active:
-        return Activity("deleted", f"{quote(after.content)} was deleted", note_id)
-    if not before.active and after.active:
-        return Activity("restored", f"{quote(after.content)} was restored", note_id)
-    if not before.is_shared and after.is_shared:
-        return Activity("published", f"{_who(after)} published {quote(after.content)}", note_id)
-    if before.is_shared and not after.is_shared:
-        return Activity("unpublished", f"{_who(after)} unpublished {quote(after.content)}", note_id)
-    action, by = _last_entry_action(before, after)
-    if after.hash != before.hash or after.content != before.content:
-        if action == "consolidate":
-            return Activity(
-                "merged", f"a consolidation merged into {quote(after.content)}", note_id
-            )
-        who = by or "someone"
-        return Activity("edited", f"{who} edited {quote(after.content)}", note_id)
-    if before.to_payload() == after.to_payload():
-        return None
-    if _only_recalled(before, after):
-        return Activity(
-            "recalled",
-            f"{quote(after.content)} was recalled (retrieved {after.retrieval_count} times)",
-            note_id,
-            highlight=False,
-        )
-    if action in ("update_neighbor", "strengthen"):
-        return Activity("evolved", f"{quote(after.content)} evolved ({action})", note_id)
-    changed = _changed_fields(before, after)
-    return Activity("changed", f"{quote(after.content)} changed: {', '.join(changed)}", note_id)
-
-
-#: Fields an agent's own search bumps: a recall, not a change of the memory.
-RECALL_FIELDS = frozenset({"retrieval_count", "last_accessed", "lastAccessed"})
-
-
-def _changed_fields(before: MemoryNote, after: MemoryNote) -> list[str]:
-    old, new = before.to_payload(), after.to_payload()
-    return sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k)) or ["payload"]
-
-
-def _only_recalled(before: MemoryNote, after: MemoryNote) -> bool:
-    return set(_changed_fields(before, after)) <= RECALL_FIELDS
-
-
-def run_activity(run: ConsolidationRun) -> Activity:
-    """A consolidation run (or an undo) in words."""
-    merges = [m for m in run.merges if m.status == "done"] or run.merges
-    notes = sum(1 + len(m.dropped) for m in merges)
-    plural = "" if notes == 1 else "s"
-    if run.trigger == "undo":
-        return Activity(
-            "undone",
-            f"an undo run of {run.agent} restored {notes} note{plural} (run {run.undoes or '?'})",
-        )
-    if not merges:
-        return Activity("consolidated", f"a consolidation run of {run.agent} merged nothing")
-    return Activity(
-        "consolidated",
-        f"a consolidation run of {run.agent} merged {notes} note{plural} into {len(merges)}",
-    )
-
-
-def new_runs(
-    before: Iterable[ConsolidationRun], after: Iterable[ConsolidationRun]
-) -> list[ConsolidationRun]:
-    """Runs in ``after`` that were not finished in ``before`` (oldest first)."""
-    finished = {r.id for r in before if r.status == "done"}
-    fresh = [r for r in after if r.status == "done" and r.id not in finished]
-    return sorted(fresh, key=lambda r: (r.started_at, r.id))

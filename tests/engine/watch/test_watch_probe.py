@@ -8,18 +8,13 @@ from collections.abc import Iterator
 
 import pytest
 
+from amem_tui.engine.activity import new_runs, note_activity, run_activity
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.models import MemoryNote
 from amem_tui.engine.store.base import StoredPoint
 from amem_tui.engine.store.filters import Filter, Since
 from amem_tui.engine.store.qdrant import QdrantStore
-from amem_tui.engine.watch import (
-    NEW_LIMIT,
-    SWEEP_EVERY,
-    new_runs,
-    note_activity,
-    run_activity,
-)
+from amem_tui.engine.watch import NEW_LIMIT, SWEEP_EVERY
 from tests.support.consolidation_data import MODE_A, make_note, put, turned
 from tests.support.engines import fixed_ids, make_engine, second_client
 from tests.support.faults import FlakyStore
