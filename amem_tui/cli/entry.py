@@ -19,14 +19,15 @@ from amem_tui.config import Settings
 from amem_tui.engine.errors import AmemError
 
 
-def run_tui(settings: Settings) -> int:
-    """Open the Textual inspector (imported only here, so headless use stays light)."""
+def run_tui(settings: Settings, follow: bool = False) -> int:
+    """Open the Textual inspector (imported only here, so headless use stays light);
+    ``follow`` starts it in follow mode."""
     try:
         from amem_tui.tui.app import run
     except ImportError:
         print("amem-tui: the TUI is not available in this build", file=sys.stderr)
         return 0
-    return run(settings)
+    return run(settings, follow=follow)
 
 
 def _silence_stdout() -> None:
@@ -59,8 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         settings = settings_from_args(args)
+        follow = bool(getattr(args, "follow", False))
         if args.command is None:
-            return run_tui(settings)
+            return run_tui(settings, follow)
         ctx = Context(settings)
         command = COMMANDS[args.command]
         as_json = bool(getattr(args, "json", False))
@@ -74,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             ctx = None
             if importlib.util.find_spec("amem_tui.tui") is None:
                 emit(data, False, command.text)  # no TUI in this build: say what was done
-            return run_tui(settings)
+            return run_tui(settings, follow)
         emit(data, as_json, command.text)
         sys.stdout.flush()  # a closed pipe fails here, inside the handlers below
         return 0

@@ -25,6 +25,9 @@ from amem_tui.cli.command import Command, UsageError
 DESCRIPTION = "``amem-tui``: the TUI by default, and headless subcommands on the same engine."
 
 
+FOLLOW_HELP = "start the TUI in follow mode: its panes keep up with changes made elsewhere"
+
+
 class CommandModule(Protocol):
     """A module of subcommands: what the parser reads from it."""
 
@@ -81,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The command line: options may stand before or after the subcommand."""
     parser = CommandLineParser(prog="amem-tui", description=DESCRIPTION)
     add_common_options(parser, suppress=False)
+    parser.add_argument("--follow", action="store_true", help=FOLLOW_HELP)
     subcommands = parser.add_subparsers(dest="command", parser_class=CommandLineParser)
     for command in COMMANDS.values():
         subparser = subcommands.add_parser(command.name, help=command.help)

@@ -67,6 +67,8 @@ class Probe:
     agent: str
     #: The listing counts of each pane the agent has.
     counts: Mapping[PaneName, ScopeCounts]
+    #: Every active note the agent sees (the header's "visible").
+    visible: int
     #: (recorded runs, finished runs) of the agent in the run log.
     runs: tuple[int, int]
     #: The notes asked to be watched, as stored now (None: gone, or no longer readable).
@@ -86,7 +88,12 @@ class Probe:
 
     def counts_moved(self, before: Probe | None) -> bool:
         """True when a pane's count or the run log differs from ``before``."""
-        return before is None or self.counts != before.counts or self.runs != before.runs
+        return (
+            before is None
+            or self.counts != before.counts
+            or self.visible != before.visible
+            or self.runs != before.runs
+        )
 
     @property
     def found_new(self) -> bool:
@@ -141,6 +148,9 @@ def probe(
     names = set(store.list_collections())
     exists = service.real_name in names
     counts = {which: _counts(service, scope, which, exists) for which in panes(scope)}
+    visible = (
+        service.store.count(service.name, list_filter(service, scope, "visible")) if exists else 0
+    )
     log = runs_collection(service.name)
     runs = _runs(service, scope, log) if log in names else (0, 0)
     watched = _watched(service, scope, watch[:WATCH_LIMIT]) if exists else {}
@@ -166,6 +176,7 @@ def probe(
     return Probe(
         agent=scope.agent,
         counts=counts,
+        visible=visible,
         runs=runs,
         watched=watched,
         new_notes=new_notes,

@@ -176,6 +176,24 @@ MAIN_ACTIONS: tuple[Action, ...] = (
     ),
     Action("reload", "ctrl+r", "reload", "Reload", show=False),
     Action(
+        "follow",
+        "f",
+        "toggle_follow",
+        "Follow",
+        show=False,
+        palette=PaletteEntry(
+            12, "Follow this agent live", "keep the panes current while agents write"
+        ),
+    ),
+    Action(
+        "activity",
+        "l",
+        "activity_log",
+        "Activity",
+        show=False,
+        palette=PaletteEntry(13, "Activity log", "what follow mode saw change"),
+    ),
+    Action(
         "audit",
         "A",
         "audit",

@@ -36,10 +36,12 @@ from amem_tui.tui.messages import (
     ScopeData,
     ScopeLoaded,
 )
+from amem_tui.tui.screens.follow_actions import FollowActions
 from amem_tui.tui.screens.one_frame import in_one_frame
 from amem_tui.tui.screens.write_actions import WriteActionsScreen
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.detail import NoteDetail
+from amem_tui.tui.widgets.follow_bar import FollowBar
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.widgets.note_pane import PAGE_SIZE, NotePane
@@ -62,7 +64,7 @@ if TYPE_CHECKING:
 SWITCH_HOLD_LIMIT = 1.0
 
 
-class MainScreen(WriteActionsScreen):
+class MainScreen(FollowActions, WriteActionsScreen):
     """Everything about one agent at a time."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(MAIN_ACTIONS)
@@ -116,6 +118,7 @@ class MainScreen(WriteActionsScreen):
             yield HistoryPane(self.engine, id="history")
         yield NoteDetail(self.engine, id="detail")
         yield ProgressBar(id="progress", show_eta=False)
+        yield FollowBar(self.engine, id="follow-bar")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
