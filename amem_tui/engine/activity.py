@@ -102,11 +102,10 @@ def note_activity(
     if before.is_shared and not after.is_shared:
         return Activity("unpublished", f"{_who(after)} unpublished {quote(after.content)}", note_id)
     action, by = _last_entry_action(before, after)
+    if action == "consolidate":
+        text = f"a consolidation merged notes into {quote(after.content)}"
+        return Activity("merged", text, note_id)
     if after.hash != before.hash or after.content != before.content:
-        if action == "consolidate":
-            return Activity(
-                "merged", f"a consolidation merged into {quote(after.content)}", note_id
-            )
         who = by or "someone"
         return Activity("edited", f"{who} edited {quote(after.content)}", note_id)
     if before.to_payload() == after.to_payload():
@@ -130,7 +129,10 @@ RECALL_FIELDS = frozenset({"retrieval_count", "last_accessed", "lastAccessed"})
 
 def _changed_fields(before: MemoryNote, after: MemoryNote) -> list[str]:
     old, new = before.to_payload(), after.to_payload()
-    return sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k)) or ["payload"]
+    changed = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+    # The history only records the change named by the other fields.
+    told = [k for k in changed if k != "evolution_history"]
+    return told or changed or ["payload"]
 
 
 def _only_recalled(before: MemoryNote, after: MemoryNote) -> bool:
