@@ -70,7 +70,7 @@ class ActivityScreen(ModalScreen[None]):
         """Fill the table, newest first."""
         table = self.query_one(DataTable)
         table.add_column("time", key="time", width=8)
-        table.add_column("agent", key="agent", width=10)
+        table.add_column("seen as", key="agent", width=10)
         table.add_column("what happened", key="what")
         self.add(self.entries, fresh=True)
         if not self.entries:

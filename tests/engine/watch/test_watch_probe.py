@@ -97,9 +97,7 @@ def test_watched_notes_show_each_change(engine: MemoryEngine, writer: MemoryEngi
     writer.restore("main", note.id)
     assert after("restore").startswith("restored: ")
     writer.update("main", note.id, tags=["infra"])
-    assert after("tags") == (
-        "changed: “Staging runs on the green cluster this week” changed: evolution_history, tags"
-    )
+    assert after("tags") == "changed: “Staging runs on the green cluster this week” changed: tags"
     assert note_activity(scope, shown, last.watched[note.id]) is None
 
 
