@@ -18,6 +18,7 @@ import amem_tui.cli.consolidation as consolidation
 import amem_tui.cli.demo as demo
 import amem_tui.cli.notes as notes
 import amem_tui.cli.search as search
+import amem_tui.cli.serve as serve
 import amem_tui.cli.store as store
 import amem_tui.cli.transfer as transfer
 from amem_tui.cli.command import Command, UsageError
@@ -44,6 +45,7 @@ COMMAND_MODULES: tuple[CommandModule, ...] = (
     store,
     audit,
     transfer,
+    serve,
 )
 
 #: Every subcommand by name.
