@@ -7,9 +7,9 @@ costs a handful of counts and one small read, whatever the size of the store:
 - the listing counts of the agent's panes (private and shared), active and with the
   soft-deleted notes, and the agent's consolidation runs in the run log;
 - the notes the app shows (at most :data:`WATCH_LIMIT`), read back by id;
-- only when a count moved (or every :data:`SWEEP_EVERY` probes, or on an embedded
-  store after a write), the notes created since the newest one seen, found by a time
-  condition on their creation time.
+- only when the panes hold more notes than before (or every :data:`SWEEP_EVERY`
+  probes, or on an embedded store after a write), the notes created since the newest
+  one seen, found by a time condition on their creation time.
 
 On an embedded store only this process writes: while the store's write generation
 stands still nothing can have changed, and a probe reads nothing at all.
@@ -71,7 +71,8 @@ class Probe:
     visible: int
     #: (recorded runs, finished runs) of the agent in the run log.
     runs: tuple[int, int]
-    #: The notes asked to be watched, as stored now (None: gone, or no longer readable).
+    #: The watched notes whose payload changed since the previous probe (or that it did
+    #: not watch), as stored now (None: gone, or no longer readable).
     watched: Mapping[str, MemoryNote | None]
     #: Notes created since the previous probe, by the pane they belong to.
     new_notes: Mapping[PaneName, Sequence[MemoryNote]]
@@ -85,6 +86,8 @@ class Probe:
     generation: int | None
     #: Probes made since new notes were last looked for.
     sweep: int = 0
+    #: Every watched note's payload as read (None: missing), to tell what changed next.
+    payloads: Mapping[str, Mapping[str, object] | None] = field(default_factory=dict)
 
     def counts_moved(self, before: Probe | None) -> bool:
         """True when a pane's count or the run log differs from ``before``."""
@@ -143,7 +146,9 @@ def probe(
         and generation % 2 == 0
     ):
         # Nothing was written by anyone: nothing to read, and nothing is new.
-        return replace(since, new_notes={which: [] for which in since.new_notes}, overflow=False)
+        return replace(
+            since, watched={}, new_notes={which: [] for which in since.new_notes}, overflow=False
+        )
     # One listing of the collections answers both "does it exist" questions.
     names = set(store.list_collections())
     exists = service.real_name in names
@@ -153,15 +158,19 @@ def probe(
     )
     log = runs_collection(service.name)
     runs = _runs(service, scope, log) if log in names else (0, 0)
-    watched = _watched(service, scope, watch[:WATCH_LIMIT]) if exists else {}
+    before = since.payloads if since is not None and since.agent == scope.agent else {}
+    payloads, watched = (
+        _watched(service, scope, watch[:WATCH_LIMIT], before) if exists else ({}, {})
+    )
     first = since is None or since.agent != scope.agent
     window = _Window(
         iso(now() - CLOCK_SKEW) if first or since is None else since.since,
         set() if first or since is None else set(since.seen),
     )
-    # On an embedded store the generation moved (else we returned above): this
-    # process wrote, so look; on a server, when a count moved or at a sweep.
-    moved = first or since is None or counts != since.counts or generation is not None
+    # Only a new note adds to the panes' counts with the soft-deleted ones (a publish
+    # moves one between panes, a delete keeps it): look for new notes then, on a
+    # sweep, or on an embedded store whose generation moved (this process wrote).
+    moved = first or since is None or generation is not None or _added(counts, since.counts)
     sweep = 0 if since is None or first else since.sweep + 1
     new_notes: dict[PaneName, list[MemoryNote]] = {which: [] for which in panes(scope)}
     overflow = False
@@ -179,6 +188,7 @@ def probe(
         visible=visible,
         runs=runs,
         watched=watched,
+        payloads=payloads,
         new_notes=new_notes,
         overflow=overflow,
         since=window.since,
@@ -186,6 +196,11 @@ def probe(
         generation=generation,
         sweep=sweep,
     )
+
+
+def _added(now: Mapping[PaneName, ScopeCounts], before: Mapping[PaneName, ScopeCounts]) -> bool:
+    """True when the panes hold more notes, soft-deleted ones included, than before."""
+    return sum(c.everything for c in now.values()) > sum(c.everything for c in before.values())
 
 
 def _counts(
@@ -207,15 +222,27 @@ def _runs(service: CollectionService, scope: AgentScope, log: str) -> tuple[int,
 
 
 def _watched(
-    service: CollectionService, scope: AgentScope, ids: Sequence[str]
-) -> dict[str, MemoryNote | None]:
-    found: dict[str, MemoryNote | None] = dict.fromkeys(ids)
-    if not ids:
-        return found
-    for point in service.store.retrieve(service.name, list(ids)):
-        note = service.note(point.id, point.payload)
-        found[point.id] = note if service.can_read(scope, note) else None
-    return found
+    service: CollectionService,
+    scope: AgentScope,
+    ids: Sequence[str],
+    before: Mapping[str, Mapping[str, object] | None],
+) -> tuple[dict[str, Mapping[str, object] | None], dict[str, MemoryNote | None]]:
+    """The payloads of the watched notes, and the notes whose payload is not the one
+    ``before`` holds (only those are read as notes: that is most of a probe's cost)."""
+    payloads: dict[str, Mapping[str, object] | None] = dict.fromkeys(ids)
+    if ids:
+        for point in service.store.retrieve(service.name, list(ids)):
+            payloads[point.id] = point.payload
+    changed: dict[str, MemoryNote | None] = {}
+    for note_id, payload in payloads.items():
+        if note_id in before and before[note_id] == payload:
+            continue
+        if payload is None:
+            changed[note_id] = None
+            continue
+        note = service.note(note_id, dict(payload))
+        changed[note_id] = note if service.can_read(scope, note) else None
+    return payloads, changed
 
 
 def _time_field(service: CollectionService) -> str:

@@ -105,7 +105,7 @@ async def test_new_notes_appear_and_the_selection_stays(
         await pilot.press("l")
         await settle(pilot)
         assert isinstance(app.screen, ActivityScreen)
-        assert app.screen.query_one("DataTable").row_count == len(texts)
+        assert [e.activity.text for e in app.screen.entries] == texts
         await pilot.press("escape")
 
 

@@ -1,4 +1,5 @@
-"""The activity log: what follow mode saw happen, newest first, growing while it is open."""
+"""The activity log: what follow mode saw happen, oldest first and the newest at the
+bottom, growing while it is open; long lines wrap, so it reads at any width."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Static
+from textual.widgets import RichLog, Static
 
-from amem_tui.tui.text import cell
+from amem_tui.tui.text import clean
 
 if TYPE_CHECKING:
     from amem_tui.tui.widgets.follow_bar import ActivityEntry
@@ -32,6 +33,16 @@ KIND_STYLES = {
 }
 
 
+def entry_line(entry: ActivityEntry) -> Text:
+    """One log line: the time, what happened, and as which agent it was seen."""
+    line = Text()
+    line.append(entry.at, style="dim")
+    line.append("  ")
+    line.append(clean(entry.activity.text), style=KIND_STYLES.get(entry.activity.kind, ""))
+    line.append(f"  (seen as {clean(entry.agent)})", style="dim")
+    return line
+
+
 class ActivityScreen(ModalScreen[None]):
     """Every change follow mode has seen in this session; Escape (or l) closes it."""
 
@@ -41,7 +52,7 @@ class ActivityScreen(ModalScreen[None]):
         width: 90%; height: 80%; border: round $accent; background: $surface; padding: 0 1;
     }
     ActivityScreen #activity-hint { color: $text-muted; height: auto; }
-    ActivityScreen DataTable { height: 1fr; }
+    ActivityScreen RichLog { height: 1fr; background: $surface; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -51,52 +62,35 @@ class ActivityScreen(ModalScreen[None]):
 
     def __init__(self, entries: Iterable[ActivityEntry], following: bool) -> None:
         super().__init__()
+        #: The entries shown, oldest first.
         self.entries = list(entries)
         self.following = following
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
             box.border_title = "Activity"
-            hint = (
-                "What follow mode saw change, newest first; it grows while this is open."
-                if self.following
-                else "Follow mode is off (f turns it on): nothing new is seen."
-            )
+            if not self.following:
+                hint = "Follow mode is off (f turns it on): nothing new is seen."
+            elif self.entries:
+                hint = "What follow mode saw change; the newest at the bottom, as it comes."
+            else:
+                hint = "Nothing seen yet: changes show here as follow mode sees them."
             yield Static(hint, id="activity-hint", markup=False)
-            table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True)
-            yield table
+            yield RichLog(wrap=True, markup=False, highlight=False, auto_scroll=True)
 
     def on_mount(self) -> None:
-        """Fill the table, newest first."""
-        table = self.query_one(DataTable)
-        table.add_column("time", key="time", width=8)
-        table.add_column("seen as", key="agent", width=10)
-        table.add_column("what happened", key="what")
-        self.add(self.entries, fresh=True)
-        if not self.entries:
-            self.query_one("#activity-hint", Static).update(
-                "Nothing seen yet. "
-                + ("Changes show here as follow mode sees them." if self.following else "")
-            )
-        table.focus()
+        """Write what was seen so far."""
+        log = self.query_one(RichLog)
+        for entry in self.entries:
+            log.write(entry_line(entry))
+        log.focus()
 
-    def add(self, entries: Iterable[ActivityEntry], fresh: bool = False) -> None:
-        """Put entries at the top (the newest first)."""
-        table = self.query_one(DataTable)
-        rows = [
-            (
-                Text(entry.at),
-                cell(entry.agent, 10),
-                cell(entry.activity.text, 300, style=KIND_STYLES.get(entry.activity.kind, "")),
-            )
-            for entry in entries
-        ]
-        if not fresh:
-            self.entries.extend(entries)
-        existing = [table.get_row_at(i) for i in range(table.row_count)]
-        table.clear()
-        for row in [*reversed(rows), *existing]:
-            table.add_row(*row)
+    def add(self, entries: Iterable[ActivityEntry]) -> None:
+        """Write more entries at the bottom."""
+        log = self.query_one(RichLog)
+        for entry in entries:
+            self.entries.append(entry)
+            log.write(entry_line(entry))
 
     def action_close(self) -> None:
         """Back to the main screen."""

@@ -177,11 +177,12 @@ class FollowBar(Static):
         shown: dict[PaneName, dict[str, MemoryNote]] = {"private": main.private_pane.shown_notes()}
         if scope.has_shared_scope:
             shown["shared"] = main.shared_pane.shown_notes()
-        watch: list[str] = []
-        if main.selected_id:
-            watch.append(main.selected_id)
-        for notes in shown.values():
-            watch.extend(note_id for note_id in notes if note_id != main.selected_id)
+        # The selected note, and the rows on screen (and a screen around them): a row
+        # scrolled into view is looked at by the next poll.
+        watch: list[str] = [main.selected_id] if main.selected_id else []
+        panes = [main.private_pane, main.shared_pane][: len(shown)]
+        for pane in panes:
+            watch.extend(i for i in pane.ids_in_view() if i in shown[pane.which] and i not in watch)
         since = (
             self._probe if self._probe is not None and self._probe.agent == scope.agent else None
         )

@@ -290,6 +290,17 @@ class NotePane(ReportsWorkerFailures, Vertical):
         """The agent's listing as loaded, by id (what follow mode compares with)."""
         return {note.id: note for note in self.listing}
 
+    def ids_in_view(self, margin: int = 1) -> list[str]:
+        """Ids of the rows on screen, and of ``margin`` screens of rows above and below
+        (what follow mode watches: a row scrolled into view is looked at next)."""
+        table = self.table
+        if not table.display:
+            return []
+        height = max(1, table.scrollable_content_region.height)
+        top = int(table.scroll_y)
+        rows = table.ordered_rows[max(0, top - margin * height) : top + (margin + 1) * height]
+        return [str(row.key.value) for row in rows if row.key.value is not None]
+
     def merge_notes(
         self,
         changed: Sequence[MemoryNote],
