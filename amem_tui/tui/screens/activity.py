@@ -76,7 +76,8 @@ class ActivityScreen(ModalScreen[None]):
             else:
                 hint = "Nothing seen yet: changes show here as follow mode sees them."
             yield Static(hint, id="activity-hint", markup=False)
-            yield RichLog(wrap=True, markup=False, highlight=False, auto_scroll=True)
+            # A narrow minimum: the default (78) would crop lines in an 80-column terminal.
+            yield RichLog(wrap=True, markup=False, highlight=False, min_width=20)
 
     def on_mount(self) -> None:
         """Write what was seen so far."""
