@@ -10,7 +10,7 @@ about 90 at 120x40):
 - probe, idle (embedded): nothing written since the last probe; an embedded store
   knows it from its write generation and reads nothing;
 - probe, idle (as a server): the same store seen as a server (every probe asks it:
-  listing, five counts, run log, the watched notes by id);
+  listing, three counts, run log, the watched notes by id);
 - probe, sweep: one idle probe in SWEEP_EVERY also looks for notes created since the
   last look (a time condition on ``timestamp``, which no index serves);
 - probe after an add: another writer added one note; the probe looks for new notes

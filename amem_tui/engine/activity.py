@@ -258,7 +258,7 @@ def _unexplained(
     """True when the pane's active count moved by more (or less) than the seen changes."""
     if which not in now.counts or which not in before.counts:
         return False
-    moved = now.counts[which].active - before.counts[which].active
+    moved = now.counts[which] - before.counts[which]
     old = dict(shown.get(which, {}))
     new = dict(old)
     for note_id in updates[which].removed:

@@ -4,8 +4,9 @@ changed between what an app shows and what the store holds now.
 Qdrant has no change feed, so an app that follows a running agent polls. A probe
 costs a handful of counts and one small read, whatever the size of the store:
 
-- the listing counts of the agent's panes (private and shared), active and with the
-  soft-deleted notes, and the agent's consolidation runs in the run log;
+- three counts: each pane's active notes (private, shared; for a Mode B agent, its
+  own and its whole collection's), and everything the agent sees with the
+  soft-deleted notes; and the agent's consolidation runs in the run log;
 - the notes the app shows (at most :data:`WATCH_LIMIT`), read back by id;
 - only when the panes hold more notes than before (or every :data:`SWEEP_EVERY`
   probes, or on an embedded store after a write), the notes created since the newest
@@ -30,7 +31,7 @@ from amem_tui.engine.clock import iso
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.consolidation.runlog import runs_collection
 from amem_tui.engine.models import MemoryNote
-from amem_tui.engine.reading import ListScope, list_filter
+from amem_tui.engine.reading import list_filter
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.store.filters import Filter, Match, Since
 
@@ -49,14 +50,6 @@ PaneName = Literal["private", "shared"]
 
 
 @dataclass(frozen=True)
-class ScopeCounts:
-    """How many notes one pane lists: active, and with the soft-deleted ones."""
-
-    active: int
-    everything: int
-
-
-@dataclass(frozen=True)
 class Probe:
     """What one look at an agent's memory found.
 
@@ -65,10 +58,12 @@ class Probe:
     """
 
     agent: str
-    #: The listing counts of each pane the agent has.
-    counts: Mapping[PaneName, ScopeCounts]
+    #: The active notes each pane of the agent lists.
+    counts: Mapping[PaneName, int]
     #: Every active note the agent sees (the header's "visible").
     visible: int
+    #: Every note the agent sees, soft-deleted ones included: only a new note adds one.
+    everything: int
     #: (recorded runs, finished runs) of the agent in the run log.
     runs: tuple[int, int]
     #: The watched notes whose payload changed since the previous probe (or that it did
@@ -95,6 +90,7 @@ class Probe:
             before is None
             or self.counts != before.counts
             or self.visible != before.visible
+            or self.everything != before.everything
             or self.runs != before.runs
         )
 
@@ -152,10 +148,7 @@ def probe(
     # One listing of the collections answers both "does it exist" questions.
     names = set(store.list_collections())
     exists = service.real_name in names
-    counts = {which: _counts(service, scope, which, exists) for which in panes(scope)}
-    visible = (
-        service.store.count(service.name, list_filter(service, scope, "visible")) if exists else 0
-    )
+    counts, visible, everything = _counts(service, scope) if exists else ({}, 0, 0)
     log = runs_collection(service.name)
     runs = _runs(service, scope, log) if log in names else (0, 0)
     before = since.payloads if since is not None and since.agent == scope.agent else {}
@@ -167,10 +160,11 @@ def probe(
         iso(now() - CLOCK_SKEW) if first or since is None else since.since,
         set() if first or since is None else set(since.seen),
     )
-    # Only a new note adds to the panes' counts with the soft-deleted ones (a publish
-    # moves one between panes, a delete keeps it): look for new notes then, on a
-    # sweep, or on an embedded store whose generation moved (this process wrote).
-    moved = first or since is None or generation is not None or _added(counts, since.counts)
+    # Only a new note adds to what the agent sees with the soft-deleted notes (a
+    # publish moves one between panes, a delete keeps it): look for new notes then, on
+    # a sweep, or on an embedded store whose generation moved (this process wrote).
+    added = since is not None and everything > since.everything
+    moved = first or since is None or generation is not None or added
     sweep = 0 if since is None or first else since.sweep + 1
     new_notes: dict[PaneName, list[MemoryNote]] = {which: [] for which in panes(scope)}
     overflow = False
@@ -186,6 +180,7 @@ def probe(
         agent=scope.agent,
         counts=counts,
         visible=visible,
+        everything=everything,
         runs=runs,
         watched=watched,
         payloads=payloads,
@@ -198,21 +193,19 @@ def probe(
     )
 
 
-def _added(now: Mapping[PaneName, ScopeCounts], before: Mapping[PaneName, ScopeCounts]) -> bool:
-    """True when the panes hold more notes, soft-deleted ones included, than before."""
-    return sum(c.everything for c in now.values()) > sum(c.everything for c in before.values())
-
-
-def _counts(
-    service: CollectionService, scope: AgentScope, which: ListScope, exists: bool
-) -> ScopeCounts:
-    if not exists:
-        return ScopeCounts(0, 0)
-    active = service.store.count(service.name, list_filter(service, scope, which))
-    everything = service.store.count(
-        service.name, list_filter(service, scope, which, include_inactive=True)
-    )
-    return ScopeCounts(active, everything)
+def _counts(service: CollectionService, scope: AgentScope) -> tuple[dict[PaneName, int], int, int]:
+    """Each pane's active notes, the visible ones, and all of them with the deleted."""
+    store, name = service.store, service.name
+    counts: dict[PaneName, int] = {
+        which: store.count(name, list_filter(service, scope, which)) for which in panes(scope)
+    }
+    if scope.has_shared_scope and service.format == "amem":
+        # Mode A: the private and shared panes split what the agent sees.
+        visible = sum(counts.values())
+    else:
+        visible = store.count(name, list_filter(service, scope, "visible"))
+    everything = store.count(name, list_filter(service, scope, "visible", include_inactive=True))
+    return counts, visible, everything
 
 
 def _runs(service: CollectionService, scope: AgentScope, log: str) -> tuple[int, int]:

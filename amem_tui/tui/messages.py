@@ -221,6 +221,8 @@ class FollowUpdate(Message):
     runs: list[ConsolidationRun] | None = None
     #: True after an outage: the panes are reloaded as a whole.
     resync: bool = False
+    #: How long the poll took (the next one waits at least twice that).
+    seconds: float = 0.0
 
 
 @dataclass

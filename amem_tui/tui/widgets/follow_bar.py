@@ -15,6 +15,7 @@ the app's own background work changes (a scheduled consolidation, say).
 from __future__ import annotations
 
 import contextlib
+import time
 from collections import deque
 from dataclasses import dataclass
 from datetime import datetime
@@ -201,7 +202,10 @@ class FollowBar(Static):
     def poll(self, request: PollRequest) -> None:
         """Probe the store and work out what the panes must change (never raises)."""
         try:
-            self.post_message(self._look(request))
+            started = time.perf_counter()
+            update = self._look(request)
+            update.seconds = time.perf_counter() - started
+            self.post_message(update)
         except AmemError as exc:
             self.post_message(FollowFailed(str(exc), isinstance(exc, StoreUnavailable)))
         except Exception as exc:  # a bug must not stop the polling silently
@@ -232,14 +236,16 @@ class FollowBar(Static):
         if since is not None and probe.runs != since.runs:
             runs = engine.history(scope.agent)
             activities += [run_activity(run) for run in new_runs(request.runs, runs)]
-        totals: dict[PaneName, int] = {
-            which: counts.everything if request.include_inactive else counts.active
-            for which, counts in probe.counts.items()
-        }
-        shared = probe.counts.get("shared")
+        totals: dict[PaneName, int] = dict(probe.counts)
+        if request.include_inactive and probe.counts_moved(since):
+            # Soft-deleted notes are listed too: count them as the listing does.
+            for which in totals:
+                totals[which] = engine.list_notes(scope, which, 1, include_inactive=True).total
+        elif request.include_inactive:
+            totals = {}  # unchanged: each pane keeps its total
         counts = {
-            "private": probe.counts["private"].active,
-            "shared": shared.active if shared is not None else 0,
+            "private": probe.counts.get("private", 0),
+            "shared": probe.counts.get("shared", 0),
             "visible": probe.visible,
         }
         return FollowUpdate(
@@ -279,10 +285,10 @@ class FollowBar(Static):
         if message.resync:
             main.load_scope(message.agent)
             self._log(message.agent, message.activities)
-            self._after(changed=True)
+            self._after(changed=True, took=message.seconds)
             return
         changed = self._apply(main, current, message) or message.probe.counts_moved(before)
-        self._after(changed=changed and before is not None)
+        self._after(changed=changed and before is not None, took=message.seconds)
 
     def _apply(self, main: MainScreen, scope: AgentScope, message: FollowUpdate) -> bool:
         touched: set[str] = set()
@@ -325,10 +331,12 @@ class FollowBar(Static):
         self._show(f"following: the store does not answer; next try in {self.interval:.0f} s")
         self._schedule(self.interval)
 
-    def _after(self, changed: bool) -> None:
+    def _after(self, changed: bool, took: float = 0.0) -> None:
         self.interval = (
             FIRST_INTERVAL if changed else min(max(self.interval, 1.0) * BACKOFF, MAX_INTERVAL)
         )
+        # A big store makes a poll slow: polling never takes more than a third of the time.
+        self.interval = max(self.interval, 2 * took)
         last = self.activity[-1].activity.text if self.activity else "no change seen yet"
         self._show(
             f"following · checked {self._checked} · next in {self.interval:.0f} s · last: {last}"
