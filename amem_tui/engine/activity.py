@@ -49,7 +49,7 @@ class Activity:
 # ------------------------------------------------------------------ in words
 def quote(text: str, width: int = 48) -> str:
     """A note's content on one line, cut to ``width`` characters, in quotes."""
-    flat = " ".join(text.split())
+    flat = " ".join(text[: width * 4].split())  # cut first: a note may be megabytes
     if len(flat) > width:
         flat = flat[: width - 1].rstrip() + "…"
     return f"“{flat}”"

@@ -188,8 +188,9 @@ async def test_polls_never_overlap(engines: tuple[MemoryEngine, MemoryEngine]) -
         assert len([w for w in follow_workers if w.is_running]) <= 1
 
 
+@pytest.mark.parametrize("fault", ["stopped", "503"])
 async def test_the_app_resumes_after_an_outage(
-    standin: QdrantStandIn, engines: tuple[MemoryEngine, MemoryEngine]
+    standin: QdrantStandIn, engines: tuple[MemoryEngine, MemoryEngine], fault: str
 ) -> None:
     engine, writer = engines
     app = AmemApp(engine, user_config=False, follow=True)
@@ -199,13 +200,17 @@ async def test_the_app_resumes_after_an_outage(
         bar = main.follow_bar
         await until(pilot, lambda: bar.polls >= 1 and not bar.in_flight)
         before = row_ids(app, "private")
-        standin.stop()
+        if fault == "stopped":
+            standin.stop()  # connections refused
+        else:
+            standin.failing = 503  # every answer an error status
         await until(pilot, lambda: main.store_banner.display)
         assert "Store unavailable" in str(main.store_banner.render())
         assert bar.failing is not None and app.is_running
         assert row_ids(app, "private") == before  # what was shown stays
         polls = bar.polls
         await until(pilot, lambda: bar.polls >= polls + 2)  # it keeps trying
+        standin.failing = None
         standin.start()  # the same port, the same store
         added = writer.add("main", "Written right after the server came back")
         await until(pilot, lambda: added.id in row_ids(app, "private"))
