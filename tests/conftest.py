@@ -53,7 +53,8 @@ def _isolated_dirs(
 
 @pytest.fixture(params=BACKENDS)
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[QdrantStore]:
-    """Every embedded backend: qdrant-client in memory and in a folder, and Qdrant Edge.
+    """Every backend: qdrant-client in memory and in a folder, Qdrant Edge, and the
+    ``--url`` path over REST against the stand-in (``server``).
 
     A test marked ``qdrant_client_only`` builds collections through qdrant-client itself
     (``store.client``), as other tools do; it is skipped on Edge.

@@ -17,8 +17,11 @@ if TYPE_CHECKING:
 
 
 def demo_arguments(parser: argparse.ArgumentParser) -> None:
-    """``demo [--no-tui]``."""
+    """``demo [--no-tui] [--follow]``."""
     parser.add_argument("--no-tui", action="store_true", help="only fill the store")
+    parser.add_argument(
+        "--follow", action="store_true", default=argparse.SUPPRESS, help="open the TUI following"
+    )
 
 
 def fill_demo(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:

@@ -19,14 +19,15 @@ from amem_tui.config import Settings
 from amem_tui.engine.errors import AmemError
 
 
-def run_tui(settings: Settings) -> int:
-    """Open the Textual inspector (imported only here, so headless use stays light)."""
+def run_tui(settings: Settings, follow: bool = False) -> int:
+    """Open the Textual inspector (imported only here, so headless use stays light);
+    ``follow`` starts it in follow mode."""
     try:
         from amem_tui.tui.app import run
     except ImportError:
         print("amem-tui: the TUI is not available in this build", file=sys.stderr)
         return 0
-    return run(settings)
+    return run(settings, follow=follow)
 
 
 def _silence_stdout() -> None:
@@ -61,8 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         as_json = bool(getattr(args, "json", False))
         settings = settings_from_args(args)
+        follow = bool(getattr(args, "follow", False))
         if args.command is None:
-            return run_tui(settings)
+            return run_tui(settings, follow)
         ctx = Context(settings, as_json, new_agent=bool(getattr(args, "new_agent", False)))
         command = COMMANDS[args.command]
         try:
@@ -73,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(data, dict) and data.get("open_tui"):
             ctx.close()
             ctx = None
-            code = run_tui(settings) if importlib.util.find_spec("amem_tui.tui") else 0
+            code = run_tui(settings, follow) if importlib.util.find_spec("amem_tui.tui") else 0
             emit(data, False, command.text)  # after the TUI: how to reach its store again
             return code
         emit(data, as_json, command.text)

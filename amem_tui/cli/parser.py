@@ -19,6 +19,7 @@ import amem_tui.cli.consolidation as consolidation
 import amem_tui.cli.demo as demo
 import amem_tui.cli.notes as notes
 import amem_tui.cli.search as search
+import amem_tui.cli.serve as serve
 import amem_tui.cli.stats as stats
 import amem_tui.cli.store as store
 import amem_tui.cli.transfer as transfer
@@ -31,6 +32,9 @@ EPILOG = (
     "4 not found or not visible; 5 store or model unavailable. With --json, errors on "
     "stderr are JSON objects."
 )
+
+
+FOLLOW_HELP = "start the TUI in follow mode: its panes keep up with changes made elsewhere"
 
 
 class CommandModule(Protocol):
@@ -51,6 +55,7 @@ COMMAND_MODULES: tuple[CommandModule, ...] = (
     store,
     audit,
     transfer,
+    serve,
 )
 
 #: Every subcommand by name.
@@ -123,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The command line: options may stand before or after the subcommand."""
     parser = CommandLineParser(prog=PROGRAM, description=DESCRIPTION, epilog=EPILOG)
     add_common_options(parser, suppress=False)
+    parser.add_argument("--follow", action="store_true", help=FOLLOW_HELP)
     subcommands = parser.add_subparsers(dest="command", parser_class=CommandLineParser)
     for command in COMMANDS.values():
         subparser = subcommands.add_parser(

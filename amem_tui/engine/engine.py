@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from amem_tui.engine.inventory import CollectionView, StoreStatus
     from amem_tui.engine.stats import StoreStats
     from amem_tui.engine.transfer import ImportProgress, ImportResult
+    from amem_tui.engine.watch import Probe
 
 __all__ = ["ListScope", "MemoryEngine", "iso", "open_store", "utc_now"]
 
@@ -344,6 +345,20 @@ class MemoryEngine:
         """How many notes a listing holds."""
         scope = self._scope(agent)
         return reading.count(self.collection(scope.collection), scope, which)
+
+    def probe(
+        self, agent: str | AgentScope, watch: Sequence[str] = (), since: Probe | None = None
+    ) -> Probe:
+        """A cheap look at the agent's memory, to follow it while others write it.
+
+        Counts of its panes and run log, the ``watch``-ed notes as stored now, and the
+        notes created since the previous probe ``since`` (see :mod:`.watch`). On an
+        embedded store nothing is read while nothing was written.
+        """
+        from amem_tui.engine.watch import probe
+
+        scope = self._scope(agent)
+        return probe(self.collection(scope.collection), scope, watch, since, self.clock)
 
     # ------------------------------------------------------------ searching
     def _space(self, scope: AgentScope) -> SearchSpace:

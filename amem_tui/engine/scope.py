@@ -20,8 +20,9 @@ from amem_tui.engine.models import (
     MemoryNote,
     NoteAccess,
     VisibleBecause,
+    parse_time,
 )
-from amem_tui.engine.store.filters import Condition, Filter, Match, MatchAny
+from amem_tui.engine.store.filters import Condition, Filter, Match, MatchAny, Since
 
 DEFAULT_AGENT = "main"
 DEFAULT_COLLECTION = "amem_notes"
@@ -212,6 +213,12 @@ def matches(flt: Filter, note: MemoryNote) -> bool:
         if isinstance(cond, Filter):
             return matches(cond, note)
         value = payload.get(cond.key)
+        if isinstance(cond, Since):
+            when, since = (
+                parse_time(value if isinstance(value, str) else None),
+                parse_time(cond.moment),
+            )
+            return when is not None and since is not None and when >= since
         wanted = (cond.value,) if isinstance(cond, Match) else cond.values
         if isinstance(value, list):
             return any(item in wanted for item in value)

@@ -206,6 +206,24 @@ MAIN_ACTIONS: tuple[Action, ...] = (
     ),
     Action("reload", "ctrl+r", "reload", "Reload", show=False),
     Action(
+        "follow",
+        "f",
+        "toggle_follow",
+        "Follow",
+        show=False,
+        palette=PaletteEntry(
+            12, "Follow this agent live", "keep the panes current while agents write"
+        ),
+    ),
+    Action(
+        "activity",
+        "l",
+        "activity_log",
+        "Activity",
+        show=False,
+        palette=PaletteEntry(13, "Activity log", "what follow mode saw change"),
+    ),
+    Action(
         "audit",
         "A",
         "audit",
@@ -224,7 +242,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "Compare",
         show=False,
         palette=PaletteEntry(
-            12, "Compare two agents' views", "what only one sees, what both see, and why"
+            14, "Compare two agents' views", "what only one sees, what both see, and why"
         ),
     ),
     Action(
@@ -234,7 +252,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "Overview",
         show=False,
         palette=PaletteEntry(
-            13, "Overview of the store", "notes over time, who shares what, consolidation savings"
+            15, "Overview of the store", "notes over time, who shares what, consolidation savings"
         ),
     ),
 )

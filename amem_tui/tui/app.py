@@ -41,9 +41,12 @@ class AmemApp(App[int]):
         agent: str | None = None,
         theme: str | None = None,
         user_config: bool = True,
+        follow: bool = False,
     ) -> None:
         super().__init__()
         self.engine = engine
+        #: Start in follow mode (``--follow``): the panes keep up with other writers.
+        self.follow_on_start = follow
         self.initial_agent = agent
         self.wanted_theme = theme or DEFAULT_THEME
         self.user_config = user_config
@@ -134,11 +137,12 @@ class AmemApp(App[int]):
         self.push_screen(HelpScreen(rows))
 
 
-def run(settings: Settings) -> int:
+def run(settings: Settings, follow: bool = False) -> int:
     """Open the store the settings name and run the inspector; the exit code is returned.
 
     A store that cannot be opened (held by another process, unreachable) ends
-    with a clear message and exit code 5, never a traceback.
+    with a clear message and exit code 5, never a traceback. ``follow`` starts in
+    follow mode.
     """
     from amem_tui.engine.engine import MemoryEngine
 
@@ -148,7 +152,7 @@ def run(settings: Settings) -> int:
         print(f"amem-tui: {exc}", file=sys.stderr)
         return exc.exit_code
     try:
-        app = AmemApp(engine)
+        app = AmemApp(engine, follow=follow)
         app.run()
     finally:
         engine.close()

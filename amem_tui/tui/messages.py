@@ -14,6 +14,7 @@ from textual.message import Message
 if TYPE_CHECKING:
     from datetime import datetime
 
+    from amem_tui.engine.activity import Activity, PaneUpdate
     from amem_tui.engine.audit import AuditReport
     from amem_tui.engine.compare import Comparison
     from amem_tui.engine.models import (
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     )
     from amem_tui.engine.scope import AgentScope
     from amem_tui.engine.stats import StoreStats
+    from amem_tui.engine.watch import Probe
 
 #: The two note panes: the agent's own notes and the shared scope.
 PaneName = Literal["private", "shared"]
@@ -242,3 +244,37 @@ class AuditReady(Message):
     """The audit report of the store is built."""
 
     report: AuditReport
+
+
+# --------------------------------------------------------------------- follow
+@dataclass
+class FollowUpdate(Message):
+    """A follow-mode poll finished: what each pane must change, in words too.
+
+    ``load`` is the main screen's load count when the poll started: an update for
+    panes that were reloaded (or switched) meanwhile is dropped.
+    """
+
+    load: int
+    agent: str
+    probe: Probe
+    panes: dict[PaneName, PaneUpdate]
+    #: Each pane's total, as the listing counts it now.
+    totals: dict[PaneName, int]
+    #: The header's counts (private, shared, visible).
+    counts: dict[str, int]
+    activities: list[Activity]
+    #: The agent's consolidation runs, when the run log changed.
+    runs: list[ConsolidationRun] | None = None
+    #: True after an outage: the panes are reloaded as a whole.
+    resync: bool = False
+    #: How long the poll took (the next one waits at least twice that).
+    seconds: float = 0.0
+
+
+@dataclass
+class FollowFailed(Message):
+    """A follow-mode poll failed (the store did not answer, or worse)."""
+
+    message: str
+    store_unavailable: bool

@@ -14,20 +14,24 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
+
 from amem_tui.config import AgentConfig, Settings
 from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.engine import MemoryEngine
+from amem_tui.engine.store.qdrant import QdrantStore
+from tests.support.qdrant_standin import QdrantStandIn
 
 if TYPE_CHECKING:
     from amem_tui.engine.embed import Embedder
     from amem_tui.engine.store.base import NoteStore
-    from amem_tui.engine.store.qdrant import QdrantStore
 
 FIXED_NOW = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 
-#: The embedded backends every ``store``/``engine`` test runs on: qdrant-client in
-#: memory and in a folder, and Qdrant Edge.
-BACKENDS = ("memory", "path", "edge")
+#: The backends every ``store``/``engine`` test runs on: qdrant-client in memory and in
+#: a folder, Qdrant Edge, and ``server``: qdrant-client's remote mode (``--url``) over
+#: REST, against the stand-in of :mod:`tests.support.qdrant_standin`.
+BACKENDS = ("memory", "path", "edge", "server")
 
 Clock = Callable[[], datetime]
 IdFactory = Callable[[], str]
@@ -78,14 +82,22 @@ def make_engine(
     )
 
 
+def backend_of(request: pytest.FixtureRequest) -> str | None:
+    """The backend a ``store``/``engine`` test runs on (one of :data:`BACKENDS`)."""
+    callspec = getattr(request.node, "callspec", None)
+    return callspec.params.get("store") if callspec is not None else None
+
+
 def open_backend(kind: str, folder: Path) -> QdrantStore:
-    """A fresh embedded store of one of :data:`BACKENDS`; ``folder`` holds a folder store.
+    """A fresh store of one of :data:`BACKENDS`; ``folder`` holds a folder store.
+
+    ``server`` starts a REST stand-in of its own on a free loopback port; closing the
+    store stops it.
 
     Typed as :class:`QdrantStore` because the tests that drive qdrant-client itself
     (``.client``) run on the qdrant-client backends only (marker ``qdrant_client_only``).
     """
     from amem_tui.engine.store.edge import EdgeStore
-    from amem_tui.engine.store.qdrant import QdrantStore
 
     if kind == "edge":
         return EdgeStore(folder / "edge-store")  # type: ignore[return-value]
@@ -93,4 +105,30 @@ def open_backend(kind: str, folder: Path) -> QdrantStore:
         return QdrantStore(path=":memory:")
     if kind == "path":
         return QdrantStore(path=str(folder / "store"))
+    if kind == "server":
+        return StandInServerStore(QdrantStandIn().start())
     raise ValueError(f"unknown backend {kind!r}; expected one of {BACKENDS}")
+
+
+class StandInServerStore(QdrantStore):
+    """The ``--url`` backend (qdrant-client over REST) on a stand-in it owns and stops."""
+
+    def __init__(self, standin: QdrantStandIn) -> None:
+        self.standin = standin
+        super().__init__(url=standin.url)
+
+    def close(self) -> None:
+        """Close the client, then stop the stand-in and drop its store."""
+        super().close()
+        self.standin.close()
+
+
+def second_client(store: QdrantStore) -> QdrantStore:
+    """Another client of the same store, as a second process would open it.
+
+    On the ``server`` backend a new connection to the same stand-in; an embedded
+    store admits one process only, so there it is the same store object.
+    """
+    if isinstance(store, StandInServerStore):
+        return QdrantStore(url=store.standin.url)
+    return store

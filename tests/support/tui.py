@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ from amem_tui.demo import demo_settings, seed_demo
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.qdrant import QdrantStore
 from amem_tui.tui.app import AmemApp
-from tests.support.engines import make_engine
+from tests.support.engines import fixed_ids, make_engine
 
 #: A store label that never changes, so no host or folder name reaches a snapshot.
 STORE_LABEL = "demo-store"
@@ -37,6 +38,25 @@ def demo_app(engine: MemoryEngine | None = None, agent: str | None = None) -> Am
     app = AmemApp(engine or demo_engine(), agent=agent, user_config=False)
     app.animation_level = "none"
     return app
+
+
+def server_demo_engines(url: str) -> tuple[MemoryEngine, MemoryEngine]:
+    """The demo memory on a server at ``url`` (the REST stand-in): the app's engine, and
+    a second client's (an agent process writing while the app runs), each with its own
+    connection. The demo is seeded through the second one."""
+    settings = demo_settings(Settings(store_path=Path(STORE_LABEL)))
+    writer = make_engine(QdrantStore(url=url), settings=settings, new_id=fixed_ids(prefix=5))
+    seed_demo(writer)
+    return make_engine(QdrantStore(url=url), settings=settings), writer
+
+
+async def until(pilot: Pilot[Any], condition: Any, timeout: float = 30.0) -> None:
+    """Let the app run (timers and workers) until ``condition()`` holds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        assert loop.time() < deadline, "timed out waiting for the app"
+        await pilot.pause(0.05)
 
 
 async def settle(pilot: Pilot[Any]) -> None:

@@ -46,7 +46,7 @@ from amem_tui.engine.store.base import (
     vector_of,
 )
 from amem_tui.engine.store.edge_shard import META_FILE, OpenShard
-from amem_tui.engine.store.filters import Condition, Filter, Match, MatchAny
+from amem_tui.engine.store.filters import Condition, Filter, Match, MatchAny, Since
 
 #: Keyword indexes on new collections: the scope fields plus openclaw-amem's own.
 KEYWORD_INDEXES = ("agent_id", "owner", "readers", "hash", "topics", "subjects")
@@ -93,6 +93,8 @@ def to_edge_filter(flt: Filter | None) -> qe.Filter | None:
             return qe.FieldCondition(cond.key, match=qe.MatchValue(value))
         if isinstance(cond, MatchAny):
             return qe.FieldCondition(cond.key, match=qe.MatchAny(list(cond.values)))
+        if isinstance(cond, Since):
+            return qe.FieldCondition(cond.key, range=qe.RangeDateTime(gte=cond.moment))
         raise TypeError(f"unknown condition {cond!r}")
 
     return qe.Filter(

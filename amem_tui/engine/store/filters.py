@@ -26,6 +26,17 @@ class MatchAny:
 
 
 @dataclass(frozen=True)
+class Since:
+    """``key`` holds a time (ISO 8601 text) at or after ``moment``: what is new since then.
+
+    A value that is not a readable time never matches.
+    """
+
+    key: str
+    moment: str
+
+
+@dataclass(frozen=True)
 class Filter:
     """A backend-neutral filter: all of ``must``, one of ``should``, none of ``must_not``.
 
@@ -37,4 +48,4 @@ class Filter:
     must_not: tuple[Condition, ...] = ()
 
 
-Condition = Match | MatchAny | Filter
+Condition = Match | MatchAny | Since | Filter

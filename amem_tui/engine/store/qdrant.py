@@ -28,7 +28,7 @@ from amem_tui.engine.store.base import (
     valid_id,
     vector_of,
 )
-from amem_tui.engine.store.filters import Condition, Filter, Match, MatchAny
+from amem_tui.engine.store.filters import Condition, Filter, Match, MatchAny, Since
 
 #: Keyword indexes created on new collections (openclaw-amem's plus our scope fields).
 DEFAULT_INDEXES = ("agent_id", "hash", "owner", "readers", "topics", "subjects")
@@ -51,6 +51,10 @@ def to_qdrant_filter(flt: Filter | None) -> qm.Filter | None:
             return qm.FieldCondition(key=cond.key, match=qm.MatchValue(value=cond.value))
         if isinstance(cond, MatchAny):
             return qm.FieldCondition(key=cond.key, match=qm.MatchAny(any=list(cond.values)))
+        if isinstance(cond, Since):
+            # The model parses the ISO text itself (the type says datetime).
+            since: Any = cond.moment
+            return qm.FieldCondition(key=cond.key, range=qm.DatetimeRange(gte=since))
         raise TypeError(f"unknown condition {cond!r}")
 
     return qm.Filter(

@@ -40,11 +40,13 @@ from amem_tui.tui.scope_loader import (
     private_title,
     resolve_scope,
 )
+from amem_tui.tui.screens.follow_actions import FollowActions
 from amem_tui.tui.screens.one_frame import in_one_frame
 from amem_tui.tui.screens.selection import SelectionScreen
 from amem_tui.tui.screens.store_views import StoreViews
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.detail import NoteDetail
+from amem_tui.tui.widgets.follow_bar import FollowBar
 from amem_tui.tui.widgets.footer import KeyFooter
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.history_pane import HistoryPane
@@ -66,7 +68,7 @@ if TYPE_CHECKING:
 SWITCH_HOLD_LIMIT = 1.0
 
 
-class MainScreen(StoreViews, SelectionScreen):
+class MainScreen(FollowActions, StoreViews, SelectionScreen):
     """Everything about one agent at a time."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(MAIN_ACTIONS)
@@ -98,6 +100,7 @@ class MainScreen(StoreViews, SelectionScreen):
             yield HistoryPane(self.engine, id="history")
         yield NoteDetail(self.engine, id="detail")
         yield ProgressBar(id="progress", show_eta=False)
+        yield FollowBar(self.engine, id="follow-bar")
         yield KeyFooter()
 
     def on_mount(self) -> None:

@@ -9,7 +9,7 @@ states are markers before the content).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -97,6 +97,8 @@ class NotePane(TabbedPane):
         self._query_words = 0
         self._shown_for: AgentScope | None = None
         self._kind: ListScope = which
+        #: Rows follow mode highlights for a while: note id -> kind of change.
+        self.marks: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=False)
@@ -158,7 +160,8 @@ class NotePane(TabbedPane):
         if self.show_owner:
             row.append(cell(note.effective_owner or "?", OWNER_MAX))
         words = hit.matched_terms if hit is not None else ()
-        row.append(content_cell(note, words, dim=weak))
+        mark = self.marks.get(note.id) if hit is None else None
+        row.append(content_cell(note, words, dim=weak, mark=mark))
         if weak:
             for part in row:
                 part.stylize("dim")
@@ -301,6 +304,95 @@ class NotePane(TabbedPane):
         count = f"{self.total - self.deleted}{deleted}"
         loaded = f"{self.loaded} of {self.total} loaded" if self.loaded < self.total else ""
         self.set_titles(f"{self.base_title} ({count})", loaded)
+
+    # ------------------------------------------------------------- following
+    def shown_notes(self) -> dict[str, MemoryNote]:
+        """The agent's listing as loaded, by id (what follow mode compares with)."""
+        return {note.id: note for note in self.listing}
+
+    def ids_in_view(self, margin: int = 1) -> list[str]:
+        """Ids of the rows on screen, and of ``margin`` screens of rows above and below
+        (what follow mode watches: a row scrolled into view is looked at next)."""
+        table = self.table
+        if not table.display:
+            return []
+        height = max(1, table.scrollable_content_region.height)
+        top = int(table.scroll_y)
+        rows = table.ordered_rows[max(0, top - margin * height) : top + (margin + 1) * height]
+        return [str(row.key.value) for row in rows if row.key.value is not None]
+
+    def merge_notes(
+        self,
+        changed: Sequence[MemoryNote],
+        removed: Iterable[str],
+        total: int,
+        marks: Mapping[str, str] | None = None,
+    ) -> None:
+        """Put changed and new notes into the listing and take ``removed`` out, keeping
+        the cursor on the note it is on (a new note goes to the top).
+
+        ``marks`` highlights rows (id -> kind of change) until :meth:`unmark`. While
+        search hits are shown only the kept listing changes.
+        """
+        self.marks.update(marks or {})
+        by_id = {note.id: note for note in changed}
+        gone = set(removed)
+        kept = [by_id.pop(note.id, note) for note in self.listing if note.id not in gone]
+        fresh = newest_first(by_id.values())
+        self.listing = fresh + kept
+        self.listing_total = total
+        if self.searching or not self.table.display:
+            return
+        self.total = total
+        table = self.table
+        if not fresh and not (gone & set(table.rows)):
+            for note in changed:
+                self._redraw_row(note)
+            self._retitle()
+            return
+        self._rebuild(self.listing)
+
+    def _redraw_row(self, note: MemoryNote) -> None:
+        table = self.table
+        if note.id not in table.rows:
+            return
+        for column, value in zip(list(table.columns), self._row(note), strict=True):
+            table.update_cell(note.id, column, value)
+
+    def _rebuild(self, notes: Sequence[MemoryNote]) -> None:
+        """Redraw every row, the cursor's note kept under the cursor, where it was seen."""
+        table = self.table
+        keep = self.current_id
+        old_row, old_scroll = table.cursor_row, table.scroll_y
+        table.clear()
+        for note in notes:
+            if note.id not in table.rows:
+                table.add_row(*self._row(note), key=note.id)
+        self.loaded = table.row_count
+        self._asked_at = -1
+        self._retitle()
+        self._message("" if self.total else "No notes here.")
+        if table.row_count == 0:
+            return
+        if keep is not None and keep in table.rows:
+            row = table.get_row_index(keep)
+        else:  # the cursor's note left: the cursor stays on its line
+            row = min(old_row, table.row_count - 1)
+        table.move_cursor(row=row, scroll=False)
+        # At the top, new rows come into view above the cursor; elsewhere the cursor's
+        # note stays on the same line of the screen.
+        visible = old_scroll == 0 and row < table.scrollable_content_region.height - 1
+        scroll = old_scroll if visible else max(0, old_scroll + row - old_row)
+        table.call_after_refresh(table.scroll_to, y=scroll, animate=False)
+
+    def unmark(self, ids: Iterable[str]) -> None:
+        """Stop highlighting these rows."""
+        for note_id in ids:
+            if self.marks.pop(note_id, None) is None:
+                continue
+            for note in self.listing:
+                if note.id == note_id and not self.searching:
+                    self._redraw_row(note)
 
     # ---------------------------------------------------------------- cursor
     @property

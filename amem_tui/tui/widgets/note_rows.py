@@ -7,7 +7,7 @@ literally.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -90,9 +90,29 @@ def state_tags(note: MemoryNote) -> list[Text]:
     return tags
 
 
-def content_cell(note: MemoryNote, words: Sequence[str] = (), dim: bool = False) -> Text:
-    """The content column: state markers, then the content with matched words underlined."""
+#: What a row highlighted by follow mode says before its content, by kind of change.
+MARK_LABELS: Mapping[str, str] = {
+    "added": "new",
+    "published": "shared",
+    "unpublished": "private",
+    "restored": "restored",
+    "edited": "edited",
+    "merged": "merged",
+    "evolved": "evolved",
+    "changed": "changed",
+}
+MARK_STYLE = "bold black on yellow"
+
+
+def content_cell(
+    note: MemoryNote, words: Sequence[str] = (), dim: bool = False, mark: str | None = None
+) -> Text:
+    """The content column: a follow-mode mark (a kind of change), state markers, then the
+    content with matched words underlined."""
     text = Text(no_wrap=True, overflow="ellipsis")
+    if mark is not None and note.active:
+        text.append(MARK_LABELS.get(mark, "changed"), style=MARK_STYLE)
+        text.append(" · ", style="dim")
     for tag in state_tags(note):
         text.append_text(tag)
         text.append(" · ", style="dim")

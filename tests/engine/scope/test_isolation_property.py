@@ -29,7 +29,7 @@ from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.errors import AmemError, InvalidInput, NotFound, PermissionDenied
 from amem_tui.engine.models import MemoryNote
 from amem_tui.engine.store.qdrant import QdrantStore
-from tests.support.engines import make_engine, open_backend
+from tests.support.engines import BACKENDS, make_engine, open_backend
 
 SHARED_COLLECTION = "amem_notes"
 POOL = ["dev", "ops", "qa", "lab"]
@@ -420,9 +420,9 @@ class World:
                 if actor.mode == "A" and listed(actor, n) and n.agent_id != actor.name
             }
             for which, want in (("visible", visible), ("private", private), ("shared", shared)):
-                page = engine.list_notes(actor.name, which, limit=1000)  # type: ignore[arg-type]
+                page = engine.list_notes(actor.name, which, limit=1000)
                 assert {n.id for n in page.notes} == want, (actor, which)
-                assert page.total == len(want) == engine.count(actor.name, which)  # type: ignore[arg-type]
+                assert page.total == len(want) == engine.count(actor.name, which)
             hits = engine.search(actor.name, query, limit=1000).hits
             assert {h.note.id for h in hits} <= visible, (actor, "search leaked")
             assert all(h.because is not None for h in hits)
@@ -438,14 +438,34 @@ class World:
         assert snapshot(engine) == before, "reading changed the store"
 
 
-@pytest.mark.parametrize("backend", ["memory", "path", "edge"])
-@settings(
-    max_examples=12,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+#: The embedded backends run the full set of examples.
+EMBEDDED = tuple(backend for backend in BACKENDS if backend != "server")
+#: Examples per backend; over REST every store call is an HTTP round trip (about ten
+#: times an embedded call), so the server backend runs a third of them.
+EMBEDDED_EXAMPLES = 12
+SERVER_EXAMPLES = 4
+PROPERTY_SETTINGS = {
+    "deadline": None,
+    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
+}
+
+
+@pytest.mark.parametrize("backend", EMBEDDED)
+@settings(max_examples=EMBEDDED_EXAMPLES, **PROPERTY_SETTINGS)
 @given(world=worlds())
 def test_isolation_property(backend: str, world: dict[str, Any]) -> None:
+    check_isolation(backend, world)
+
+
+@settings(max_examples=SERVER_EXAMPLES, **PROPERTY_SETTINGS)
+@given(world=worlds())
+def test_isolation_property_over_rest(world: dict[str, Any]) -> None:
+    """The same property through ``--url`` (qdrant-client over REST, the stand-in)."""
+    check_isolation("server", world)
+
+
+def check_isolation(backend: str, world: dict[str, Any]) -> None:
+    """Run one random world on ``backend`` and compare every view with the oracle."""
     modes: dict[str, str] = world["modes"]
     actors = {
         name: Actor(name, mode, SHARED_COLLECTION if mode == "A" else f"{SHARED_COLLECTION}_{name}")
