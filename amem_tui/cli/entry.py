@@ -7,27 +7,43 @@ import contextlib
 import importlib.util
 import os
 import sys
-from collections.abc import Sequence
-
-from pydantic import ValidationError
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import TYPE_CHECKING
 
 from amem_tui.cli.command import FailedWithReport
-from amem_tui.cli.context import Context, settings_from_args
 from amem_tui.cli.output import emit, error_facts, error_kind, report_error, sanitize
 from amem_tui.cli.parser import COMMANDS, build_parser
-from amem_tui.config import Settings
 from amem_tui.engine.errors import AmemError
 
+if TYPE_CHECKING:
+    import argparse
 
-def run_tui(settings: Settings, follow: bool = False) -> int:
-    """Open the Textual inspector (imported only here, so headless use stays light);
-    ``follow`` starts it in follow mode."""
+    from amem_tui.cli.context import Context
+    from amem_tui.config import Settings
+
+# The settings (pydantic) and the engine are imported once a command needs them: the
+# TUI draws its first frame before either is loaded.
+
+
+def run_tui(
+    open_settings: Callable[[], Settings],
+    follow: bool = False,
+    args: argparse.Namespace | None = None,
+) -> int:
+    """Open the Textual inspector (imported only here, so headless use stays light).
+
+    The settings are read by the app after its first frame; ``args`` label that frame
+    (agent, store), ``follow`` starts it in follow mode.
+    """
     try:
         from amem_tui.tui.app import run
     except ImportError:
         print("amem-tui: the TUI is not available in this build", file=sys.stderr)
         return 0
-    return run(settings, follow=follow)
+    agent = getattr(args, "agent", None)
+    store = getattr(args, "url", None) or getattr(args, "store", None) or ""
+    return run(open_settings, follow=follow, agent_hint=agent, store_hint=str(store))
 
 
 def _silence_stdout() -> None:
@@ -37,6 +53,26 @@ def _silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):
         pass
+
+
+def read_settings(args: argparse.Namespace) -> Settings:
+    """The settings the command line names (imported here: they load pydantic)."""
+    from amem_tui.cli.context import settings_from_args
+
+    return settings_from_args(args)
+
+
+def invalid_value(error: Exception) -> str | None:
+    """What a pydantic model refused, as one line (None for any other error)."""
+    if "pydantic" not in sys.modules:  # nothing raised by a model before models load
+        return None
+    from pydantic import ValidationError
+
+    if not isinstance(error, ValidationError):
+        return None
+    first = error.errors()[0]
+    field = ".".join(str(part) for part in first["loc"])
+    return f"invalid value{' for ' + field if field else ''}: {first['msg']}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -61,10 +97,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         as_json = bool(getattr(args, "json", False))
-        settings = settings_from_args(args)
         follow = bool(getattr(args, "follow", False))
         if args.command is None:
-            return run_tui(settings, follow)
+            return run_tui(partial(read_settings, args), follow, args)
+        from amem_tui.cli.context import Context, settings_from_args
+
+        settings = settings_from_args(args)
         ctx = Context(settings, as_json, new_agent=bool(getattr(args, "new_agent", False)))
         command = COMMANDS[args.command]
         try:
@@ -75,7 +113,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(data, dict) and data.get("open_tui"):
             ctx.close()
             ctx = None
-            code = run_tui(settings, follow) if importlib.util.find_spec("amem_tui.tui") else 0
+            has_tui = importlib.util.find_spec("amem_tui.tui") is not None
+            code = run_tui(lambda: settings, follow, args) if has_tui else 0
             emit(data, False, command.text)  # after the TUI: how to reach its store again
             return code
         emit(data, as_json, command.text)
@@ -83,11 +122,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except AmemError as exc:
         return fail(str(exc), exc.exit_code, error_kind(exc), exc)
-    except ValidationError as exc:  # a value a model refuses: rejected input
-        first = exc.errors()[0]
-        field = ".".join(str(part) for part in first["loc"])
-        message = f"invalid value{' for ' + field if field else ''}: {first['msg']}"
-        return fail(message, 2, "invalid_input")
     except KeyboardInterrupt:
         return fail("interrupted", 130, "interrupted")
     except BrokenPipeError:
@@ -99,6 +133,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         return fail(f"store unavailable: {exc.strerror or exc}", 5, "store_unavailable")
     except Exception as exc:  # the last line of defence: one line, never a traceback
+        invalid = invalid_value(exc)
+        if invalid is not None:
+            return fail(invalid, 2, "invalid_input")
         if os.environ.get("AMEM_DEBUG"):
             raise
         reason = sanitize(str(exc).strip().splitlines()[0] if str(exc).strip() else "")

@@ -2,49 +2,79 @@
 
 from __future__ import annotations
 
-import sys
+import contextlib
 import tomllib
 from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App
 from textual.binding import BindingType
+from textual.command import Provider
 from textual.notifications import SeverityLevel
 
-from amem_tui.engine.errors import AmemError, ModelUnavailable, StoreUnavailable
+from amem_tui.engine.errors import AmemError
 from amem_tui.paths import config_dir
 from amem_tui.tui.actions import APP_ACTIONS, bindings, help_rows
-from amem_tui.tui.commands import AmemCommands
 from amem_tui.tui.messages import ModelState
-from amem_tui.tui.screens.main import MainScreen
+from amem_tui.tui.screens.opening import OpeningScreen
 from amem_tui.tui.themes import bundled_theme_dir, load_themes, user_theme_dir
 
 if TYPE_CHECKING:
     from amem_tui.config import Settings
     from amem_tui.engine.engine import MemoryEngine
 
+# The first frame is drawn before the settings, pydantic, numpy, the store or the
+# model are loaded: this module imports Textual and light project modules only. The
+# main screen and the palette's commands (which read the engine's models) are
+# imported where they are first needed.
+
 DEFAULT_THEME = "amem-dark"
 
 
+def palette_commands() -> type[Provider]:
+    """The command palette's provider, imported when the palette first opens."""
+    from amem_tui.tui.commands import AmemCommands
+
+    return AmemCommands
+
+
 class AmemApp(App[int]):
-    """The inspector: one engine, one agent at a time, every action through the engine."""
+    """The inspector: one engine, one agent at a time, every action through the engine.
+
+    Given an engine, the main screen is the first screen. Given an ``opener`` instead,
+    the first frame is the layout, empty (:class:`OpeningScreen`), while a worker
+    thread opens the engine; a failure to open ends the app with
+    :attr:`start_error` set.
+    """
 
     CSS_PATH = "app.tcss"
     TITLE = "amem-tui"
-    COMMANDS = App.COMMANDS | {AmemCommands}
+    COMMANDS = App.COMMANDS | {palette_commands}
     BINDINGS: ClassVar[list[BindingType]] = bindings(APP_ACTIONS)
 
     def __init__(
         self,
-        engine: MemoryEngine,
+        engine: MemoryEngine | None = None,
         *,
+        opener: Callable[[], MemoryEngine] | None = None,
+        store_label: str = "",
+        agent_hint: str | None = None,
         agent: str | None = None,
         theme: str | None = None,
         user_config: bool = True,
         follow: bool = False,
     ) -> None:
+        if (engine is None) == (opener is None):
+            raise ValueError("give an engine or an opener, not both")
         super().__init__()
-        self.engine = engine
+        self._engine = engine
+        self.opener = opener
+        self.store_label = store_label
+        #: The agent the opening screen names before the settings are read.
+        self.agent_hint = agent_hint
+        #: What stopped the engine from opening (the app has exited with its code).
+        self.start_error: Exception | None = None
         #: Start in follow mode (``--follow``): the panes keep up with other writers.
         self.follow_on_start = follow
         self.initial_agent = agent
@@ -68,6 +98,18 @@ class AmemApp(App[int]):
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     @property
+    def engine(self) -> MemoryEngine:
+        """The engine every screen acts through (open once the main screen shows)."""
+        if self._engine is None:
+            raise RuntimeError("the store is still opening")
+        return self._engine
+
+    @property
+    def engine_open(self) -> bool:
+        """True once the engine is open."""
+        return self._engine is not None
+
+    @property
     def read_only(self) -> bool:
         """True when writes are off."""
         return self.engine.read_only
@@ -85,10 +127,51 @@ class AmemApp(App[int]):
             self.theme = self.wanted_theme
         if self.user_config:
             self._load_keymap()
-        self.push_screen(MainScreen(self.engine, self.initial_agent))
+        if self._engine is not None:
+            self._show_main(self._engine)
+            return
+        agent = self.initial_agent or self.agent_hint
+        self.push_screen(OpeningScreen(agent, self.store_label or "the store"))
+        # The worker starts once the empty layout is painted (imports hold the GIL).
+        self.call_after_refresh(self._start_opening)
+
+    def _show_main(self, engine: MemoryEngine) -> None:
+        from amem_tui.tui.screens.main import MainScreen
+
+        screen = MainScreen(engine, self.initial_agent)
+        if isinstance(self.screen, OpeningScreen):
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
         for problem in self.startup_problems:
             self.notify(problem, title="Configuration", severity="warning", markup=False)
         self.call_after_refresh(self._start_model_load)
+
+    def _start_opening(self) -> None:
+        self.run_worker(self._open_engine, thread=True, exit_on_error=False, group="open")
+
+    def _open_engine(self) -> None:
+        """In a worker thread: settings, store and the main screen's modules."""
+        assert self.opener is not None
+        try:
+            engine = self.opener()
+            import amem_tui.tui.screens.main  # noqa: F401  (loaded here, off the UI thread)
+        except Exception as exc:
+            with contextlib.suppress(RuntimeError):  # the app already closed
+                self.call_from_thread(self._open_failed, exc)
+            return
+        try:
+            self.call_from_thread(self._opened, engine)
+        except RuntimeError:  # the app closed while the store opened
+            engine.close()
+
+    def _opened(self, engine: MemoryEngine) -> None:
+        self._engine = engine
+        self._show_main(engine)
+
+    def _open_failed(self, error: Exception) -> None:
+        self.start_error = error
+        self.exit(return_code=error.exit_code if isinstance(error, AmemError) else 1)
 
     def _load_keymap(self) -> None:
         path = config_dir() / "keymap.toml"
@@ -119,6 +202,8 @@ class AmemApp(App[int]):
         self._post_model(True)
 
     def _post_model(self, ready: bool, detail: str = "") -> None:
+        from amem_tui.tui.screens.main import MainScreen
+
         for screen in self.screen_stack:
             if isinstance(screen, MainScreen):
                 screen.post_message(ModelState(ready, detail))
@@ -137,23 +222,32 @@ class AmemApp(App[int]):
         self.push_screen(HelpScreen(rows))
 
 
-def run(settings: Settings, follow: bool = False) -> int:
-    """Open the store the settings name and run the inspector; the exit code is returned.
+def run(
+    open_settings: Callable[[], Settings],
+    follow: bool = False,
+    agent_hint: str | None = None,
+    store_hint: str = "",
+) -> int:
+    """Run the inspector on the store the settings name; the exit code is returned.
 
-    A store that cannot be opened (held by another process, unreachable) ends
-    with a clear message and exit code 5, never a traceback. ``follow`` starts in
-    follow mode.
+    The settings are read and the store opened after the first frame, in a worker
+    (``agent_hint`` and ``store_hint`` label the empty layout meanwhile). What stops
+    them (a configuration error, a store held by another process or unreachable) is
+    raised here once the app has closed, for the caller to report. ``follow`` starts
+    in follow mode.
     """
-    from amem_tui.engine.engine import MemoryEngine
 
+    def open_engine() -> MemoryEngine:
+        from amem_tui.engine.engine import MemoryEngine
+
+        return MemoryEngine(open_settings())
+
+    app = AmemApp(opener=open_engine, store_label=store_hint, agent_hint=agent_hint, follow=follow)
     try:
-        engine = MemoryEngine(settings)
-    except (StoreUnavailable, ModelUnavailable) as exc:
-        print(f"amem-tui: {exc}", file=sys.stderr)
-        return exc.exit_code
-    try:
-        app = AmemApp(engine, follow=follow)
         app.run()
     finally:
-        engine.close()
+        if app.engine_open:
+            app.engine.close()
+    if app.start_error is not None:
+        raise app.start_error
     return int(app.return_code or 0)

@@ -58,8 +58,10 @@ def row_ids(app: Any, which: str) -> list[str]:
 
 
 def state_cell(app: Any, which: str, note_id: str) -> str:
+    """The first marker before a row's content (a follow-mode mark, or a state)."""
     table = pane(app, which).table
-    return str(table.get_cell(note_id, "state"))
+    content = str(table.get_cell(note_id, "content"))
+    return content.split(" · ")[0] if " · " in content else ""
 
 
 def activity_texts(app: Any) -> list[str]:

@@ -10,30 +10,36 @@ from pathlib import Path
 
 from tests.support.paths import REPO_ROOT
 
-#: The ``amem-tui`` start path on an embedded (Edge) folder, up to the first frame.
+#: ``amem-tui --store PATH`` up to its first frame (what was imported by then), then on
+#: until the main screen shows on the opened store.
 FIRST_FRAME = r"""
 import json, sys
 from pathlib import Path
-import amem_tui.cli
-from amem_tui.config import Settings
-from amem_tui.engine.engine import MemoryEngine
-from amem_tui.tui.app import AmemApp
+import amem_tui.tui.app as app_module
+from amem_tui.cli import main
 
-engine = MemoryEngine(Settings(store_path=sys.argv[1]))
 seen = {}
+run_app = app_module.AmemApp.run
 
-class FirstFrame(AmemApp):
-    CSS_PATH = str(Path(sys.modules[AmemApp.__module__].__file__).parent / "app.tcss")
+class FirstFrame(app_module.AmemApp):
+    CSS_PATH = str(Path(app_module.__file__).parent / "app.tcss")
 
     def on_mount(self) -> None:  # runs before AmemApp.on_mount: fires first after the frame
         self.call_after_refresh(self.first_frame)
 
     def first_frame(self) -> None:
         seen.update({name: name in sys.modules for name in sys.argv[2:]})
-        self.exit(0)
+        seen["screen"] = type(self.screen).__name__
 
-FirstFrame(engine, user_config=False).run(headless=True, size=(120, 40))
-engine.close()
+    def _opened(self, engine) -> None:
+        super()._opened(engine)
+        self.call_after_refresh(lambda: self.exit(0))
+
+    def run(self, **options):
+        return run_app(self, headless=True, size=(120, 40))
+
+app_module.AmemApp = FirstFrame
+seen["exit_code"] = main(["--store", sys.argv[1]])
 print(json.dumps(seen))
 """
 
@@ -68,8 +74,12 @@ def test_importing_the_app_loads_no_client_model_or_audit(tmp_path: Path) -> Non
     assert loaded == dict.fromkeys(names, False)
 
 
-def test_first_frame_on_an_edge_folder_loads_no_client_or_model(tmp_path: Path) -> None:
-    names = HEAVY + RARE
+#: What the first frame never waits for: the settings, pydantic, numpy, the store.
+STORE_AND_MODELS = ["pydantic", "numpy", "amem_tui.config", "amem_tui.engine.models", "qdrant_edge"]
+
+
+def test_the_first_frame_waits_for_no_settings_models_store_or_model(tmp_path: Path) -> None:
+    names = HEAVY + RARE + STORE_AND_MODELS
     out = subprocess.run(
         [sys.executable, "-c", FIRST_FRAME, str(tmp_path / "store"), *names],
         cwd=REPO_ROOT,
@@ -78,6 +88,8 @@ def test_first_frame_on_an_edge_folder_loads_no_client_or_model(tmp_path: Path) 
         text=True,
         check=True,
     )
-    loaded = json.loads(out.stdout.strip().splitlines()[-1])
-    assert loaded == dict.fromkeys(names, False)
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    assert seen.pop("screen") == "OpeningScreen"
+    assert seen.pop("exit_code") == 0  # the main screen showed on the opened store
+    assert seen == dict.fromkeys(names, False)
     assert (tmp_path / "store").exists()  # it really opened an embedded folder

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from textual.widgets import Static
 
-from amem_tui.config import Settings
+from amem_tui.cli import main
 from amem_tui.demo import demo_id
 from amem_tui.paths import config_dir
-from amem_tui.tui.app import AmemApp, run
+from amem_tui.tui.app import AmemApp
 from amem_tui.tui.themes import bundled_theme_dir, load_themes
 from tests.support.tui import SIZE, demo_engine, settle
 
@@ -37,11 +37,15 @@ def test_a_locked_store_ends_with_a_message_and_exit_5(
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
 
-        def never(*args: object, **kwargs: object) -> None:
-            raise AssertionError("the app must not start on a locked store")
+        run_app = AmemApp.run
 
-        monkeypatch.setattr(AmemApp, "run", never)
-        code = run(Settings(store_path=path))
+        def headless(app: AmemApp, **options: object) -> object:
+            return run_app(app, headless=True, size=SIZE)
+
+        # The layout shows first; the store's refusal then ends the app, and the
+        # command line reports it as it reports any store error.
+        monkeypatch.setattr(AmemApp, "run", headless)
+        code = main(["--store", str(path)])
     finally:
         holder.kill()
         holder.wait()
