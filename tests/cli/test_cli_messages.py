@@ -138,12 +138,13 @@ def test_the_demo_says_how_to_reach_its_store_after_the_tui_closes(
 ) -> None:
     import amem_tui.tui.app
 
-    def fake_tui(settings: Any) -> int:
+    def fake_tui(open_settings: Any, **options: Any) -> int:
+        assert open_settings().store_label == str(store)
         print("<the TUI ran here>")
         return 0
 
-    monkeypatch.setattr(amem_tui.tui.app, "run", fake_tui)
     store = tmp_path / "store"
+    monkeypatch.setattr(amem_tui.tui.app, "run", fake_tui)
     code, out, err = cli(capsys, "demo", "--store", str(store), "--model", TEST_MODEL)
     assert (code, err) == (0, "")
     tui_at = out.index("<the TUI ran here>")

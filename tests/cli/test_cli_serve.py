@@ -123,7 +123,7 @@ def test_the_served_page_runs_the_app(demo_store: tuple[Path, Path]) -> None:
             page = answer.read().decode()
         assert answer.status == 200
         assert f"ws://127.0.0.1:{port}/ws" in page and "amem-tui" in page
-        text = asyncio.run(session_text(url, ["agent dev", "READ-ONLY"]))
+        text = asyncio.run(session_text(url, ["agent dev", "READ-ONLY", "Mode A"]))
         assert "amem-tui" in text and "Mode A" in text
 
 
