@@ -88,6 +88,9 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         key_display="/",
         footer_rank=1,
         palette=PaletteEntry(10, "Search as this agent", "live search in the search box"),
+        # Priority: the focus moves before the next key of a burst is delivered, so a
+        # query typed right after '/' lands in the box, not on the note list's keys.
+        priority=True,
     ),
     Action("switch_agent", "s", "switch_agent", "Agent", footer_rank=2),
     Action(

@@ -138,8 +138,10 @@ class AmemApp(App[int]):
     def _show_main(self, engine: MemoryEngine) -> None:
         from amem_tui.tui.screens.main import MainScreen
 
-        screen = MainScreen(engine, self.initial_agent)
-        if isinstance(self.screen, OpeningScreen):
+        opening = self.screen if isinstance(self.screen, OpeningScreen) else None
+        draft = opening.draft if opening is not None else ("", False)
+        screen = MainScreen(engine, self.initial_agent, draft)
+        if opening is not None:
             self.switch_screen(screen)
         else:
             self.push_screen(screen)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from textual import events
 from textual.widgets import Input, Static
 
 from amem_tui.demo import demo_id
@@ -165,3 +166,28 @@ async def test_enter_goes_to_the_results_of_the_final_text() -> None:
         await settle(pilot)
         assert len(gated.calls) == calls
         assert isinstance(main.focused.parent, NotePane)  # type: ignore[union-attr]
+
+
+def burst(app: Any, keys: str) -> None:
+    """Keys as a fast typist's burst reaches the app: all queued before any is handled."""
+    for char in keys:
+        key = "slash" if char == "/" else ("space" if char == " " else char)
+        app.post_message(events.Key(key, char))
+
+
+async def test_keys_typed_right_after_slash_go_into_the_search_box() -> None:
+    app = demo_app(agent="dev")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        private = pilot.app.screen.query_one("#private", NotePane)
+        rows_before = private.table.row_count
+        burst(app, "/deploy freeze")  # 'd' on a note would ask to delete it
+        await settle(pilot)
+        box = app.screen.query_one("#search", Input)
+        assert box.value == "deploy freeze"
+        assert app.focused is box
+        assert isinstance(app.screen, MainScreen)  # no dialog opened from the table
+        assert private.table.row_count != rows_before or private.searching
+        burst(app, "/ci")  # in the box, '/' is typed
+        await settle(pilot)
+        assert box.value == "deploy freeze/ci"

@@ -6,7 +6,7 @@ import threading
 from typing import Any
 
 import pytest
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Input
 
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.errors import StoreUnavailable
@@ -80,3 +80,42 @@ def test_an_app_takes_an_engine_or_an_opener() -> None:
         AmemApp(engine, opener=lambda: engine)
     with pytest.raises(ValueError, match="engine or an opener"):
         AmemApp()
+
+
+async def test_a_query_typed_while_the_store_opens_is_searched_once_it_is_open() -> None:
+    release = threading.Event()
+    engine = demo_engine()
+
+    def opener() -> MemoryEngine:
+        release.wait(10)
+        return engine
+
+    app = AmemApp(opener=opener, agent="dev", user_config=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("slash", *"deploy freeze")
+        release.set()
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, MainScreen)
+        box = screen.query_one("#search", Input)
+        assert box.value == "deploy freeze" and app.focused is box
+        private: Any = screen.query_one("#private")
+        shared: Any = screen.query_one("#shared")
+        assert private.searching and shared.searching  # the typed query was searched
+
+
+async def test_q_quits_while_the_store_opens() -> None:
+    release = threading.Event()
+
+    def opener() -> MemoryEngine:
+        release.wait(10)
+        return demo_engine()
+
+    app = AmemApp(opener=opener, user_config=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("q")
+        await pilot.pause()
+        release.set()
+    assert app.return_code == 0

@@ -184,8 +184,8 @@ class CompareScreen(ReportsWorkerFailures, Screen[None]):
 
     # ---------------------------------------------------------------- queries
     def action_focus_query(self) -> None:
-        """Put the cursor in the query box."""
-        self.query_one("#compare-query", Input).focus()
+        """Put the cursor in the query box (at once: keys typed in the same burst follow)."""
+        self.set_focus(self.query_one("#compare-query", Input))
 
     @on(Input.Changed, "#compare-query")
     def _query_changed(self) -> None:

@@ -121,10 +121,8 @@ class AdaptiveLayout(WriteActionsScreen):
         self.show_tab(name)
         pane = self.tab_pane(name)
         table = pane.query_one(DataTable)
-        if table.display:
-            table.focus()
-        else:
-            pane.focus()
+        # At once, not after this message: keys typed in the same burst follow the focus.
+        self.set_focus(table if table.display else pane)
 
     # ----------------------------------------------------------------- focus
     def tab_of(self, widget: Widget | None) -> TabName | None:

@@ -79,10 +79,14 @@ class MainScreen(FollowActions, StoreViews, SelectionScreen):
     store_banner = getters.query_one(StoreBanner)
     progress_bar = getters.query_one("#progress", ProgressBar)
 
-    def __init__(self, engine: MemoryEngine, agent: str | None = None) -> None:
+    def __init__(
+        self, engine: MemoryEngine, agent: str | None = None, draft: tuple[str, bool] = ("", False)
+    ) -> None:
         super().__init__(engine)
         #: The agent to open with (None: the configured default).
         self.initial_agent = agent
+        #: A query typed before the screen showed, and whether its box had the focus.
+        self.draft = draft
         self.agents: list[AgentScope] = []
         #: Counts agent loads; a load overtaken by a newer one is never shown.
         self.generation = 0
@@ -109,6 +113,11 @@ class MainScreen(FollowActions, StoreViews, SelectionScreen):
         self.progress_bar.display = False
         self.header_bar.show(None, None)
         self.detail_view.show_message("Loading…")
+        query, focused = self.draft
+        if query:  # searched once the agent is loaded
+            self.search_box.query_input.value = query
+        if focused:
+            self.set_focus(self.search_box.query_input)
         # Workers start once this frame is painted: a worker reading a big store
         # holds the GIL for long stretches, and the first frame must not wait for it.
         self.call_after_refresh(self._start_loading)
@@ -315,7 +324,8 @@ class MainScreen(FollowActions, StoreViews, SelectionScreen):
     # ---------------------------------------------------------------- search
     def action_focus_search(self) -> None:
         """Put the cursor in the search box."""
-        self.search_box.query_input.focus()
+        # At once, not after this message: keys typed in the same burst go to the box.
+        self.set_focus(self.search_box.query_input)
 
     def action_clear_search(self) -> None:
         """Clear the query and bring back the full lists."""

@@ -9,8 +9,11 @@ stays where it is and only fills.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Input, Static
@@ -27,7 +30,17 @@ HISTORY_WIDTH = 33
 
 
 class OpeningScreen(Screen[None]):
-    """Header, search box, panes and detail, empty until the engine is open."""
+    """Header, search box, panes and detail, empty until the engine is open.
+
+    A query typed meanwhile is kept: the main screen starts with it in its search box.
+    """
+
+    # Nothing has the focus until '/' (so 'q' still quits); priority, so the rest of a
+    # burst typed after '/' lands in the box.
+    AUTO_FOCUS = ""
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "focus_search", "Search", key_display="/", priority=True)
+    ]
 
     DEFAULT_CSS = """
     OpeningScreen > #panes > TabbedPane { width: 1fr; }
@@ -48,7 +61,6 @@ class OpeningScreen(Screen[None]):
         with Vertical(id="search-box"):
             search = Input(placeholder="Search as this agent…  ( / )", id="search")
             search.compact = height < SHORT_HEIGHT
-            search.disabled = True
             yield search
         with Horizontal(id="panes"):
             for index, (name, title) in enumerate(PANE_TITLES):
@@ -70,3 +82,17 @@ class OpeningScreen(Screen[None]):
     def on_mount(self) -> None:
         """The header says the agent is loading, as the main screen's does."""
         self.query_one(HeaderBar).show(None, None)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """In the search box, '/' is typed."""
+        return not (action == "focus_search" and isinstance(self.focused, Input))
+
+    def action_focus_search(self) -> None:
+        """Put the cursor in the search box."""
+        self.set_focus(self.query_one("#search", Input))
+
+    @property
+    def draft(self) -> tuple[str, bool]:
+        """The query typed so far, and whether the search box has the focus."""
+        search = self.query_one("#search", Input)
+        return search.value, self.focused is search

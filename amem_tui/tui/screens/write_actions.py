@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from textual import getters, on, work
 from textual.events import Key
 from textual.screen import Screen
-from textual.widgets import Input
+from textual.widgets import Input, TextArea
 
 from amem_tui.tui.actions import WRITE_ACTIONS, disabled_reason
 from amem_tui.tui.dialogs.confirm import confirm_then
@@ -67,7 +67,10 @@ class WriteActionsScreen(ReportsWorkerFailures, Screen[None]):
         return reason
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Dim actions that cannot run (the reason is shown when they are tried)."""
+        """Dim actions that cannot run (the reason is shown when they are tried); '/'
+        is typed, not bound, while a text box has the focus."""
+        if action == "focus_search" and isinstance(self.focused, (Input, TextArea)):
+            return False
         if action in WRITE_ACTIONS and self.disabled_reason(action):
             return None
         return True
