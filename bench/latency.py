@@ -6,9 +6,10 @@ read from the screen as a person reads it (bench/terminal.py):
 - first frame: from the moment tmux starts the process until the app's layout is on
   screen (amem-tui: its header and pane frames; the floor app: its header); amem-tui's
   "filled" time runs on until its header counts what the agent sees;
-- typing: for each query, the search box is cleared (Ctrl+U) and the whole query is
-  typed right after it as one burst of keys; the time runs from the Ctrl+U until the
-  right hit is on screen (so a slow clear counts): the
+- clearing: for each query, the previous one is cleared (Ctrl+U); the time runs until
+  its results are off the screen;
+- typing: then the whole query is typed as one burst of keys; the time runs until the
+  right hit is on screen: the
   status line names the query and the first words of the top hit (worked out before
   with the engine, as the agent searches) show in a pane. The floor app, a header, an
   input and a table filtered on every keystroke (bench/floor_app.py) over the same note
@@ -85,17 +86,18 @@ def time_amem(
         app.wait_for(lambda s: "Private" in s and "loading" not in s.lower(), timeout=600)
         app.keys("/")
         latencies: list[float] = []
+        clears: list[float] = []
         for query, top in zip(queries, tops, strict=True):
-            begun = time.perf_counter()
             app.keys("C-u")
+            clears.append(app.wait_for(lambda s: "hits for" not in s))
             app.type(query)
             marker = f"for '{query[:40]}"
-            app.wait_for(lambda s, m=marker, t=top: m in s and t in s)
-            latencies.append(time.perf_counter() - begun)
+            latencies.append(app.wait_for(lambda s, m=marker, t=top: m in s and t in s))
         return {
             "first_frame_s": first,
             "filled_s": filled,
             "typing": figures(latencies),
+            "clearing": figures(clears),
             "rss_mib": app.peak_rss_mib(),
         }
     finally:
@@ -111,14 +113,19 @@ def time_floor(texts_file: Path, queries: list[str], size: tuple[int, int]) -> d
         app.wait_for(lambda s: "floor app" in s)
         first = time.perf_counter() - app.started
         latencies: list[float] = []
+        clears: list[float] = []
         for query in queries:
-            begun = time.perf_counter()
             app.keys("C-u")
+            clears.append(app.wait_for(lambda s: "rows for ''" in s))
             app.type(query)
             marker = f"rows for '{query}'"
-            app.wait_for(lambda s, m=marker: m in s)
-            latencies.append(time.perf_counter() - begun)
-        return {"first_frame_s": first, "typing": figures(latencies), "rss_mib": app.peak_rss_mib()}
+            latencies.append(app.wait_for(lambda s, m=marker: m in s))
+        return {
+            "first_frame_s": first,
+            "typing": figures(latencies),
+            "clearing": figures(clears),
+            "rss_mib": app.peak_rss_mib(),
+        }
     finally:
         app.stop()
 
@@ -150,6 +157,7 @@ def main() -> None:
             "first_frame_s": statistics.median(r["first_frame_s"] for r in rs),
             "filled_s": statistics.median(r.get("filled_s", r["first_frame_s"]) for r in rs),
             "typing": rs[-1]["typing"],
+            "clearing": rs[-1]["clearing"],
             "rss_mib": max(r["rss_mib"] for r in rs),
         }
         for name, rs in runs.items()
@@ -170,6 +178,7 @@ def main() -> None:
             f"  {name:5}  first frame {row['first_frame_s']:.2f} s (filled {row['filled_s']:.2f} s)"
             f"  typing p50 "
             f"{typing['p50_ms']:.0f} ms p90 {typing['p90_ms']:.0f} ms max {typing['max_ms']:.0f} ms"
+            f"  clearing p50 {row['clearing']['p50_ms']:.0f} ms max {row['clearing']['max_ms']:.0f} ms"
             f"  peak RSS {row['rss_mib']:.0f} MiB"
         )
     ratios = out["ratios"]

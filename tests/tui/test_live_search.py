@@ -191,3 +191,27 @@ async def test_keys_typed_right_after_slash_go_into_the_search_box() -> None:
         burst(app, "/ci")  # in the box, '/' is typed
         await settle(pilot)
         assert box.value == "deploy freeze/ci"
+
+
+def burst_keys(app: Any, keys: list[str]) -> None:
+    """Named keys and characters, all queued before any is handled."""
+    for key in keys:
+        char = key if len(key) == 1 else None
+        app.post_message(events.Key(key, char))
+
+
+async def test_editing_keys_in_a_burst_act_in_the_order_typed() -> None:
+    app = demo_app(agent="dev")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        burst(app, "/lisbon")
+        await settle(pilot)
+        box = app.screen.query_one("#search", Input)
+        assert box.value == "lisbon"
+        # Clear the previous query and type the next one at once; fix a typo on the way.
+        typed = ["ctrl+u", *"deplpy", "backspace", "backspace", *"oy"]
+        burst_keys(app, [k if k != " " else "space" for k in typed])
+        await settle(pilot)
+        assert box.value == "deploy"
+        status = str(app.screen.query_one("#search-status", Static).render())
+        assert "for 'deploy'" in status

@@ -36,6 +36,7 @@ from amem_tui.tui.messages import ActionRefused, AgentsLoaded, ComparisonReady, 
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.access_panel import AccessPanel
 from amem_tui.tui.widgets.compared_list import ComparedList, group_rule, rule_of
+from amem_tui.tui.widgets.query_input import QueryInput
 from amem_tui.tui.workers import ReportsWorkerFailures
 
 if TYPE_CHECKING:
@@ -108,7 +109,9 @@ class CompareScreen(ReportsWorkerFailures, Screen[None]):
                 id="compare-scope",
                 compact=True,
             )
-        yield Input(placeholder="/ search as both agents at once", id="compare-query", compact=True)
+        yield QueryInput(
+            placeholder="/ search as both agents at once", id="compare-query", compact=True
+        )
         yield Static("Loading agents…", id="compare-status", markup=False)
         with Horizontal(id="compare-lists"):
             yield ComparedList(id="list-a")

@@ -21,6 +21,7 @@ from textual.widgets import Input, Static
 from amem_tui.tui.sizes import NARROW_WIDTH, SHORT_HEIGHT
 from amem_tui.tui.widgets.footer import KeyFooter
 from amem_tui.tui.widgets.header import HeaderBar
+from amem_tui.tui.widgets.query_input import QueryInput
 from amem_tui.tui.widgets.tabbed_pane import TabbedPane
 
 #: The panes, as the main screen names them.
@@ -59,7 +60,7 @@ class OpeningScreen(Screen[None]):
         narrow = width < NARROW_WIDTH
         yield HeaderBar(self.store_label, False, id="header")
         with Vertical(id="search-box"):
-            search = Input(placeholder="Search as this agent…  ( / )", id="search")
+            search = QueryInput(placeholder="Search as this agent…  ( / )", id="search")
             search.compact = height < SHORT_HEIGHT
             yield search
         with Horizontal(id="panes"):

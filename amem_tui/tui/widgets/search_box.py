@@ -28,6 +28,7 @@ from textual.worker import get_current_worker
 from amem_tui.tui.actions import key_for
 from amem_tui.tui.messages import HiddenFound, SearchDone, SearchFailed
 from amem_tui.tui.text import one_line
+from amem_tui.tui.widgets.query_input import QueryInput
 from amem_tui.tui.workers import ReportsWorkerFailures
 
 if TYPE_CHECKING:
@@ -95,7 +96,7 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         self._focus_results = False  # Enter was pressed: go to the hits once they come
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="Search as this agent…  ( / )", id="search")
+        yield QueryInput(placeholder="Search as this agent…  ( / )", id="search")
         yield Static("", id="search-status", markup=False)
 
     def on_mount(self) -> None:
