@@ -67,6 +67,7 @@ def figures(samples: list[float]) -> dict[str, float]:
         "p50_ms": statistics.median(samples) * 1000,
         "p90_ms": percentile(samples, 0.9) * 1000,
         "max_ms": max(samples) * 1000,
+        "samples_ms": [round(x * 1000, 1) for x in samples],
         "n": len(samples),
     }
 
@@ -178,7 +179,8 @@ def main() -> None:
             f"  {name:5}  first frame {row['first_frame_s']:.2f} s (filled {row['filled_s']:.2f} s)"
             f"  typing p50 "
             f"{typing['p50_ms']:.0f} ms p90 {typing['p90_ms']:.0f} ms max {typing['max_ms']:.0f} ms"
-            f"  clearing p50 {row['clearing']['p50_ms']:.0f} ms max {row['clearing']['max_ms']:.0f} ms"
+            f"  clearing p50 {row['clearing']['p50_ms']:.0f} ms"
+            f" max {row['clearing']['max_ms']:.0f} ms"
             f"  peak RSS {row['rss_mib']:.0f} MiB"
         )
     ratios = out["ratios"]
