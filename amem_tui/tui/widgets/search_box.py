@@ -6,7 +6,9 @@ ends. So at most one search thread runs, the final text is always searched, and 
 fast typist costs at most one extra search. A result that no longer matches the
 box (older text, another agent, a reload) is dropped, never shown.
 
-The hits come first; the hidden matches (about as much work again) follow. The box
+A change whose text is already out of date (more keys of a burst are in the box)
+starts nothing. The hits come first; the hidden matches (about as much work again)
+follow once the query has stayed in the box for :data:`HIDDEN_AFTER`. The box
 keeps the result and whether hidden matches are shown; the screen puts the hits in
 the panes when told (:class:`SearchBox.Results` and the other messages below).
 """
@@ -14,6 +16,7 @@ the panes when told (:class:`SearchBox.Results` and the other messages below).
 from __future__ import annotations
 
 import contextlib
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -38,6 +41,9 @@ if TYPE_CHECKING:
 
 #: Hits (and hidden matches) asked for per search.
 SEARCH_LIMIT = 40
+#: Seconds a query must stay in the box before its hidden matches are looked for.
+HIDDEN_AFTER = 0.15
+HIDDEN_POLL = 0.02
 
 
 class SearchBox(ReportsWorkerFailures, Vertical):
@@ -144,6 +150,8 @@ class SearchBox(ReportsWorkerFailures, Vertical):
     @on(Input.Changed, "#search")
     def _query_changed(self, event: Input.Changed) -> None:
         event.stop()
+        if event.value != event.input.value:
+            return  # more keys of a burst were typed: their own change follows
         self.query_text = event.value.strip()
         if not self.query_text:
             # The running search (if any) finishes in its thread; its result no
@@ -204,7 +212,15 @@ class SearchBox(ReportsWorkerFailures, Vertical):
             self.post_message(SearchFailed(generation, query, str(exc)))
             raise  # reported by the worker-error handler
         self.post_message(SearchDone(generation, query, result))
-        if not self._is_current(generation, query) or get_current_worker().is_cancelled:
+        worker = get_current_worker()
+        # Hidden matches cost about a search again: only for a query the user has
+        # stopped typing, so they never compete with the next query's search.
+        deadline = time.monotonic() + HIDDEN_AFTER
+        while time.monotonic() < deadline:
+            if not self._is_current(generation, query) or worker.is_cancelled:
+                return
+            time.sleep(HIDDEN_POLL)
+        if not self._is_current(generation, query) or worker.is_cancelled:
             return
         try:
             hidden, notice = self.engine.hidden_matches(
