@@ -154,10 +154,15 @@ def _records(a: dict[str, Any]) -> list[AccessRecord | None]:
         _texts(a["timestamp"]),
         strict=True,
     )
+    # Notes share reader lists: one tuple per distinct list, so records share it too.
+    shared_readers: dict[tuple[int, ...], tuple[str, ...]] = {}
     for i, (agent, user, kind, no_readers, active, bad, count, seen, made) in enumerate(rows):
-        readers = (
-            None if no_readers else tuple(table[c] for c in reader_codes[starts[i] : starts[i + 1]])
-        )
+        readers = None
+        if not no_readers:
+            codes = tuple(reader_codes[starts[i] : starts[i + 1]])
+            readers = shared_readers.get(codes)
+            if readers is None:
+                readers = shared_readers[codes] = tuple(table[c] for c in codes)
         out.append(
             AccessRecord(
                 agent_id=text(agent),

@@ -14,6 +14,7 @@ class AccessRecord:
     """The access and ranking fields of one note (satisfies ``NoteAccess``, ``HeatFields``)."""
 
     __slots__ = (
+        "access_key",
         "agent_id",
         "is_active",
         "last_accessed",
@@ -47,6 +48,8 @@ class AccessRecord:
         self.last_accessed = last_accessed
         self.timestamp = timestamp
         self.user_id = user_id
+        #: The fields the read rules judge, together: notes that share them are judged alike.
+        self.access_key = (agent_id, readers, is_active, malformed, user_id)
 
     @property
     def active(self) -> bool:
@@ -70,4 +73,4 @@ class AccessRecord:
 
     def as_tuple(self) -> tuple[object, ...]:
         """Every field, in slot order (for saving and comparing)."""
-        return tuple(getattr(self, name) for name in self.__slots__)
+        return tuple(getattr(self, name) for name in self.__slots__ if name != "access_key")

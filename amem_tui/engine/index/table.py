@@ -326,8 +326,22 @@ class NoteIndex:
         return self.records[position] if position is not None else None
 
     def select(self, keep: Keep) -> Selection:
-        """The live notes whose record ``keep`` accepts."""
-        kept = [p for p, record in enumerate(self.records) if record is not None and keep(record)]
+        """The live notes whose record ``keep`` accepts.
+
+        ``keep`` is a read rule: it judges a record by its access fields alone (see
+        ``AccessRecord.access_key``), so it is asked once per distinct combination of
+        them, not once per note.
+        """
+        verdicts: dict[tuple[object, ...], bool] = {}
+        kept: list[int] = []
+        for position, record in enumerate(self.records):
+            if record is None:
+                continue
+            verdict = verdicts.get(record.access_key)
+            if verdict is None:
+                verdict = verdicts[record.access_key] = bool(keep(record))
+            if verdict:
+                kept.append(position)
         positions = np.asarray(kept, dtype=np.int64)
         keys = self.order[:, positions]
         positions = positions[np.lexsort((keys[2], keys[1], keys[0]))]
