@@ -190,6 +190,8 @@ class FastEmbedder:
                 else:
                     # Never download at run time: only a model already in fastembed's cache.
                     self._model = TextEmbedding(self.model_name, local_files_only=True)
+                # A model's first run allocates its buffers: here, not on the first query.
+                list(self._model.embed(["warm up"]))
             except ModelUnavailable:
                 raise
             except Exception as exc:

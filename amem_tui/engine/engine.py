@@ -422,13 +422,10 @@ class MemoryEngine:
         """Read and index what the agent's searches use, so its next search is quick.
 
         For an app to call in the background after start and after writes; a search
-        that comes while this runs waits for it instead of reading the store again. A
-        model already loaded runs once, so the first query does not pay its first run.
+        that comes while this runs waits for it instead of reading the store again.
         """
         scope = agent if isinstance(agent, AgentScope) else self.scope(agent)
         searching.warm_up(self._space(scope), self.clock())
-        if self.embedder.loaded:  # a model's first run allocates: not on the first query
-            self.embedder.embed_documents(["warm up"])
 
     # ------------------------------------------------------------- writing
     def check_writable(self, collection: str | None = None) -> None:

@@ -138,11 +138,8 @@ class SearchBox(ReportsWorkerFailures, Vertical):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="warm")
     def warm_up(self, scope: AgentScope) -> None:
-        """Load the model and the agent's notes; a search typed meanwhile waits for this."""
-        # The model first: reading a big store holds the GIL for seconds, and the
-        # first search needs the model more than it needs the warmed cache.
-        with contextlib.suppress(Exception):
-            self.engine.embedder.load()
+        """Index the agent's notes (the saved index, caught up); a search typed meanwhile
+        waits for this. The app loads the model beside it, in its own worker."""
         with contextlib.suppress(Exception):  # a failing store shows in the next load
             self.engine.warm_up(scope)
 
