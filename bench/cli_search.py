@@ -9,7 +9,10 @@ read and tokenized again. This prints, for the same queries on the same store:
 - ``search --mode dense`` (the floor: no keyword index at all);
 - ``search`` (hybrid) with the saved index;
 - ``search`` (hybrid) with no saved index (the first search after it was removed:
-  what every search paid before the index was saved), every ``--cold-every`` query.
+  what every search paid before the index was saved), for ``--cold`` queries;
+- in a long-lived process (an app): opening the engine and the store, then
+  ``engine.warm_up`` for the agent (the saved index loaded and caught up), each
+  against one dense search process.
 
 Usage: python bench/cli_search.py --store FOLDER [--queries 10] [--agent main]
 """
@@ -46,6 +49,31 @@ def drop_saved_indexes(store: Path) -> None:
         shutil.rmtree(saved)
 
 
+WARM_UP = """
+import json, sys, time
+began = time.perf_counter()
+from amem_tui.config import Settings
+from amem_tui.engine.engine import MemoryEngine
+engine = MemoryEngine(Settings(store_path=sys.argv[1]))
+scope = engine.scope(sys.argv[2])
+opened = time.perf_counter()
+engine.warm_up(scope)
+print(json.dumps({"open_s": opened - began, "warm_up_s": time.perf_counter() - opened}))
+"""
+
+
+def warm_up(store: Path, agent: str) -> dict[str, float]:
+    """Seconds to open the engine, and for ``engine.warm_up``, in a fresh process."""
+    done = subprocess.run(
+        [sys.executable, "-c", WARM_UP, str(store), agent],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    figures: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return figures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--store", type=Path, required=True, help="an embedded store folder")
@@ -68,8 +96,11 @@ def main() -> None:
     for query in queries[: args.cold]:
         drop_saved_indexes(args.store)
         cold.append(run([exe, "--store", str(args.store), "--agent", args.agent, "search", query]))
+    warm = [warm_up(args.store, args.agent) for _ in range(3)]
     figures = {
         "queries": len(queries),
+        "open_p50_s": statistics.median(w["open_s"] for w in warm),
+        "warm_up_p50_s": statistics.median(w["warm_up_s"] for w in warm),
         "dense_p50_s": statistics.median(dense),
         "hybrid_saved_index_p50_s": statistics.median(hybrid),
         "hybrid_no_saved_index_p50_s": statistics.median(cold) if cold else None,
@@ -91,6 +122,12 @@ def main() -> None:
             f"  hybrid, no saved index        p50 {figures['hybrid_no_saved_index_p50_s']:.2f} s "
             f"({figures['cold_over_dense']:.2f}x dense)"
         )
+    dense_s = figures["dense_p50_s"]
+    print(
+        f"  in an app: open {figures['open_p50_s']:.2f} s "
+        f"({figures['open_p50_s'] / dense_s:.2f}x a dense search process), "
+        f"warm-up {figures['warm_up_p50_s']:.2f} s ({figures['warm_up_p50_s'] / dense_s:.2f}x)"
+    )
 
 
 if __name__ == "__main__":
