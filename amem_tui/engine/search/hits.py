@@ -155,17 +155,18 @@ def _rank_hybrid(
         record = index.record(note_id)
         boosts[note_id] = heat_boost(record, now) if record is not None else 1.0
     order = sorted(fused, key=lambda note_id: -fused[note_id] * boosts[note_id])[:limit]
-    # A match found by BM25 alone still has a cosine; measure it from its vector.
-    missing = [note_id for note_id in order if note_id not in similarity]
-    if missing:
-        for note_id, vec in own.vectors_of(missing).items():
+    # The notes come with their vectors in one call: a match found by BM25 alone
+    # still has a cosine, measured from its vector.
+    fetched = own.fetch_with_vectors(order)
+    notes = {note_id: note for note_id, (note, _) in fetched.items()}
+    for note_id, (_, vec) in fetched.items():
+        if note_id not in similarity and vec is not None:
             sim = cosine(vector, vec)
             if sim is not None:
                 similarity[note_id] = sim
     dense_rank = {note_id: i for i, note_id in enumerate(dense_ids, start=1)}
     bm25_rank = {note_id: i for i, note_id in enumerate(bm25_ids, start=1)}
     bm25_score = dict(bm25)
-    notes = own.fetch(order)
     for note_id in order:
         note = notes.get(note_id)
         because = own.visible_because(scope, note) if note is not None else None
