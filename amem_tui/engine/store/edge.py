@@ -151,6 +151,8 @@ class EdgeStore:
         self.embedded = True
         self.optimize_after = optimize_after
         self.background = background
+        #: Open ``bulk_writes`` blocks: while any is, no background optimize starts.
+        self._bulk = 0
         #: Changes on every write made through this object, so readers may cache safely.
         self.write_generation = 0
         #: The points each write touched, for caches that follow write_generation.
@@ -502,11 +504,24 @@ class EdgeStore:
             self._note_writes(opened, len(wanted))
 
     # ------------------------------------------------------------ optimizing
+    @contextmanager
+    def bulk_writes(self) -> Iterator[None]:
+        """No background optimize starts while this is open (``settle`` runs one after):
+        optimizing a copy mid-load would be redone, and keeps the writes made meanwhile
+        in memory to replay on the copy."""
+        with self._lock:
+            self._bulk += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._bulk -= 1
+
     def _note_writes(self, opened: OpenShard, n: int) -> None:
         """Count writes; after a bulk load, optimize (in the background by default)."""
         with opened.lock:
             opened.dirty += n
-            if opened.dirty < self.optimize_after or self._closed:
+            if opened.dirty < self.optimize_after or self._closed or self._bulk:
                 return
             if opened.optimizer is not None and opened.optimizer.is_alive():
                 return  # the running one looks at ``dirty`` again when it ends
