@@ -19,11 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from amem_tui.engine.index.records import AccessRecord
+from amem_tui.engine.index.records import RecordTable
 from amem_tui.engine.index.table import NoteIndex
 
 #: Bumped whenever what is saved (or how notes are tokenized) changes.
-FORMAT = 3
+FORMAT = 4
 ARRAYS = "index.npz"
 META = "index.json"
 _ACTIVE = {False: 0, True: 1, None: 2}
@@ -52,14 +52,13 @@ def save(index: NoteIndex, folder: Path, state: dict[str, Any]) -> None:
     if index.fresh_terms or len(index.position) != len(index.ids):
         index.compact()
     folder.mkdir(parents=True, exist_ok=True)
+    table = index.records
     codes = _Codes()
-    records = [r for r in index.records if r is not None]
+    # The distinct access keys, as coded columns (readers back to back).
     readers_start = [0]
     readers_codes: list[int] = []
-    no_readers: list[bool] = []
-    for record in records:
-        no_readers.append(record.readers is None)
-        readers_codes.extend(codes.code(r) for r in record.readers or ())
+    for _, readers, _, _, _ in table.keys:
+        readers_codes.extend(codes.code(r) for r in readers or ())
         readers_start.append(len(readers_codes))
     arrays = {
         "lengths": index.lengths,
@@ -72,17 +71,19 @@ def save(index: NoteIndex, folder: Path, state: dict[str, Any]) -> None:
         "post_tf": index.post_tf,
         "ids": _bytes(index.ids),
         "terms": _bytes(index.terms),
-        "agent_id": np.asarray([codes.code(r.agent_id) for r in records], dtype=np.int32),
-        "user_id": np.asarray([codes.code(r.user_id) for r in records], dtype=np.int32),
-        "note_type": np.asarray([codes.code(r.note_type) for r in records], dtype=np.int32),
-        "readers_start": np.asarray(readers_start, dtype=np.int64),
-        "readers_codes": np.asarray(readers_codes, dtype=np.int32),
-        "no_readers": np.asarray(no_readers, dtype=bool),
-        "is_active": np.asarray([_ACTIVE[r.is_active] for r in records], dtype=np.int8),
-        "malformed": np.asarray([r.malformed for r in records], dtype=bool),
-        "retrieval_count": np.asarray([r.retrieval_count for r in records], dtype=np.int64),
-        "last_accessed": _bytes([r.last_accessed for r in records]),
-        "timestamp": _bytes([r.timestamp for r in records]),
+        "key_agent_id": np.asarray([codes.code(k[0]) for k in table.keys], dtype=np.int32),
+        "key_readers_start": np.asarray(readers_start, dtype=np.int64),
+        "key_readers_codes": np.asarray(readers_codes, dtype=np.int32),
+        "key_no_readers": np.asarray([k[1] is None for k in table.keys], dtype=bool),
+        "key_is_active": np.asarray([_ACTIVE[k[2]] for k in table.keys], dtype=np.int8),
+        "key_malformed": np.asarray([k[3] for k in table.keys], dtype=bool),
+        "key_user_id": np.asarray([codes.code(k[4]) for k in table.keys], dtype=np.int32),
+        "kinds": np.asarray(table.kinds, dtype=np.str_),
+        "access": table.access,
+        "kind": table.kind,
+        "retrieval_count": table.retrievals,
+        "last_accessed": table.last_accessed,
+        "timestamp": table.timestamp,
         "codes": np.asarray(codes.table, dtype=np.str_),
     }
     tmp_arrays = folder / f"{ARRAYS}.{os.getpid()}.tmp.npz"
@@ -108,7 +109,7 @@ def load(folder: Path) -> tuple[NoteIndex, dict[str, Any]] | None:
         index.position = {note_id: p for p, note_id in enumerate(index.ids)}
         index.terms = _texts(a["terms"])
         index.term_id = {term: t for t, term in enumerate(index.terms)}
-        index.records = list(_records(a))
+        index.records = _records(a)
         for name in ("lengths", "order", "doc_start", "doc_term", "doc_tf"):
             setattr(index, name, a[name])
         index.term_start, index.post_doc, index.post_tf = (
@@ -133,47 +134,34 @@ def _texts(raw: np.ndarray) -> list[str]:
     return [b.decode("utf-8") for b in raw.tolist()]
 
 
-def _records(a: dict[str, Any]) -> list[AccessRecord | None]:
+def _records(a: dict[str, Any]) -> RecordTable:
+    """The saved record columns, and the table of access keys they code."""
     table: list[str] = a["codes"].tolist()
 
     def text(code: int) -> str | None:
         return table[code] if code >= 0 else None
 
-    starts: list[int] = a["readers_start"].tolist()
-    reader_codes: list[int] = a["readers_codes"].tolist()
-    out: list[AccessRecord | None] = []
-    rows = zip(
-        a["agent_id"].tolist(),
-        a["user_id"].tolist(),
-        a["note_type"].tolist(),
-        a["no_readers"].tolist(),
-        a["is_active"].tolist(),
-        a["malformed"].tolist(),
-        a["retrieval_count"].tolist(),
-        _texts(a["last_accessed"]),
-        _texts(a["timestamp"]),
+    starts: list[int] = a["key_readers_start"].tolist()
+    reader_codes: list[int] = a["key_readers_codes"].tolist()
+    keys = zip(
+        a["key_agent_id"].tolist(),
+        a["key_no_readers"].tolist(),
+        a["key_is_active"].tolist(),
+        a["key_malformed"].tolist(),
+        a["key_user_id"].tolist(),
         strict=True,
     )
-    # Notes share reader lists: one tuple per distinct list, so records share it too.
-    shared_readers: dict[tuple[int, ...], tuple[str, ...]] = {}
-    for i, (agent, user, kind, no_readers, active, bad, count, seen, made) in enumerate(rows):
-        readers = None
-        if not no_readers:
-            codes = tuple(reader_codes[starts[i] : starts[i + 1]])
-            readers = shared_readers.get(codes)
-            if readers is None:
-                readers = shared_readers[codes] = tuple(table[c] for c in codes)
-        out.append(
-            AccessRecord(
-                agent_id=text(agent),
-                readers=readers,
-                is_active=_ACTIVE_BACK[active],
-                malformed=bad,
-                note_type=text(kind) or "memory",
-                retrieval_count=count,
-                last_accessed=seen,
-                timestamp=made,
-                user_id=text(user),
-            )
+    records = RecordTable()
+    for i, (agent, no_readers, active, bad, user) in enumerate(keys):
+        readers = (
+            None if no_readers else tuple(table[c] for c in reader_codes[starts[i] : starts[i + 1]])
         )
-    return out
+        records.add_key((text(agent), readers, _ACTIVE_BACK[active], bool(bad), text(user)))
+    for kind in a["kinds"].tolist():
+        records.add_kind(str(kind))
+    records.access = a["access"]
+    records.kind = a["kind"]
+    records.retrievals = a["retrieval_count"]
+    records.last_accessed = a["last_accessed"]
+    records.timestamp = a["timestamp"]
+    return records

@@ -7,6 +7,10 @@ their notes from the store.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
 from amem_tui.engine.models import MemoryNote
 
 
@@ -74,3 +78,137 @@ class AccessRecord:
     def as_tuple(self) -> tuple[object, ...]:
         """Every field, in slot order (for saving and comparing)."""
         return tuple(getattr(self, name) for name in self.__slots__ if name != "access_key")
+
+
+#: The fields the read rules judge: agent, readers, state, malformation, user.
+AccessKey = tuple[str | None, tuple[str, ...] | None, bool | None, bool, str | None]
+
+
+class RecordTable:
+    """The records of an index's positions, as columns rather than one object per note.
+
+    Notes share their access fields (a few agents, a few reader lists, two states), so
+    each position holds a code into a table of distinct :data:`AccessKey` s; the heat
+    fields are arrays. A read rule is then asked once per distinct key, and a million
+    notes cost a few arrays, not a million objects. A dead position has code -1.
+    """
+
+    def __init__(self) -> None:
+        self.keys: list[AccessKey] = []
+        self._key_code: dict[AccessKey, int] = {}
+        self.kinds: list[str] = []
+        self._kind_code: dict[str, int] = {}
+        #: Per position: its access key's code (-1: dead), its note type's code, and
+        #: openclaw-amem's heat fields (retrieval count, last access, creation time).
+        self.access = np.zeros(0, dtype=np.int32)
+        self.kind = np.zeros(0, dtype=np.int32)
+        self.retrievals = np.zeros(0, dtype=np.int64)
+        self.last_accessed = np.zeros(0, dtype="S1")
+        self.timestamp = np.zeros(0, dtype="S1")
+
+    def __len__(self) -> int:
+        return len(self.access)
+
+    # ------------------------------------------------------------- writing
+    def add_key(self, key: AccessKey) -> int:
+        """The code of ``key`` (added to the table when new)."""
+        code = self._key_code.get(key)
+        if code is None:
+            code = self._key_code[key] = len(self.keys)
+            self.keys.append(key)
+        return code
+
+    def add_kind(self, kind: str) -> int:
+        """The code of a note type (added to the table when new)."""
+        code = self._kind_code.get(kind)
+        if code is None:
+            code = self._kind_code[kind] = len(self.kinds)
+            self.kinds.append(kind)
+        return code
+
+    def extend(self, records: Sequence[AccessRecord]) -> None:
+        """Add positions at the end, one per record."""
+        if not records:
+            return
+        self.access = np.concatenate(
+            [self.access, np.asarray([self.add_key(r.access_key) for r in records], np.int32)]
+        )
+        self.kind = np.concatenate(
+            [self.kind, np.asarray([self.add_kind(r.note_type) for r in records], np.int32)]
+        )
+        self.retrievals = np.concatenate(
+            [self.retrievals, np.asarray([r.retrieval_count for r in records], np.int64)]
+        )
+        self.last_accessed = _joined(self.last_accessed, [r.last_accessed for r in records])
+        self.timestamp = _joined(self.timestamp, [r.timestamp for r in records])
+
+    def kill(self, position: int) -> None:
+        """The note at ``position`` is gone."""
+        self.access[position] = -1
+
+    def take(self, positions: Sequence[int]) -> RecordTable:
+        """A table of these positions only, in this order (for compaction)."""
+        wanted = np.asarray(positions, dtype=np.int64)
+        twin = self.copy()
+        twin.access = self.access[wanted]
+        twin.kind = self.kind[wanted]
+        twin.retrievals = self.retrievals[wanted]
+        twin.last_accessed = self.last_accessed[wanted]
+        twin.timestamp = self.timestamp[wanted]
+        return twin
+
+    def copy(self) -> RecordTable:
+        """A copy to change while readers keep using this one."""
+        twin = RecordTable()
+        twin.keys = list(self.keys)
+        twin._key_code = dict(self._key_code)
+        twin.kinds = list(self.kinds)
+        twin._kind_code = dict(self._kind_code)
+        twin.access = self.access.copy()
+        twin.kind = self.kind
+        twin.retrievals = self.retrievals
+        twin.last_accessed = self.last_accessed
+        twin.timestamp = self.timestamp
+        return twin
+
+    # ------------------------------------------------------------- reading
+    def get(self, position: int) -> AccessRecord | None:
+        """The record at ``position`` (None when dead)."""
+        code = int(self.access[position])
+        if code < 0:
+            return None
+        agent_id, readers, is_active, malformed, user_id = self.keys[code]
+        return AccessRecord(
+            agent_id=agent_id,
+            readers=readers,
+            is_active=is_active,
+            malformed=malformed,
+            note_type=self.kinds[int(self.kind[position])],
+            retrieval_count=int(self.retrievals[position]),
+            last_accessed=self.last_accessed[position].decode("utf-8"),
+            timestamp=self.timestamp[position].decode("utf-8"),
+            user_id=user_id,
+        )
+
+    def accepted(self, keep: Callable[[AccessRecord], bool]) -> np.ndarray:
+        """Per position, True when ``keep`` accepts its record (dead: False). ``keep``
+        judges access fields only, so it is asked once per distinct key."""
+        verdicts = np.zeros(len(self.keys) + 1, dtype=bool)  # the last slot: dead
+        for code, (agent_id, readers, is_active, malformed, user_id) in enumerate(self.keys):
+            sample = AccessRecord(
+                agent_id=agent_id,
+                readers=readers,
+                is_active=is_active,
+                malformed=malformed,
+                user_id=user_id,
+            )
+            verdicts[code] = bool(keep(sample))
+        return verdicts[self.access]  # -1 indexes the last slot
+
+
+def _joined(column: np.ndarray, texts: list[str]) -> np.ndarray:
+    """``column`` with ``texts`` appended, as UTF-8 bytes (the width grows as needed)."""
+    added = np.asarray([t.encode("utf-8") for t in texts], dtype=np.bytes_)
+    if len(column) == 0:
+        return added
+    return np.concatenate([column, added])

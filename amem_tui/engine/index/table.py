@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from amem_tui.engine.index.records import AccessRecord
+from amem_tui.engine.index.records import AccessRecord, RecordTable
 from amem_tui.engine.keywords import BM25_B, BM25_K1, searchable_text, tokenize
 from amem_tui.engine.models import MemoryNote
 
@@ -116,7 +116,7 @@ class NoteIndex:
     def __init__(self) -> None:
         self.ids: list[str] = []
         self.position: dict[str, int] = {}
-        self.records: list[AccessRecord | None] = []
+        self.records = RecordTable()
         self.lengths = np.zeros(0, dtype=np.float64)
         self.alive = np.zeros(0, dtype=bool)
         #: Each position's store-order key (kind, high, low): ties break by it.
@@ -147,13 +147,14 @@ class NoteIndex:
         counts: list[int] = []
         lengths: list[float] = []
         keys: list[tuple[int, int, int]] = []
+        records: list[AccessRecord] = []
         term_id = index.term_id
         for note in notes:
             if note.id in index.position:  # a store lists each id once
                 continue
             index.position[note.id] = len(index.ids)
             index.ids.append(note.id)
-            index.records.append(AccessRecord.of(note))
+            records.append(AccessRecord.of(note))
             keys.append(order_key(note.id))
             tokens = tokenize(searchable_text(note))
             lengths.append(float(len(tokens)))
@@ -166,6 +167,7 @@ class NoteIndex:
                     index.terms.append(term)
                 doc_terms.append(number)
                 doc_tfs.append(freq)
+        index.records.extend(records)
         index.lengths = np.asarray(lengths, dtype=np.float64)
         index.alive = np.ones(len(index.ids), dtype=bool)
         index.order = np.asarray(keys, dtype=np.uint64).T.reshape(3, len(keys))
@@ -179,6 +181,7 @@ class NoteIndex:
         """Give each note a new position (an older position of the same id dies)."""
         lengths: list[float] = []
         keys: list[tuple[int, int, int]] = []
+        records: list[AccessRecord] = []
         for note in notes:
             old = self.position.get(note.id)
             if old is not None:
@@ -186,7 +189,7 @@ class NoteIndex:
             position = len(self.ids)
             self.ids.append(note.id)
             self.position[note.id] = position
-            self.records.append(AccessRecord.of(note))
+            records.append(AccessRecord.of(note))
             keys.append(order_key(note.id))
             counts = Counter(tokenize(searchable_text(note)))
             lengths.append(float(sum(counts.values())))
@@ -203,6 +206,7 @@ class NoteIndex:
                 docs.append(position)
                 tfs.append(float(freq))
             self.fresh_terms[position] = (term_ids, freqs)
+        self.records.extend(records)
         if lengths:
             self.lengths = np.concatenate([self.lengths, np.asarray(lengths)])
             self.alive = np.concatenate([self.alive, np.ones(len(lengths), dtype=bool)])
@@ -220,7 +224,7 @@ class NoteIndex:
 
     def _kill(self, position: int) -> None:
         self.alive[position] = False
-        self.records[position] = None
+        self.records.kill(position)
         self.lengths[position] = 0.0
         fresh = self.fresh_terms.pop(position, None)
         if fresh is not None:  # drop it from the uncompacted postings too
@@ -258,7 +262,7 @@ class NoteIndex:
             np.concatenate(doc_tfs).astype(np.float32) if doc_tfs else np.zeros(0, np.float32)
         )
         self.ids = [self.ids[p] for p in live]
-        self.records = [self.records[p] for p in live]
+        self.records = self.records.take(live)
         self.lengths = np.asarray([self.lengths[p] for p in live], dtype=np.float64)
         self.alive = np.ones(len(live), dtype=bool)
         self.position = {note_id: p for p, note_id in enumerate(self.ids)}
@@ -291,7 +295,7 @@ class NoteIndex:
         twin.__dict__.update(self.__dict__)
         twin.ids = list(self.ids)
         twin.position = dict(self.position)
-        twin.records = list(self.records)
+        twin.records = self.records.copy()
         twin.lengths = self.lengths.copy()
         twin.alive = self.alive.copy()
         twin.terms = list(self.terms)
@@ -323,7 +327,7 @@ class NoteIndex:
     def record(self, note_id: str) -> AccessRecord | None:
         """The record of a live note, or None."""
         position = self.position.get(note_id)
-        return self.records[position] if position is not None else None
+        return self.records.get(position) if position is not None else None
 
     def select(self, keep: Keep) -> Selection:
         """The live notes whose record ``keep`` accepts.
@@ -332,17 +336,7 @@ class NoteIndex:
         ``AccessRecord.access_key``), so it is asked once per distinct combination of
         them, not once per note.
         """
-        verdicts: dict[tuple[object, ...], bool] = {}
-        kept: list[int] = []
-        for position, record in enumerate(self.records):
-            if record is None:
-                continue
-            verdict = verdicts.get(record.access_key)
-            if verdict is None:
-                verdict = verdicts[record.access_key] = bool(keep(record))
-            if verdict:
-                kept.append(position)
-        positions = np.asarray(kept, dtype=np.int64)
+        positions = np.flatnonzero(self.records.accepted(keep)).astype(np.int64)
         keys = self.order[:, positions]
         positions = positions[np.lexsort((keys[2], keys[1], keys[0]))]
         mask = np.zeros(len(self.ids), dtype=bool)
