@@ -262,6 +262,15 @@ class CollectionService:
         key = hashlib.sha1(f"{self.store.location}\0{self.real_name}".encode()).hexdigest()
         return self.cache_folder / key[:20]
 
+    def consolidated_note_ids(self) -> list[str] | None:
+        """Ids of notes whose evolution history records a consolidation, from the note
+        index (None where there is none: the caller reads the notes instead)."""
+        cache = self._index_cache()
+        info = self.info()
+        if cache is None or info is None:
+            return None
+        return cache.consolidated_ids(info.points_count)
+
     def prepare_index(self) -> None:
         """Read the collection into its note index now, and save it (after a bulk load)."""
         cache = self._index_cache()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from datetime import timedelta
+from typing import Any
 
 import numpy as np
 
@@ -51,6 +52,12 @@ def history(
     return runs
 
 
+def _owned(payload: dict[str, Any], agent: str | None) -> bool:
+    """The scan's filter, for one payload: the agent's notes (None: any but shared)."""
+    owner = payload.get("agent_id")
+    return owner == agent if agent is not None else owner != SHARED
+
+
 def openclaw_runs(service: CollectionService, agent: str | None) -> list[ConsolidationRun]:
     """Merges openclaw-amem recorded in notes' evolution history, grouped into runs."""
     collection = service.name
@@ -61,7 +68,14 @@ def openclaw_runs(service: CollectionService, agent: str | None) -> list[Consoli
     else:
         flt = Filter(must_not=(MatchAny("agent_id", (SHARED,)),))
     found: list[tuple[str, str, MergeRecord]] = []
-    for point in service.store.scan(collection, flt):
+    # The note index knows which notes hold a consolidation: only those are read.
+    known = service.consolidated_note_ids()
+    points = (
+        service.store.scan(collection, flt)
+        if known is None
+        else (p for p in service.store.retrieve(collection, known) if _owned(p.payload, agent))
+    )
+    for point in points:
         raw = point.payload.get("evolution_history")
         if not raw or "consolidate" not in str(raw):
             continue

@@ -151,6 +151,10 @@ class IndexCache:
             self._dirty = False
 
     # ----------------------------------------------------------- selections
+    def consolidated_ids(self, points_count: int) -> list[str]:
+        """Ids of notes whose evolution history records a consolidation (index, current)."""
+        return self.current(points_count).consolidated_ids()
+
     def select(
         self, points_count: int, keep: Callable[[AccessRecord], bool], key: SelectionKey
     ) -> Selection:

@@ -23,7 +23,7 @@ from amem_tui.engine.index.records import RecordTable
 from amem_tui.engine.index.table import NoteIndex
 
 #: Bumped whenever what is saved (or how notes are tokenized) changes.
-FORMAT = 4
+FORMAT = 5
 ARRAYS = "index.npz"
 META = "index.json"
 _ACTIVE = {False: 0, True: 1, None: 2}
@@ -84,6 +84,7 @@ def save(index: NoteIndex, folder: Path, state: dict[str, Any]) -> None:
         "retrieval_count": table.retrievals,
         "last_accessed": table.last_accessed,
         "timestamp": table.timestamp,
+        "consolidated": table.consolidated,
         "codes": np.asarray(codes.table, dtype=np.str_),
     }
     tmp_arrays = folder / f"{ARRAYS}.{os.getpid()}.tmp.npz"
@@ -164,4 +165,5 @@ def _records(a: dict[str, Any]) -> RecordTable:
     records.retrievals = a["retrieval_count"]
     records.last_accessed = a["last_accessed"]
     records.timestamp = a["timestamp"]
+    records.consolidated = a["consolidated"]
     return records

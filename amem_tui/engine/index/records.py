@@ -20,6 +20,7 @@ class AccessRecord:
     __slots__ = (
         "access_key",
         "agent_id",
+        "consolidated",
         "is_active",
         "last_accessed",
         "malformed",
@@ -42,8 +43,11 @@ class AccessRecord:
         last_accessed: str = "",
         timestamp: str = "",
         user_id: str | None = None,
+        consolidated: bool = False,
     ) -> None:
         self.agent_id = agent_id
+        #: openclaw-amem recorded a consolidation in the note's evolution history.
+        self.consolidated = consolidated
         self.readers = readers
         self.is_active = is_active
         self.malformed = malformed
@@ -73,6 +77,7 @@ class AccessRecord:
             last_accessed=note.last_accessed,
             timestamp=note.timestamp,
             user_id=note.user_id,
+            consolidated=any(e.action == "consolidate" for e in note.evolution_history),
         )
 
     def as_tuple(self) -> tuple[object, ...]:
@@ -105,6 +110,8 @@ class RecordTable:
         self.retrievals = np.zeros(0, dtype=np.int64)
         self.last_accessed = np.zeros(0, dtype="S1")
         self.timestamp = np.zeros(0, dtype="S1")
+        #: Per position: openclaw-amem recorded a consolidation in its evolution history.
+        self.consolidated = np.zeros(0, dtype=bool)
 
     def __len__(self) -> int:
         return len(self.access)
@@ -139,6 +146,9 @@ class RecordTable:
         self.retrievals = np.concatenate(
             [self.retrievals, np.asarray([r.retrieval_count for r in records], np.int64)]
         )
+        self.consolidated = np.concatenate(
+            [self.consolidated, np.asarray([r.consolidated for r in records], dtype=bool)]
+        )
         self.last_accessed = _joined(self.last_accessed, [r.last_accessed for r in records])
         self.timestamp = _joined(self.timestamp, [r.timestamp for r in records])
 
@@ -155,6 +165,7 @@ class RecordTable:
         twin.retrievals = self.retrievals[wanted]
         twin.last_accessed = self.last_accessed[wanted]
         twin.timestamp = self.timestamp[wanted]
+        twin.consolidated = self.consolidated[wanted]
         return twin
 
     def copy(self) -> RecordTable:
@@ -169,6 +180,7 @@ class RecordTable:
         twin.retrievals = self.retrievals
         twin.last_accessed = self.last_accessed
         twin.timestamp = self.timestamp
+        twin.consolidated = self.consolidated
         return twin
 
     # ------------------------------------------------------------- reading
@@ -188,6 +200,7 @@ class RecordTable:
             last_accessed=self.last_accessed[position].decode("utf-8"),
             timestamp=self.timestamp[position].decode("utf-8"),
             user_id=user_id,
+            consolidated=bool(self.consolidated[position]),
         )
 
     def accepted(self, keep: Callable[[AccessRecord], bool]) -> np.ndarray:

@@ -329,6 +329,11 @@ class NoteIndex:
         position = self.position.get(note_id)
         return self.records.get(position) if position is not None else None
 
+    def consolidated_ids(self) -> list[str]:
+        """Ids of live notes whose evolution history records a consolidation."""
+        live = self.records.consolidated & (self.records.access >= 0)
+        return [self.ids[p] for p in np.flatnonzero(live).tolist()]
+
     def select(self, keep: Keep) -> Selection:
         """The live notes whose record ``keep`` accepts.
 
