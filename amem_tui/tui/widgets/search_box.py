@@ -321,5 +321,8 @@ class SearchBox(ReportsWorkerFailures, Vertical):
     def show_status(self, text: str) -> None:
         """Put ``text`` on the status line (an empty text hides the line)."""
         status = self.query_one("#search-status", Static)
-        status.update(Text(text, no_wrap=True, overflow="ellipsis"))
-        status.display = bool(text)
+        shown = bool(text)
+        # One fixed line: only showing or hiding it changes the layout. A layout pass
+        # re-renders the whole screen, which a keystroke must not cost.
+        status.update(Text(text, no_wrap=True, overflow="ellipsis"), layout=status.display != shown)
+        status.display = shown
