@@ -26,16 +26,6 @@ class UsageError(InvalidInput):
     """A bad command line (exit 2)."""
 
 
-class UnknownAgent(InvalidInput):
-    """A write as an agent that is neither configured nor in the store (exit 2): most
-    often a mistyped ``--agent``. ``--new-agent`` lets the write create the agent."""
-
-    def __init__(self, message: str, agent: str, known_agents: list[str]) -> None:
-        super().__init__(message)
-        self.agent = agent
-        self.known_agents = known_agents
-
-
 class FailedWithReport(Exception):
     """A command that failed after producing a report the user needs to see.
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from amem_tui.cli.command import UnknownAgent
 from amem_tui.cli.output import warn
 from amem_tui.config import Settings, load_settings
+from amem_tui.engine.errors import InvalidInput
 from amem_tui.paths import data_dir
 
 if TYPE_CHECKING:
@@ -24,6 +24,16 @@ if TYPE_CHECKING:
 
 #: How many known names an unknown-agent message lists before "… and N more".
 NAMES_SHOWN = 12
+
+
+class UnknownAgent(InvalidInput):
+    """A write as an agent that is neither configured nor in the store (exit 2): most
+    often a mistyped ``--agent``. ``--new-agent`` lets the write create the agent."""
+
+    def __init__(self, message: str, agent: str, known_agents: list[str]) -> None:
+        super().__init__(message)
+        self.agent = agent
+        self.known_agents = known_agents
 
 
 @dataclass(frozen=True)

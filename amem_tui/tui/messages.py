@@ -29,6 +29,16 @@ if TYPE_CHECKING:
     from amem_tui.engine.stats import StoreStats
     from amem_tui.engine.watch import Probe
 
+
+@dataclass(frozen=True)
+class ActivityEntry:
+    """One line of the activity log: when (local time), as which agent, what happened."""
+
+    at: str
+    agent: str
+    activity: Activity
+
+
 #: The two note panes: the agent's own notes and the shared scope.
 PaneName = Literal["private", "shared"]
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from amem_tui.engine.index import files
+import amem_tui.engine.index.files as files
 from amem_tui.engine.index.records import AccessRecord
 from amem_tui.engine.index.table import NoteIndex, Selection
 from amem_tui.engine.models import MemoryNote

@@ -45,6 +45,7 @@ from amem_tui.engine.store.base import (
     valid_id,
     vector_of,
 )
+from amem_tui.engine.store.edge_optimize import ShardOptimizing
 from amem_tui.engine.store.edge_shard import META_FILE, OpenShard
 from amem_tui.engine.store.filters import Condition, Filter, Match, MatchAny, Since
 
@@ -131,7 +132,7 @@ def _folder_name(collection: str) -> str:
     return "%" + quote(collection, safe="")
 
 
-class EdgeStore:
+class EdgeStore(ShardOptimizing):
     """A :class:`NoteStore` on Qdrant Edge, in a folder that one process may open.
 
     ``background`` False optimizes in the calling thread (scripts and benchmarks);
@@ -502,94 +503,6 @@ class EdgeStore:
         if wanted:
             self._update(opened, qe.UpdateOperation.delete_points(wanted), "deleting", wanted)
             self._note_writes(opened, len(wanted))
-
-    # ------------------------------------------------------------ optimizing
-    @contextmanager
-    def bulk_writes(self) -> Iterator[None]:
-        """No background optimize starts while this is open (``settle`` runs one after):
-        optimizing a copy mid-load would be redone, and keeps the writes made meanwhile
-        in memory to replay on the copy."""
-        with self._lock:
-            self._bulk += 1
-        try:
-            yield
-        finally:
-            with self._lock:
-                self._bulk -= 1
-
-    def _note_writes(self, opened: OpenShard, n: int) -> None:
-        """Count writes; after a bulk load, optimize (in the background by default)."""
-        with opened.lock:
-            opened.dirty += n
-            if opened.dirty < self.optimize_after or self._closed or self._bulk:
-                return
-            if opened.optimizer is not None and opened.optimizer.is_alive():
-                return  # the running one looks at ``dirty`` again when it ends
-            if not self.background:
-                self._optimize_here(opened)
-                return
-            opened.optimizer = threading.Thread(
-                target=self._optimize_loop, args=(opened,), name="edge-optimize", daemon=True
-            )
-            opened.optimizer.start()
-
-    def _optimize_here(self, opened: OpenShard) -> None:
-        with self._calls("optimizing"):
-            opened.optimize_in_place()
-
-    def _optimize_loop(self, opened: OpenShard) -> None:
-        """Optimize copies until no big batch of writes is left (in its own thread)."""
-        while not self._closed:
-            with opened.lock:
-                if opened.dirty < self.optimize_after:
-                    return
-            with contextlib.suppress(Exception):  # searching works without it, only slower
-                opened.optimize_copy(lambda: self._closed, self._lock)
-
-    def optimize(self, collection: str | None = None) -> None:
-        """Optimize one collection (or all) now, in the calling thread (for scripts)."""
-        for name in [collection] if collection else self.list_collections():
-            opened = self._open(name)
-            if opened is not None:
-                self._wait_optimizer(opened)
-                self._optimize_here(opened)
-
-    def settle(self, collection: str) -> None:
-        """Wait for a background optimize, then optimize what is still unmerged (a copy in
-        a child process, as in the background: this thread keeps the GIL free)."""
-        opened = self._open(collection)
-        if opened is None:
-            return
-        self._wait_optimizer(opened)
-        while not self._closed:
-            with opened.lock:
-                points = int(opened.shard.count(qe.CountRequest()))
-                merged = int(opened.meta.get("optimized_points", 0))
-            # Small collections are scanned whole anyway: nothing worth a child process.
-            if points < self.optimize_after or (opened.dirty == 0 and merged == points):
-                return
-            with self._calls("optimizing"):
-                opened.optimize_copy(lambda: self._closed, self._lock)
-            if opened.dirty == 0:
-                return
-
-    def optimizing(self) -> bool:
-        """True while a background optimize is running."""
-        return any(
-            c.optimizer is not None and c.optimizer.is_alive()
-            for c in list(self._collections.values())
-        )
-
-    def wait_optimized(self, timeout: float | None = None) -> None:
-        """Block until background optimizing is done (for scripts and tests)."""
-        for opened in list(self._collections.values()):
-            self._wait_optimizer(opened, timeout)
-
-    @staticmethod
-    def _wait_optimizer(opened: OpenShard, timeout: float | None = None) -> None:
-        thread = opened.optimizer
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout)
 
     # ---------------------------------------------------------------- close
     def close(self) -> None:

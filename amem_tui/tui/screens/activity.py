@@ -16,7 +16,7 @@ from textual.widgets import RichLog, Static
 from amem_tui.tui.text import clean
 
 if TYPE_CHECKING:
-    from amem_tui.tui.widgets.follow_bar import ActivityEntry
+    from amem_tui.tui.messages import ActivityEntry
 
 #: How each kind of change is coloured in the log.
 KIND_STYLES = {

@@ -28,7 +28,7 @@ from textual.widgets import Static
 from textual.worker import WorkerState
 
 from amem_tui.engine.errors import AmemError, StoreUnavailable
-from amem_tui.tui.messages import FollowFailed, FollowUpdate, PaneName
+from amem_tui.tui.messages import ActivityEntry, FollowFailed, FollowUpdate, PaneName
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.note_pane import PAGE_SIZE
 
@@ -50,15 +50,6 @@ OUTAGE_INTERVAL = 2.0
 HIGHLIGHT_SECONDS = 30.0
 #: Activity log entries kept.
 ACTIVITY_KEPT = 500
-
-
-@dataclass(frozen=True)
-class ActivityEntry:
-    """One line of the activity log: when (local time), as which agent, what happened."""
-
-    at: str
-    agent: str
-    activity: Activity
 
 
 @dataclass
