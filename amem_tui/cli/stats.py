@@ -15,20 +15,6 @@ from amem_tui.cli.command import Command
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
 
-#: The agent table: (column title, key in the agent's figures).
-AGENT_COLUMNS = (
-    ("private", "private"),
-    ("shared by", "shared_by"),
-    ("visible", "visible"),
-    ("deleted", "soft_deleted"),
-    ("selective", "selectively_shared"),
-    ("legacy", "legacy"),
-    ("malformed", "malformed"),
-    ("runs", "runs"),
-    ("merges", "merges"),
-    ("saved", "merged_away"),
-)
-
 
 def store_stats(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
     """The engine's figures as plain data, with each owner's share of the shared scope."""
@@ -56,9 +42,13 @@ def _table(rows: list[list[str]]) -> list[str]:
 
 
 def _agents(data: dict[str, Any]) -> list[str]:
-    rows = [["agent", "mode", "collection", *(title for title, _ in AGENT_COLUMNS)]]
+    # Here, not at the top: the parser imports every command module, and the TUI's
+    # first frame must not wait for the engine's models.
+    from amem_tui.engine.stats import AGENT_FIGURES
+
+    rows = [["agent", "mode", "collection", *(title for title, _ in AGENT_FIGURES)]]
     for agent in data["agents"]:
-        figures = (str(agent[key]) for _, key in AGENT_COLUMNS)
+        figures = (str(agent[key]) for _, key in AGENT_FIGURES)
         rows.append([agent["label"], agent["mode"], agent["collection"], *figures])
     return _table(rows)
 

@@ -44,6 +44,22 @@ UNDATED = "undated"
 ABANDONED = ("abandoned", "planned", "planning")
 
 
+#: Each agent's figures, as CLI tables and the overview name them: (short title, field
+#: of :class:`AgentStats`).
+AGENT_FIGURES = (
+    ("private", "private"),
+    ("shared by", "shared_by"),
+    ("visible", "visible"),
+    ("deleted", "soft_deleted"),
+    ("selective", "selectively_shared"),
+    ("legacy", "legacy"),
+    ("malformed", "malformed"),
+    ("runs", "runs"),
+    ("merges", "merges"),
+    ("saved", "merged_away"),
+)
+
+
 class AgentStats(BaseModel):
     """The figures of one agent (one user and agent pair in a mem0 collection)."""
 

@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, ProgressBar, Static
 from textual.worker import get_current_worker
 
+from amem_tui.engine.stats import AGENT_FIGURES
 from amem_tui.tui.actions import OVERVIEW_ACTIONS, bindings
 from amem_tui.tui.messages import ActionRefused, ReadProgress, StatsReady
 from amem_tui.tui.text import cell, one_line
@@ -28,20 +29,6 @@ from amem_tui.tui.workers import ReportsWorkerFailures
 if TYPE_CHECKING:
     from amem_tui.engine.engine import MemoryEngine
     from amem_tui.engine.stats import AgentStats, StoreStats
-
-#: The figures table: (column title, field of AgentStats).
-FIGURES = (
-    ("private", "private"),
-    ("shared by", "shared_by"),
-    ("visible", "visible"),
-    ("deleted", "soft_deleted"),
-    ("selective", "selectively_shared"),
-    ("legacy", "legacy"),
-    ("malformed", "malformed"),
-    ("runs", "runs"),
-    ("merges", "merges"),
-    ("saved", "merged_away"),
-)
 
 
 class StopReading(Exception):
@@ -208,11 +195,11 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
         # The collection last: on a narrow screen it is the column cut off.
         table.add_column("agent", key="agent")
         table.add_column("mode", key="mode")
-        for title, key in FIGURES:
+        for title, key in AGENT_FIGURES:
             table.add_column(title, key=key)
         table.add_column("collection", key="collection")
         for agent in stats.agents:
-            values = [agent.model_dump()[key] for _, key in FIGURES]
+            values = [agent.model_dump()[key] for _, key in AGENT_FIGURES]
             table.add_row(
                 cell(agent.label, 24),
                 cell(agent.mode, 2),
