@@ -579,17 +579,16 @@ class MemoryEngine:
         if not dry_run:
             self.check_writable(collection)  # refuse before reading the file
         service = self.collection(collection)
-        with self.store.bulk_writes():  # optimized once, by settle() below
-            result = import_lines(
-                service,
-                self._writer,
-                lines,
-                source=source,
-                skip_invalid=skip_invalid,
-                replace=replace,
-                dry_run=dry_run,
-                progress=progress,
-            )
+        result = import_lines(
+            service,
+            self._writer,
+            lines,
+            source=source,
+            skip_invalid=skip_invalid,
+            replace=replace,
+            dry_run=dry_run,
+            progress=progress,
+        )
         if result.written:
             self.settle(collection, progress)
         return result

@@ -12,7 +12,6 @@ import threading
 import uuid
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -186,12 +185,6 @@ class NoteStore(Protocol):
     def settle(self, collection: str) -> None:
         """Finish what the store does in the background after a bulk write (Edge merges
         segments and builds the HNSW graph), so later readers do not compete with it."""
-        ...
-
-    def bulk_writes(self) -> AbstractContextManager[None]:
-        """While open, the store defers the background work writes start (Edge: an
-        optimize of a copy, which keeps every write made meanwhile in memory to replay);
-        :meth:`settle` does that work once, afterwards."""
         ...
 
     def revision(self, collection: str) -> int | None:

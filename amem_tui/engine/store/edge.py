@@ -152,8 +152,6 @@ class EdgeStore(ShardOptimizing):
         self.embedded = True
         self.optimize_after = optimize_after
         self.background = background
-        #: Open ``bulk_writes`` blocks: while any is, no background optimize starts.
-        self._bulk = 0
         #: Changes on every write made through this object, so readers may cache safely.
         self.write_generation = 0
         #: The points each write touched, for caches that follow write_generation.

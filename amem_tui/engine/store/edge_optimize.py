@@ -1,13 +1,12 @@
 """When an embedded (Qdrant Edge) store optimizes: after a bulk of writes, in the
-background (a copy, in a child process), never during an import, and once more when
-asked to settle. Mixed into :class:`~amem_tui.engine.store.edge.EdgeStore`."""
+background (a copy, in a child process), and once more when asked to settle. Mixed
+into :class:`~amem_tui.engine.store.edge.EdgeStore`."""
 
 from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
 import qdrant_edge as qe
@@ -21,7 +20,6 @@ class ShardOptimizing:
 
     optimize_after: int
     background: bool
-    _bulk: int
     _closed: bool
     _lock: threading.RLock
     _collections: dict[str, OpenShard]
@@ -37,24 +35,11 @@ class ShardOptimizing:
         raise NotImplementedError
 
     # ------------------------------------------------------------ optimizing
-    @contextmanager
-    def bulk_writes(self) -> Iterator[None]:
-        """No background optimize starts while this is open (``settle`` runs one after):
-        optimizing a copy mid-load would be redone, and keeps the writes made meanwhile
-        in memory to replay on the copy."""
-        with self._lock:
-            self._bulk += 1
-        try:
-            yield
-        finally:
-            with self._lock:
-                self._bulk -= 1
-
     def _note_writes(self, opened: OpenShard, n: int) -> None:
         """Count writes; after a bulk load, optimize (in the background by default)."""
         with opened.lock:
             opened.dirty += n
-            if opened.dirty < self.optimize_after or self._closed or self._bulk:
+            if opened.dirty < self.optimize_after or self._closed:
                 return
             if opened.optimizer is not None and opened.optimizer.is_alive():
                 return  # the running one looks at ``dirty`` again when it ends

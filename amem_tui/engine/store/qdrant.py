@@ -6,7 +6,7 @@ import contextlib
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -196,10 +196,6 @@ class QdrantStore:
         return Path(self.location) / DERIVED_DIR / quote(collection, safe="")
 
     # -------------------------------------------------------------- revisions
-    def bulk_writes(self) -> AbstractContextManager[None]:
-        """Nothing to defer: a server optimizes by itself, local mode never does."""
-        return contextlib.nullcontext()
-
     def settle(self, collection: str) -> None:
         """Nothing to wait for: a server optimizes by itself, local mode never does."""
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -131,10 +129,6 @@ class ReadOnlyGuard:
     def delete_points(self, collection: str, ids: Sequence[str]) -> None:
         """Refused."""
         raise ReadOnlyStore(_MESSAGE)
-
-    def bulk_writes(self) -> AbstractContextManager[None]:
-        """Nothing to defer: nothing is written through the guard."""
-        return contextlib.nullcontext()
 
     def settle(self, collection: str) -> None:
         """Nothing to settle: nothing is written through the guard."""

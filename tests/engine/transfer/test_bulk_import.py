@@ -79,26 +79,3 @@ def test_an_import_reads_its_source_twice_and_keeps_a_one_shot_iterator(
     assert other.import_lines(iter(lines(30)), "amem_notes").written == 30
     engine.close()
     other.close()
-
-
-def test_no_background_optimize_runs_while_an_import_writes(tmp_path: Path) -> None:
-    store = EdgeStore(tmp_path / "store", optimize_after=100)
-    engine = make_engine(store)
-    busy_while_writing: list[bool] = []
-
-    def heard(phase: str, done: int, total: int) -> None:
-        if phase == "writing":
-            busy_while_writing.append(store.optimizing())
-
-    result = engine.import_lines(lines(1200), "amem_notes", progress=heard)
-    assert result.complete and result.written == 1200
-    assert len(busy_while_writing) > 2 and not any(busy_while_writing)
-    meta = json.loads(next((tmp_path / "store").rglob("collection.json")).read_text())
-    assert meta["optimized_points"] == 1200  # optimized once, at the end
-    # Outside an import, writes start the background optimize as before.
-    for i in range(120):
-        engine.add("main", f"Written after the import, note {i} on the billing rota")
-    store.wait_optimized()
-    meta = json.loads(next((tmp_path / "store").rglob("collection.json")).read_text())
-    assert meta["optimized_points"] > 1200
-    engine.close()
