@@ -19,7 +19,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.text import Text
 from textual import work
@@ -38,7 +38,38 @@ if TYPE_CHECKING:
     from amem_tui.engine.models import ConsolidationRun, MemoryNote
     from amem_tui.engine.scope import AgentScope
     from amem_tui.engine.watch import Probe
-    from amem_tui.tui.screens.main import MainScreen
+    from amem_tui.tui.widgets.detail import NoteDetail
+    from amem_tui.tui.widgets.header import HeaderBar
+    from amem_tui.tui.widgets.history_pane import HistoryPane
+    from amem_tui.tui.widgets.note_pane import NotePane
+    from amem_tui.tui.widgets.store_banner import StoreBanner
+
+
+class FollowedScreen(Protocol):
+    """What the bar reads and updates on the screen it belongs to (the main screen)."""
+
+    scope: AgentScope | None
+    generation: int
+    show_deleted: bool
+    counts: dict[str, int] | None
+
+    @property
+    def selected_id(self) -> str | None: ...
+    @property
+    def private_pane(self) -> NotePane: ...
+    @property
+    def shared_pane(self) -> NotePane: ...
+    @property
+    def history_pane(self) -> HistoryPane: ...
+    @property
+    def header_bar(self) -> HeaderBar: ...
+    @property
+    def store_banner(self) -> StoreBanner: ...
+    @property
+    def detail_view(self) -> NoteDetail: ...
+
+    def load_scope(self, agent: AgentScope | str | None, select: str | None = None) -> None: ...
+
 
 #: Seconds to the next poll after a change; each quiet poll waits longer, up to the most.
 FIRST_INTERVAL = 1.0
@@ -95,7 +126,7 @@ class FollowBar(Static):
         self._checked = ""
 
     @property
-    def main(self) -> MainScreen:
+    def main(self) -> FollowedScreen:
         """The main screen this bar belongs to."""
         screen: Any = self.screen
         return screen  # type: ignore[no-any-return]
@@ -142,9 +173,9 @@ class FollowBar(Static):
 
     def _loading(self) -> bool:
         """True while the main screen loads an agent's panes (a poll would race it)."""
-        main = self.main
+        screen = self.screen  # the worker's node is the screen object itself
         return any(
-            worker.node is main
+            worker.node is screen
             and worker.group == "scope"
             and worker.state in (WorkerState.PENDING, WorkerState.RUNNING)
             for worker in self.app.workers
@@ -165,7 +196,7 @@ class FollowBar(Static):
         self.polls += 1
         self.poll(request)
 
-    def _request(self, main: MainScreen, scope: AgentScope) -> PollRequest:
+    def _request(self, main: FollowedScreen, scope: AgentScope) -> PollRequest:
         shown: dict[PaneName, dict[str, MemoryNote]] = {"private": main.private_pane.shown_notes()}
         if scope.has_shared_scope:
             shown["shared"] = main.shared_pane.shown_notes()
@@ -281,7 +312,7 @@ class FollowBar(Static):
         changed = self._apply(main, current, message) or message.probe.counts_moved(before)
         self._after(changed=changed and before is not None, took=message.seconds)
 
-    def _apply(self, main: MainScreen, scope: AgentScope, message: FollowUpdate) -> bool:
+    def _apply(self, main: FollowedScreen, scope: AgentScope, message: FollowUpdate) -> bool:
         touched: set[str] = set()
         for which, update in message.panes.items():
             pane = main.private_pane if which == "private" else main.shared_pane
