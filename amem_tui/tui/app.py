@@ -15,6 +15,7 @@ from textual.notifications import SeverityLevel
 
 from amem_tui.engine.errors import AmemError
 from amem_tui.paths import config_dir
+from amem_tui.tui import heap
 from amem_tui.tui.actions import APP_ACTIONS, bindings, help_rows
 from amem_tui.tui.messages import ModelState
 from amem_tui.tui.screens.opening import OpeningScreen
@@ -201,6 +202,7 @@ class AmemApp(App[int]):
         except Exception as exc:
             self._post_model(False, f"model unavailable: {type(exc).__name__}")
             return
+        heap.settle()
         self._post_model(True)
 
     def _post_model(self, ready: bool, detail: str = "") -> None:

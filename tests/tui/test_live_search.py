@@ -11,6 +11,7 @@ from textual.widgets import Input, Static
 from amem_tui.demo import demo_id
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.tui.screens.main import MainScreen
+from amem_tui.tui.screens.selection import DETAIL_AFTER_SEARCH
 from amem_tui.tui.widgets.note_pane import NotePane
 from tests.support.tui import SIZE, demo_app, demo_engine, settle
 
@@ -215,3 +216,106 @@ async def test_editing_keys_in_a_burst_act_in_the_order_typed() -> None:
         assert box.value == "deploy"
         status = str(app.screen.query_one("#search-status", Static).render())
         assert "for 'deploy'" in status
+
+
+async def test_a_search_moves_no_pane_on_a_tall_screen() -> None:
+    # A line that appeared with the first search would move every pane under it, and a
+    # moved pane is drawn again whole.
+    app = demo_app(agent="dev")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        main = main_screen(app)
+        panes = main.query_one("#private", NotePane), main.query_one("#shared", NotePane)
+        before = [pane.region.y for pane in panes]
+        assert "Type to search what dev can see" in status(app)
+        burst(app, "/deploy freeze")
+        await settle(pilot)
+        assert "hits for 'deploy freeze' as dev" in status(app)
+        assert [pane.region.y for pane in panes] == before
+        burst_keys(app, ["ctrl+u"])
+        await settle(pilot)
+        assert "Type to search what dev can see" in status(app)
+        assert [pane.region.y for pane in panes] == before
+
+
+async def test_a_short_screen_keeps_the_hint_line_for_notes() -> None:
+    app = demo_app(agent="dev")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        line = main_screen(app).query_one("#search-status", Static)
+        assert not line.display
+        burst(app, "/deploy freeze")
+        await settle(pilot)
+        assert line.display and "hits for 'deploy freeze'" in status(app)
+
+
+class RecordedReads:
+    """Wraps engine.get: the ids the app reads one by one (the detail view's loads)."""
+
+    def __init__(self, engine: MemoryEngine) -> None:
+        self.inner = engine.get
+        self.ids: list[str] = []
+        engine.get = self  # type: ignore[method-assign]
+
+    def __call__(self, scope: Any, note_id: str) -> Any:
+        self.ids.append(note_id)
+        return self.inner(scope, note_id)
+
+
+async def test_a_waiting_detail_load_is_dropped_when_a_query_is_typed() -> None:
+    engine = demo_engine()
+    gated = GatedSearch(engine)
+    app = demo_app(engine, agent="dev")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        main = main_screen(app)
+        assert main.scope is not None
+        listed = main.selected_id
+        other = next(i for i in main.private_pane.table.rows if i.value != listed).value
+        assert other is not None
+        reads = RecordedReads(engine)
+        # A load that waits (as after a cleared search) for a note the next query's hits
+        # will replace at once: typing drops it, so it is neither read nor drawn, even
+        # when the search takes longer than the wait.
+        main.detail_view.load_note(main.scope, other, None, after=DETAIL_AFTER_SEARCH)
+        burst(app, "/deploy freeze")
+        await wait_started(pilot, gated)
+        await pilot.pause(4 * DETAIL_AFTER_SEARCH)
+        gated.gate.set()
+        await settle(pilot)
+        assert other not in reads.ids
+        best = main.search_result.hits[0].note.id  # type: ignore[union-attr]
+        assert reads.ids == [best]
+        assert main.detail_view.note_data is not None
+        assert main.detail_view.note_data.note.id == best == main.selected_id
+
+
+async def test_a_waiting_detail_load_ends_in_the_note_when_nothing_comes_meanwhile() -> None:
+    engine = demo_engine()
+    app = demo_app(engine, agent="dev")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        main = main_screen(app)
+        assert main.scope is not None
+        listed = main.selected_id
+        other = str(next(i for i in main.private_pane.table.rows if i.value != listed).value)
+        reads = RecordedReads(engine)
+        main.detail_view.load_note(main.scope, other, None, after=DETAIL_AFTER_SEARCH)
+        main.detail_view.load_note(main.scope, other, None)  # already on its way: no second
+        await settle(pilot)
+        assert reads.ids == [other]
+        assert main.detail_view.note_data is not None
+        assert main.detail_view.note_data.note.id == other
+
+
+async def test_the_heap_is_frozen_once_the_agent_is_warm() -> None:
+    # What is alive once the agent's index is warm is left out of later full collections,
+    # which would otherwise pause a frame for every few queries.
+    import gc
+
+    gc.unfreeze()
+    app = demo_app(agent="dev")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert gc.get_freeze_count() > 0
+    gc.unfreeze()

@@ -68,7 +68,7 @@ class AdaptiveLayout(WriteActionsScreen):
         self.short = height < SHORT_HEIGHT
         self.set_class(self.narrow, "-narrow")
         self.set_class(self.short, "-short")
-        self.search_box.query_input.compact = self.short
+        self.search_box.set_compact(self.short)
         self.arrange_panes()
 
     def tab_pane(self, name: TabName) -> TabbedPane:

@@ -42,7 +42,7 @@ from amem_tui.tui.scope_loader import (
 )
 from amem_tui.tui.screens.follow_actions import FollowActions
 from amem_tui.tui.screens.one_frame import in_one_frame
-from amem_tui.tui.screens.selection import SelectionScreen
+from amem_tui.tui.screens.selection import DETAIL_AFTER_SEARCH, SelectionScreen
 from amem_tui.tui.screens.store_views import StoreViews
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.detail import NoteDetail
@@ -336,26 +336,33 @@ class MainScreen(FollowActions, StoreViews, SelectionScreen):
         """Show or hide the close matches this agent cannot see."""
         self.search_box.toggle_hidden()
 
+    def on_search_box_typed(self) -> None:
+        """A query is being typed: a note waiting to load into the detail view would be
+        replaced by the hits' at once, so it is not loaded (nor drawn) meanwhile."""
+        self.detail_view.drop_waiting_load()
+
     def on_search_box_cleared(self) -> None:
         """The query is gone: the listings come back."""
         self._show_listings()
-        self._restore_selection()
+        self._restore_selection(DETAIL_AFTER_SEARCH)
 
     def on_search_box_results(self, message: SearchBox.Results) -> None:
         """Show hits in the panes they belong to, best first."""
-        self.store_banner.show_problem(None)
         result = message.result
         private_hits = [h for h in result.hits if h.because in ("private", "collection")]
         shared_hits = [h for h in result.hits if h.because in ("shared", "reader")]
-        self.private_pane.show_hits(private_hits, result.query)
-        if self.shares:
-            self.shared_pane.show_hits(shared_hits, result.query)
-        if result.hits:
-            best = result.hits[0]
-            self._work_in("private" if best in private_hits else "shared")
-            self._pending_select = best.note.id
-        self.arrange_panes()
-        self._after_search(message.focus, result if message.show_hidden else None)
+        with self.app.batch_update():  # the hits, titles and status line in one frame
+            self.store_banner.show_problem(None)
+            self.search_box.report(result)
+            self.private_pane.show_hits(private_hits, result.query)
+            if self.shares:
+                self.shared_pane.show_hits(shared_hits, result.query)
+            if result.hits:
+                best = result.hits[0]
+                self._work_in("private" if best in private_hits else "shared")
+                self._pending_select = best.note.id
+            self.arrange_panes()
+            self._after_search(message.focus, result if message.show_hidden else None)
 
     def on_search_box_failed(self, message: SearchBox.Failed) -> None:
         """A failed search shows no hits (the failure itself is notified)."""
@@ -372,7 +379,7 @@ class MainScreen(FollowActions, StoreViews, SelectionScreen):
             self.detail_view.show_hidden(hidden_of)
         else:
             self.detail_view.forget_note()
-            self._restore_selection()
+            self._restore_selection(DETAIL_AFTER_SEARCH)
 
     def on_search_box_hidden_matches(self, message: SearchBox.HiddenMatches) -> None:
         """Show the hidden matches in the detail view, or the selected note again."""

@@ -23,6 +23,11 @@ if TYPE_CHECKING:
     from amem_tui.engine.models import ConsolidationRun, SearchHit, SearchResult
     from amem_tui.tui.messages import NoteData, NoteLoaded, PaneName
 
+#: Seconds the detail view waits after a search or a cleared search before it loads the
+#: selected note: the hits (or the listing) come first, and keys typed meanwhile are
+#: not slowed by drawing a note that a newer search would replace at once.
+DETAIL_AFTER_SEARCH = 0.12
+
 
 class SelectionScreen(AdaptiveLayout):
     """The main screen's selection: which pane, which note, what the detail view shows."""
@@ -60,18 +65,20 @@ class SelectionScreen(AdaptiveLayout):
         self.show_tab(which)
 
     # ------------------------------------------------------------- selection
-    def _restore_selection(self) -> None:
+    def _restore_selection(self, after: float = 0.0) -> None:
+        """Select the note wanted (or the one selected before) again; its detail loads
+        ``after`` seconds later (see :data:`DETAIL_AFTER_SEARCH`)."""
         wanted = self._pending_select or self.detail_view.note_id
         self._pending_select = None
         for pane in (self._pane(self._last_pane), self.private_pane, self.shared_pane):
             if wanted and pane.select(wanted):
-                self._select_from(pane)
+                self._select_from(pane, after)
                 return
         # The note is gone (deleted, merged): the row it was on in the pane the user
         # works in, which now holds the next note, rather than the top of another pane.
         for pane in (self._pane(self._last_pane), self.private_pane, self.shared_pane):
             if pane.current_id:
-                self._select_from(pane)
+                self._select_from(pane, after)
                 return
         if self.scope is not None:
             self.detail_view.forget_note()
@@ -80,7 +87,7 @@ class SelectionScreen(AdaptiveLayout):
                 "a to add a note, F1 for help."
             )
 
-    def _select_from(self, pane: NotePane) -> None:
+    def _select_from(self, pane: NotePane, after: float = 0.0) -> None:
         note_id = pane.current_id
         if note_id is None:
             return
@@ -91,7 +98,7 @@ class SelectionScreen(AdaptiveLayout):
         detail = self.detail_view
         stale = note_id != detail.note_id or detail.note_data is None
         if (stale or hit) and self.scope is not None:
-            detail.load_note(self.scope, note_id, hit)
+            detail.load_note(self.scope, note_id, hit, after)
 
     @on(NotePane.Highlighted)
     def _note_highlighted(self, message: NotePane.Highlighted) -> None:

@@ -6,6 +6,7 @@ and also shows a consolidation run or the hidden matches of a search.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -53,6 +54,8 @@ _SHOWN_APART = {"content", "evolution_history", "links", "conflicts_with"}
 _COUNTED = {"unreadable_links", "unreadable_conflicts"}
 #: Conflicting notes looked up for the detail view (the rest are only counted).
 CONFLICTS_SHOWN = 20
+#: Seconds between looks at whether a delayed load is still wanted.
+LOAD_POLL = 0.02
 
 
 class NoteDetail(ReportsWorkerFailures, Vertical):
@@ -93,6 +96,9 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
         #: The selected note as last loaded, once it is.
         self.note_data: NoteData | None = None
         self._loads = 0
+        #: The note (and hit) a load is under way for.
+        self._loading: tuple[str, SearchHit | None] | None = None
+        self._reading = False  # the load under way has stopped waiting and reads the store
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -130,25 +136,61 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
         self._set(Text(message, style="italic"))
 
     # ------------------------------------------------------------------ load
-    def load_note(self, scope: AgentScope, note_id: str, hit: SearchHit | None) -> None:
-        """Select ``note_id``: load it, its links and conflicts as ``scope`` sees them."""
+    def load_note(
+        self, scope: AgentScope, note_id: str, hit: SearchHit | None, after: float = 0.0
+    ) -> None:
+        """Select ``note_id``: load it, its links and conflicts as ``scope`` sees them.
+
+        With ``after``, the load waits that many seconds first and is dropped if another
+        selection comes meanwhile; asking again for the note already loading changes
+        nothing.
+        """
+        if self._loading == (note_id, hit):
+            return
         self._loads += 1
         self.note_id = note_id
-        self._load(scope, note_id, hit, self._loads)
+        self._loading = (note_id, hit)
+        self._load(scope, note_id, hit, self._loads, after)
+
+    def drop_waiting_load(self) -> None:
+        """Drop a load still waiting out its ``after`` (a load already reading goes on)."""
+        if self._loading is not None and not self._reading:
+            self._loads += 1
+            self._loading = None
 
     def forget_note(self) -> None:
         """Nothing is selected any more: a load still running is dropped when it ends."""
         self.note_id = None
         self.note_data = None
+        self._loading = None
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="note")
-    def _load(self, scope: AgentScope, note_id: str, hit: SearchHit | None, load: int) -> None:
+    def _load(
+        self, scope: AgentScope, note_id: str, hit: SearchHit | None, load: int, after: float
+    ) -> None:
+        worker = get_current_worker()
+        deadline = time.monotonic() + after
+        while time.monotonic() < deadline:
+            if load != self._loads or worker.is_cancelled:
+                return
+            time.sleep(LOAD_POLL)
+        self._reading = True
+        try:
+            data = self._read(scope, note_id, hit)
+        except BaseException:
+            self._loading = None  # a failed load is not in flight: asking again retries
+            raise
+        finally:
+            self._reading = False
+        if not worker.is_cancelled:
+            self.post_message(NoteLoaded(load, data))
+
+    def _read(self, scope: AgentScope, note_id: str, hit: SearchHit | None) -> NoteData:
         engine = self.engine
         try:
             stored = engine.get(scope, note_id)
         except NotFound as exc:
-            self.post_message(NoteLoaded(load, NoteData.missing(note_id, str(exc))))
-            return
+            return NoteData.missing(note_id, str(exc))
         # Ids of notes the agent may not read never reach the screen: they are counted.
         note = engine.redact(scope, [stored])[0]
         links = engine.linked(scope, note)
@@ -159,7 +201,7 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
             except AmemError:
                 conflicts.append((other, None))
         denial = engine.write_refusal(scope, stored, "update")
-        data = NoteData(
+        return NoteData(
             note=note,
             links=links,
             conflicts=conflicts,
@@ -167,14 +209,13 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
             writable=denial is None,
             write_refusal=str(denial) if denial is not None else None,
         )
-        if not get_current_worker().is_cancelled:
-            self.post_message(NoteLoaded(load, data))
 
     def on_note_loaded(self, message: NoteLoaded) -> None:
         """Keep the selected note as loaded; the screen decides whether to show it now."""
         if message.generation != self._loads or message.data.note.id != self.note_id:
             message.stop()
             return
+        self._loading = None
         self.note_data = message.data
 
     # ------------------------------------------------------------------ note

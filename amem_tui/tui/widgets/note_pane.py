@@ -99,12 +99,15 @@ class NotePane(TabbedPane):
         self._kind: ListScope = which
         #: Rows follow mode highlights for a while: note id -> kind of change.
         self.marks: dict[str, str] = {}
+        self._message_text: str | Text = ""
 
     def compose(self) -> ComposeResult:
         table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=False)
         table.can_focus = True
         yield table
-        yield Static("", classes="pane-message", markup=False)
+        message = Static("", classes="pane-message", markup=False)
+        message.display = False  # until there is something to say (see _message)
+        yield message
 
     @property
     def table(self) -> DataTable[Text]:
@@ -112,6 +115,9 @@ class NotePane(TabbedPane):
         return self.query_one(DataTable)
 
     def _message(self, text: str | Text) -> None:
+        if text == self._message_text:
+            return  # an update asks for a layout pass, which redraws the whole screen
+        self._message_text = text
         message = self.query_one(".pane-message", Static)
         message.update(text)
         message.display = bool(text)

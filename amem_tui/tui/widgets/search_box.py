@@ -28,6 +28,7 @@ from textual.message import Message
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
+from amem_tui.tui import heap
 from amem_tui.tui.actions import key_for
 from amem_tui.tui.messages import HiddenFound, SearchDone, SearchFailed
 from amem_tui.tui.text import one_line
@@ -76,6 +77,10 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         shown: bool
 
     @dataclass
+    class Typed(Message):
+        """A new query is being searched: its hits will replace what the panes show."""
+
+    @dataclass
     class Cleared(Message):
         """The query is empty again: the panes go back to their listings."""
 
@@ -100,16 +105,21 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         self._wanted = False  # the query changed while it ran: search again after
         self._shown: tuple[int, str] | None = None  # (generation, query) on screen
         self._focus_results = False  # Enter was pressed: go to the hits once they come
+        self._compact = False  # a short screen (see set_compact)
+        self._resting = True  # the status line shows the resting hint
 
     def compose(self) -> ComposeResult:
         yield QueryInput(placeholder="Search as this agent…  ( / )", id="search")
         yield Static("", id="search-status", markup=False)
 
     def on_mount(self) -> None:
-        """No status until there is something to say."""
+        """The status line says what the box does until there is a search to report."""
         if self.app.is_headless:
             self.query_input.cursor_blink = False
+        # Hidden until the screen's size says whether a short screen leaves it out.
         self.query_one("#search-status", Static).display = False
+        self._compact = True
+        self.show_status("")
 
     @property
     def query_input(self) -> Input:
@@ -132,6 +142,8 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         self.generation += 1
         who = f"{scope.user} · {scope.agent}" if scope.user else scope.agent
         self.query_input.placeholder = f"Search as {who}…  ( / )"
+        if not self.query_text:
+            self.show_status("")
         if self.query_text:
             self.start_search()
         self.warm_up(scope)
@@ -142,6 +154,7 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         waits for this. The app loads the model beside it, in its own worker."""
         with contextlib.suppress(Exception):  # a failing store shows in the next load
             self.engine.warm_up(scope)
+        heap.settle()
 
     # ---------------------------------------------------------------- typing
     @on(Input.Changed, "#search")
@@ -158,6 +171,7 @@ class SearchBox(ReportsWorkerFailures, Vertical):
             self.post_message(self.Cleared())
             return
         self.show_status(f"searching for {one_line(self.query_text, 60)!r}…")
+        self.post_message(self.Typed())
         self.start_search()
 
     @on(Input.Submitted, "#search")
@@ -247,8 +261,13 @@ class SearchBox(ReportsWorkerFailures, Vertical):
             return
         self._shown = (message.generation, message.query)
         self.result = message.result
-        self._status_of(message.result)
+        # The screen puts the hits in the panes and calls report(): the status line and
+        # the hits change in one frame.
         self.post_message(self.Results(message.result, self._take_focus(), self.show_hidden))
+
+    def report(self, result: SearchResult) -> None:
+        """Say on the status line what ``result`` found (the screen shows its hits)."""
+        self._status_of(result)
 
     def on_search_failed(self, message: SearchFailed) -> None:
         """Say the current query's search failed (the error itself is notified)."""
@@ -319,10 +338,35 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         self.show_status(" · ".join(parts))
 
     def show_status(self, text: str) -> None:
-        """Put ``text`` on the status line (an empty text hides the line)."""
+        """Put ``text`` on the status line; an empty text puts back what the box does.
+
+        The line is always there: showing or hiding it would move everything under
+        it, and a moved pane is drawn again whole, which a keystroke must not cost.
+        """
         status = self.query_one("#search-status", Static)
-        shown = bool(text)
-        # One fixed line: only showing or hiding it changes the layout. A layout pass
-        # re-renders the whole screen, which a keystroke must not cost.
-        status.update(Text(text, no_wrap=True, overflow="ellipsis"), layout=status.display != shown)
-        status.display = shown
+        line = Text(text, no_wrap=True, overflow="ellipsis") if text else self._resting_hint()
+        status.update(line, layout=False)
+        self._resting = not text
+        self._fit_status()
+
+    def set_compact(self, compact: bool) -> None:
+        """Fit a short screen: a one-line input, and no line for the resting hint (the
+        status line comes when there is a search to report)."""
+        self.query_input.compact = compact
+        self._compact = compact
+        self._fit_status()
+
+    def _fit_status(self) -> None:
+        status = self.query_one("#search-status", Static)
+        shown = not (self._compact and self._resting)
+        if status.display != shown:
+            status.display = shown
+
+    def _resting_hint(self) -> Text:
+        who = self.scope.agent if self.scope is not None else "the agent"
+        return Text(
+            f"Type to search what {who} can see (by meaning and by words); Enter goes to the hits",
+            style="dim",
+            no_wrap=True,
+            overflow="ellipsis",
+        )
