@@ -24,14 +24,12 @@ from textual.widgets.data_table import ColumnKey
 from amem_tui.tui.messages import PageLoaded, PaneName
 from amem_tui.tui.text import cell, one_line
 from amem_tui.tui.widgets.note_rows import (
-    COSINE_WIDTH,
-    MATCH_WIDTH,
     OWNER_MAX,
     content_cell,
-    cosine_label,
-    match_label,
     newest_first,
     query_word_count,
+    search_header,
+    search_row,
 )
 from amem_tui.tui.widgets.tabbed_pane import TabbedPane
 
@@ -100,6 +98,7 @@ class NotePane(TabbedPane):
         #: Rows follow mode highlights for a while: note id -> kind of change.
         self.marks: dict[str, str] = {}
         self._message_text: str | Text = ""
+        self._owner_width: int | None = None  # of the search rows' owner column
 
     def compose(self) -> ComposeResult:
         table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=False)
@@ -125,15 +124,20 @@ class NotePane(TabbedPane):
     def _columns(self, search: bool, notes: Sequence[MemoryNote]) -> None:
         table = self.table
         table.clear(columns=True)
-        if search:
-            table.add_column("cosine", key="cosine", width=COSINE_WIDTH)
-            table.add_column("match", key="match", width=MATCH_WIDTH)
+        owner_width = None
         if self.show_owner:
             owners = [cell_len(one_line(n.effective_owner or "?", OWNER_MAX)) for n in notes]
-            table.add_column("owner", key="owner", width=max([5, *owners]))
+            owner_width = max([5, *owners])
+        if search:  # one cell per hit holds its columns (see note_rows.search_row)
+            self._owner_width = owner_width
+            label = search_header(owner_width)
+        else:
+            if owner_width is not None:
+                table.add_column("owner", key="owner", width=owner_width)
+            label = Text("content")
         # A fixed width from the pane's size: an auto width is re-measured as rows are
         # replaced and could shrink the column to a few characters.
-        table.add_column("content", key="content", width=self._content_width())
+        table.add_column(label, key="content", width=self._content_width())
 
     def _content_width(self) -> int:
         """Cells left for the content column once the other columns are drawn."""
@@ -159,18 +163,13 @@ class NotePane(TabbedPane):
             table.refresh()
 
     def _row(self, note: MemoryNote, hit: SearchHit | None = None) -> list[Text]:
-        row: list[Text] = []
-        weak = hit is not None and hit.weak and hit.via != "link"
         if hit is not None:
-            row += [cosine_label(hit), match_label(hit, self._query_words)]
+            weak = hit.weak and hit.via != "link"
+            return [search_row(hit, self._query_words, self._owner_width, weak)]
+        row: list[Text] = []
         if self.show_owner:
             row.append(cell(note.effective_owner or "?", OWNER_MAX))
-        words = hit.matched_terms if hit is not None else ()
-        mark = self.marks.get(note.id) if hit is None else None
-        row.append(content_cell(note, words, dim=weak, mark=mark))
-        if weak:
-            for part in row:
-                part.stylize("dim")
+        row.append(content_cell(note, mark=self.marks.get(note.id)))
         return row
 
     # ---------------------------------------------------------------- listing

@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from rich.text import Text
 
 from amem_tui.tui.text import cell, one_line
@@ -37,6 +38,8 @@ COSINE_WIDTH = 6
 MATCH_WIDTH = 7
 #: The owner column's widest (the column is as wide as the longest owner shown).
 OWNER_MAX = 12
+#: Cells between two columns of a search row (as between the cells of a table).
+GAP = "  "
 
 
 def query_word_count(query: str) -> int:
@@ -104,9 +107,7 @@ MARK_LABELS: Mapping[str, str] = {
 MARK_STYLE = "bold black on yellow"
 
 
-def content_cell(
-    note: MemoryNote, words: Sequence[str] = (), dim: bool = False, mark: str | None = None
-) -> Text:
+def content_cell(note: MemoryNote, words: Sequence[str] = (), mark: str | None = None) -> Text:
     """The content column: a follow-mode mark (a kind of change), state markers, then the
     content with matched words underlined."""
     text = Text(no_wrap=True, overflow="ellipsis")
@@ -120,6 +121,36 @@ def content_cell(
     for word in words:
         body.highlight_regex(rf"(?i)\b{re.escape(word)}", style="bold underline")
     text.append_text(body)
-    if dim:
-        text.stylize("dim")
     return text
+
+
+# A hit is drawn as one table cell holding its columns side by side, not as a cell per
+# column: the table renders every cell through Rich's padding and styling, and the hits
+# of a search (two panes of them) are drawn on every keystroke's answer.
+def search_header(owner_width: int | None) -> Text:
+    """The labels over search rows, aligned with :func:`search_row`'s columns."""
+    parts = [f"{'cosine':>{COSINE_WIDTH}}", f"{'match':<{MATCH_WIDTH}}"]
+    if owner_width is not None:
+        parts.append(f"{'owner':<{owner_width}}")
+    parts.append("content")
+    return Text(GAP.join(parts), no_wrap=True, overflow="ellipsis")
+
+
+def search_row(hit: SearchHit, query_words: int, owner_width: int | None, weak: bool) -> Text:
+    """A hit's row: its cosine, what matched, its owner (``owner_width`` wide, or
+    none) and its content with the matched words underlined; dimmed when weak."""
+    row = Text(no_wrap=True, overflow="ellipsis")
+    cosine = cosine_label(hit)
+    row.append(f"{cosine.plain:>{COSINE_WIDTH}}", style=cosine.style)
+    row.append(GAP)
+    match = match_label(hit, query_words)
+    row.append(f"{match.plain:<{MATCH_WIDTH}}", style=match.style)
+    row.append(GAP)
+    if owner_width is not None:
+        owner = one_line(hit.note.effective_owner or "?", OWNER_MAX)
+        row.append(owner + " " * max(0, owner_width - cell_len(owner)))
+        row.append(GAP)
+    row.append_text(content_cell(hit.note, hit.matched_terms))
+    if weak:
+        row.stylize("dim")
+    return row
