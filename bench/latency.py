@@ -9,9 +9,9 @@ read from the screen as a person reads it (bench/terminal.py):
 - clearing: for each query, the previous one is cleared (Ctrl+U); the time runs until
   its results are off the screen;
 - typing: then the whole query is typed as one burst of keys; the time runs until the
-  right hit is on screen: the
-  status line names the query and the first words of the top hit (worked out before
-  with the engine, as the agent searches) show in a pane. The floor app, a header, an
+  right hit is on screen: the status line counts the query's hits ("N hits for
+  'query'", not "searching for 'query'") and the first words of the top hit (worked
+  out before with the engine, as the agent searches) show in a pane. The floor app, a header, an
   input and a table filtered on every keystroke (bench/floor_app.py) over the same note
   texts, is timed until its header names the query and its first row is shown;
 - peak RSS of each app's process (VmHWM) after the queries.
@@ -92,7 +92,7 @@ def time_amem(
             app.keys("C-u")
             clears.append(app.wait_for(lambda s: "hits for" not in s))
             app.type(query)
-            marker = f"for '{query[:40]}"
+            marker = f"hits for '{query[:40]}"
             latencies.append(app.wait_for(lambda s, m=marker, t=top: m in s and t in s))
         return {
             "first_frame_s": first,
