@@ -17,6 +17,7 @@ read from the screen as a person reads it (bench/terminal.py):
 - peak RSS of each app's process (VmHWM) after the queries.
 
 Usage: python bench/latency.py --store FOLDER --notes N [--queries 50] [--size 160x48]
+       [--rounds 2] [--baseline CHECKOUT]   (earlier code, timed beside the current)
 """
 
 from __future__ import annotations
@@ -62,21 +63,33 @@ def percentile(samples: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-def figures(samples: list[float]) -> dict[str, float]:
+def figures(samples: list[float]) -> dict[str, Any]:
     return {
         "p50_ms": statistics.median(samples) * 1000,
         "p90_ms": percentile(samples, 0.9) * 1000,
         "max_ms": max(samples) * 1000,
+        "over_300": sum(1 for x in samples if x > 0.3),
         "samples_ms": [round(x * 1000, 1) for x in samples],
         "n": len(samples),
     }
 
 
+def pooled(rounds: list[dict[str, Any]], figure: str) -> dict[str, Any]:
+    """One figure's samples from every round, as one set."""
+    return figures([ms / 1000 for r in rounds for ms in r[figure]["samples_ms"]])
+
+
 def time_amem(
-    store: Path, queries: list[str], tops: list[str], size: tuple[int, int]
+    store: Path,
+    queries: list[str],
+    tops: list[str],
+    size: tuple[int, int],
+    code: Path | None = None,
 ) -> dict[str, Any]:
     exe = str(Path(sys.executable).with_name("amem-tui"))
-    app = TerminalApp([exe, "--store", str(store)], size=size, env=environment())
+    # Another checkout's package first on the path: the same store and keys, other code.
+    env = environment(PYTHONPATH=str(code)) if code is not None else environment()
+    app = TerminalApp([exe, "--store", str(store)], size=size, env=env)
     app.start()
     try:
         app.wait_for(lambda s: "amem-tui" in s and "Private" in s)
@@ -139,6 +152,11 @@ def main() -> None:
     parser.add_argument("--agent", default="main")
     parser.add_argument("--size", default="160x48")
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="a checkout of earlier code (git worktree add DIR COMMIT), timed as a third app",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     width, height = (int(x) for x in args.size.split("x"))
@@ -149,16 +167,23 @@ def main() -> None:
         texts_file = Path(tmp) / "texts.json"
         texts_file.write_text(json.dumps(data.texts), encoding="utf-8")
         runs: dict[str, list[dict[str, Any]]] = {"floor": [], "amem": []}
-        for _ in range(args.rounds):  # alternated: both see the same machine load
+        if args.baseline is not None:
+            runs["before"] = []
+        for _ in range(args.rounds):  # alternated: all see the same machine load
             runs["floor"].append(time_floor(texts_file, queries, (width, height)))
             time.sleep(1)
+            if args.baseline is not None:
+                runs["before"].append(
+                    time_amem(args.store, queries, tops, (width, height), args.baseline)
+                )
+                time.sleep(1)
             runs["amem"].append(time_amem(args.store, queries, tops, (width, height)))
-    out = {
+    out: dict[str, Any] = {
         name: {
             "first_frame_s": statistics.median(r["first_frame_s"] for r in rs),
             "filled_s": statistics.median(r.get("filled_s", r["first_frame_s"]) for r in rs),
-            "typing": rs[-1]["typing"],
-            "clearing": rs[-1]["clearing"],
+            "typing": pooled(rs, "typing"),
+            "clearing": pooled(rs, "clearing"),
             "rss_mib": max(r["rss_mib"] for r in rs),
         }
         for name, rs in runs.items()
@@ -172,16 +197,16 @@ def main() -> None:
         print(json.dumps(out))
         return
     print(f"{args.notes} notes, {len(queries)} queries, {width}x{height}, agent {args.agent}")
-    for name in ("floor", "amem"):
+    for name in runs:
         row = out[name]
         typing = row["typing"]
         print(
-            f"  {name:5}  first frame {row['first_frame_s']:.2f} s (filled {row['filled_s']:.2f} s)"
+            f"  {name:6}  first frame {row['first_frame_s']:.2f} s (filled {row['filled_s']:.2f} s)"
             f"  typing p50 "
             f"{typing['p50_ms']:.0f} ms p90 {typing['p90_ms']:.0f} ms max {typing['max_ms']:.0f} ms"
             f"  clearing p50 {row['clearing']['p50_ms']:.0f} ms"
             f" max {row['clearing']['max_ms']:.0f} ms"
-            f"  peak RSS {row['rss_mib']:.0f} MiB"
+            f"  peak RSS {row['rss_mib']:.0f} MiB  over 300 ms {typing['over_300']}/{typing['n']}"
         )
     ratios = out["ratios"]
     print(
