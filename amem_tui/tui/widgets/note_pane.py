@@ -31,6 +31,7 @@ from amem_tui.tui.widgets.note_rows import (
     search_header,
     search_row,
 )
+from amem_tui.tui.widgets.note_table import NoteTable
 from amem_tui.tui.widgets.tabbed_pane import TabbedPane
 
 if TYPE_CHECKING:
@@ -101,7 +102,7 @@ class NotePane(TabbedPane):
         self._owner_width: int | None = None  # of the search rows' owner column
 
     def compose(self) -> ComposeResult:
-        table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=False)
+        table = NoteTable(cursor_type="row", zebra_stripes=False)
         table.can_focus = True
         yield table
         message = Static("", classes="pane-message", markup=False)
