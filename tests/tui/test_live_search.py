@@ -262,6 +262,14 @@ class RecordedReads:
         return self.inner(scope, note_id)
 
 
+def another_listed_note(main: MainScreen) -> str:
+    """A note of the private listing other than the selected one."""
+    listed = main.selected_id
+    other = next(key.value for key in main.private_pane.table.rows if key.value != listed)
+    assert other is not None
+    return str(other)
+
+
 async def test_a_waiting_detail_load_is_dropped_when_a_query_is_typed() -> None:
     engine = demo_engine()
     gated = GatedSearch(engine)
@@ -270,9 +278,7 @@ async def test_a_waiting_detail_load_is_dropped_when_a_query_is_typed() -> None:
         await settle(pilot)
         main = main_screen(app)
         assert main.scope is not None
-        listed = main.selected_id
-        other = next(i for i in main.private_pane.table.rows if i.value != listed).value
-        assert other is not None
+        other = another_listed_note(main)
         reads = RecordedReads(engine)
         # A load that waits (as after a cleared search) for a note the next query's hits
         # will replace at once: typing drops it, so it is neither read nor drawn, even
@@ -297,8 +303,7 @@ async def test_a_waiting_detail_load_ends_in_the_note_when_nothing_comes_meanwhi
         await settle(pilot)
         main = main_screen(app)
         assert main.scope is not None
-        listed = main.selected_id
-        other = str(next(i for i in main.private_pane.table.rows if i.value != listed).value)
+        other = another_listed_note(main)
         reads = RecordedReads(engine)
         main.detail_view.load_note(main.scope, other, None, after=DETAIL_AFTER_SEARCH)
         main.detail_view.load_note(main.scope, other, None)  # already on its way: no second

@@ -4,13 +4,13 @@ A DataTable draws each cell through Rich's console (padding, wrapping, measuring
 which costs about as much as the rest of a frame when two panes of hits change on
 every query's answer. Every cell a note pane shows is one line of literal text, cut
 with an ellipsis (``no_wrap``, ``overflow="ellipsis"``): such a cell is cut to the
-column's width and styled here, the way the table
-itself would style it (the table's cell styles, its cursor and hover styles, in the
-same order), and kept in the table's own cell cache. Header cells, and anything that
-is not one line of text, are left to the table.
+column's width and styled here as the table would style it (its cell, cursor and
+hover styles, applied in the same order), and kept in the table's own cell cache.
+Header cells, and any other cell, are left to the table.
 
-This leans on DataTable's cell-rendering hook (``_render_cell``) of the Textual
-version pinned in pyproject.toml; the snapshot tests draw every kind of pane row.
+This overrides DataTable's cell-drawing hook (``_render_cell``) of the Textual version
+pinned in pyproject.toml. tests/tui/test_note_table.py compares every character's
+style with DataTable's own drawing of the same rows.
 """
 
 from __future__ import annotations
