@@ -142,10 +142,10 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         self.generation += 1
         who = f"{scope.user} · {scope.agent}" if scope.user else scope.agent
         self.query_input.placeholder = f"Search as {who}…  ( / )"
-        if not self.query_text:
-            self.show_status("")
         if self.query_text:
             self.start_search()
+        else:
+            self.show_status("")  # the hint names the agent
         self.warm_up(scope)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="warm")
