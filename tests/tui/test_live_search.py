@@ -270,6 +270,12 @@ def another_listed_note(main: MainScreen) -> str:
     return str(other)
 
 
+def assert_detail_shows(main: MainScreen, note_id: str) -> None:
+    """The detail view holds ``note_id`` as loaded."""
+    assert main.detail_view.note_data is not None
+    assert main.detail_view.note_data.note.id == note_id
+
+
 async def test_a_waiting_detail_load_is_dropped_when_a_query_is_typed() -> None:
     engine = demo_engine()
     gated = GatedSearch(engine)
@@ -292,8 +298,8 @@ async def test_a_waiting_detail_load_is_dropped_when_a_query_is_typed() -> None:
         assert other not in reads.ids
         best = main.search_result.hits[0].note.id  # type: ignore[union-attr]
         assert reads.ids == [best]
-        assert main.detail_view.note_data is not None
-        assert main.detail_view.note_data.note.id == best == main.selected_id
+        assert main.selected_id == best
+        assert_detail_shows(main, best)
 
 
 async def test_a_waiting_detail_load_ends_in_the_note_when_nothing_comes_meanwhile() -> None:
@@ -309,8 +315,7 @@ async def test_a_waiting_detail_load_ends_in_the_note_when_nothing_comes_meanwhi
         main.detail_view.load_note(main.scope, other, None)  # already on its way: no second
         await settle(pilot)
         assert reads.ids == [other]
-        assert main.detail_view.note_data is not None
-        assert main.detail_view.note_data.note.id == other
+        assert_detail_shows(main, other)
 
 
 async def test_the_heap_is_frozen_once_the_agent_is_warm() -> None:

@@ -105,7 +105,8 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         self._wanted = False  # the query changed while it ran: search again after
         self._shown: tuple[int, str] | None = None  # (generation, query) on screen
         self._focus_results = False  # Enter was pressed: go to the hits once they come
-        self._compact = False  # a short screen (see set_compact)
+        # A short screen (see set_compact); taken as short until the screen's size says.
+        self._compact = True
         self._resting = True  # the status line shows the resting hint
 
     def compose(self) -> ComposeResult:
@@ -118,7 +119,6 @@ class SearchBox(ReportsWorkerFailures, Vertical):
             self.query_input.cursor_blink = False
         # Hidden until the screen's size says whether a short screen leaves it out.
         self.query_one("#search-status", Static).display = False
-        self._compact = True
         self.show_status("")
 
     @property
