@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.geometry import Region
 from textual.widgets import DataTable
 
 from amem_tui.tui.widgets.note_table import NoteTable
@@ -44,10 +45,15 @@ class OneTable(App[None]):
 
 
 def picture(table: DataTable[Text]) -> list[list[tuple[str, object]]]:
-    """Each line as (character, style) pairs: the same picture, however it is cut."""
+    """Each line as (character, style) pairs: the same picture, however it is cut.
+
+    The lines are drawn as a frame draws them (all at once), with fresh caches.
+    """
+    table._clear_caches()
+    width, height = table.size
     return [
-        [(char, segment.style) for segment in table.render_line(y) for char in segment.text]
-        for y in range(table.size.height)
+        [(char, segment.style) for segment in strip for char in segment.text]
+        for strip in table.render_lines(Region(0, 0, width, height))
     ]
 
 
@@ -61,12 +67,16 @@ async def pictures(table: DataTable[Text]) -> list[list[list[tuple[str, object]]
                 table.move_cursor(row=row)
                 await pilot.pause()
                 shots.append(picture(table))
+        await pilot.hover(table, offset=(3, 4))  # the mouse on the fourth row (below the header)
+        await pilot.pause()
+        assert table.hover_row == 3
+        shots.append(picture(table))
     return shots
 
 
 async def test_cells_are_drawn_as_the_data_table_draws_them() -> None:
     expected = await pictures(DataTable[Text]())
     drawn = await pictures(NoteTable())
-    assert [len(shot) for shot in drawn] == [len(ROWS) + 1] * 6
+    assert [len(shot) for shot in drawn] == [len(ROWS) + 1] * 7
     for shot, want in zip(drawn, expected, strict=True):
         assert shot == want

@@ -8,6 +8,10 @@ column's width and styled here as the table would style it (its cell, cursor and
 hover styles, applied in the same order), and kept in the table's own cell cache.
 Header cells, and any other cell, are left to the table.
 
+A line of a plain row (no row labels, no fixed rows or columns, a row cursor, no
+zebra stripes) is assembled here too: the table would look up the widget's styles
+(which walk every ancestor) once or twice per line, where one look-up per frame does.
+
 This overrides DataTable's cell-drawing hook (``_render_cell``) of the Textual version
 pinned in pyproject.toml. tests/tui/test_note_table.py compares every character's
 style with DataTable's own drawing of the same rows.
@@ -18,12 +22,98 @@ from __future__ import annotations
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.color import Color
+from textual.coordinate import Coordinate
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import DataTable
-from textual.widgets._data_table import CellCacheKey
+from textual.widgets._data_table import CellCacheKey, RowCacheKey, RowKey
+
+#: The widget's styles as one frame sees them (they cannot change while it is drawn).
+_FrameStyles = tuple[Style, tuple[Color, Color]]
 
 
 class NoteTable(DataTable[Text]):
     """A DataTable whose one-line text cells are cut and styled without Rich's layout."""
+
+    _frame: _FrameStyles | None = None
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._frame = (super().rich_style, super().background_colors)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame = None
+
+    @property
+    def rich_style(self) -> Style:
+        """The widget's style (looked up once per frame while a frame is drawn)."""
+        return self._frame[0] if self._frame is not None else super().rich_style
+
+    @property
+    def background_colors(self) -> tuple[Color, Color]:
+        """The background behind the widget and its own (once per frame, as above)."""
+        return self._frame[1] if self._frame is not None else super().background_colors
+
+    def _render_line_in_row(
+        self,
+        row_key: RowKey,
+        line_no: int,
+        base_style: Style,
+        cursor_location: Coordinate,
+        hover_location: Coordinate,
+    ) -> tuple[list[list[Segment]], list[list[Segment]]]:
+        row_index = self._row_locations.get(row_key) if row_key in self._row_locations else None
+        if (
+            row_index is None  # the header
+            or self.cursor_type != "row"
+            or self.zebra_stripes
+            or self.fixed_rows
+            or self.fixed_columns
+            or (self._labelled_row_exists and self.show_row_labels)
+        ):
+            return super()._render_line_in_row(
+                row_key, line_no, base_style, cursor_location, hover_location
+            )
+        show_cursor, show_hover = self.show_cursor, self._show_hover_cursor
+        cache_key: RowCacheKey = (
+            row_key,
+            line_no,
+            base_style,
+            cursor_location,
+            hover_location,
+            self.cursor_type,
+            show_cursor,
+            show_hover,
+            self._update_count,
+            self._pseudo_class_state,
+        )
+        cached = self._row_render_cache.get(cache_key)
+        if cached is not None:
+            return cached
+        cursor = cursor_location.row == row_index
+        hover = hover_location.row == row_index
+        widths = [column.get_render_width(self) for column in self.ordered_columns]
+        cells = [
+            self._render_cell(row_index, number, base_style, width, cursor=cursor, hover=hover)[
+                line_no
+            ]
+            for number, width in enumerate(widths)
+        ]
+        # The row's style runs on past the last column, to the widget's edge.
+        extend, _ = self._get_styles_to_render_cell(
+            False, False, False, hover, cursor, show_cursor, show_hover, False, False
+        )
+        extend = (
+            base_style
+            + extend
+            + Style.from_meta({"row": row_index, "column": 0, "out_of_bounds": True})
+        )
+        remaining = max(0, self.size.width - sum(widths) - self._row_label_column_width)
+        cells.append([Segment(" " * remaining, extend)])
+        line: tuple[list[list[Segment]], list[list[Segment]]] = ([], cells)
+        self._row_render_cache[cache_key] = line
+        return line
 
     def _render_cell(
         self,

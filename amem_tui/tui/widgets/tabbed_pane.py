@@ -29,6 +29,7 @@ class TabbedPane(ReportsWorkerFailures, Vertical):
         self.subtitle_text = ""
         self._tabs: Text | None = None
         self._tab_hint = ""
+        self._drawn: tuple[Text, Text] | None = None
 
     @property
     def tab_label(self) -> str:
@@ -48,6 +49,11 @@ class TabbedPane(ReportsWorkerFailures, Vertical):
         self._draw_titles()
 
     def _draw_titles(self) -> None:
-        self.border_title = self._tabs if self._tabs is not None else Text(self.title_text)
-        subtitle = " · ".join(part for part in (self.subtitle_text, self._tab_hint) if part)
-        self.border_subtitle = Text(subtitle)
+        title = self._tabs if self._tabs is not None else Text(self.title_text)
+        subtitle = Text(" · ".join(part for part in (self.subtitle_text, self._tab_hint) if part))
+        # Setting a border title repaints the whole pane even when it is unchanged, and
+        # every search result sets them: only a changed title is set.
+        if (title, subtitle) != self._drawn:
+            self._drawn = (title, subtitle)
+            self.border_title = title
+            self.border_subtitle = subtitle
