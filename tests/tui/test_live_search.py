@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import pytest
 from textual import events
 from textual.widgets import Input, Static
 
@@ -12,7 +13,9 @@ from amem_tui.demo import demo_id
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.screens.selection import DETAIL_AFTER_SEARCH
+from amem_tui.tui.widgets import search_box
 from amem_tui.tui.widgets.note_pane import NotePane
+from amem_tui.tui.widgets.search_box import SearchBox
 from tests.support.tui import SIZE, demo_app, demo_engine, settle
 
 #: A safety net so a broken test ends instead of hanging; never a timing assertion.
@@ -145,6 +148,59 @@ async def test_clearing_while_a_search_runs_keeps_the_full_lists() -> None:
         assert shown == []
         assert gated.calls == [("dev", "d")]
         assert not main_screen(app).query_one("#private", NotePane).searching
+
+
+async def typed_while_held(pilot: Any, gated: GatedSearch) -> SearchBox:
+    """Type a query whose search is held at the gate; the box it was typed in."""
+    await settle(pilot)
+    await pilot.press("slash", "d")
+    await wait_started(pilot, gated)
+    return main_screen(pilot.app).search_box
+
+
+async def test_typed_text_is_drawn_with_its_hits(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(search_box, "ECHO_HOLD", GATE_LIMIT)
+    engine = demo_engine()
+    gated = GatedSearch(engine)
+    async with demo_app(engine, agent="dev").run_test(size=SIZE) as pilot:
+        box = await typed_while_held(pilot, gated)
+        assert box.holding_frames  # the typed "d" waits for its hits
+        gated.gate.set()
+        await settle(pilot)
+        assert not box.holding_frames
+        assert "hits for 'd' as dev" in status(pilot.app)
+
+
+async def test_a_slow_search_does_not_hold_the_typed_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(search_box, "ECHO_HOLD", 0.05)
+    engine = demo_engine()
+    gated = GatedSearch(engine)
+    async with demo_app(engine, agent="dev").run_test(size=SIZE) as pilot:
+        box = await typed_while_held(pilot, gated)
+        for _ in range(500):
+            if not box.holding_frames:
+                break
+            await pilot.pause(0.01)
+        assert not box.holding_frames
+        assert gated.active == 1  # drawn while its search is still running
+        gated.gate.set()
+        await settle(pilot)
+
+
+async def test_clearing_ends_the_hold(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(search_box, "ECHO_HOLD", GATE_LIMIT)
+    engine = demo_engine()
+    gated = GatedSearch(engine)
+    async with demo_app(engine, agent="dev").run_test(size=SIZE) as pilot:
+        box = await typed_while_held(pilot, gated)
+        assert box.holding_frames
+        box.clear_query()
+        await pilot.pause()
+        assert not box.holding_frames
+        gated.gate.set()
+        await settle(pilot)
 
 
 async def test_enter_goes_to_the_results_of_the_final_text() -> None:
@@ -289,10 +345,13 @@ async def test_a_waiting_detail_load_is_dropped_when_a_query_is_typed() -> None:
         # A load that waits (as after a cleared search) for a note the next query's hits
         # will replace at once: typing drops it, so it is neither read nor drawn, even
         # when the search takes longer than the wait.
-        main.detail_view.load_note(main.scope, other, None, after=DETAIL_AFTER_SEARCH)
+        # (A longer wait than the app's, so a busy machine cannot end it before the
+        # keys are read.)
+        wait = 4 * DETAIL_AFTER_SEARCH
+        main.detail_view.load_note(main.scope, other, None, after=wait)
         burst(app, "/deploy freeze")
         await wait_started(pilot, gated)
-        await pilot.pause(4 * DETAIL_AFTER_SEARCH)
+        await pilot.pause(2 * wait)
         gated.gate.set()
         await settle(pilot)
         assert other not in reads.ids

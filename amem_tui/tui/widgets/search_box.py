@@ -11,12 +11,18 @@ starts nothing. The hits come first; the hidden matches (about as much work agai
 follow once the query has stayed in the box for :data:`HIDDEN_AFTER`. The box
 keeps the result and whether hidden matches are shown; the screen puts the hits in
 the panes when told (:class:`SearchBox.Results` and the other messages below).
+
+Typed text and its hits reach the screen in one frame: a change holds the screen's
+updates until its answer is reported, for at most :data:`ECHO_HOLD`. Drawing the
+typed text alone would cost a frame the search thread waits behind, and a second
+frame for the hits; a search slower than the hold shows the text first, as before.
 """
 
 from __future__ import annotations
 
 import contextlib
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -25,6 +31,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
+from textual.timer import Timer
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
@@ -45,6 +52,10 @@ SEARCH_LIMIT = 40
 #: Seconds a query must stay in the box before its hidden matches are looked for.
 HIDDEN_AFTER = 0.15
 HIDDEN_POLL = 0.02
+#: Seconds the screen may wait for a search's answer before typed text is drawn alone
+#: (under the 0.1 s at which a person starts to notice an echo's delay).
+ECHO_HOLD = 0.08
+RELEASE_AFTER_ANSWER = 0.01
 
 
 class SearchBox(ReportsWorkerFailures, Vertical):
@@ -108,6 +119,9 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         # A short screen (see set_compact); taken as short until the screen's size says.
         self._compact = True
         self._resting = True  # the status line shows the resting hint
+        # The screen's updates held until the typed query's answer (see ECHO_HOLD).
+        self._hold: ExitStack | None = None
+        self._hold_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield QueryInput(placeholder="Search as this agent…  ( / )", id="search")
@@ -120,6 +134,10 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         # Hidden until the screen's size says whether a short screen leaves it out.
         self.query_one("#search-status", Static).display = False
         self.show_status("")
+
+    def on_unmount(self) -> None:
+        """Never leave the screen's updates held."""
+        self.release_frames()
 
     @property
     def query_input(self) -> Input:
@@ -168,11 +186,38 @@ class SearchBox(ReportsWorkerFailures, Vertical):
             # longer matches the query and is dropped.
             self._wanted = False
             self.result = None
+            self.release_frames()
             self.post_message(self.Cleared())
             return
+        if self.scope is not None:
+            self._hold_frames()
         self.show_status(f"searching for {one_line(self.query_text, 60)!r}…")
         self.post_message(self.Typed())
         self.start_search()
+
+    # ---------------------------------------------------------------- frames
+    @property
+    def holding_frames(self) -> bool:
+        """True while the screen's updates wait for the typed query's answer."""
+        return self._hold is not None
+
+    def _hold_frames(self) -> None:
+        # Held from the first key of a burst: the cap runs from there, not from the last.
+        if self._hold is not None:
+            return
+        self._hold = ExitStack()
+        self._hold.enter_context(self.app.batch_update())
+        self._hold_timer = self.set_timer(ECHO_HOLD, self.release_frames, name="echo-hold")
+
+    def release_frames(self) -> None:
+        """Let the screen draw again (what changed meanwhile comes in its next frame)."""
+        hold, self._hold = self._hold, None
+        if self._hold_timer is not None:
+            self._hold_timer.stop()
+            self._hold_timer = None
+        if hold is not None:
+            hold.close()
+            self.query_input.refresh()  # wakes the screen's update for what was held
 
     @on(Input.Submitted, "#search")
     def _query_submitted(self, event: Input.Submitted) -> None:
@@ -266,8 +311,12 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         self.post_message(self.Results(message.result, self._take_focus(), self.show_hidden))
 
     def report(self, result: SearchResult) -> None:
-        """Say on the status line what ``result`` found (the screen shows its hits)."""
+        """Say on the status line what ``result`` found (the screen shows its hits, in
+        the frame that also shows the typed text)."""
         self._status_of(result)
+        # A moment later: the panes ask for their repaint once the screen's handler ends,
+        # and the frame that ends the hold must include them.
+        self.set_timer(RELEASE_AFTER_ANSWER, self.release_frames, name="echo-release")
 
     def on_search_failed(self, message: SearchFailed) -> None:
         """Say the current query's search failed (the error itself is notified)."""
@@ -276,6 +325,7 @@ class SearchBox(ReportsWorkerFailures, Vertical):
             return
         self._shown = None
         self.result = None
+        self.release_frames()
         agent = self.scope.agent if self.scope is not None else "?"
         self.show_status(
             f"search for {one_line(message.query, 50)!r} as {agent} failed: "
