@@ -46,7 +46,7 @@ from amem_tui.engine.store.base import (
     vector_of,
 )
 from amem_tui.engine.store.edge_optimize import ShardOptimizing
-from amem_tui.engine.store.edge_shard import META_FILE, OpenShard
+from amem_tui.engine.store.edge_shard import COMPACT_VECTORS_FROM, META_FILE, OpenShard
 from amem_tui.engine.store.filters import Condition, Filter, Match, MatchAny, Since
 
 #: Keyword indexes on new collections: the scope fields plus openclaw-amem's own.
@@ -145,12 +145,15 @@ class EdgeStore(ShardOptimizing):
         path: str | Path,
         *,
         optimize_after: int = OPTIMIZE_AFTER,
+        compact_vectors_from: int = COMPACT_VECTORS_FROM,
         background: bool = True,
     ) -> None:
         self.root = Path(path)
         self.location = str(self.root)
         self.embedded = True
         self.optimize_after = optimize_after
+        #: Points from which a collection switches to compact vectors at its next optimize.
+        self.compact_vectors_from = compact_vectors_from
         self.background = background
         #: Changes on every write made through this object, so readers may cache safely.
         self.write_generation = 0
@@ -488,7 +491,7 @@ class EdgeStore(ShardOptimizing):
             query=qe.Query.Nearest([float(x) for x in vector]),
             filter=to_edge_filter(flt),
             with_payload=with_payload,
-            params=qe.SearchParams(exact=exact),
+            params=opened.search_params(exact),
         )
         with opened.lock, self._calls("searching"):
             points = opened.shard.query(request)

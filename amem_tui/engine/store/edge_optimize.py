@@ -19,6 +19,7 @@ class ShardOptimizing:
     """Optimizing the open shards of a store; the store provides the attributes below."""
 
     optimize_after: int
+    compact_vectors_from: int
     background: bool
     _closed: bool
     _lock: threading.RLock
@@ -53,7 +54,12 @@ class ShardOptimizing:
 
     def _optimize_here(self, opened: OpenShard) -> None:
         with self._calls("optimizing"):
-            opened.optimize_in_place()
+            opened.optimize_in_place(opened.due_compact(self.compact_vectors_from))
+
+    def _optimize_copy(self, opened: OpenShard) -> None:
+        with opened.lock:
+            compact = opened.due_compact(self.compact_vectors_from)
+        opened.optimize_copy(lambda: self._closed, self._lock, compact)
 
     def _optimize_loop(self, opened: OpenShard) -> None:
         """Optimize copies until no big batch of writes is left (in its own thread)."""
@@ -62,7 +68,7 @@ class ShardOptimizing:
                 if opened.dirty < self.optimize_after:
                     return
             with contextlib.suppress(Exception):  # searching works without it, only slower
-                opened.optimize_copy(lambda: self._closed, self._lock)
+                self._optimize_copy(opened)
 
     def optimize(self, collection: str | None = None) -> None:
         """Optimize one collection (or all) now, in the calling thread (for scripts)."""
@@ -83,11 +89,14 @@ class ShardOptimizing:
             with opened.lock:
                 points = int(opened.shard.count(qe.CountRequest()))
                 merged = int(opened.meta.get("optimized_points", 0))
+                compact = opened.due_compact(self.compact_vectors_from)
             # Small collections are scanned whole anyway: nothing worth a child process.
-            if points < self.optimize_after or (opened.dirty == 0 and merged == points):
+            if points < self.optimize_after or (
+                opened.dirty == 0 and merged == points and not compact
+            ):
                 return
             with self._calls("optimizing"):
-                opened.optimize_copy(lambda: self._closed, self._lock)
+                self._optimize_copy(opened)
             if opened.dirty == 0:
                 return
 

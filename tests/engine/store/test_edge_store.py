@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -127,6 +128,59 @@ def test_background_optimize_keeps_writes_made_meanwhile(tmp_path: Path) -> None
     reopened = EdgeStore(tmp_path / "s")
     assert reopened.count("c") == 64
     reopened.close()
+
+
+def _shard_config(store_folder: Path) -> dict[str, Any]:
+    """The configuration Edge keeps with the shard (what its optimizer builds to)."""
+    config: dict[str, Any] = json.loads(
+        (store_folder / "edge" / "c" / "shard" / "edge_config.json").read_text()
+    )
+    return config
+
+
+def test_a_big_collection_keeps_compact_vectors_and_finds_the_same(tmp_path: Path) -> None:
+    points = _points(90)
+    probes = [p.vector or [] for p in _points(5, start=200)]
+    found: dict[str, list[list[tuple[str, float]]]] = {}
+    for name, threshold in (("plain", 10**9), ("compact", 60)):
+        store = EdgeStore(
+            tmp_path / name, optimize_after=50, compact_vectors_from=threshold, background=False
+        )
+        store.ensure_collection("c", 64, "m")
+        store.upsert("c", points)  # past optimize_after: optimized in place
+        found[name] = [
+            [(h.id, round(h.score, 5)) for h in store.search("c", probe, None, 10, exact=exact)]
+            for probe in probes
+            for exact in (False, True)
+        ]
+        store.close()
+    meta = json.loads((tmp_path / "compact" / "edge" / "c" / "collection.json").read_text())
+    assert meta["vectors"] == "int8 in memory, full vectors on disk"
+    compact = _shard_config(tmp_path / "compact")
+    assert compact["quantization_config"]["scalar"]["type"] == "int8"
+    assert compact["vectors"][""]["memory"] == "cold"
+    assert "vectors" not in json.loads(
+        (tmp_path / "plain" / "edge" / "c" / "collection.json").read_text()
+    )
+    assert not _shard_config(tmp_path / "plain").get("quantization_config")
+    # Rescored with the full vectors: the same hits with the same scores (ties at the
+    # cut may fall either way).
+    assert [_by_score(hits) for hits in found["compact"]] == [
+        _by_score(hits) for hits in found["plain"]
+    ]
+    reopened = EdgeStore(tmp_path / "compact")
+    again = [(h.id, round(h.score, 5)) for h in reopened.search("c", probes[0], None, 10)]
+    assert _by_score(again) == _by_score(found["plain"][1])  # the first probe, exact
+    reopened.close()
+
+
+def _by_score(hits: list[tuple[str, float]]) -> list[tuple[float, set[str] | int]]:
+    """Hits grouped by score, best first; the lowest group only counted (its ties are cut)."""
+    scores = sorted({score for _, score in hits}, reverse=True)
+    groups: list[tuple[float, set[str] | int]] = [
+        (score, {i for i, s in hits if s == score}) for score in scores[:-1]
+    ]
+    return [*groups, (scores[-1], sum(1 for _, s in hits if s == scores[-1]))]
 
 
 def test_open_store_defaults_to_edge_and_keeps_qdrant_client_folders(
