@@ -55,7 +55,8 @@ HIDDEN_POLL = 0.02
 #: Seconds the screen may wait for a search's answer before typed text is drawn alone
 #: (under the 0.1 s at which a person starts to notice an echo's delay).
 ECHO_HOLD = 0.08
-RELEASE_AFTER_ANSWER = 0.01
+#: After the answer is reported, the moment the panes take to ask for their repaint.
+RELEASE_AFTER_ANSWER = 0.003
 
 
 class SearchBox(ReportsWorkerFailures, Vertical):
