@@ -20,6 +20,7 @@ _EXPORTS = {
     "NotFound": "amem_tui.engine.errors",
     "PermissionDenied": "amem_tui.engine.errors",
     "ReadOnlyStore": "amem_tui.engine.errors",
+    "SearchStopped": "amem_tui.engine.errors",
     "StoreLocked": "amem_tui.engine.errors",
     "StoreUnavailable": "amem_tui.engine.errors",
     "MemoryNote": "amem_tui.engine.models",

@@ -376,14 +376,16 @@ class MemoryEngine(AgentWrites):
         *,
         exact: bool = True,
         links: bool = True,
+        stop: Callable[[], bool] | None = None,
     ) -> SearchResult:
         """What the agent finds for ``query``, best first and explained; changes nothing.
 
         ``mode`` is ``hybrid`` (dense + BM25, fused) or ``dense``; without a usable
         model it falls back to keyword-only and says so in ``notice``. ``hidden``
         adds the best matches the agent cannot see, with the reason. ``agent`` may
-        be None with a ``session_key`` (``agent:<id>:<rest>``). See
-        :mod:`amem_tui.engine.search`.
+        be None with a ``session_key`` (``agent:<id>:<rest>``). ``stop`` is asked
+        between the stages; when it says True, :class:`SearchStopped` is raised (an app
+        stops a search whose query was typed over). See :mod:`amem_tui.engine.search`.
         """
         scope, key = self._directory().search_scope(agent, session_key)
         return searching.search(
@@ -396,6 +398,7 @@ class MemoryEngine(AgentWrites):
             exact=exact,
             links=links,
             session_key=key,
+            stop=stop,
         )
 
     def hidden_matches(

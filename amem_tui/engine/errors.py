@@ -16,6 +16,10 @@ class AmemError(Exception):
         return self.message
 
 
+class SearchStopped(AmemError):
+    """A search its caller stopped before it finished (its answer was no longer wanted)."""
+
+
 class InvalidInput(AmemError):
     """Rejected input: the quality gate, a bad argument, a reserved agent id."""
 

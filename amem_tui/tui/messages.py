@@ -102,6 +102,14 @@ class SearchDone(Message):
 
 
 @dataclass
+class SearchAbandoned(Message):
+    """A search stopped early because its query was typed over (nothing to show)."""
+
+    generation: int
+    query: str
+
+
+@dataclass
 class SearchFailed(Message):
     """A search raised; the error itself is reported by the worker-error handler."""
 

@@ -29,6 +29,8 @@ class GatedSearch:
         self.inner = engine.search
         self.gate = threading.Event()
         self.calls: list[tuple[str, str]] = []
+        #: Queries whose search ran to the end (a search typed over stops early).
+        self.finished: list[str] = []
         self.started = threading.Event()
         self.active = 0
         self.most_active = 0
@@ -43,7 +45,9 @@ class GatedSearch:
         self.started.set()
         try:
             self.gate.wait(GATE_LIMIT)
-            return self.inner(scope, query, **kwargs)
+            result = self.inner(scope, query, **kwargs)
+            self.finished.append(query)
+            return result
         finally:
             with self._lock:
                 self.active -= 1
@@ -102,6 +106,21 @@ async def test_typing_fast_searches_the_first_key_then_only_the_final_text() -> 
         assert shown == ["frozen deploy"]  # the stale "f" never reached the panes
         assert "hits for 'frozen deploy' as dev" in status(app)
         assert demo_id("shared-freeze") in main_screen(app).query_one("#shared", NotePane).hits
+
+
+async def test_a_search_typed_over_stops_before_reading_its_notes() -> None:
+    engine = demo_engine()
+    gated = GatedSearch(engine)
+    async with demo_app(engine, agent="dev").run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", "f")
+        await wait_started(pilot, gated)
+        await pilot.press(*"rozen")  # typed over while the search for "f" is held
+        gated.gate.set()
+        await settle(pilot)
+        assert gated.calls == [("dev", "f"), ("dev", "frozen")]
+        assert gated.finished == ["frozen"]  # the search for "f" stopped early
+        assert "hits for 'frozen' as dev" in status(pilot.app)
 
 
 async def test_a_slow_result_for_an_older_agent_never_shows() -> None:

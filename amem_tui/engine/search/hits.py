@@ -12,10 +12,12 @@
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from datetime import datetime
 
 import numpy as np
 
+from amem_tui.engine.errors import SearchStopped
 from amem_tui.engine.index import Selection
 from amem_tui.engine.keywords import searchable_text, tokenize
 from amem_tui.engine.models import NoteAccess, SearchHit, SearchResult
@@ -44,6 +46,12 @@ def visible_selection(space: SearchSpace, points_count: int) -> Selection:
     )
 
 
+def stop_if_asked(stop: Callable[[], bool] | None) -> None:
+    """Raise :class:`SearchStopped` when the caller no longer wants the answer."""
+    if stop is not None and stop():
+        raise SearchStopped("the search was stopped: its answer is no longer wanted")
+
+
 def rank(
     space: SearchSpace,
     query: str,
@@ -53,8 +61,9 @@ def rank(
     exact: bool,
     points_count: int,
     now: datetime,
+    stop: Callable[[], bool] | None = None,
 ) -> None:
-    """Fill ``result.hits`` with the top ``limit`` matches."""
+    """Fill ``result.hits`` with the top ``limit`` matches (``stop``: see ``search``)."""
     if result.search_mode == "dense":
         assert vector is not None
         _rank_dense(space, vector, result, limit, exact)
@@ -65,7 +74,7 @@ def rank(
         _rank_keywords(space, chosen, query, result, limit)
         return
     assert vector is not None
-    _rank_hybrid(space, chosen, query, vector, result, limit, exact, now)
+    _rank_hybrid(space, chosen, query, vector, result, limit, exact, now, stop)
 
 
 def _rank_dense(
@@ -127,6 +136,7 @@ def _rank_hybrid(
     limit: int,
     exact: bool,
     now: datetime,
+    stop: Callable[[], bool] | None,
 ) -> None:
     scope, own = space.scope, space.own
     n = dense_candidates(limit, chosen.count)
@@ -155,6 +165,7 @@ def _rank_hybrid(
         record = index.record(note_id)
         boosts[note_id] = heat_boost(record, now) if record is not None else 1.0
     order = sorted(fused, key=lambda note_id: -fused[note_id] * boosts[note_id])[:limit]
+    stop_if_asked(stop)  # reading the notes is the dearest stage left
     # The notes come with their vectors in one call: a match found by BM25 alone
     # still has a cosine, measured from its vector.
     fetched = own.fetch_with_vectors(order)

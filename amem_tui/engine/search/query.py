@@ -6,12 +6,13 @@ predicts what the agent recalls without changing what it will recall.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from amem_tui.engine.errors import InvalidInput
 from amem_tui.engine.models import HiddenMatch, SearchResult
 from amem_tui.engine.search.hidden import hidden_matches as find_hidden
-from amem_tui.engine.search.hits import mark_matched_terms, rank, walk_links
+from amem_tui.engine.search.hits import mark_matched_terms, rank, stop_if_asked, walk_links
 from amem_tui.engine.search.ranking import SEARCH_MODES, SearchMode
 from amem_tui.engine.search.space import SearchSpace, query_vector
 
@@ -27,8 +28,13 @@ def search(
     exact: bool = True,
     links: bool = True,
     session_key: str | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> SearchResult:
-    """What the agent of ``space`` finds for ``query``, best first, explained."""
+    """What the agent of ``space`` finds for ``query``, best first, explained.
+
+    ``stop`` is asked between the stages (after the query's embedding, before the
+    hits are read from the store); when it says True, :class:`SearchStopped` is raised.
+    """
     check_mode(mode)
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise InvalidInput("the search limit must be a positive integer")
@@ -47,12 +53,13 @@ def search(
         return result
     notices: list[str] = []
     vector = query_vector(space.own, query, mode, notices)
+    stop_if_asked(stop)
     if vector is None and mode != "keyword":
         result.search_mode = "keyword"
         result.exact = True  # BM25 scores every note the agent can search
     info = space.own.info()
     if info is not None:
-        rank(space, query, vector, result, limit, exact, info.points_count, now)
+        rank(space, query, vector, result, limit, exact, info.points_count, now, stop)
         if links and vector is not None and result.hits:
             walk_links(space, vector, result)
         mark_matched_terms(result, query)

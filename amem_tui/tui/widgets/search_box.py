@@ -35,9 +35,10 @@ from textual.timer import Timer
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
+from amem_tui.engine.errors import SearchStopped
 from amem_tui.tui import heap
 from amem_tui.tui.actions import key_for
-from amem_tui.tui.messages import HiddenFound, SearchDone, SearchFailed
+from amem_tui.tui.messages import HiddenFound, SearchAbandoned, SearchDone, SearchFailed
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.query_input import QueryInput
 from amem_tui.tui.workers import ReportsWorkerFailures
@@ -257,14 +258,25 @@ class SearchBox(ReportsWorkerFailures, Vertical):
 
     @work(exclusive=True, thread=True, exit_on_error=False, group="search")
     def run_search(self, scope: AgentScope, query: str, generation: int) -> None:
-        """Search as the agent; always posts SearchDone or SearchFailed (freeing the slot).
+        """Search as the agent; always posts SearchDone, SearchAbandoned or SearchFailed
+        (freeing the slot).
 
-        The hits go out first; the hidden matches follow in a HiddenFound, unless
-        a newer query came meanwhile.
+        A search whose query is typed over stops at the engine's next stage, so the
+        newer text waits less. The hits go out first; the hidden matches follow in a
+        HiddenFound, unless a newer query came meanwhile.
         """
         try:
             # Approximate (HNSW) on big collections, as the agent's own Qdrant searches.
-            result = self.engine.search(scope, query, limit=SEARCH_LIMIT, exact=False)
+            result = self.engine.search(
+                scope,
+                query,
+                limit=SEARCH_LIMIT,
+                exact=False,
+                stop=lambda: not self._is_current(generation, query),
+            )
+        except SearchStopped:
+            self.post_message(SearchAbandoned(generation, query))
+            return
         except Exception as exc:
             self.post_message(SearchFailed(generation, query, str(exc)))
             raise  # reported by the worker-error handler
@@ -310,6 +322,12 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         # The screen puts the hits in the panes and calls report(): the status line and
         # the hits change in one frame.
         self.post_message(self.Results(message.result, self._take_focus(), self.show_hidden))
+
+    def on_search_abandoned(self, message: SearchAbandoned) -> None:
+        """A search typed over stopped early: search the newest text."""
+        message.stop()
+        if self._finished(message.generation, message.query):
+            self.start_search()  # the text came back to this query meanwhile: search it anew
 
     def report(self, result: SearchResult) -> None:
         """Say on the status line what ``result`` found (the screen shows its hits, in
