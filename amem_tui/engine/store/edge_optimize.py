@@ -89,7 +89,7 @@ class ShardOptimizing:
             with opened.lock:
                 points = int(opened.shard.count(qe.CountRequest()))
                 merged = int(opened.meta.get("optimized_points", 0))
-                compact = opened.due_compact(self.compact_vectors_from)
+                compact = opened.due_compact(self.compact_vectors_from, points)
             # Small collections are scanned whole anyway: nothing worth a child process.
             if points < self.optimize_after or (
                 opened.dirty == 0 and merged == points and not compact

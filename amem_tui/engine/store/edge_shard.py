@@ -84,9 +84,14 @@ class OpenShard:
         """True when the shard keeps compact vectors."""
         return self.meta.get("vectors") == COMPACT
 
-    def due_compact(self, threshold: int) -> bool:
-        """True when the shard has grown to ``threshold`` points without compact vectors."""
-        return not self.compact and int(self.shard.count(qe.CountRequest())) >= threshold
+    def due_compact(self, threshold: int, points: int | None = None) -> bool:
+        """True when the shard has grown to ``threshold`` points without compact vectors
+        (``points``: its count, when the caller has it already)."""
+        if self.compact:
+            return False
+        if points is None:
+            points = int(self.shard.count(qe.CountRequest()))
+        return points >= threshold
 
     def search_params(self, exact: bool) -> qe.SearchParams:
         """How to search: compact vectors rank first, then the best are rescored with the
