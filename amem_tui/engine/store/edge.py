@@ -46,7 +46,14 @@ from amem_tui.engine.store.base import (
     vector_of,
 )
 from amem_tui.engine.store.edge_optimize import ShardOptimizing
-from amem_tui.engine.store.edge_shard import COMPACT_VECTORS_FROM, META_FILE, OpenShard
+from amem_tui.engine.store.edge_shard import (
+    COMPACT_VECTORS_FROM,
+    FULL_SCAN_THRESHOLD,
+    HNSW_EF_CONSTRUCT,
+    HNSW_M,
+    META_FILE,
+    OpenShard,
+)
 from amem_tui.engine.store.filters import Condition, Filter, Match, MatchAny, Since
 
 #: Keyword indexes on new collections: the scope fields plus openclaw-amem's own.
@@ -58,12 +65,6 @@ SIDECAR_DIR = "derived"
 SHARDS_DIR = "edge"
 #: Points written since the last optimize that make a bulk load worth optimizing.
 OPTIMIZE_AFTER = 1000
-#: An HNSW graph (built when a bulk load is optimized, in a child process). Measured
-#: here at 100k notes with a Mode A filter (bench/bench.py): about a tenth of the time
-#: of an exact scan, recall@10 0.99 against exact; the build takes minutes on two
-#: cores, which nobody waits for. Small collections stay exact scans (below Qdrant's
-#: full-scan threshold), and ``search(exact=True)`` always scans.
-HNSW_M = 16
 #: A point id as Edge takes it.
 EdgeId = int | UUID | str
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
@@ -342,7 +343,9 @@ class EdgeStore(ShardOptimizing):
             config = qe.EdgeConfig(
                 vectors=qe.EdgeVectorParams(size=vector_size, distance=qe.Distance.Cosine),
                 hnsw_config=qe.HnswIndexConfig(
-                    m=HNSW_M, ef_construct=100, full_scan_threshold=10_000
+                    m=HNSW_M,
+                    ef_construct=HNSW_EF_CONSTRUCT,
+                    full_scan_threshold=FULL_SCAN_THRESHOLD,
                 ),
                 sparse_vectors={
                     slot: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf) for slot in sparse

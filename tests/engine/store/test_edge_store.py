@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from amem_tui.config import Settings, load_settings
@@ -138,9 +139,23 @@ def _shard_config(store_folder: Path) -> dict[str, Any]:
     return config
 
 
+def _clustered(n: int, clusters: int, seed: int) -> list[list[float]]:
+    """Unit vectors in groups around random centres, as a text model's vectors fall (the
+    hash embedder's near-identical vectors are no fair test of a 2-bit copy)."""
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(size=(clusters, 64))
+    vectors = centres[np.arange(n) % clusters] + rng.normal(scale=0.6, size=(n, 64))
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    return [[float(x) for x in row] for row in vectors]
+
+
 def test_a_big_collection_keeps_compact_vectors_and_finds_the_same(tmp_path: Path) -> None:
-    points = _points(90)
-    probes = [p.vector or [] for p in _points(5, start=200)]
+    vectors = _clustered(95, 9, seed=5)
+    points = [
+        StoredPoint(str(i + 1), {"content": f"note {i}"}, vector)
+        for i, vector in enumerate(vectors[:90])
+    ]
+    probes = vectors[90:]  # each near the notes of its group
     found: dict[str, list[list[tuple[str, float]]]] = {}
     for name, threshold in (("plain", 10**9), ("compact", 60)):
         store = EdgeStore(
@@ -155,10 +170,12 @@ def test_a_big_collection_keeps_compact_vectors_and_finds_the_same(tmp_path: Pat
         ]
         store.close()
     meta = json.loads((tmp_path / "compact" / "edge" / "c" / "collection.json").read_text())
-    assert meta["vectors"] == "int8 in memory, full vectors on disk"
+    assert meta["vectors"] == "2-bit binary in memory; vectors and graph on disk"
     compact = _shard_config(tmp_path / "compact")
-    assert compact["quantization_config"]["scalar"]["type"] == "int8"
+    assert compact["quantization_config"]["binary"]["encoding"] == "two_bits"
+    assert compact["quantization_config"]["binary"]["memory"] == "pinned"
     assert compact["vectors"][""]["memory"] == "cold"
+    assert compact["hnsw_config"]["memory"] == "cold"
     assert "vectors" not in json.loads(
         (tmp_path / "plain" / "edge" / "c" / "collection.json").read_text()
     )
@@ -172,6 +189,28 @@ def test_a_big_collection_keeps_compact_vectors_and_finds_the_same(tmp_path: Pat
     again = [(h.id, round(h.score, 5)) for h in reopened.search("c", probes[0], None, 10)]
     assert _by_score(again) == _by_score(found["plain"][1])  # the first probe, exact
     reopened.close()
+
+
+def test_a_store_with_the_earlier_compact_layout_switches_at_its_next_optimize(
+    tmp_path: Path,
+) -> None:
+    vectors = _clustered(91, 9, seed=7)
+    store = EdgeStore(tmp_path, optimize_after=50, compact_vectors_from=60, background=False)
+    store.ensure_collection("c", 64, "m")
+    store.upsert("c", [StoredPoint(str(i), {}, v) for i, v in enumerate(vectors[:90])])
+    store.close()
+    meta_path = tmp_path / "edge" / "c" / "collection.json"
+    meta = json.loads(meta_path.read_text())
+    meta["vectors"] = "int8 in memory, full vectors on disk"  # an earlier version's layout
+    meta_path.write_text(json.dumps(meta))
+    store = EdgeStore(tmp_path, optimize_after=50, compact_vectors_from=60, background=False)
+    nearest = store.search("c", vectors[90], None, 3, exact=False)
+    store.optimize("c")
+    assert json.loads(meta_path.read_text())["vectors"] == (
+        "2-bit binary in memory; vectors and graph on disk"
+    )
+    assert store.search("c", vectors[90], None, 3, exact=False) == nearest
+    store.close()
 
 
 def _by_score(hits: list[tuple[str, float]]) -> list[tuple[float, set[str] | int]]:
