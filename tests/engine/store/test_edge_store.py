@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+import qdrant_edge as qe
 
 from amem_tui.config import Settings, load_settings
 from amem_tui.engine.embed import HashEmbedder
@@ -152,7 +153,7 @@ def _clustered(n: int, clusters: int, seed: int) -> list[list[float]]:
 def test_a_big_collection_keeps_compact_vectors_and_finds_the_same(tmp_path: Path) -> None:
     vectors = _clustered(95, 9, seed=5)
     points = [
-        StoredPoint(str(i + 1), {"content": f"note {i}"}, vector)
+        StoredPoint(str(i + 1), {"content": f"note {i}", "hash": f"h{i}"}, vector)
         for i, vector in enumerate(vectors[:90])
     ]
     probes = vectors[90:]  # each near the notes of its group
@@ -188,7 +189,15 @@ def test_a_big_collection_keeps_compact_vectors_and_finds_the_same(tmp_path: Pat
     reopened = EdgeStore(tmp_path / "compact")
     again = [(h.id, round(h.score, 5)) for h in reopened.search("c", probes[0], None, 10)]
     assert _by_score(again) == _by_score(found["plain"][1])  # the first probe, exact
+    assert reopened.count("c", Filter(must=(Match("hash", "h7"),))) == 1  # kept on disk
     reopened.close()
+    shard = qe.EdgeShard.load(str(tmp_path / "compact" / "edge" / "c" / "shard"))
+    on_disk = {
+        field: bool(index.params is not None and index.params.on_disk)
+        for field, index in shard.info().payload_schema.items()
+    }
+    shard.close()
+    assert on_disk["hash"] and on_disk["topics"] and not on_disk["agent_id"]
 
 
 def test_a_store_with_the_earlier_compact_layout_switches_at_its_next_optimize(
