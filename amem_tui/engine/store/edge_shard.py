@@ -18,7 +18,7 @@ and 2.1-2.7 s once those indexes were on disk too. With nothing in memory it too
 3.1-3.7 s, but searches took 150 ms instead of 13-20. On the bench corpus at 1M,
 recall@10 against exact was 0.998 with eight times the candidates rescored, 0.978
 with four (a larger graph search, hnsw_ef 200, did not help: 0.980); Edge p50 was
-13.6 ms against 22.2 ms for a NumPy scan.
+6.0 and 13.6 ms in two runs, against 22-24 ms for a NumPy scan.
 """
 
 from __future__ import annotations
