@@ -197,24 +197,11 @@ class CollectionService:
 
     def vectors_of(self, ids: Iterable[str]) -> dict[str, np.ndarray]:
         """Stored vectors by note id."""
-        points = self.store.retrieve(self.name, list(ids), with_vectors=True)
-        return {p.id: np.asarray(p.vector, dtype=np.float32) for p in points if p.vector}
-
-    def fetch_with_vectors(
-        self, ids: Iterable[str]
-    ) -> dict[str, tuple[MemoryNote, np.ndarray | None]]:
-        """The notes with these ids and their stored vectors, in one store call."""
         wanted = list(dict.fromkeys(ids))
         if not wanted:
             return {}
         points = self.store.retrieve(self.name, wanted, with_vectors=True)
-        return {
-            p.id: (
-                self.note(p.id, p.payload),
-                np.asarray(p.vector, dtype=np.float32) if p.vector else None,
-            )
-            for p in points
-        }
+        return {p.id: np.asarray(p.vector, dtype=np.float32) for p in points if p.vector}
 
     def fetch(self, ids: Iterable[str]) -> dict[str, MemoryNote]:
         """The notes with these ids, read from the store (missing ones left out)."""

@@ -166,15 +166,14 @@ def _rank_hybrid(
         boosts[note_id] = heat_boost(record, now) if record is not None else 1.0
     order = sorted(fused, key=lambda note_id: -fused[note_id] * boosts[note_id])[:limit]
     stop_if_asked(stop)  # reading the notes is the dearest stage left
-    # The notes come with their vectors in one call: a match found by BM25 alone
-    # still has a cosine, measured from its vector.
-    fetched = own.fetch_with_vectors(order)
-    notes = {note_id: note for note_id, (note, _) in fetched.items()}
-    for note_id, (_, vec) in fetched.items():
-        if note_id not in similarity and vec is not None:
-            sim = cosine(vector, vec)
-            if sim is not None:
-                similarity[note_id] = sim
+    notes = own.fetch(order)
+    # A match found by BM25 alone still has a cosine, measured from its stored vector;
+    # the dense matches have theirs, so only the others' vectors are read (in an app,
+    # every float the store hands back is made while the interface thread waits).
+    for note_id, vec in own.vectors_of(i for i in order if i not in similarity).items():
+        sim = cosine(vector, vec)
+        if sim is not None:
+            similarity[note_id] = sim
     dense_rank = {note_id: i for i, note_id in enumerate(dense_ids, start=1)}
     bm25_rank = {note_id: i for i, note_id in enumerate(bm25_ids, start=1)}
     bm25_score = dict(bm25)
