@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -169,20 +171,24 @@ async def test_clearing_while_a_search_runs_keeps_the_full_lists() -> None:
         assert not main_screen(app).query_one("#private", NotePane).searching
 
 
-async def typed_while_held(pilot: Any, gated: GatedSearch) -> SearchBox:
-    """Type a query whose search is held at the gate; the box it was typed in."""
-    await settle(pilot)
-    await pilot.press("slash", "d")
-    await wait_started(pilot, gated)
-    return main_screen(pilot.app).search_box
-
-
-async def test_typed_text_is_drawn_with_its_hits(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(search_box, "ECHO_HOLD", GATE_LIMIT)
+@asynccontextmanager
+async def typed_while_held(
+    monkeypatch: pytest.MonkeyPatch, hold: float
+) -> AsyncIterator[tuple[Any, SearchBox, GatedSearch]]:
+    """The demo app as dev with "d" typed and its search held at the gate (the screen's
+    updates held for at most ``hold`` seconds): the pilot, the box and the gate."""
+    monkeypatch.setattr(search_box, "ECHO_HOLD", hold)
     engine = demo_engine()
     gated = GatedSearch(engine)
     async with demo_app(engine, agent="dev").run_test(size=SIZE) as pilot:
-        box = await typed_while_held(pilot, gated)
+        await settle(pilot)
+        await pilot.press("slash", "d")
+        await wait_started(pilot, gated)
+        yield pilot, main_screen(pilot.app).search_box, gated
+
+
+async def test_typed_text_is_drawn_with_its_hits(monkeypatch: pytest.MonkeyPatch) -> None:
+    async with typed_while_held(monkeypatch, GATE_LIMIT) as (pilot, box, gated):
         assert box.holding_frames  # the typed "d" waits for its hits
         gated.gate.set()
         await settle(pilot)
@@ -193,11 +199,7 @@ async def test_typed_text_is_drawn_with_its_hits(monkeypatch: pytest.MonkeyPatch
 async def test_a_slow_search_does_not_hold_the_typed_text(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(search_box, "ECHO_HOLD", 0.05)
-    engine = demo_engine()
-    gated = GatedSearch(engine)
-    async with demo_app(engine, agent="dev").run_test(size=SIZE) as pilot:
-        box = await typed_while_held(pilot, gated)
+    async with typed_while_held(monkeypatch, 0.05) as (pilot, box, gated):
         for _ in range(500):
             if not box.holding_frames:
                 break
@@ -209,11 +211,7 @@ async def test_a_slow_search_does_not_hold_the_typed_text(
 
 
 async def test_clearing_ends_the_hold(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(search_box, "ECHO_HOLD", GATE_LIMIT)
-    engine = demo_engine()
-    gated = GatedSearch(engine)
-    async with demo_app(engine, agent="dev").run_test(size=SIZE) as pilot:
-        box = await typed_while_held(pilot, gated)
+    async with typed_while_held(monkeypatch, GATE_LIMIT) as (pilot, box, gated):
         assert box.holding_frames
         box.clear_query()
         await pilot.pause()

@@ -63,7 +63,7 @@ class NoteTable(DataTable[Text]):
         cursor_location: Coordinate,
         hover_location: Coordinate,
     ) -> tuple[list[list[Segment]], list[list[Segment]]]:
-        row_index = self._row_locations.get(row_key) if row_key in self._row_locations else None
+        row_index = self._row_locations.get(row_key)
         if (
             row_index is None  # the header
             or self.cursor_type != "row"
