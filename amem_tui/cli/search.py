@@ -21,10 +21,26 @@ if TYPE_CHECKING:
 
 
 def search_arguments(parser: argparse.ArgumentParser) -> None:
-    """``search QUERY [--limit N] [--mode hybrid|dense] [--explain] [--hidden]``."""
+    """``search QUERY [--limit N] [--mode hybrid|dense] [--exact|--approximate]
+    [--explain] [--hidden]``."""
     parser.add_argument("query")
     parser.add_argument("--limit", type=int, default=10)
     parser.add_argument("--mode", choices=["hybrid", "dense"], default="hybrid", help="ranking")
+    how = parser.add_mutually_exclusive_group()
+    how.add_argument(
+        "--exact",
+        dest="exact",
+        action="store_const",
+        const=True,
+        help="compare the query with every note (the default up to 250,000 notes)",
+    )
+    how.add_argument(
+        "--approximate",
+        dest="exact",
+        action="store_const",
+        const=False,
+        help="search the HNSW graph (the default beyond 250,000 notes)",
+    )
     parser.add_argument("--explain", action="store_true", help="show how each hit ranked")
     parser.add_argument("--hidden", action="store_true", help="add the matches it cannot see")
 
@@ -37,7 +53,7 @@ def search_notes(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
     # Without --agent, let the engine resolve (and report) a --session-key itself.
     agent = scope if ctx.settings.agent or not ctx.settings.session_key else None
     result = ctx.engine.search(
-        agent, args.query, limit=args.limit, mode=args.mode, hidden=args.hidden
+        agent, args.query, limit=args.limit, mode=args.mode, hidden=args.hidden, exact=args.exact
     )
     notes = ctx.engine.redact(scope, [hit.note for hit in result.hits])
     out = search_json(result, explain=args.explain, notes=notes)

@@ -374,7 +374,7 @@ class MemoryEngine(AgentWrites):
         hidden: bool = False,
         session_key: str | None = None,
         *,
-        exact: bool = True,
+        exact: bool | None = None,
         links: bool = True,
         stop: Callable[[], bool] | None = None,
     ) -> SearchResult:
@@ -383,7 +383,9 @@ class MemoryEngine(AgentWrites):
         ``mode`` is ``hybrid`` (dense + BM25, fused) or ``dense``; without a usable
         model it falls back to keyword-only and says so in ``notice``. ``hidden``
         adds the best matches the agent cannot see, with the reason. ``agent`` may
-        be None with a ``session_key`` (``agent:<id>:<rest>``). ``stop`` is asked
+        be None with a ``session_key`` (``agent:<id>:<rest>``). ``exact`` True compares
+        the query with every vector, False walks the HNSW graph, None scans up to 250,000
+        notes (``result.exact`` says which it was). ``stop`` is asked
         between the stages; when it says True, :class:`SearchStopped` is raised (an app
         stops a search whose query was typed over). See :mod:`amem_tui.engine.search`.
         """
@@ -408,7 +410,7 @@ class MemoryEngine(AgentWrites):
         limit: int = 10,
         mode: SearchMode = "hybrid",
         *,
-        exact: bool = True,
+        exact: bool | None = None,
     ) -> tuple[list[HiddenMatch], str | None]:
         """The hidden matches a search with ``hidden=True`` would add, and its notice.
 

@@ -78,6 +78,25 @@ def test_search_json_lean_by_default(
     assert "hidden" not in data
 
 
+def test_search_exact_or_approximate_on_request(
+    filled: tuple[Path, Path, dict[str, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [*base(filled), "--agent", "dev", "search", "deploy freeze"]
+    found = {}
+    for flag in ("--exact", "--approximate"):
+        code, out = run(capsys, *argv, flag, "--json")
+        assert code == 0
+        found[flag] = json.loads(out)
+    assert found["--exact"]["exact"] is True and found["--approximate"]["exact"] is False
+    assert [h["id"] for h in found["--approximate"]["hits"]] == [
+        h["id"] for h in found["--exact"]["hits"]
+    ]
+    code, out = run(capsys, *argv, "--approximate")
+    assert code == 0 and "(hybrid, approximate)" in out
+    assert main([*argv, "--exact", "--approximate"]) == 2
+    assert "not allowed with argument --exact" in capsys.readouterr().err
+
+
 def test_search_explain_and_hidden(
     filled: tuple[Path, Path, dict[str, str]], capsys: pytest.CaptureFixture[str]
 ) -> None:

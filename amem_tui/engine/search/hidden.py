@@ -26,6 +26,7 @@ from amem_tui.engine.search.ranking import (
     cosine,
     dense_candidates,
     rrf_fuse,
+    scans_exactly,
 )
 from amem_tui.engine.search.space import SearchSpace, selection_key
 from amem_tui.engine.store.filters import Filter
@@ -41,9 +42,10 @@ def hidden_matches(
     limit: int,
     notices: list[str],
     mode: SearchMode,
-    exact: bool = True,
+    exact: bool | None = None,
 ) -> list[HiddenMatch]:
-    """The best matches the agent cannot see, across the collections of ``space``."""
+    """The best matches the agent cannot see, across the collections of ``space``
+    (``exact``: as :func:`~amem_tui.engine.search.query.search` takes it)."""
     scope = space.scope
     fused = mode == "hybrid" and vector is not None
     found: list[HiddenMatch] = []
@@ -83,11 +85,12 @@ def hidden_matches(
             except ModelUnavailable as exc:
                 notices.append(f"Hidden matches in '{service.name}' not checked: {exc}.")
                 continue
+            scan = scans_exactly(exact, info.points_count)
             if fused:
                 chosen = service.select(flt, keep, key, info.points_count)
-                scored = _fused(service, vectors[model], tokens, chosen, flt, limit, exact)
+                scored = _fused(service, vectors[model], tokens, chosen, flt, limit, scan)
             else:
-                scored = _dense(service, vectors[model], flt, keep, limit, exact)
+                scored = _dense(service, vectors[model], flt, keep, limit, scan)
         # A note changed since the index read it is judged as it is now.
         scored = [entry for entry in scored if keep(entry[0])]
         for note, score, similarity in scored:

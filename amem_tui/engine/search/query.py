@@ -13,7 +13,7 @@ from amem_tui.engine.errors import InvalidInput
 from amem_tui.engine.models import HiddenMatch, SearchResult
 from amem_tui.engine.search.hidden import hidden_matches as find_hidden
 from amem_tui.engine.search.hits import mark_matched_terms, rank, stop_if_asked, walk_links
-from amem_tui.engine.search.ranking import SEARCH_MODES, SearchMode
+from amem_tui.engine.search.ranking import SEARCH_MODES, SearchMode, scans_exactly
 from amem_tui.engine.search.space import SearchSpace, query_vector
 
 
@@ -25,13 +25,16 @@ def search(
     limit: int = 10,
     mode: SearchMode = "hybrid",
     hidden: bool = False,
-    exact: bool = True,
+    exact: bool | None = None,
     links: bool = True,
     session_key: str | None = None,
     stop: Callable[[], bool] | None = None,
 ) -> SearchResult:
     """What the agent of ``space`` finds for ``query``, best first, explained.
 
+    ``exact``: compare the query with every vector (True), walk the graph (False), or
+    (None) scan while the collection is small enough (:func:`scans_exactly`); the
+    result's ``exact`` says which it was.
     ``stop`` is asked between the stages (after the query's embedding, before the
     hits are read from the store); when it says True, :class:`SearchStopped` is raised.
     """
@@ -45,7 +48,7 @@ def search(
         collection=scope.collection,
         query=query,
         hits=[],
-        exact=exact,
+        exact=exact is not False,
         search_mode=mode,
         session_key=session_key,
     )
@@ -59,7 +62,9 @@ def search(
         result.exact = True  # BM25 scores every note the agent can search
     info = space.own.info()
     if info is not None:
-        rank(space, query, vector, result, limit, exact, info.points_count, now, stop)
+        if result.search_mode != "keyword":
+            result.exact = scans_exactly(exact, info.points_count)
+        rank(space, query, vector, result, limit, result.exact, info.points_count, now, stop)
         if links and vector is not None and result.hits:
             walk_links(space, vector, result)
         mark_matched_terms(result, query)
@@ -75,7 +80,7 @@ def hidden_matches(
     *,
     limit: int = 10,
     mode: SearchMode = "hybrid",
-    exact: bool = True,
+    exact: bool | None = None,
 ) -> tuple[list[HiddenMatch], str | None]:
     """Only what ``search(..., hidden=True)`` adds: the hidden matches, and a notice.
 

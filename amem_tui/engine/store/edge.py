@@ -53,6 +53,7 @@ from amem_tui.engine.store.edge_shard import (
     HNSW_M,
     META_FILE,
     OpenShard,
+    load_shard,
 )
 from amem_tui.engine.store.filters import Condition, Filter, Match, MatchAny, Since
 
@@ -215,7 +216,7 @@ class EdgeStore(ShardOptimizing):
                 meta = json.loads(meta_path.read_text(encoding="utf-8"))
                 # A copy left by an optimize that was interrupted is only a copy.
                 shutil.rmtree(folder / "shard.optimizing", ignore_errors=True)
-                shard = qe.EdgeShard.load(str(folder / "shard"))
+                shard = load_shard(str(folder / "shard"))
             opened = OpenShard(folder, shard, meta)
             self._collections[collection] = opened
         # Writes since the last optimize (maybe by a process that quit before it ran).

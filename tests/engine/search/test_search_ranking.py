@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import uuid
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.errors import InvalidInput, ModelUnavailable
 from amem_tui.engine.models import MemoryNote
+from amem_tui.engine.search import ranking
 from amem_tui.engine.store.base import StoredPoint
 from amem_tui.engine.store.qdrant import QdrantStore
 from tests.support.engines import make_engine
@@ -174,6 +176,34 @@ def test_dense_top_k_is_exact(engine: MemoryEngine) -> None:
     got = [round(h.similarity or 0, 5) for h in result.hits]
     want = [round(float(np.dot(q, vectors[n.id])), 5) for n in exact]
     assert got == want
+
+
+def test_a_big_collection_is_searched_through_its_graph_unless_asked(
+    engine: MemoryEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Left to choose, a search scans up to EXACT_SCAN_POINTS notes, and beyond walks the
+    graph; ``exact`` overrides it, and the result says which it was."""
+    for i in range(12):
+        engine.add("main", f"deploy note {i}")
+    engine.add("dev", "deploy note of dev")  # a hidden match
+    asked: list[bool] = []
+    store_search = engine.store.search
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        asked.append(kwargs["exact"])
+        return store_search(*args, **kwargs)
+
+    monkeypatch.setattr(engine.store, "search", spy)
+    small = engine.search("main", "deploy", mode="dense")
+    monkeypatch.setattr(ranking, "EXACT_SCAN_POINTS", 11)
+    big = engine.search("main", "deploy", mode="dense")
+    forced = engine.search("main", "deploy", mode="dense", exact=True)
+    fused = engine.search("main", "deploy", hidden=True)
+    assert (small.exact, big.exact, forced.exact, fused.exact) == (True, False, True, False)
+    assert asked[:3] == [True, False, True]
+    assert asked[3:] == [False, False]  # the hits' search and the hidden one
+    assert [h.agent_id for h in fused.hidden] == ["dev"]
+    assert [h.note.id for h in big.hits] == [h.note.id for h in small.hits]
 
 
 def test_heat_boost_orders_but_rrf_stays_raw(fixed_engine: MemoryEngine) -> None:

@@ -21,6 +21,7 @@ from amem_tui.engine.store.base import StoredPoint
 from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.engine.store.filters import Filter, Match
 from amem_tui.engine.store.qdrant import QdrantStore
+from amem_tui.engine.store.shard_files import files_loaded_into_memory, read_ahead
 from tests.support.engines import make_engine
 from tests.support.paths import REPO_ROOT
 
@@ -220,6 +221,30 @@ def test_a_store_with_the_earlier_compact_layout_switches_at_its_next_optimize(
     )
     assert store.search("c", vectors[90], None, 3, exact=False) == nearest
     store.close()
+
+
+def test_read_ahead_reads_what_a_load_copies_and_leaves_the_rest(tmp_path: Path) -> None:
+    vectors = _clustered(91, 9, seed=3)
+    store = EdgeStore(tmp_path, optimize_after=50, compact_vectors_from=60, background=False)
+    store.ensure_collection("c", 64, "m")
+    store.upsert("c", [StoredPoint(str(i), {"hash": f"h{i}"}, v) for i, v in enumerate(vectors)])
+    store.close()
+    shard = tmp_path / "edge" / "c" / "shard"
+    read = {p.relative_to(shard) for p in files_loaded_into_memory(shard)}
+    names = [p.as_posix() for p in read]
+    assert any("/vector_storage/quantized" in name for name in names)  # the compact copy
+    assert any("id_tracker" in name for name in names)
+    assert any("-agent_id-" in name for name in names)  # a keyword index
+    left = {p.relative_to(shard) for p in shard.rglob("*") if p.is_file()} - read
+    assert any("payload_storage" in p.parts for p in left)
+    for p in left:  # the payloads, the graph, the full vectors; the log beside the segments
+        assert p.parts[0] != "segments" or {"payload_storage", "vector_index", "matrix.dat"} & set(
+            p.parts
+        )
+    assert read_ahead(shard) == sum((shard / p).stat().st_size for p in read) > 0
+    reopened = EdgeStore(tmp_path)  # opening reads ahead, then loads as before
+    assert [h.id for h in reopened.search("c", vectors[0], None, 1)] == ["0"]
+    reopened.close()
 
 
 def _by_score(hits: list[tuple[str, float]]) -> list[tuple[float, set[str] | int]]:
