@@ -1,11 +1,14 @@
 """Saving a note index beside its store (or in the cache folder), so it outlives the process.
 
-One ``.npz`` holds every array, the strings included (ids, terms and the access
-records as coded columns), so loading is a few array reads rather than parsing text;
-a small ``.json`` beside it says which state of the collection the index reflects.
-Both are written to temporary names and renamed, the JSON last, so a reader sees a
-whole index or none. The state says which write the index reflects: a caller uses it
-as is only when the store is still there, else catches it up from the store's
+One file holds every array, the strings included (ids and terms as newline-joined
+UTF-8, see :mod:`.ids`; the access records as coded columns): a JSON header names each array's type,
+shape and offset, and the arrays follow. Loading maps the file copy-on-write and reads
+nothing else, so a search touches only the pages it needs (at 1M notes the index is
+430 MB; reading it all through ``np.load`` of an ``.npz`` took 0.9 s of a 3 s CLI
+process). A small ``.json`` beside it says which state of the collection the index
+reflects. Both are written to temporary names and renamed, the JSON last, so a reader
+sees a whole index or none. The state says which write the index reflects: a caller
+uses it as is only when the store is still there, else catches it up from the store's
 journal, or builds it afresh.
 """
 
@@ -13,19 +16,26 @@ from __future__ import annotations
 
 import contextlib
 import json
+import mmap
 import os
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from amem_tui.engine.index.ids import IdColumn
 from amem_tui.engine.index.records import RecordTable
 from amem_tui.engine.index.table import NoteIndex
 
 #: Bumped whenever what is saved (or how notes are tokenized) changes.
-FORMAT = 5
-ARRAYS = "index.npz"
+FORMAT = 7
+ARRAYS = "index.bin"
 META = "index.json"
+#: What earlier formats wrote beside the index, removed when it is saved again.
+EARLIER_ARRAYS = ("index.npz",)
+_MAGIC = b"AMEMIDX\x07"
+#: Each array starts on a multiple of this many bytes (so every dtype is aligned).
+_ALIGN = 64
 _ACTIVE = {False: 0, True: 1, None: 2}
 _ACTIVE_BACK = (False, True, None)
 
@@ -49,7 +59,7 @@ class _Codes:
 
 def save(index: NoteIndex, folder: Path, state: dict[str, Any]) -> None:
     """Write a compacted index and the ``state`` it reflects (best effort: a cache)."""
-    if index.fresh_terms or len(index.position) != len(index.ids):
+    if index.fresh_terms or not index.ordered == len(index) == len(index.ids):
         index.compact()
     folder.mkdir(parents=True, exist_ok=True)
     table = index.records
@@ -60,7 +70,8 @@ def save(index: NoteIndex, folder: Path, state: dict[str, Any]) -> None:
     for _, readers, _, _, _ in table.keys:
         readers_codes.extend(codes.code(r) for r in readers or ())
         readers_start.append(len(readers_codes))
-    arrays = {
+    ids, id_ends = index.ids.encoded()
+    arrays: dict[str, np.ndarray] = {
         "lengths": index.lengths,
         "order": index.order,
         "doc_start": index.doc_start,
@@ -69,8 +80,9 @@ def save(index: NoteIndex, folder: Path, state: dict[str, Any]) -> None:
         "term_start": index.term_start,
         "post_doc": index.post_doc,
         "post_tf": index.post_tf,
-        "ids": _bytes(index.ids),
-        "terms": _bytes(index.terms),
+        "ids": ids,
+        "id_ends": id_ends,
+        "terms": _joined(index.terms),
         "key_agent_id": np.asarray([codes.code(k[0]) for k in table.keys], dtype=np.int32),
         "key_readers_start": np.asarray(readers_start, dtype=np.int64),
         "key_readers_codes": np.asarray(readers_codes, dtype=np.int32),
@@ -87,14 +99,56 @@ def save(index: NoteIndex, folder: Path, state: dict[str, Any]) -> None:
         "consolidated": table.consolidated,
         "codes": np.asarray(codes.table, dtype=np.str_),
     }
-    tmp_arrays = folder / f"{ARRAYS}.{os.getpid()}.tmp.npz"
+    tmp_arrays = folder / f"{ARRAYS}.{os.getpid()}.tmp"
     tmp_meta = folder / f"{META}.{os.getpid()}.tmp"
-    np.savez(tmp_arrays, **arrays)  # type: ignore[arg-type]
+    _write_arrays(tmp_arrays, arrays)
     tmp_meta.write_text(json.dumps({"format": FORMAT, "state": state}), encoding="utf-8")
     with contextlib.suppress(OSError):  # the old pair stops matching before the new one lands
         (folder / META).unlink()
     os.replace(tmp_arrays, folder / ARRAYS)
     os.replace(tmp_meta, folder / META)
+    for name in EARLIER_ARRAYS:
+        with contextlib.suppress(OSError):
+            (folder / name).unlink()
+
+
+def _write_arrays(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """The arrays in one file: magic, header length, JSON header, then each array."""
+    contiguous = {name: np.ascontiguousarray(a) for name, a in arrays.items()}
+    layout: dict[str, tuple[str, list[int], int]] = {}
+    offset = 0
+    for name, a in contiguous.items():
+        layout[name] = (a.dtype.str, list(a.shape), offset)
+        offset += -(-a.nbytes // _ALIGN) * _ALIGN
+    header = json.dumps(layout).encode("utf-8")
+    start = -(-(len(_MAGIC) + 8 + len(header)) // _ALIGN) * _ALIGN
+    with path.open("wb") as out:
+        out.write(_MAGIC + len(header).to_bytes(8, "little") + header)
+        for name, a in contiguous.items():
+            out.seek(start + layout[name][2])
+            a.tofile(out)
+        out.truncate(start + offset)
+
+
+def _read_arrays(path: Path) -> dict[str, np.ndarray]:
+    """The arrays :func:`_write_arrays` wrote, mapped copy-on-write (writable, and
+    changes stay in this process)."""
+    with path.open("rb") as file:
+        mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_COPY)
+    size = int.from_bytes(mapped[len(_MAGIC) : len(_MAGIC) + 8], "little")
+    if mapped[: len(_MAGIC)] != _MAGIC:
+        raise ValueError("not a saved note index")
+    end = len(_MAGIC) + 8 + size
+    layout = json.loads(mapped[len(_MAGIC) + 8 : end])
+    start = -(-end // _ALIGN) * _ALIGN
+    arrays: dict[str, np.ndarray] = {}
+    for name, (dtype, shape, offset) in layout.items():
+        kind = np.dtype(dtype)
+        if 0 in shape:
+            arrays[name] = np.zeros(shape, dtype=kind)
+        else:
+            arrays[name] = np.ndarray(shape, dtype=kind, buffer=mapped, offset=start + offset)
+    return arrays
 
 
 def load(folder: Path) -> tuple[NoteIndex, dict[str, Any]] | None:
@@ -103,13 +157,11 @@ def load(folder: Path) -> tuple[NoteIndex, dict[str, Any]] | None:
         meta = json.loads((folder / META).read_text(encoding="utf-8"))
         if meta.get("format") != FORMAT:
             return None
-        with np.load(folder / ARRAYS) as saved:
-            a = {name: saved[name] for name in saved.files}
+        a = _read_arrays(folder / ARRAYS)
         index = NoteIndex()
-        index.ids = _texts(a["ids"])
-        index.position = {note_id: p for p, note_id in enumerate(index.ids)}
+        index.set_ids(IdColumn.saved(a["ids"], a["id_ends"]))
         index.terms = _texts(a["terms"])
-        index.term_id = {term: t for t, term in enumerate(index.terms)}
+        index.term_id = dict(zip(index.terms, range(len(index.terms)), strict=True))
         index.records = _records(a)
         for name in ("lengths", "order", "doc_start", "doc_term", "doc_tf"):
             setattr(index, name, a[name])
@@ -118,21 +170,26 @@ def load(folder: Path) -> tuple[NoteIndex, dict[str, Any]] | None:
             a["post_doc"],
             a["post_tf"],
         )
-    except (OSError, ValueError, KeyError, IndexError):
+    except (OSError, ValueError, TypeError, KeyError, IndexError):
         return None
     index.alive = np.ones(len(index.ids), dtype=bool)
+    ends = a["id_ends"]
+    if len(ends) and int(ends[-1]) != len(a["ids"]):
+        return None
     if len(index.records) != len(index.ids) or len(index.lengths) != len(index.ids):
         return None
     return index, dict(meta.get("state") or {})
 
 
-def _bytes(texts: list[str]) -> np.ndarray:
-    """Strings as one byte array (UTF-8; ids, terms and times are ASCII in practice)."""
-    return np.asarray([t.encode("utf-8") for t in texts], dtype=np.bytes_)
+def _joined(texts: list[str]) -> np.ndarray:
+    """Strings as one UTF-8 byte array, newline between them (no id or term has one:
+    point ids are UUIDs or numbers, and terms are word characters)."""
+    return np.frombuffer("\n".join(texts).encode("utf-8"), dtype=np.uint8)
 
 
 def _texts(raw: np.ndarray) -> list[str]:
-    return [b.decode("utf-8") for b in raw.tolist()]
+    """The strings :func:`_joined` joined (one split, not one decode per string)."""
+    return raw.tobytes().decode("utf-8").split("\n") if raw.size else []
 
 
 def _records(a: dict[str, Any]) -> RecordTable:

@@ -4,9 +4,12 @@ Every note gets a position; its keyword postings live in compressed-sparse form 
 array of positions and one of term frequencies per term, back to back). A changed
 note is appended at a new position and its old one is marked dead, so patching after
 a write never rewrites the big arrays; once enough has changed, :meth:`compact` builds
-them afresh. BM25 is scored per query over any :class:`Selection` (the notes a scope
-may search), so one index serves every agent: its idf and average length come from
-the selection, as openclaw-amem computes them over what the agent can search.
+them afresh. Compacted positions are in the store's id order, so an id's position is
+found by binary search over the order keys (a map of a million ids took 0.3 s to build
+for a one-shot search); appended ones are in a map. BM25 is scored per query over any
+:class:`Selection` (the notes a scope may search), so one index serves every agent:
+its idf and average length come from the selection, as openclaw-amem computes them
+over what the agent can search.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from amem_tui.engine.index.ids import IdColumn
 from amem_tui.engine.index.records import AccessRecord, RecordTable
 from amem_tui.engine.keywords import BM25_B, BM25_K1, searchable_text, tokenize
 from amem_tui.engine.models import MemoryNote
@@ -63,12 +67,12 @@ class Selection:
 
     def contains(self, note_id: str) -> bool:
         """True when the note with this id is kept."""
-        position = self.index.position.get(note_id)
+        position = self.index.position_of(note_id)
         return position is not None and bool(self.mask[position])
 
     def ids(self) -> list[str]:
         """The kept ids, in store order."""
-        return [self.index.ids[p] for p in self.positions.tolist()]
+        return self.index.ids.many(self.positions.tolist())
 
     def rank(
         self, query_tokens: Sequence[str], limit: int | None = None
@@ -107,15 +111,19 @@ class Selection:
         order = candidates[np.lexsort((keys[2], keys[1], keys[0], -scores[candidates]))]
         if limit is not None:
             order = order[:limit]
-        return [(index.ids[p], float(scores[p])) for p in order.tolist()]
+        return list(zip(index.ids.many(order.tolist()), scores[order].tolist(), strict=True))
 
 
 class NoteIndex:
     """Ids, access records and keyword postings of one collection's notes."""
 
     def __init__(self) -> None:
-        self.ids: list[str] = []
-        self.position: dict[str, int] = {}
+        self.ids = IdColumn()
+        #: Positions from here on were appended since the last compaction (not in order).
+        self.ordered = 0
+        #: The live position of each id appended since then.
+        self.appended: dict[str, int] = {}
+        self.live = 0
         self.records = RecordTable()
         self.lengths = np.zeros(0, dtype=np.float64)
         self.alive = np.zeros(0, dtype=bool)
@@ -149,10 +157,11 @@ class NoteIndex:
         keys: list[tuple[int, int, int]] = []
         records: list[AccessRecord] = []
         term_id = index.term_id
+        seen: set[str] = set()
         for note in notes:
-            if note.id in index.position:  # a store lists each id once
+            if note.id in seen:  # a store lists each id once
                 continue
-            index.position[note.id] = len(index.ids)
+            seen.add(note.id)
             index.ids.append(note.id)
             records.append(AccessRecord.of(note))
             keys.append(order_key(note.id))
@@ -183,12 +192,13 @@ class NoteIndex:
         keys: list[tuple[int, int, int]] = []
         records: list[AccessRecord] = []
         for note in notes:
-            old = self.position.get(note.id)
+            old = self.position_of(note.id)
             if old is not None:
                 self._kill(old)
             position = len(self.ids)
             self.ids.append(note.id)
-            self.position[note.id] = position
+            self.appended[note.id] = position
+            self.live += 1
             records.append(AccessRecord.of(note))
             keys.append(order_key(note.id))
             counts = Counter(tokenize(searchable_text(note)))
@@ -217,12 +227,14 @@ class NoteIndex:
     def remove(self, note_ids: Iterable[str]) -> None:
         """Forget notes (deleted points)."""
         for note_id in note_ids:
-            position = self.position.pop(note_id, None)
+            position = self.position_of(note_id)
             if position is not None:
+                self.appended.pop(note_id, None)
                 self._kill(position)
         self.generation += 1
 
     def _kill(self, position: int) -> None:
+        self.live -= 1
         self.alive[position] = False
         self.records.kill(position)
         self.lengths[position] = 0.0
@@ -237,7 +249,7 @@ class NoteIndex:
     @property
     def needs_compaction(self) -> bool:
         """True when enough was appended (or died) that rebuilding pays off."""
-        dead = len(self.ids) - len(self.position)
+        dead = len(self.ids) - self.live
         return len(self.fresh_terms) > max(COMPACT_AFTER, len(self.ids) // 10) or dead > max(
             COMPACT_AFTER, len(self.ids) // 4
         )
@@ -261,11 +273,10 @@ class NoteIndex:
         self.doc_tf = (
             np.concatenate(doc_tfs).astype(np.float32) if doc_tfs else np.zeros(0, np.float32)
         )
-        self.ids = [self.ids[p] for p in live]
+        self.set_ids(IdColumn(self.ids.many(live)))
         self.records = self.records.take(live)
         self.lengths = np.asarray([self.lengths[p] for p in live], dtype=np.float64)
         self.alive = np.ones(len(live), dtype=bool)
-        self.position = {note_id: p for p, note_id in enumerate(self.ids)}
         self.order = self.order[:, live] if live else np.zeros((3, 0), dtype=np.uint64)
         self._build_postings()
         self.fresh = {}
@@ -293,8 +304,8 @@ class NoteIndex:
         shared: patching only ever replaces them, never writes into them)."""
         twin = NoteIndex()
         twin.__dict__.update(self.__dict__)
-        twin.ids = list(self.ids)
-        twin.position = dict(self.position)
+        twin.ids = self.ids.copy()
+        twin.appended = dict(self.appended)
         twin.records = self.records.copy()
         twin.lengths = self.lengths.copy()
         twin.alive = self.alive.copy()
@@ -304,7 +315,34 @@ class NoteIndex:
         twin.fresh_terms = {p: (list(t), list(f)) for p, (t, f) in self.fresh_terms.items()}
         return twin
 
+    def set_ids(self, ids: IdColumn) -> None:
+        """Take ``ids`` as the ids of every position, in store order, all live."""
+        self.ids = ids
+        self.ordered = self.live = len(ids)
+        self.appended = {}
+
     # -------------------------------------------------------------- reading
+    def position_of(self, note_id: str) -> int | None:
+        """The live position of the note with this id, or None."""
+        position = self.appended.get(note_id)
+        if position is not None:
+            return position
+        lo, hi = 0, self.ordered
+        for row, value in zip(self.order, order_key(note_id), strict=True):
+            part = row[lo:hi]
+            key = np.uint64(value)
+            lo, hi = (
+                lo + int(np.searchsorted(part, key, "left")),
+                lo + int(np.searchsorted(part, key, "right")),
+            )
+            if lo == hi:
+                return None
+        # Ids that share an order key (say, a UUID spelt in capitals) are told apart here.
+        for position in range(lo, hi):
+            if self.alive[position] and self.ids[position] == note_id:
+                return position
+        return None
+
     def postings(self, term: str) -> tuple[np.ndarray, np.ndarray]:
         """The live positions holding ``term`` and its frequency in each."""
         term_id = self.term_id.get(term)
@@ -326,13 +364,13 @@ class NoteIndex:
 
     def record(self, note_id: str) -> AccessRecord | None:
         """The record of a live note, or None."""
-        position = self.position.get(note_id)
+        position = self.position_of(note_id)
         return self.records.get(position) if position is not None else None
 
     def consolidated_ids(self) -> list[str]:
         """Ids of live notes whose evolution history records a consolidation."""
         live = self.records.consolidated & (self.records.access >= 0)
-        return [self.ids[p] for p in np.flatnonzero(live).tolist()]
+        return self.ids.many(np.flatnonzero(live).tolist())
 
     def select(self, keep: Keep) -> Selection:
         """The live notes whose record ``keep`` accepts.
@@ -350,4 +388,4 @@ class NoteIndex:
         return Selection(self, positions, mask, self.generation, average)
 
     def __len__(self) -> int:
-        return len(self.position)
+        return self.live

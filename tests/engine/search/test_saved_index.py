@@ -4,6 +4,7 @@ store's write journal in the next process, rebuilt when it cannot be trusted."""
 from __future__ import annotations
 
 import shutil
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ import pytest
 
 from amem_tui.config import Settings
 from amem_tui.engine.engine import MemoryEngine
+from amem_tui.engine.models import MemoryNote
 from amem_tui.engine.store.base import StoredPoint
 from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.engine.store.qdrant import QdrantStore
@@ -141,6 +143,58 @@ def test_an_index_that_cannot_be_trusted_is_rebuilt(tmp_path: Path) -> None:
     assert counter.reads == 1  # read whole again, never the stale index
     third.close()
     assert rebuilt_answers("edge", folder, 4) == found
+
+
+def test_ids_of_every_kind_are_found_after_reloading_and_patching(tmp_path: Path) -> None:
+    """Numbers, UUIDs and the notes a later process changes: each is found by id."""
+    folder = tmp_path / "store"
+    first, _ = open_engine("edge", folder, 1)
+    ids = ["7", "12", "3000000000", *(str(uuid.UUID(int=n << 64 | n)) for n in (5, 2, 9))]
+    notes = [
+        MemoryNote(id=i, content=f"zanzibar {WORDS[k]} note", agent_id="main", readers=["main"])
+        for k, i in enumerate(ids)
+    ]
+    first.put_notes("amem_notes", notes)
+    fill(first, 12)
+    answers(first)  # builds the index, which closing saves
+    first.close()
+    writer, _ = open_engine("edge", folder, 2)
+    writer.update("main", ids[1], content="zanzibar moved")
+    writer.delete("main", ids[4])
+    writer.store.close()
+    third, counter = open_engine("edge", folder, 3)
+    found = third.search("main", "zanzibar", limit=20)
+    assert counter.reads == 0
+    ranks = {h.note.id: (h.bm25_rank, h.dense_rank) for h in found.hits}
+    assert ids[4] not in ranks
+    for note_id in set(ids) - {ids[4]}:  # each matched both ways
+        assert all(ranks[note_id]), note_id
+    again = third.search("main", "zanzibar moved", limit=1, mode="keyword")
+    assert [h.note.id for h in again.hits] == [ids[1]]
+    third.close()
+
+
+@pytest.mark.parametrize("damage", ["truncated", "zeroed", "empty"])
+def test_a_damaged_index_file_is_read_whole_again(damage: str, tmp_path: Path) -> None:
+    folder = tmp_path / "store"
+    first, _ = open_engine("edge", folder, 1)
+    fill(first, 20)
+    seen = answers(first)
+    first.close()
+    (saved,) = index_folders(folder)
+    arrays = saved / "index.bin"
+    raw = arrays.read_bytes()
+    changed = {"truncated": raw[: len(raw) // 2], "zeroed": bytes(len(raw)), "empty": b""}
+    arrays.write_bytes(changed[damage])
+    (saved / "index.npz").write_bytes(b"an earlier format's file")
+    second, counter = open_engine("edge", folder, 2)
+    assert answers(second) == seen
+    assert counter.reads == 1
+    second.close()
+    assert sorted(p.name for p in saved.iterdir()) == ["index.bin", "index.json"]
+    third, counter = open_engine("edge", folder, 3)
+    assert answers(third) == seen and counter.reads == 0  # saved again, whole
+    third.close()
 
 
 def test_a_read_only_store_keeps_its_index_in_the_cache_folder(
