@@ -4,12 +4,14 @@ Every note gets a position; its keyword postings live in compressed-sparse form 
 array of positions and one of term frequencies per term, back to back). A changed
 note is appended at a new position and its old one is marked dead, so patching after
 a write never rewrites the big arrays; once enough has changed, :meth:`compact` builds
-them afresh. Compacted positions are in the store's id order, so an id's position is
-found by binary search over the order keys (a map of a million ids took 0.3 s to build
-for a one-shot search); appended ones are in a map. BM25 is scored per query over any
-:class:`Selection` (the notes a scope may search), so one index serves every agent:
-its idf and average length come from the selection, as openclaw-amem computes them
-over what the agent can search.
+them afresh. Compacted positions are in the store's id order, so a one-shot search
+finds an id's position by binary search over the order keys (a map of a million ids
+took 0.3 s to build, for a search that looks up a hundred); a process that keeps
+searching builds the map once it has looked up :data:`LOOKUPS_BEFORE_MAP` ids (a
+search in the app looks up about 400). Appended ids are always in a map. BM25 is
+scored per query over any :class:`Selection` (the notes a scope may search), so one
+index serves every agent: its idf and average length come from the selection, as
+openclaw-amem computes them over what the agent can search.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from amem_tui.engine.models import MemoryNote
 
 #: Above this many appended notes (or a tenth of the index) the arrays are rebuilt.
 COMPACT_AFTER = 4096
+#: Ids looked up by binary search (about 10-25 µs each) before every id is mapped.
+LOOKUPS_BEFORE_MAP = 2048
 
 Keep = Callable[[AccessRecord], bool]
 
@@ -124,6 +128,10 @@ class NoteIndex:
         #: The live position of each id appended since then.
         self.appended: dict[str, int] = {}
         self.live = 0
+        #: The position of each id before ``ordered`` (built after enough look-ups; read
+        #: only, so a copy shares it), and how many were looked up without it.
+        self.ordered_map: dict[str, int] | None = None
+        self.lookups = 0
         self.records = RecordTable()
         self.lengths = np.zeros(0, dtype=np.float64)
         self.alive = np.zeros(0, dtype=bool)
@@ -320,6 +328,8 @@ class NoteIndex:
         self.ids = ids
         self.ordered = self.live = len(ids)
         self.appended = {}
+        self.ordered_map = None
+        self.lookups = 0
 
     # -------------------------------------------------------------- reading
     def position_of(self, note_id: str) -> int | None:
@@ -327,6 +337,13 @@ class NoteIndex:
         position = self.appended.get(note_id)
         if position is not None:
             return position
+        if self.ordered_map is None and self.lookups >= LOOKUPS_BEFORE_MAP:
+            ordered = self.ordered
+            self.ordered_map = dict(zip(self.ids.many(range(ordered)), range(ordered), strict=True))
+        if self.ordered_map is not None:
+            position = self.ordered_map.get(note_id)
+            return position if position is not None and self.alive[position] else None
+        self.lookups += 1
         lo, hi = 0, self.ordered
         for row, value in zip(self.order, order_key(note_id), strict=True):
             part = row[lo:hi]
