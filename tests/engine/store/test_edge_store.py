@@ -247,6 +247,29 @@ def test_read_ahead_reads_what_a_load_copies_and_leaves_the_rest(tmp_path: Path)
     reopened.close()
 
 
+def test_counts_stay_exact_through_writes_deletes_and_optimizes(tmp_path: Path) -> None:
+    rng = np.random.default_rng(11)
+    store = EdgeStore(tmp_path, optimize_after=150, background=False)
+    store.ensure_collection("c", 8, "m")
+    live: set[str] = set()
+    for step in range(30):
+        ids = [str(i) for i in rng.integers(0, 600, size=int(rng.integers(1, 120)))]
+        if step % 3 == 2:
+            store.delete_points("c", ids)
+            live -= set(ids)
+        else:
+            vectors = rng.random((len(ids), 8)).tolist()
+            store.upsert(
+                "c", [StoredPoint(i, {"n": step}, v) for i, v in zip(ids, vectors, strict=True)]
+            )
+            live |= set(ids)
+        assert store.count("c") == len(live), step
+    store.close()
+    reopened = EdgeStore(tmp_path)
+    assert reopened.count("c") == len(live) == len(list(reopened.scan("c")))
+    reopened.close()
+
+
 def _by_score(hits: list[tuple[str, float]]) -> list[tuple[float, set[str] | int]]:
     """Hits grouped by score, best first; the lowest group only counted (its ties are cut)."""
     scores = sorted({score for _, score in hits}, reverse=True)
