@@ -49,6 +49,9 @@ def search_notes(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
     """What the agent finds for a query, best first; --hidden adds what it cannot see."""
     if args.limit < 1:
         raise UsageError("--limit must be at least 1")
+    from amem_tui.engine.embed import load_in_background  # heavy: only when a search runs
+
+    load_in_background(ctx.engine.embedder)  # while the store opens
     scope = ctx.reading_scope()
     # Without --agent, let the engine resolve (and report) a --session-key itself.
     agent = scope if ctx.settings.agent or not ctx.settings.session_key else None

@@ -8,6 +8,7 @@ needs is assembled from them in the user cache folder on first use.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import json
@@ -306,3 +307,21 @@ def make_embedder(model_name: str | None, cache_dir: Path | None = None) -> Embe
     if name == TEST_MODEL:
         return HashEmbedder()
     return FastEmbedder(name, cache_dir=cache_dir)
+
+
+def load_in_background(embedder: Embedder) -> threading.Thread:
+    """Start loading ``embedder``'s model in a thread, and return the thread.
+
+    For a one-shot search: opening a big store is mostly reading its files, so the
+    model loads beside it (at 1M notes a CLI search took 1.67-1.92 s against 1.88-2.39 s
+    without, alternated). A failure is
+    left for the first embedding to raise and report.
+    """
+    thread = threading.Thread(target=_load_quietly, args=(embedder,), name="model-load")
+    thread.start()
+    return thread
+
+
+def _load_quietly(embedder: Embedder) -> None:
+    with contextlib.suppress(Exception):
+        embedder.load()

@@ -10,16 +10,20 @@ cache, and the load copies from memory instead.
 Measured on the 1M-note bench store (fresh processes, alternated): loading took
 2.7-3.0 s, and 0.7-0.8 s with the read ahead included (0.2-0.3 s of it reading
 446 MB); at 100k notes 0.7-1.2 s against 0.3 s. Asking the kernel to read ahead
-(``posix_fadvise`` WILLNEED) instead gave 2.1 s. The loop here takes the interpreter
-lock back after every read, so a busy thread beside it stretches it (the CLI's model
-loading: 0.6 s at 1M); a ``find``/``cat`` child process read the same files in 0.08 s,
-but the whole search took as long (1.63-1.79 s against 1.65-1.76 s, alternated): the
-model's loading needs the lock for longer than the reading takes.
+(``posix_fadvise`` WILLNEED) instead gave 2.1 s.
+
+A child process does the reading (``find`` running ``cat``) where it can: a loop in
+this process takes the interpreter lock back after every read, and waits for it
+behind any busy thread, such as the CLI's model loading beside the store's opening
+(reading the 1M store's 345 files then took 0.6 s instead of 0.2 s). Alternated at
+1M, a whole CLI search took 1.60-1.63 s with the child against 1.62-1.72 s without.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -38,12 +42,43 @@ def files_loaded_into_memory(shard: Path) -> Iterator[Path]:
                 yield Path(folder, name)
 
 
-def read_ahead(shard: Path) -> int:
-    """Read the files a load of ``shard`` copies into memory, in large sequential reads,
-    so they are in the page cache when it does; returns the bytes read.
+def find_command(shard: Path) -> list[str] | None:
+    """A ``find`` command selecting what :func:`files_loaded_into_memory` yields (add
+    an action), or None where there is no ``find``."""
+    find = shutil.which("find")
+    if find is None:
+        return None
+    left = [arg for name in sorted(LEFT_ON_DISK) for arg in ("-o", "-name", name)][1:]
+    return [find, str(shard / "segments"), "(", *left, ")", "-prune", "-o", "-type", "f"]
+
+
+def read_ahead(shard: Path) -> None:
+    """Read the files a load of ``shard`` copies into memory, in large sequential reads
+    (in a child process where one can run), so they are in the page cache when it does.
 
     Only a speed-up: a file that vanishes or cannot be read is skipped.
     """
+    if not (shard / "segments").is_dir():
+        return
+    command = find_command(shard)
+    if command is not None:
+        try:
+            done = subprocess.run(
+                [*command, "-exec", "cat", "{}", "+"],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                check=False,
+            )
+        except OSError:
+            pass
+        else:
+            if done.returncode == 0:
+                return
+    read_here(shard)
+
+
+def read_here(shard: Path) -> int:
+    """:func:`read_ahead` in this process; returns the bytes read."""
     buffer = memoryview(bytearray(_CHUNK))
     total = 0
     for path in files_loaded_into_memory(shard):

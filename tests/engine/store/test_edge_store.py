@@ -21,7 +21,12 @@ from amem_tui.engine.store.base import StoredPoint
 from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.engine.store.filters import Filter, Match
 from amem_tui.engine.store.qdrant import QdrantStore
-from amem_tui.engine.store.shard_files import files_loaded_into_memory, read_ahead
+from amem_tui.engine.store.shard_files import (
+    files_loaded_into_memory,
+    find_command,
+    read_ahead,
+    read_here,
+)
 from tests.support.engines import make_engine
 from tests.support.paths import REPO_ROOT
 
@@ -241,7 +246,12 @@ def test_read_ahead_reads_what_a_load_copies_and_leaves_the_rest(tmp_path: Path)
         assert p.parts[0] != "segments" or {"payload_storage", "vector_index", "matrix.dat"} & set(
             p.parts
         )
-    assert read_ahead(shard) == sum((shard / p).stat().st_size for p in read) > 0
+    assert read_here(shard) == sum((shard / p).stat().st_size for p in read) > 0
+    command = find_command(shard)
+    if command is not None:  # the child process reads exactly those files
+        listed = subprocess.run([*command, "-print"], capture_output=True, text=True, check=True)
+        assert {Path(line).relative_to(shard) for line in listed.stdout.splitlines()} == read
+    read_ahead(shard)
     reopened = EdgeStore(tmp_path)  # opening reads ahead, then loads as before
     assert [h.id for h in reopened.search("c", vectors[0], None, 1)] == ["0"]
     reopened.close()
