@@ -313,9 +313,9 @@ def load_in_background(embedder: Embedder) -> threading.Thread:
     """Start loading ``embedder``'s model in a thread, and return the thread.
 
     For a one-shot search: opening a big store is mostly reading its files, so the
-    model loads beside it (at 1M notes a CLI search took 1.67-1.92 s against 1.88-2.39 s
-    without, alternated). A failure is
-    left for the first embedding to raise and report.
+    model loads beside it (at 1M notes a CLI search took 1.67-1.92 s against
+    1.88-2.39 s without, alternated). A failure is left for the first embedding to
+    raise and report.
     """
     thread = threading.Thread(target=_load_quietly, args=(embedder,), name="model-load")
     thread.start()
