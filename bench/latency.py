@@ -18,6 +18,7 @@ read from the screen as a person reads it (bench/terminal.py):
 
 Usage: python bench/latency.py --store FOLDER --notes N [--queries 50] [--size 160x48]
        [--rounds 2] [--baseline CHECKOUT]   (earlier code, timed beside the current)
+       [--baseline-store COPY]   (the baseline's own copy of the store)
 """
 
 from __future__ import annotations
@@ -157,6 +158,11 @@ def main() -> None:
         type=Path,
         help="a checkout of earlier code (git worktree add DIR COMMIT), timed as a third app",
     )
+    parser.add_argument(
+        "--baseline-store",
+        type=Path,
+        help="a copy of the store for the baseline (when the two save different index formats)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     width, height = (int(x) for x in args.size.split("x"))
@@ -173,8 +179,9 @@ def main() -> None:
             runs["floor"].append(time_floor(texts_file, queries, (width, height)))
             time.sleep(1)
             if args.baseline is not None:
+                store = args.baseline_store or args.store
                 runs["before"].append(
-                    time_amem(args.store, queries, tops, (width, height), args.baseline)
+                    time_amem(store, queries, tops, (width, height), args.baseline)
                 )
                 time.sleep(1)
             runs["amem"].append(time_amem(args.store, queries, tops, (width, height)))

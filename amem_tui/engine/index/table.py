@@ -331,6 +331,13 @@ class NoteIndex:
         self.ordered_map = None
         self.lookups = 0
 
+    def map_ids(self) -> None:
+        """Map every id to its position now (an app's warm-up: 0.4 s at 1M notes, which
+        a search would otherwise pay once it has looked up enough ids)."""
+        if self.ordered_map is None:
+            ordered = self.ordered
+            self.ordered_map = dict(zip(self.ids.many(range(ordered)), range(ordered), strict=True))
+
     # -------------------------------------------------------------- reading
     def position_of(self, note_id: str) -> int | None:
         """The live position of the note with this id, or None."""
@@ -338,8 +345,7 @@ class NoteIndex:
         if position is not None:
             return position
         if self.ordered_map is None and self.lookups >= LOOKUPS_BEFORE_MAP:
-            ordered = self.ordered
-            self.ordered_map = dict(zip(self.ids.many(range(ordered)), range(ordered), strict=True))
+            self.map_ids()
         if self.ordered_map is not None:
             position = self.ordered_map.get(note_id)
             return position if position is not None and self.alive[position] else None

@@ -12,7 +12,13 @@ from datetime import datetime
 from amem_tui.engine.errors import InvalidInput
 from amem_tui.engine.models import HiddenMatch, SearchResult
 from amem_tui.engine.search.hidden import hidden_matches as find_hidden
-from amem_tui.engine.search.hits import mark_matched_terms, rank, stop_if_asked, walk_links
+from amem_tui.engine.search.hits import (
+    mark_matched_terms,
+    rank,
+    stop_if_asked,
+    visible_selection,
+    walk_links,
+)
 from amem_tui.engine.search.ranking import SEARCH_MODES, SearchMode, scans_exactly
 from amem_tui.engine.search.space import SearchSpace, query_vector
 
@@ -101,6 +107,9 @@ def warm_up(space: SearchSpace, now: datetime) -> None:
     if not space.own.store.embedded:
         return
     search(space, "warm", now=now, mode="keyword", hidden=True, links=False)
+    info = space.own.info()
+    if info is not None:  # each search of an app looks ids up by the hundred
+        visible_selection(space, info.points_count).index.map_ids()
 
 
 def check_mode(mode: str) -> None:
