@@ -51,6 +51,9 @@ class IdColumn:
         """The ids at ``positions``, in that order."""
         if len(positions) > _DECODE_ALL_FROM:
             self._decode_all()
+            _, ends, decoded = self._state
+            if not len(ends):  # every id is a string now: plain list look-ups
+                return [decoded[p] for p in positions]
         return [self[p] for p in positions]
 
     def append(self, note_id: str) -> None:
