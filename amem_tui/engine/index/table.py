@@ -332,7 +332,7 @@ class NoteIndex:
         self.lookups = 0
 
     def map_ids(self) -> None:
-        """Map every id to its position now (an app's warm-up: 0.4 s at 1M notes, which
+        """Map every id to its position now (an app's warm-up: 0.5-0.7 s at 1M notes, which
         a search would otherwise pay once it has looked up enough ids)."""
         if self.ordered_map is None:
             ordered = self.ordered
