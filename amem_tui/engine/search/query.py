@@ -54,7 +54,7 @@ def search(
         collection=scope.collection,
         query=query,
         hits=[],
-        exact=exact is not False,
+        exact=True,  # BM25 alone scores every note the agent can search
         search_mode=mode,
         session_key=session_key,
     )
@@ -65,7 +65,6 @@ def search(
     stop_if_asked(stop)
     if vector is None and mode != "keyword":
         result.search_mode = "keyword"
-        result.exact = True  # BM25 scores every note the agent can search
     info = space.own.info()
     if info is not None:
         if result.search_mode != "keyword":
