@@ -1,15 +1,15 @@
 """Saving a note index beside its store (or in the cache folder), so it outlives the process.
 
 One file holds every array, the strings included (ids and terms as newline-joined
-UTF-8, see :mod:`.ids`; the access records as coded columns): a JSON header names each array's type,
-shape and offset, and the arrays follow. Loading maps the file copy-on-write and reads
-nothing else, so a search touches only the pages it needs (at 1M notes the index is
-430 MB; reading it all through ``np.load`` of an ``.npz`` took 0.9 s of a 3 s CLI
-process). A small ``.json`` beside it says which state of the collection the index
-reflects. Both are written to temporary names and renamed, the JSON last, so a reader
-sees a whole index or none. The state says which write the index reflects: a caller
-uses it as is only when the store is still there, else catches it up from the store's
-journal, or builds it afresh.
+UTF-8, see :mod:`.ids`; the access records as coded columns): a JSON header names each
+array's type, shape and offset, and the arrays follow. Loading maps the file
+copy-on-write and reads nothing else, so a search touches only the pages it needs (at
+1M notes the index is 430 MB; reading it all through ``np.load`` of an ``.npz`` took
+0.9 s of a 3 s CLI process). A small ``.json`` beside it says which state of the
+collection the index reflects. Both are written to temporary names and renamed, the
+JSON last, so a reader sees a whole index or none. The state says which write the
+index reflects: a caller uses it as is only when the store is still there, else
+catches it up from the store's journal, or builds it afresh.
 """
 
 from __future__ import annotations
@@ -135,9 +135,9 @@ def _read_arrays(path: Path) -> dict[str, np.ndarray]:
     changes stay in this process)."""
     with path.open("rb") as file:
         mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_COPY)
-    size = int.from_bytes(mapped[len(_MAGIC) : len(_MAGIC) + 8], "little")
     if mapped[: len(_MAGIC)] != _MAGIC:
         raise ValueError("not a saved note index")
+    size = int.from_bytes(mapped[len(_MAGIC) : len(_MAGIC) + 8], "little")
     end = len(_MAGIC) + 8 + size
     layout = json.loads(mapped[len(_MAGIC) + 8 : end])
     start = -(-end // _ALIGN) * _ALIGN

@@ -467,20 +467,11 @@ class EdgeStore(ShardOptimizing):
         opened = self._open(collection)
         if opened is None:
             return 0
-        generation = self.write_generation
-        if flt is None and opened.total is not None and opened.total[0] == generation:
-            return opened.total[1]
         with opened.lock, self._calls("counting"):
             if flt is None:
-                # The segments' own tally of live points: the same number as counting
-                # them, read instead of counted (at 1M points 0.2 ms against 85 ms).
-                counted = int(opened.shard.info().points_count)
-            else:
-                request = qe.CountRequest(exact=True, filter=to_edge_filter(flt))
-                counted = int(opened.shard.count(request))
-        if flt is None and generation % 2 == 0 and generation == self.write_generation:
-            opened.total = (generation, counted)  # no write overlapped the count
-        return counted
+                return opened.points()
+            request = qe.CountRequest(exact=True, filter=to_edge_filter(flt))
+            return int(opened.shard.count(request))
 
     def search(
         self,

@@ -9,8 +9,6 @@ import threading
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
-import qdrant_edge as qe
-
 if TYPE_CHECKING:
     from amem_tui.engine.store.edge_shard import OpenShard
 
@@ -87,9 +85,9 @@ class ShardOptimizing:
         self._wait_optimizer(opened)
         while not self._closed:
             with opened.lock:
-                points = int(opened.shard.count(qe.CountRequest()))
+                points = opened.points()
                 merged = int(opened.meta.get("optimized_points", 0))
-                compact = opened.due_compact(self.compact_vectors_from, points)
+                compact = opened.due_compact(self.compact_vectors_from)
             # Small collections are scanned whole anyway: nothing worth a child process.
             if points < self.optimize_after or (
                 opened.dirty == 0 and merged == points and not compact
