@@ -25,7 +25,7 @@ import numpy as np
 from amem_tui.engine.errors import ModelUnavailable
 
 if TYPE_CHECKING:
-    from fastembed import TextEmbedding
+    from fastembed.text.text_embedding_base import TextEmbeddingBase
 
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 #: Characters of a text handed to the tokenizer. The model reads at most 256 tokens
@@ -154,7 +154,7 @@ class FastEmbedder:
     def __init__(self, model_name: str = DEFAULT_MODEL, cache_dir: Path | None = None) -> None:
         self.model_name = canonical_model_name(model_name) or DEFAULT_MODEL
         self._cache_dir = cache_dir
-        self._model: TextEmbedding | None = None
+        self._model: TextEmbeddingBase | None = None
         self._lock = threading.Lock()
         self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
         self._recent_lock = threading.Lock()
@@ -180,17 +180,17 @@ class FastEmbedder:
         with self._lock:
             if self._model is not None:
                 return
-            from fastembed import TextEmbedding
+            from amem_tui.engine.sleeping_sessions import load_text_model
 
             _quiet_fastembed()
             try:
                 if self.model_name == DEFAULT_MODEL:
                     cache = self._cache_dir or _default_cache_dir()
                     folder = prepare_offline_model(cache)
-                    self._model = TextEmbedding(self.model_name, specific_model_path=str(folder))
+                    self._model = load_text_model(self.model_name, specific_model_path=str(folder))
                 else:
                     # Never download at run time: only a model already in fastembed's cache.
-                    self._model = TextEmbedding(self.model_name, local_files_only=True)
+                    self._model = load_text_model(self.model_name, local_files_only=True)
                 # A model's first run allocates its buffers: here, not on the first query.
                 list(self._model.embed(["warm up"]))
             except ModelUnavailable:
