@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -13,6 +14,7 @@ from textual.widgets import Input, Static
 
 from amem_tui.demo import demo_id
 from amem_tui.engine.engine import MemoryEngine
+from amem_tui.tui import heap
 from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.screens.selection import DETAIL_AFTER_SEARCH
 from amem_tui.tui.widgets import search_box
@@ -190,9 +192,11 @@ async def typed_while_held(
 async def test_typed_text_is_drawn_with_its_hits(monkeypatch: pytest.MonkeyPatch) -> None:
     async with typed_while_held(monkeypatch, GATE_LIMIT) as (pilot, box, gated):
         assert box.holding_frames  # the typed "d" waits for its hits
+        assert not gc.isenabled()  # and no collection lands in its frame
         gated.gate.set()
         await settle(pilot)
         assert not box.holding_frames
+        assert gc.isenabled()
         assert "hits for 'd' as dev" in status(pilot.app)
 
 
@@ -206,6 +210,8 @@ async def test_a_slow_search_does_not_hold_the_typed_text(
             await pilot.pause(0.01)
         assert not box.holding_frames
         assert gated.active == 1  # drawn while its search is still running
+        await pilot.pause()
+        assert gc.isenabled()  # the collector does not wait for a slow search either
         gated.gate.set()
         await settle(pilot)
 
@@ -216,6 +222,8 @@ async def test_clearing_ends_the_hold(monkeypatch: pytest.MonkeyPatch) -> None:
         box.clear_query()
         await pilot.pause()
         assert not box.holding_frames
+        await pilot.pause()
+        assert gc.isenabled()
         gated.gate.set()
         await settle(pilot)
 
@@ -392,6 +400,22 @@ async def test_a_waiting_detail_load_ends_in_the_note_when_nothing_comes_meanwhi
         await settle(pilot)
         assert reads.ids == [other]
         assert_detail_shows(main, other)
+
+
+def test_collector_pauses_nest_and_leave_a_collector_that_was_off_off() -> None:
+    assert gc.isenabled()
+    with heap.collector_paused():
+        with heap.collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the outer pause still holds
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with heap.collector_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 async def test_the_heap_is_frozen_once_the_agent_is_warm() -> None:

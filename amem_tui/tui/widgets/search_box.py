@@ -123,6 +123,8 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         self._resting = True  # the status line shows the resting hint
         # The screen's updates held until the typed query's answer (see ECHO_HOLD).
         self._hold: ExitStack | None = None
+        # The collector, held until the frame with the answer is drawn (see heap).
+        self._collector_hold: ExitStack | None = None
         self._hold_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
@@ -138,8 +140,9 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         self.show_status("")
 
     def on_unmount(self) -> None:
-        """Never leave the screen's updates held."""
+        """Never leave the screen's updates or the collector held."""
         self.release_frames()
+        self._resume_collector()
 
     @property
     def query_input(self) -> Input:
@@ -210,6 +213,9 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         self._hold = ExitStack()
         self._hold.enter_context(self.app.batch_update())
         self._hold_timer = self.set_timer(ECHO_HOLD, self.release_frames, name="echo-hold")
+        if self._collector_hold is None:
+            self._collector_hold = ExitStack()
+            self._collector_hold.enter_context(heap.collector_paused())
 
     def release_frames(self) -> None:
         """Let the screen draw again (what changed meanwhile comes in its next frame)."""
@@ -220,6 +226,13 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         if hold is not None:
             hold.close()
             self.query_input.refresh()  # wakes the screen's update for what was held
+            # Collecting now would cost the frame just woken: after it.
+            self.call_after_refresh(self._resume_collector)
+
+    def _resume_collector(self) -> None:
+        hold, self._collector_hold = self._collector_hold, None
+        if hold is not None:
+            hold.close()
 
     @on(Input.Submitted, "#search")
     def _query_submitted(self, event: Input.Submitted) -> None:
