@@ -14,6 +14,9 @@ read from the screen as a person reads it (bench/terminal.py):
   out before with the engine, as the agent searches) show in a pane. The floor app, a header, an
   input and a table filtered on every keystroke (bench/floor_app.py) over the same note
   texts, is timed until its header names the query and its first row is shown;
+- typed right after Ctrl+U: then each query again, its keys sent at once after the
+  Ctrl+U that clears the one before (no wait for the clear to show), timed the same
+  way: what a person who clears and types on meets;
 - peak RSS of each app's process (VmHWM) after the queries.
 
 Usage: python bench/latency.py --store FOLDER --notes N [--queries 50] [--size 160x48]
@@ -108,10 +111,17 @@ def time_amem(
             app.type(query)
             marker = f"hits for '{query[:40]}"
             latencies.append(app.wait_for(lambda s, m=marker, t=top: m in s and t in s))
+        after_clear: list[float] = []
+        for query, top in zip(queries, tops, strict=True):
+            app.keys("C-u")
+            app.type(query)
+            marker = f"hits for '{query[:40]}"
+            after_clear.append(app.wait_for(lambda s, m=marker, t=top: m in s and t in s))
         return {
             "first_frame_s": first,
             "filled_s": filled,
             "typing": figures(latencies),
+            "after_clear": figures(after_clear),
             "clearing": figures(clears),
             "rss_mib": app.peak_rss_mib(),
         }
@@ -135,9 +145,16 @@ def time_floor(texts_file: Path, queries: list[str], size: tuple[int, int]) -> d
             app.type(query)
             marker = f"rows for '{query}'"
             latencies.append(app.wait_for(lambda s, m=marker: m in s))
+        after_clear: list[float] = []
+        for query in queries:
+            app.keys("C-u")
+            app.type(query)
+            marker = f"rows for '{query}'"
+            after_clear.append(app.wait_for(lambda s, m=marker: m in s))
         return {
             "first_frame_s": first,
             "typing": figures(latencies),
+            "after_clear": figures(after_clear),
             "clearing": figures(clears),
             "rss_mib": app.peak_rss_mib(),
         }
@@ -190,6 +207,7 @@ def main() -> None:
             "first_frame_s": statistics.median(r["first_frame_s"] for r in rs),
             "filled_s": statistics.median(r.get("filled_s", r["first_frame_s"]) for r in rs),
             "typing": pooled(rs, "typing"),
+            "after_clear": pooled(rs, "after_clear"),
             "clearing": pooled(rs, "clearing"),
             "rss_mib": max(r["rss_mib"] for r in rs),
         }
@@ -199,6 +217,10 @@ def main() -> None:
         "first_frame": out["amem"]["first_frame_s"] / out["floor"]["first_frame_s"],
         "typing_p50_extra_ms": out["amem"]["typing"]["p50_ms"] - out["floor"]["typing"]["p50_ms"],
         "typing_p90_extra_ms": out["amem"]["typing"]["p90_ms"] - out["floor"]["typing"]["p90_ms"],
+        "after_clear_p50_extra_ms": out["amem"]["after_clear"]["p50_ms"]
+        - out["floor"]["after_clear"]["p50_ms"],
+        "after_clear_p90_extra_ms": out["amem"]["after_clear"]["p90_ms"]
+        - out["floor"]["after_clear"]["p90_ms"],
     }
     if args.json:
         print(json.dumps(out))
@@ -215,10 +237,18 @@ def main() -> None:
             f" max {row['clearing']['max_ms']:.0f} ms"
             f"  peak RSS {row['rss_mib']:.0f} MiB  over 300 ms {typing['over_300']}/{typing['n']}"
         )
+        after = row["after_clear"]
+        print(
+            f"  {'':6}  typed right after Ctrl+U: p50 {after['p50_ms']:.0f} ms"
+            f" p90 {after['p90_ms']:.0f} ms max {after['max_ms']:.0f} ms"
+            f"  over 300 ms {after['over_300']}/{after['n']}"
+        )
     ratios = out["ratios"]
     print(
         f"  first frame {ratios['first_frame']:.2f}x the floor; typing p50 "
-        f"{ratios['typing_p50_extra_ms']:+.0f} ms, p90 {ratios['typing_p90_extra_ms']:+.0f} ms"
+        f"{ratios['typing_p50_extra_ms']:+.0f} ms, p90 {ratios['typing_p90_extra_ms']:+.0f} ms;"
+        f" right after Ctrl+U p50 {ratios['after_clear_p50_extra_ms']:+.0f} ms,"
+        f" p90 {ratios['after_clear_p90_extra_ms']:+.0f} ms"
     )
 
 

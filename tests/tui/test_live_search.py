@@ -173,6 +173,54 @@ async def test_clearing_while_a_search_runs_keeps_the_full_lists() -> None:
         assert not main_screen(app).query_one("#private", NotePane).searching
 
 
+async def test_a_query_typed_on_after_a_clear_goes_straight_to_its_hits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Ctrl+U and the next query's keys, with the keys in before the clear settles (the
+    # settling time made long here, so the test never races it).
+    monkeypatch.setattr(search_box, "CLEAR_SETTLE", GATE_LIMIT)
+    app = demo_app(agent="dev")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        box = main_screen(app).search_box
+        pane = main_screen(app).query_one("#private", NotePane)
+        await pilot.press("slash", *"deploy")
+        await settle(pilot)
+        listings: list[int] = []
+        original = pane.show_kept_listing
+
+        def show_kept_listing() -> None:
+            listings.append(1)
+            original()
+
+        pane.show_kept_listing = show_kept_listing  # type: ignore[method-assign]
+        shown = record_shown(app)
+        box.query_input.value = ""
+        await pilot.pause()
+        box.query_input.value = "lisbon"
+        await settle(pilot)
+        assert listings == []  # the listings were never drawn in between
+        assert shown == ["lisbon"] and pane.searching
+        assert "hits for 'lisbon' as dev" in status(app)
+
+
+async def test_a_clear_alone_brings_the_listings_back() -> None:
+    app = demo_app(agent="dev")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = main_screen(app).query_one("#private", NotePane)
+        await pilot.press("slash", *"deploy")
+        await settle(pilot)
+        assert pane.searching
+        await pilot.press("ctrl+u")
+        for _ in range(500):  # the listings come back once the clear has settled
+            if not pane.searching:
+                break
+            await pilot.pause(0.01)
+        assert not pane.searching
+        assert "hits for" not in status(app)
+
+
 @asynccontextmanager
 async def typed_while_held(
     monkeypatch: pytest.MonkeyPatch, hold: float

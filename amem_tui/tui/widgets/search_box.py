@@ -16,6 +16,10 @@ Typed text and its hits reach the screen in one frame: a change holds the screen
 updates until its answer is reported, for at most :data:`ECHO_HOLD`. Drawing the
 typed text alone would cost a frame the search thread waits behind, and a second
 frame for the hits; a search slower than the hold shows the text first, as before.
+
+An emptied box brings the listings back :data:`CLEAR_SETTLE` later, unless text comes
+first: Ctrl+U followed at once by a new query goes straight to the new hits, instead
+of drawing the listings (about 50 ms of work at 100k notes) while the keys wait.
 """
 
 from __future__ import annotations
@@ -58,6 +62,9 @@ HIDDEN_POLL = 0.02
 ECHO_HOLD = 0.08
 #: After the answer is reported, the moment the panes take to ask for their repaint.
 RELEASE_AFTER_ANSWER = 0.003
+#: Seconds an emptied box waits before the listings come back: keys typed on at once
+#: after Ctrl+U search the new text without the listings drawn in between.
+CLEAR_SETTLE = 0.03
 
 
 class SearchBox(ReportsWorkerFailures, Vertical):
@@ -126,6 +133,7 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         # The collector, held until the frame with the answer is drawn (see heap).
         self._collector_hold: ExitStack | None = None
         self._hold_timer: Timer | None = None
+        self._clear_timer: Timer | None = None  # the emptied box's Cleared, if still to come
 
     def compose(self) -> ComposeResult:
         yield QueryInput(placeholder="Search as this agent…  ( / )", id="search")
@@ -186,19 +194,30 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         if event.value != event.input.value:
             return  # more keys of a burst were typed: their own change follows
         self.query_text = event.value.strip()
+        self._cancel_clear()
         if not self.query_text:
             # The running search (if any) finishes in its thread; its result no
             # longer matches the query and is dropped.
             self._wanted = False
             self.result = None
             self.release_frames()
-            self.post_message(self.Cleared())
+            self._clear_timer = self.set_timer(CLEAR_SETTLE, self._cleared, name="clear-settle")
             return
         if self.scope is not None:
             self._hold_frames()
         self.show_status(f"searching for {one_line(self.query_text, 60)!r}…")
         self.post_message(self.Typed())
         self.start_search()
+
+    def _cleared(self) -> None:
+        self._clear_timer = None
+        if not self.query_text:
+            self.post_message(self.Cleared())
+
+    def _cancel_clear(self) -> None:
+        if self._clear_timer is not None:
+            self._clear_timer.stop()
+            self._clear_timer = None
 
     # ---------------------------------------------------------------- frames
     @property
