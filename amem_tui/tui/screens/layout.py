@@ -120,7 +120,8 @@ class AdaptiveLayout(WriteActionsScreen):
         """Show a pane (as the current tab when narrow) and put the focus in it."""
         self.show_tab(name)
         pane = self.tab_pane(name)
-        table = pane.query_one(DataTable)
+        # A note pane's table is the one it shows (its listing's or its hits').
+        table = pane.table if isinstance(pane, NotePane) else pane.query_one(DataTable)
         # At once, not after this message: keys typed in the same burst follow the focus.
         self.set_focus(table if table.display else pane)
 
