@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.note_pane import NotePane
 from tests.support.tui import SIZE, demo_app, demo_engine, settle
@@ -94,3 +96,31 @@ async def test_the_focus_follows_from_the_hits_to_the_listing() -> None:
         await wait_for_listing(pilot, pane)
         assert pane.table is not hits and not hits.display
         assert pane.table.has_focus
+
+
+@pytest.mark.parametrize(
+    ("query", "words"),
+    [("lisbon flight", "Flight to Lisbon"), ("postgres connection pool", "Postgres connection")],
+)
+async def test_the_listing_shown_again_scrolls_just_enough_to_show_the_hit_selected(
+    query: str, words: str
+) -> None:
+    # A short screen: the listing is taller than its pane, and the hit's row is
+    # near its top in one case and below its last line in the other.
+    app = demo_app(agent="main")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        pane = private(app)
+        listing = pane.table
+        await pilot.press("slash", *query, "enter")
+        await settle(pilot)
+        await pilot.press("escape")
+        await wait_for_listing(pilot, pane)
+        await settle(pilot)
+        assert pane.table is listing
+        selected = next(note for note in pane.listing if note.id == pane.current_id)
+        assert words in selected.content
+        height = listing.scrollable_content_region.height - 1  # the header row stays
+        top = int(listing.scroll_y)
+        assert top <= listing.cursor_row < top + height
+        assert top == max(0, listing.cursor_row - height + 1)  # no further than needed

@@ -12,9 +12,13 @@ A line of a plain row (no row labels, no fixed rows or columns, a row cursor, no
 zebra stripes) is assembled here too: the table would look up the widget's styles
 (which walk every ancestor) once or twice per line, where one look-up per frame does.
 
-This overrides DataTable's cell-drawing hook (``_render_cell``) of the Textual version
-pinned in pyproject.toml. tests/tui/test_note_table.py compares every character's
-style with DataTable's own drawing of the same rows.
+A table hidden (a note pane shows its listing's table or its hits', one at a time) has
+no size until it is laid out again, so scrolling its cursor into view waits for that.
+
+This overrides DataTable's cell-drawing hook (``_render_cell``) and its cursor scrolling
+(``_scroll_cursor_into_view``) of the Textual version pinned in pyproject.toml.
+tests/tui/test_note_table.py compares every character's style with DataTable's own
+drawing of the same rows.
 """
 
 from __future__ import annotations
@@ -54,6 +58,12 @@ class NoteTable(DataTable[Text]):
     def background_colors(self) -> tuple[Color, Color]:
         """The background behind the widget and its own (once per frame, as above)."""
         return self._frame[1] if self._frame is not None else super().background_colors
+
+    def _scroll_cursor_into_view(self, animate: bool = False) -> None:
+        if not self.size.area:  # shown again, not laid out yet: scrolled against no height
+            self.call_after_refresh(super()._scroll_cursor_into_view, animate=animate)
+            return
+        super()._scroll_cursor_into_view(animate=animate)
 
     def _render_line_in_row(
         self,
