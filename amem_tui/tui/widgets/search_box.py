@@ -249,6 +249,8 @@ class SearchBox(ReportsWorkerFailures, Vertical):
             self.call_after_refresh(self._resume_collector)
 
     def _resume_collector(self) -> None:
+        if self._hold is not None:
+            return  # a new burst holds the frames again: its release resumes it
         hold, self._collector_hold = self._collector_hold, None
         if hold is not None:
             hold.close()
