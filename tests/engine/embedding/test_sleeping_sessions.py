@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import time
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 from amem_tui.engine.embed import DEFAULT_MODEL, FastEmbedder, prepare_offline_model
 from amem_tui.engine.sleeping_sessions import load_text_model
-from tests.support.paths import MODEL_CACHE
+from tests.support.paths import MODEL_CACHE, REPO_ROOT
 
 pytestmark = pytest.mark.slow
 
@@ -35,12 +36,32 @@ def test_a_model_fastembed_does_not_know_is_refused() -> None:
         load_text_model("nobody/no-such-model")
 
 
+#: A fresh process: another test's threads (a watcher, a warm-up) would count too.
+IDLE_PROBE = """
+import sys, time
+from pathlib import Path
+from amem_tui.engine.embed import FastEmbedder
+embedder = FastEmbedder(cache_dir=Path(sys.argv[1]))
+embedder.load()
+spent = []
+for attempt in range(3):
+    embedder.embed_documents([f"what changed in the deploy freeze {attempt}"])
+    before = time.process_time()
+    time.sleep(0.3)
+    spent.append(time.process_time() - before)
+print(max(spent))
+"""
+
+
 def test_fast_embedder_leaves_no_thread_busy_after_a_query(
-    fastembed_embedder: FastEmbedder,
+    fastembed_embedder: FastEmbedder,  # the model folder assembled once for the session
 ) -> None:
     # A spinning onnxruntime pool burns about 40 ms of CPU after each run.
-    for attempt in range(3):
-        fastembed_embedder.embed_documents([f"what changed in the deploy freeze {attempt}"])
-        before = time.process_time()
-        time.sleep(0.3)
-        assert time.process_time() - before < 0.015
+    done = subprocess.run(
+        [sys.executable, "-c", IDLE_PROBE, str(MODEL_CACHE)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO_ROOT,
+    )
+    assert float(done.stdout) < 0.015
