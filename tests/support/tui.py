@@ -15,6 +15,7 @@ from amem_tui.demo import demo_settings, seed_demo
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.qdrant import QdrantStore
 from amem_tui.tui.app import AmemApp
+from amem_tui.tui.screens.main import MainScreen
 from tests.support.engines import fixed_ids, make_engine
 
 #: A store label that never changes, so no host or folder name reaches a snapshot.
@@ -48,6 +49,13 @@ def server_demo_engines(url: str) -> tuple[MemoryEngine, MemoryEngine]:
     writer = make_engine(QdrantStore(url=url), settings=settings, new_id=fixed_ids(prefix=5))
     seed_demo(writer)
     return make_engine(QdrantStore(url=url), settings=settings), writer
+
+
+def main_screen(app: Any) -> MainScreen:
+    """The app's screen, which must be the main screen."""
+    screen = app.screen
+    assert isinstance(screen, MainScreen), type(screen)
+    return screen
 
 
 async def until(pilot: Pilot[Any], condition: Any, timeout: float = 30.0) -> None:

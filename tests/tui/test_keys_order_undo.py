@@ -11,13 +11,7 @@ from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.detail import NoteDetail
 from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.widgets.note_pane import NotePane
-from tests.support.tui import SIZE, demo_app, demo_engine, settle
-
-
-def main_screen(app: Any) -> MainScreen:
-    screen = app.screen
-    assert isinstance(screen, MainScreen), type(screen)
-    return screen
+from tests.support.tui import SIZE, demo_app, demo_engine, main_screen, settle
 
 
 def status(app: Any) -> str:

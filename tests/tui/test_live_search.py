@@ -20,7 +20,7 @@ from amem_tui.tui.screens.selection import DETAIL_AFTER_SEARCH
 from amem_tui.tui.widgets import search_box
 from amem_tui.tui.widgets.note_pane import NotePane
 from amem_tui.tui.widgets.search_box import SearchBox
-from tests.support.tui import SIZE, demo_app, demo_engine, settle
+from tests.support.tui import SIZE, demo_app, demo_engine, main_screen, settle, until
 
 #: A safety net so a broken test ends instead of hanging; never a timing assertion.
 GATE_LIMIT = 60.0
@@ -55,12 +55,6 @@ class GatedSearch:
         finally:
             with self._lock:
                 self.active -= 1
-
-
-def main_screen(app: Any) -> MainScreen:
-    screen = app.screen
-    assert isinstance(screen, MainScreen), type(screen)
-    return screen
 
 
 def record_shown(app: Any) -> list[str]:
@@ -213,10 +207,7 @@ async def test_a_clear_alone_brings_the_listings_back() -> None:
         await settle(pilot)
         assert pane.searching
         await pilot.press("ctrl+u")
-        for _ in range(500):  # the listings come back once the clear has settled
-            if not pane.searching:
-                break
-            await pilot.pause(0.01)
+        await until(pilot, lambda: not pane.searching)  # once the clear has settled
         assert not pane.searching
         assert "hits for" not in status(app)
 

@@ -7,15 +7,8 @@ from typing import Any
 
 import pytest
 
-from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.note_pane import NotePane
-from tests.support.tui import SIZE, demo_app, demo_engine, settle
-
-
-def main_screen(app: Any) -> MainScreen:
-    screen = app.screen
-    assert isinstance(screen, MainScreen), type(screen)
-    return screen
+from tests.support.tui import SIZE, demo_app, demo_engine, main_screen, settle, until
 
 
 def private(app: Any) -> NotePane:
@@ -38,12 +31,8 @@ def count_added_rows(pane: NotePane) -> list[str]:
 
 async def wait_for_listing(pilot: Any, pane: NotePane) -> None:
     """Let the app run until the pane shows its listing again (a clear settles first)."""
-    for _ in range(500):
-        await settle(pilot)
-        if not pane.searching:
-            return
-        await pilot.pause(0.01)
-    raise AssertionError("the listing did not come back")
+    await until(pilot, lambda: not pane.searching)
+    await settle(pilot)
 
 
 async def test_a_clear_shows_the_listing_as_it_was_left_without_adding_rows() -> None:

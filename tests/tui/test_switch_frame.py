@@ -4,20 +4,12 @@ another agent's panes."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from textual.widgets import Static
 
-from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.note_pane import NotePane
-from tests.support.tui import SIZE, demo_app, settle
-
-
-def main_screen(app: Any) -> MainScreen:
-    screen = app.screen
-    assert isinstance(screen, MainScreen), type(screen)
-    return screen
+from tests.support.tui import SIZE, demo_app, main_screen, settle
 
 
 async def test_switch_waits_for_every_widget_before_painting() -> None:

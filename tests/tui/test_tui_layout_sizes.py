@@ -10,21 +10,14 @@ from textual.widgets._footer import FooterKey
 from amem_tui.tui.dialogs.consolidation import ConsolidationPreview
 from amem_tui.tui.dialogs.note_editor import NoteEditor
 from amem_tui.tui.screens.help import HelpScreen
-from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.widgets.note_pane import NotePane
-from tests.support.tui import demo_app, settle
+from tests.support.tui import demo_app, main_screen, settle
 
 SMALL = (80, 24)
 MEDIUM = (120, 40)
 WIDE = (200, 50)
-
-
-def main_screen(app: Any) -> MainScreen:
-    screen = app.screen
-    assert isinstance(screen, MainScreen), type(screen)
-    return screen
 
 
 def shown_panes(app: Any) -> list[str]:

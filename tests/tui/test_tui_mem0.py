@@ -23,13 +23,7 @@ from tests.support.mem0_stores import (
     SUBAGENT_SESSION,
     mem0_engine,
 )
-from tests.support.tui import SIZE, demo_app, settle
-
-
-def main_screen(app: Any) -> MainScreen:
-    screen = app.screen
-    assert isinstance(screen, MainScreen), type(screen)
-    return screen
+from tests.support.tui import SIZE, demo_app, main_screen, settle
 
 
 def listed(app: Any) -> set[str]:

@@ -16,15 +16,9 @@ from amem_tui.tui.dialogs.note_editor import NoteEditor
 from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.widgets.note_pane import NotePane
-from tests.support.tui import SIZE, demo_app, demo_engine, settle
+from tests.support.tui import SIZE, demo_app, demo_engine, main_screen, settle
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def main_screen(app: Any) -> MainScreen:
-    screen = app.screen
-    assert isinstance(screen, MainScreen), type(screen)
-    return screen
 
 
 def pane(app: Any, which: str) -> NotePane:

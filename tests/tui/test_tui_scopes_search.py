@@ -9,16 +9,9 @@ import pytest
 from textual.widgets import Static
 
 from amem_tui.demo import demo_id
-from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.note_pane import NotePane
-from tests.support.tui import SIZE, demo_app, demo_engine, settle
-
-
-def main_screen(app: Any) -> MainScreen:
-    screen = app.screen
-    assert isinstance(screen, MainScreen), type(screen)
-    return screen
+from tests.support.tui import SIZE, demo_app, demo_engine, main_screen, settle
 
 
 def pane(app: Any, which: str) -> NotePane:
