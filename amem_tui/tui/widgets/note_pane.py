@@ -169,14 +169,9 @@ class NotePane(TabbedPane):
         """Cells left in ``table`` (the one shown) for the content column once its other
         columns are drawn."""
         table = table or self.table
-        # A table not shown yet has no size: the two take the same place.
-        available = (
-            self.table.size.width
-            or self._listing_table.size.width
-            or self._hits_table.size.width
-            or self.size.width
-            or CONTENT_FALLBACK
-        )
+        # A hidden table has no size; the two take the same place, so the laid-out one's.
+        laid_out = max(self._listing_table.size.width, self._hits_table.size.width)
+        available = laid_out or self.size.width or CONTENT_FALLBACK
         fixed = sum(
             column.get_render_width(table)
             for column in table.columns.values()
