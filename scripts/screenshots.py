@@ -1,4 +1,4 @@
-"""Render the main states of the inspector to SVG, for the README.
+"""Render the main states of the inspector to SVG, for the README and the docs.
 
 Demo data, the deterministic test embedder and a fixed clock, so the images only
 change when the app does. Run from the repository root:

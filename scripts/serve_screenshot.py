@@ -1,4 +1,4 @@
-"""Take the README's picture of the inspector in a browser: ``amem-tui serve`` on a demo
+"""Take the docs' picture of the inspector in a browser: ``amem-tui serve`` on a demo
 store, opened in headless Chromium, saved as a PNG.
 
 Needs the ``serve`` extra and an installed Chromium (Debian: ``apt-get install chromium``).

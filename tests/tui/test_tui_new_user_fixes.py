@@ -256,7 +256,7 @@ async def test_the_agent_list_is_aligned_and_stops_at_its_ends() -> None:
 
 
 # 12 -----------------------------------------------------------------------------
-async def test_the_editor_saves_only_when_asked_as_the_readme_says() -> None:
+async def test_the_editor_saves_only_when_asked_as_the_docs_say() -> None:
     engine = demo_engine()
     app = demo_app(engine)
     async with app.run_test(size=SIZE) as pilot:
@@ -272,6 +272,6 @@ async def test_the_editor_saves_only_when_asked_as_the_readme_says() -> None:
         await pilot.press("escape")
         await settle(pilot)
         assert engine.count("main", "private") == 8
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "Every change asks for confirmation first" not in readme
-    assert "Add and edit open a form that saves only when you press" in readme
+    guide = (ROOT / "docs" / "tui.md").read_text(encoding="utf-8")
+    assert "Every change asks for confirmation first" not in guide
+    assert "Add and edit open a form that saves only when you press" in guide
