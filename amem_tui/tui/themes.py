@@ -1,7 +1,7 @@
 """Textual themes from data files: ours inside the package, the user's in the config folder.
 
 Our theme files live in the repository's top-level ``themes/`` folder; the distribution
-installs that folder as the data package :data:`THEME_PACKAGE` (see setup.py), so they
+installs that folder as the data package :data:`THEME_PACKAGE` (see pyproject.toml), so they
 are read with :mod:`importlib.resources` from a wheel, a regular install and an editable
 install alike. A bundled theme that cannot be found is an incomplete installation and
 raises :class:`BundledThemeMissing`: the app never quietly falls back to Textual's theme.

@@ -22,8 +22,8 @@ import pytest
 from amem_tui.tui.themes import BUNDLED_THEMES
 from tests.support.paths import REPO_ROOT
 
-#: What a build reads: the metadata, the package list and the two package folders.
-SOURCES = ("pyproject.toml", "setup.py", "README.md", "amem_tui", "themes")
+#: What a build reads: the metadata (with the package list) and the two package folders.
+SOURCES = ("pyproject.toml", "README.md", "amem_tui", "themes")
 
 #: The test venv's pip, quiet (each command also gets --no-index: nothing is downloaded).
 PIP = (sys.executable, "-m", "pip", "--quiet", "--no-input")
@@ -68,6 +68,19 @@ def test_the_wheel_holds_the_bundled_themes_inside_the_package(wheel: Path) -> N
     assert "amem_tui/themes/__init__.py" in names
     assert not any(name.startswith("themes/") for name in names)  # nothing outside amem_tui/
     assert "amem_tui/tui/app.tcss" in names and "amem_tui/py.typed" in names
+
+
+def test_the_wheel_holds_every_module_of_the_package(wheel: Path) -> None:
+    # pyproject.toml lists the packages by hand: a new subpackage left out of that list
+    # would work in an editable install and be missing from every wheel.
+    names = set(zipfile.ZipFile(wheel).namelist())
+    modules = sorted(
+        path.relative_to(REPO_ROOT).as_posix()
+        for path in (REPO_ROOT / "amem_tui").rglob("*.py")
+        if "__pycache__" not in path.parts
+    )
+    missing = [module for module in modules if module not in names]
+    assert modules and not missing, f"add their packages to pyproject.toml: {missing}"
 
 
 # Runs in the fresh venv, from a folder outside the checkout: which amem_tui it imported,
