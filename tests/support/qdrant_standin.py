@@ -12,10 +12,14 @@ vectors, update, delete), aliases (list, per collection, change), payload indexe
 (create, delete; recorded and reported in the collection's ``payload_schema``, though
 local mode filters without them), points (upsert as a list or a batch, retrieve,
 get one, scroll with filters and ``order_by``, query and query batches with filters,
-count, set, overwrite, delete and clear payload, update and delete vectors, delete
-points, batched updates) and the service root. Errors come back as the server's
-envelope with its status codes (404 for a missing collection, 409 for an existing
-one, 400 for a malformed body).
+search and search batches (what openclaw-amem and mem0's TypeScript SDK send), count,
+set, overwrite, delete and clear payload, update and delete vectors, delete points,
+batched updates), the service root (its version, in bare JSON) and the health checks
+``/healthz``, ``/livez`` and ``/readyz`` (plain text). Errors come back as the
+server's envelope with its status codes (404 for a missing collection, 409 for an
+existing one, 400 for a malformed body); a route the server does not have gets a 404
+with an empty body, as the server's web framework answers it, and is recorded in
+:attr:`QdrantStandIn.unknown`.
 
 What only a real server proves: HNSW (approximate) search and its recall, payload
 indexes doing their work (local mode scans in Python), strict mode, API keys and TLS,
@@ -49,7 +53,14 @@ from urllib.parse import parse_qs, urlsplit
 from qdrant_client import QdrantClient
 from qdrant_client.http import models as rest
 
-from tests.support.qdrant_standin_api import ROUTES, Call, Handler, RequestFailed, to_json
+from tests.support.qdrant_standin_api import (
+    ROUTES,
+    Call,
+    Handler,
+    PlainText,
+    RequestFailed,
+    to_json,
+)
 
 
 class QdrantStandIn:
@@ -72,6 +83,8 @@ class QdrantStandIn:
         self.failing: int | None = None
         #: Requests answered, as ``"METHOD /path"``.
         self.requests: list[str] = []
+        #: Requests for routes the stand-in does not know (answered 404, as the server does).
+        self.unknown: list[str] = []
         self._lock = threading.RLock()
         self._connections: set[socket.socket] = set()
         self._server: ThreadingHTTPServer | None = None
@@ -170,23 +183,34 @@ class QdrantStandIn:
         path = split.path.rstrip("/") or "/"
         self.requests.append(f"{handler.command} {path}")
         status, payload = 200, None
+        length = int(handler.headers.get("Content-Length") or 0)
+        raw = handler.rfile.read(length) if length else b""
+        route = self._route(handler.command, path)
+        if route is None and self.failing is None:
+            # The server has no handler of its own for an unknown route: its web
+            # framework answers 404 with an empty body, not the JSON envelope.
+            self.unknown.append(f"{handler.command} {path}")
+            self._send(handler, 404, b"", None)
+            return
         try:
             if self.failing is not None:
                 raise RequestFailed(self.failing, f"injected {self.failing}")
-            length = int(handler.headers.get("Content-Length") or 0)
-            raw = handler.rfile.read(length) if length else b""
             try:
                 body = json.loads(raw) if raw.strip() else None
             except ValueError as exc:
                 raise RequestFailed(400, f"Format error in JSON body: {exc}") from exc
             query = {key: values[-1] for key, values in parse_qs(split.query).items()}
-            route = self._route(handler.command, path)
-            if route is None:
-                raise RequestFailed(404, f"Not found: {handler.command} {path}")
+            assert route is not None
             run, parts = route
             with self._lock, warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # local mode warns about indexes
                 result = run(self, Call(parts, query, body))
+            if isinstance(result, PlainText):  # health checks answer in plain text
+                self._send(handler, 200, str(result).encode(), "text/plain")
+                return
+            if isinstance(result, rest.VersionInfo):  # so does the root, in bare JSON
+                self._send(handler, 200, json.dumps(to_json(result)).encode(), "application/json")
+                return
             payload = {"result": to_json(result), "status": "ok"}
         except RequestFailed as exc:
             status, payload = exc.status, {"status": {"error": str(exc)}}
@@ -197,9 +221,15 @@ class QdrantStandIn:
         except Exception as exc:  # a bug here must reach the client, not hang it
             status, payload = 500, {"status": {"error": f"Service internal error: {exc}"}}
         payload["time"] = time.perf_counter() - started
-        data = json.dumps(payload).encode()
+        self._send(handler, status, json.dumps(payload).encode(), "application/json")
+
+    @staticmethod
+    def _send(
+        handler: BaseHTTPRequestHandler, status: int, data: bytes, content_type: str | None
+    ) -> None:
         handler.send_response(status)
-        handler.send_header("Content-Type", "application/json")
+        if content_type is not None:
+            handler.send_header("Content-Type", content_type)
         handler.send_header("Content-Length", str(len(data)))
         handler.end_headers()
         handler.wfile.write(data)

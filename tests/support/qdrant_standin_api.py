@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 from qdrant_client.http import models as rest
 
 if TYPE_CHECKING:
@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 
 #: The version the service root reports (qdrant-client checks it only when asked to).
 VERSION = "1.15.0"
+#: The title the server's root reports beside its version.
+TITLE = "qdrant - vector search engine"
 
 
 class RequestFailed(Exception):
@@ -26,6 +28,10 @@ class RequestFailed(Exception):
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
+
+
+class PlainText(str):
+    """An answer the server sends as plain text, not in its JSON envelope (health checks)."""
 
 
 @dataclass(frozen=True)
@@ -227,6 +233,82 @@ def _query_batch(standin: QdrantStandIn, call: Call) -> Any:
     return [_query_one(standin, call.collection, one) for one in request.searches]
 
 
+class NamedDense(BaseModel):
+    """A named dense vector in a search body: ``{"name": ..., "vector": [...]}``."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    vector: list[float]
+
+
+class NamedSparse(BaseModel):
+    """A named sparse vector in a search body: ``{"name": ..., "vector": {indices, values}}``."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    vector: rest.SparseVector
+
+
+class SearchRequest(BaseModel):
+    """The body of ``POST /collections/{name}/points/search``, as the server reads it.
+
+    qdrant-client no longer ships this model (it sends queries instead), but other
+    clients still search this way: openclaw-amem and mem0's TypeScript SDK do.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    vector: list[float] | NamedDense | NamedSparse
+    filter: rest.Filter | None = None
+    params: rest.SearchParams | None = None
+    limit: int
+    offset: int | None = None
+    with_payload: rest.WithPayloadInterface | None = None
+    with_vector: rest.WithVector | None = None
+    score_threshold: float | None = None
+    shard_key: rest.ShardKeySelector | None = None
+
+
+class SearchRequestBatch(BaseModel):
+    """The body of ``POST /collections/{name}/points/search/batch``."""
+
+    model_config = ConfigDict(extra="forbid")
+    searches: list[SearchRequest]
+
+
+def _search_one(standin: QdrantStandIn, collection: str, request: SearchRequest) -> Any:
+    vector = request.vector
+    query: Any = vector
+    using = None
+    if isinstance(vector, NamedDense | NamedSparse):
+        query, using = vector.vector, vector.name
+    # The server's defaults for a search: no payload, no vectors.
+    found = standin.client.query_points(
+        collection,
+        query=query,
+        using=using,
+        query_filter=request.filter,
+        search_params=request.params,
+        limit=request.limit,
+        offset=request.offset,
+        with_payload=request.with_payload if request.with_payload is not None else False,
+        with_vectors=request.with_vector if request.with_vector is not None else False,
+        score_threshold=request.score_threshold,
+    )
+    return found.points
+
+
+def _search(standin: QdrantStandIn, call: Call) -> Any:
+    request: SearchRequest = call.parse(SearchRequest)
+    standin.require(call.collection)
+    return _search_one(standin, call.collection, request)
+
+
+def _search_batch(standin: QdrantStandIn, call: Call) -> Any:
+    request: SearchRequestBatch = call.parse(SearchRequestBatch)
+    standin.require(call.collection)
+    return [_search_one(standin, call.collection, one) for one in request.searches]
+
+
 def _count(standin: QdrantStandIn, call: Call) -> Any:
     request: rest.CountRequest = call.parse(rest.CountRequest)
     standin.require(call.collection)
@@ -305,7 +387,16 @@ def _batch_update(standin: QdrantStandIn, call: Call) -> Any:
 
 
 def _root(standin: QdrantStandIn, call: Call) -> Any:
-    return {"title": "qdrant REST stand-in (a test double)", "version": VERSION}
+    # The server answers its root with the version, outside the result envelope.
+    return rest.VersionInfo(title=TITLE, version=VERSION, commit=None)
+
+
+def _healthz(standin: QdrantStandIn, call: Call) -> Any:
+    return PlainText("healthz check passed")
+
+
+def _readyz(standin: QdrantStandIn, call: Call) -> Any:
+    return PlainText("all shards are ready")
 
 
 _NAME = r"(?P<collection>[^/]+)"
@@ -314,6 +405,9 @@ ROUTES: tuple[tuple[str, re.Pattern[str], Handler], ...] = tuple(
     (method, re.compile(f"^{pattern}$"), handler)
     for method, pattern, handler in (
         ("GET", r"/", _root),
+        ("GET", r"/healthz", _healthz),
+        ("GET", r"/livez", _healthz),
+        ("GET", r"/readyz", _readyz),
         ("GET", r"/collections", _list_collections),
         ("GET", r"/aliases", _list_aliases),
         ("POST", r"/collections/aliases", _change_aliases),
@@ -330,6 +424,8 @@ ROUTES: tuple[tuple[str, re.Pattern[str], Handler], ...] = tuple(
         ("POST", rf"/collections/{_NAME}/points/scroll", _scroll),
         ("POST", rf"/collections/{_NAME}/points/query", _query),
         ("POST", rf"/collections/{_NAME}/points/query/batch", _query_batch),
+        ("POST", rf"/collections/{_NAME}/points/search", _search),
+        ("POST", rf"/collections/{_NAME}/points/search/batch", _search_batch),
         ("POST", rf"/collections/{_NAME}/points/count", _count),
         ("POST", rf"/collections/{_NAME}/points/payload", _set_payload),
         ("PUT", rf"/collections/{_NAME}/points/payload", _overwrite_payload),
