@@ -3,6 +3,9 @@
 For each agent its mode, collection and counts (private, shared by it, visible to it,
 soft-deleted, selectively shared, legacy, malformed) and its consolidation savings;
 the notes each agent wrote per week; who wrote the shared scope. Reading only.
+
+The figures come from the store's indexes (counts and facets) where it has them;
+malformed points are only found by reading every note, which ``--check`` does.
 """
 
 from __future__ import annotations
@@ -16,9 +19,20 @@ if TYPE_CHECKING:
     from amem_tui.cli.context import Context
 
 
+def stats_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--check``: read every note, to find malformed points too."""
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="read every note (slow on a big store) to find malformed points; without it "
+        "the figures come from the store's indexes and malformed points are not counted",
+    )
+
+
 def store_stats(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
     """The engine's figures as plain data, with each owner's share of the shared scope."""
-    stats = ctx.engine.stats()
+    counted = None if args.check else ctx.engine.counted_stats()
+    stats = counted if counted is not None else ctx.engine.stats()
     data = stats.model_dump(mode="json")
     data["shared_total"] = stats.shared_total
     data["shared_share"] = {owner: round(part, 4) for owner, part in stats.shared_share().items()}
@@ -47,8 +61,9 @@ def _agents(data: dict[str, Any]) -> list[str]:
     from amem_tui.engine.stats import AGENT_FIGURES
 
     rows = [["agent", "mode", "collection", *(title for title, _ in AGENT_FIGURES)]]
+    pending = set(data["pending"])
     for agent in data["agents"]:
-        figures = (str(agent[key]) for _, key in AGENT_FIGURES)
+        figures = ("?" if key in pending else str(agent[key]) for _, key in AGENT_FIGURES)
         rows.append([agent["label"], agent["mode"], agent["collection"], *figures])
     return _table(rows)
 
@@ -70,12 +85,14 @@ def stats_text(data: dict[str, Any]) -> str:
     """The agent table, the collections, the shared scope by owner, and notes per week."""
     lines = _agents(data)
     lines.append("")
+    unchecked = "malformed" in data["pending"]
     for collection in data["collections"]:
         bad = collection["malformed"]
         unattributed = f" ({collection['unattributed']} naming no agent)" if bad else ""
+        checked = "malformed not checked" if unchecked else f"{bad} malformed{unattributed}"
         lines.append(
             f"{collection['name']}: {collection['points']} points ({collection['format']}), "
-            f"{bad} malformed{unattributed}"
+            f"{checked}"
         )
     total = data["shared_total"]
     owners = ", ".join(
@@ -85,6 +102,11 @@ def stats_text(data: dict[str, Any]) -> str:
     lines.append(f"shared scope: {total} notes" + (f", written by {owners}" if owners else ""))
     if data["history_error"]:
         lines.append(f"consolidation history not read: {data['history_error']}")
+    if unchecked:
+        lines.append(
+            "figures from the store's indexes; malformed points (?) are found by reading "
+            "every note: stats --check"
+        )
     lines += ["", *_weeks(data)]
     return "\n".join(lines)
 
@@ -95,5 +117,6 @@ COMMANDS: tuple[Command[Any], ...] = (
         "the whole store at a glance: per agent, per week, and who shares what",
         handler=store_stats,
         text=stats_text,
+        arguments=stats_arguments,
     ),
 )

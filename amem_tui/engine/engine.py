@@ -282,6 +282,21 @@ class MemoryEngine(AgentWrites):
 
         return build_stats(self.agents(), self.collection, self.history, progress)
 
+    def counted_stats(self) -> StoreStats | None:
+        """The same figures from the store's indexes, without reading the notes: malformed
+        points are left ``pending`` (only :meth:`stats` finds them). None when a
+        collection cannot be counted this way (see :mod:`.stats.counts`)."""
+        from amem_tui.engine.stats import count_stats
+
+        return count_stats(self.agents(), self.collection, self.history)
+
+    def revisions(self) -> list[int | None]:
+        """How many writes each collection the agents read has had (see
+        ``NoteStore.revision``; None where the store cannot tell): what moves when a
+        whole-store figure may have changed."""
+        names = dict.fromkeys(self.collection(s.collection).real_name for s in self.agents())
+        return [self.store.revision(name) for name in names]
+
     # ------------------------------------------------------------- reading
     def get(self, agent: str | AgentScope, note_id: str) -> MemoryNote:
         """A note by id, if the read rule lets the agent see it (soft-deleted included)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Literal
 
 from amem_tui.engine.errors import InvalidInput, PermissionDenied
@@ -22,7 +23,16 @@ from amem_tui.engine.models import (
     VisibleBecause,
     parse_time,
 )
-from amem_tui.engine.store.filters import Condition, Filter, Match, MatchAny, Since
+from amem_tui.engine.store.filters import (
+    Before,
+    Condition,
+    Empty,
+    Filter,
+    Match,
+    MatchAny,
+    MatchExcept,
+    Since,
+)
 
 DEFAULT_AGENT = "main"
 DEFAULT_COLLECTION = "amem_notes"
@@ -177,6 +187,61 @@ def shared_view_filter(
     return Filter(must=must, must_not=must_not)
 
 
+def active_filter() -> Filter:
+    """Every note not soft-deleted (old notes without ``is_active`` included)."""
+    return Filter(must_not=(NOT_DELETED,))
+
+
+def deleted_filter() -> Filter:
+    """Every soft-deleted note."""
+    return Filter(must=(NOT_DELETED,))
+
+
+def unowned_filter() -> Filter:
+    """Notes whose ``owner`` is missing, null or empty: their ``agent_id`` wrote them
+    (see ``MemoryNote.effective_owner``), unless it is ``shared``."""
+    return Filter(
+        should=(Empty("owner"), Match("owner", "")), must_not=(Match("agent_id", SHARED),)
+    )
+
+
+def authored_filter(agent: str) -> Filter:
+    """The notes ``agent`` wrote: it is their owner, or they have none and its agent id."""
+    legacy = Filter(must=(Match("agent_id", agent), unowned_filter()))
+    return Filter(should=(Match("owner", agent), legacy))
+
+
+def legacy_filter(writers: bool = True) -> Filter:
+    """Notes without the access fields (owner, readers or writers missing or null).
+
+    ``writers`` False leaves that field out, for a store without an index on it (both
+    openclaw-amem and amem-tui write the three fields together)."""
+    fields = ("owner", "readers", "writers") if writers else ("owner", "readers")
+    return Filter(should=tuple(Empty(key) for key in fields))
+
+
+def shared_with_filter(scope: AgentScope) -> Filter:
+    """Active notes others shared with the agent alone: their ``readers`` name it (Mode A)."""
+    return Filter(
+        must=(Match("readers", scope.agent),),
+        must_not=(MatchAny("agent_id", (scope.agent, SHARED)), NOT_DELETED),
+    )
+
+
+def selective_filter(scope: AgentScope) -> Filter:
+    """The agent's active private notes it wrote whose readers name other agents (not
+    everyone): shared with chosen readers only."""
+    own: tuple[Condition, ...] = () if scope.mode == "B" else (Match("agent_id", scope.agent),)
+    return Filter(
+        must=(
+            *own,
+            authored_filter(scope.agent),
+            MatchExcept("readers", (scope.agent, EVERYONE)),
+        ),
+        must_not=(NOT_DELETED, Match("readers", EVERYONE)),
+    )
+
+
 def consolidation_filter(scope: AgentScope) -> Filter:
     """Candidates for consolidating ``scope``: its private, active ``memory`` notes."""
     return Filter(
@@ -204,6 +269,15 @@ def may_rewrite_links(scope: AgentScope, note: MemoryNote) -> bool:
     return may_consolidate(scope, note)
 
 
+def utc_time(value: str | None) -> datetime | None:
+    """An ISO time as an aware UTC time (a time without an offset is taken as UTC, as
+    Qdrant takes it); None when absent or unreadable."""
+    when = parse_time(value)
+    if when is None:
+        return None
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+
+
 def matches(flt: Filter, note: MemoryNote) -> bool:
     """Evaluate a neutral filter against a note in Python (for tests and fallbacks)."""
     payload = note.to_payload()
@@ -213,12 +287,19 @@ def matches(flt: Filter, note: MemoryNote) -> bool:
         if isinstance(cond, Filter):
             return matches(cond, note)
         value = payload.get(cond.key)
-        if isinstance(cond, Since):
-            when, since = (
-                parse_time(value if isinstance(value, str) else None),
-                parse_time(cond.moment),
+        if isinstance(cond, Since | Before):
+            when, moment = (
+                utc_time(value if isinstance(value, str) else None),
+                utc_time(cond.moment),
             )
-            return when is not None and since is not None and when >= since
+            if when is None or moment is None:
+                return False
+            return when >= moment if isinstance(cond, Since) else when < moment
+        if isinstance(cond, Empty):
+            return value is None or value == []
+        if isinstance(cond, MatchExcept):
+            items = value if isinstance(value, list) else [] if value is None else [value]
+            return any(isinstance(item, str) and item not in cond.values for item in items)
         wanted = (cond.value,) if isinstance(cond, Match) else cond.values
         if isinstance(value, list):
             return any(item in wanted for item in value)

@@ -239,3 +239,26 @@ def test_stats_text_on_the_demo_after_a_consolidation(
     assert "shared scope: 4 notes, written by dev 2 (50%), main 2 (50%)" in out
     assert "notes written per week (weeks start on Monday)" in out
     assert "2025-10-13" in out  # main's oldest note
+
+
+def test_stats_counts_from_the_indexes_and_checks_on_request(
+    demo_store: list[str],
+    team_store: tuple[list[str], dict[str, str]],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The demo folder is a Qdrant Edge store: its figures are counted, malformed unknown.
+    code, out, _ = run(capsys, *demo_store, "stats")
+    assert code == 0
+    main_row = next(line.split() for line in out.splitlines() if line.startswith("main "))
+    assert main_row[3:11] == ["8", "2", "13", "1", "0", "1", "?", "0"]
+    assert "amem_notes: 19 points (amem), malformed not checked" in out
+    assert "malformed points (?) are found by reading every note: stats --check" in out
+    data = json.loads(run(capsys, *demo_store, "stats", "--json")[1])
+    assert data["pending"] == ["malformed"]
+    code, out, _ = run(capsys, *demo_store, "stats", "--check")
+    main_row = next(line.split() for line in out.splitlines() if line.startswith("main "))
+    assert main_row[3:11] == ["8", "2", "13", "1", "0", "1", "0", "0"]
+    assert "amem_notes: 19 points (amem), 0 malformed" in out and "--check" not in out
+    # qdrant-client's local mode filters in Python: every note is read, nothing pending.
+    data = json.loads(run(capsys, *team_store[0], "stats", "--json")[1])
+    assert data["pending"] == []

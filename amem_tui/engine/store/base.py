@@ -152,15 +152,33 @@ class NoteStore(Protocol):
         flt: Filter | None = None,
         with_vectors: bool = False,
         page: int = SCAN_PAGE,
+        fields: Sequence[str] | None = None,
     ) -> Iterator[StoredPoint]:
         """Every point the filter matches, in scroll order, read a page at a time.
 
         Pages go by point id, so each page costs the same however far the scan is.
+        ``fields`` reads only those payload keys (None: the whole payload).
         """
         ...
 
     def count(self, collection: str, flt: Filter | None = None) -> int:
         """How many points the filter matches (exactly)."""
+        ...
+
+    def indexed_fields(self, collection: str) -> dict[str, str]:
+        """The payload indexes a count or facet can use, by field: ``keyword``, ``bool``,
+        ``datetime``, ... Empty where the store filters in Python (qdrant-client's local
+        mode): there a count reads every point, and one scan is cheaper than many counts."""
+        ...
+
+    def facet(self, collection: str, key: str, flt: Filter | None = None) -> dict[str, int]:
+        """How many matching points hold each value of an indexed keyword field (exactly;
+        a list counts once for each value it holds)."""
+        ...
+
+    def time_bounds(self, collection: str, key: str) -> tuple[str, str] | None:
+        """The earliest and latest value of a field with a ``datetime`` index (None when
+        no point has one)."""
         ...
 
     def search(

@@ -55,17 +55,30 @@ from amem_tui.engine.store.edge_shard import (
     OpenShard,
     load_shard,
 )
-from amem_tui.engine.store.filters import Condition, Filter, Match, MatchAny, Since
+from amem_tui.engine.store.filters import (
+    Before,
+    Condition,
+    Empty,
+    Filter,
+    Match,
+    MatchAny,
+    MatchExcept,
+    Since,
+)
 
 #: Keyword indexes on new collections: the scope fields plus openclaw-amem's own.
-KEYWORD_INDEXES = ("agent_id", "owner", "readers", "hash", "topics", "subjects")
+KEYWORD_INDEXES = ("agent_id", "owner", "readers", "writers", "hash", "topics", "subjects")
 BOOL_INDEXES = ("is_active",)
+#: Time indexes: ``stats`` counts the notes of each week with them.
+DATETIME_INDEXES = ("timestamp",)
 LOCK_FILE = "edge.lock"
 JOURNAL_DIR = "journal"
 SIDECAR_DIR = "derived"
 SHARDS_DIR = "edge"
 #: Points written since the last optimize that make a bulk load worth optimizing.
 OPTIMIZE_AFTER = 1000
+#: Values a facet returns at most: far more agents and owners than any store holds.
+FACET_LIMIT = 100_000
 #: A point id as Edge takes it.
 EdgeId = int | UUID | str
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
@@ -96,8 +109,14 @@ def to_edge_filter(flt: Filter | None) -> qe.Filter | None:
             return qe.FieldCondition(cond.key, match=qe.MatchValue(value))
         if isinstance(cond, MatchAny):
             return qe.FieldCondition(cond.key, match=qe.MatchAny(list(cond.values)))
+        if isinstance(cond, MatchExcept):
+            return qe.FieldCondition(cond.key, match=qe.MatchExcept(list(cond.values)))
+        if isinstance(cond, Empty):
+            return qe.IsEmptyCondition(cond.key)
         if isinstance(cond, Since):
             return qe.FieldCondition(cond.key, range=qe.RangeDateTime(gte=cond.moment))
+        if isinstance(cond, Before):
+            return qe.FieldCondition(cond.key, range=qe.RangeDateTime(lt=cond.moment))
         raise TypeError(f"unknown condition {cond!r}")
 
     return qe.Filter(
@@ -125,6 +144,11 @@ def _vectors(point: StoredPoint) -> Any:
     for name, sparse in point.sparse.items():
         named[name] = qe.SparseVector(indices=list(sparse.indices), values=list(sparse.values))
     return named
+
+
+def _schema_type(data_type: Any) -> str:
+    """``keyword`` for ``PayloadSchemaType.Keyword`` (however the binding prints it)."""
+    return str(data_type).rsplit(".", 1)[-1].lower()
 
 
 def _folder_name(collection: str) -> str:
@@ -362,6 +386,10 @@ class EdgeStore(ShardOptimizing):
                 shard.update(
                     qe.UpdateOperation.create_field_index(field, qe.PayloadSchemaType.Bool)
                 )
+            for field in DATETIME_INDEXES:
+                shard.update(
+                    qe.UpdateOperation.create_field_index(field, qe.PayloadSchemaType.Datetime)
+                )
             shard.flush()
             opened = OpenShard(
                 folder,
@@ -440,6 +468,7 @@ class EdgeStore(ShardOptimizing):
         flt: Filter | None = None,
         with_vectors: bool = False,
         page: int = 4096,
+        fields: Sequence[str] | None = None,
     ) -> Iterator[StoredPoint]:
         """Every matching point in id order, paged by point id (no offset to skip)."""
         opened = self._open(collection)
@@ -447,12 +476,13 @@ class EdgeStore(ShardOptimizing):
             return
         cursor: Any = None
         edge_filter = to_edge_filter(flt)
+        payload: Any = True if fields is None else qe.PayloadSelector.Include(list(fields))
         while True:
             request = qe.ScrollRequest(
                 offset=cursor,
                 limit=page,
                 filter=edge_filter,
-                with_payload=True,
+                with_payload=payload,
                 with_vector=with_vectors,
             )
             with opened.lock, self._calls("reading"):
@@ -472,6 +502,46 @@ class EdgeStore(ShardOptimizing):
                 return opened.points()
             request = qe.CountRequest(exact=True, filter=to_edge_filter(flt))
             return int(opened.shard.count(request))
+
+    def indexed_fields(self, collection: str) -> dict[str, str]:
+        """The shard's payload indexes by field (``keyword``, ``bool``, ``datetime``...)."""
+        opened = self._open(collection)
+        if opened is None:
+            return {}
+        with opened.lock, self._calls("reading the indexes"):
+            schema = opened.shard.info().payload_schema
+        return {str(name): _schema_type(info.data_type) for name, info in schema.items()}
+
+    def facet(self, collection: str, key: str, flt: Filter | None = None) -> dict[str, int]:
+        """Matching points per value of an indexed keyword field (exact)."""
+        opened = self._open(collection)
+        if opened is None:
+            return {}
+        request = qe.FacetRequest(key, limit=FACET_LIMIT, exact=True, filter=to_edge_filter(flt))
+        with opened.lock, self._calls("counting"):
+            hits = opened.shard.facet(request).hits
+        return {str(hit.value): int(hit.count) for hit in hits}
+
+    def time_bounds(self, collection: str, key: str) -> tuple[str, str] | None:
+        """The earliest and latest value of a field with a datetime index."""
+        opened = self._open(collection)
+        if opened is None:
+            return None
+        found: list[str] = []
+        for direction in (qe.Direction.Asc, qe.Direction.Desc):
+            request = qe.ScrollRequest(
+                limit=1,
+                with_payload=qe.PayloadSelector.Include([key]),
+                with_vector=False,
+                order_by=qe.OrderBy(key, direction=direction),
+            )
+            with opened.lock, self._calls("reading"):
+                points, _ = opened.shard.scroll(request)
+            value = (points[0].payload or {}).get(key) if points else None
+            if not isinstance(value, str):
+                return None
+            found.append(value)
+        return found[0], found[1]
 
     def search(
         self,

@@ -26,8 +26,35 @@ class MatchAny:
 
 
 @dataclass(frozen=True)
+class MatchExcept:
+    """``key`` holds a value that is none of ``values`` (for a list field: at least one
+    such item). A missing, null or empty field never matches."""
+
+    key: str
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Empty:
+    """``key`` is missing, null or an empty list."""
+
+    key: str
+
+
+@dataclass(frozen=True)
 class Since:
     """``key`` holds a time (ISO 8601 text) at or after ``moment``: what is new since then.
+
+    A value that is not a readable time never matches.
+    """
+
+    key: str
+    moment: str
+
+
+@dataclass(frozen=True)
+class Before:
+    """``key`` holds a time (ISO 8601 text) strictly before ``moment``.
 
     A value that is not a readable time never matches.
     """
@@ -48,4 +75,4 @@ class Filter:
     must_not: tuple[Condition, ...] = ()
 
 
-Condition = Match | MatchAny | Since | Filter
+Condition = Match | MatchAny | MatchExcept | Empty | Since | Before | Filter

@@ -28,11 +28,24 @@ from amem_tui.engine.store.base import (
     valid_id,
     vector_of,
 )
-from amem_tui.engine.store.filters import Condition, Filter, Match, MatchAny, Since
+from amem_tui.engine.store.filters import (
+    Before,
+    Condition,
+    Empty,
+    Filter,
+    Match,
+    MatchAny,
+    MatchExcept,
+    Since,
+)
 
 #: Keyword indexes created on new collections (openclaw-amem's plus our scope fields).
-DEFAULT_INDEXES = ("agent_id", "hash", "owner", "readers", "topics", "subjects")
+DEFAULT_INDEXES = ("agent_id", "hash", "owner", "readers", "writers", "topics", "subjects")
 BOOL_INDEXES = ("is_active",)
+#: Time indexes: ``stats`` counts the notes of each week with them.
+DATETIME_INDEXES = ("timestamp",)
+#: Values a facet returns at most: far more agents and owners than any store holds.
+FACET_LIMIT = 100_000
 
 
 #: The folder amem-tui keeps beside a local-mode store's own files (journals, indexes).
@@ -55,6 +68,14 @@ def to_qdrant_filter(flt: Filter | None) -> qm.Filter | None:
             # The model parses the ISO text itself (the type says datetime).
             since: Any = cond.moment
             return qm.FieldCondition(key=cond.key, range=qm.DatetimeRange(gte=since))
+        if isinstance(cond, Before):
+            until: Any = cond.moment
+            return qm.FieldCondition(key=cond.key, range=qm.DatetimeRange(lt=until))
+        if isinstance(cond, MatchExcept):
+            values: Any = list(cond.values)
+            return qm.FieldCondition(key=cond.key, match=qm.MatchExcept(**{"except": values}))
+        if isinstance(cond, Empty):
+            return qm.IsEmptyCondition(is_empty=qm.PayloadField(key=cond.key))
         raise TypeError(f"unknown condition {cond!r}")
 
     return qm.Filter(
@@ -288,6 +309,8 @@ class QdrantStore:
                     self.client.create_payload_index(name, field, qm.PayloadSchemaType.KEYWORD)
                 for field in BOOL_INDEXES:
                     self.client.create_payload_index(name, field, qm.PayloadSchemaType.BOOL)
+                for field in DATETIME_INDEXES:
+                    self.client.create_payload_index(name, field, qm.PayloadSchemaType.DATETIME)
         info = self.collection_info(name)
         assert info is not None
         return info
@@ -356,10 +379,12 @@ class QdrantStore:
         flt: Filter | None = None,
         with_vectors: bool = False,
         page: int = 4096,
+        fields: Sequence[str] | None = None,
     ) -> Iterator[StoredPoint]:
         """Every matching point in id order, paged by point id (no offset to skip)."""
         name = self.resolve_alias(collection)
         cursor: Any = None
+        payload: bool | list[str] = True if fields is None else list(fields)
         while True:
             with self._calls("reading"):
                 points, cursor = self.client.scroll(
@@ -367,7 +392,7 @@ class QdrantStore:
                     scroll_filter=to_qdrant_filter(flt),
                     limit=page,
                     offset=cursor,
-                    with_payload=True,
+                    with_payload=payload,
                     with_vectors=with_vectors,
                 )
             for p in points:
@@ -381,6 +406,48 @@ class QdrantStore:
             return self.client.count(
                 self.resolve_alias(collection), count_filter=to_qdrant_filter(flt), exact=True
             ).count
+
+    def indexed_fields(self, collection: str) -> dict[str, str]:
+        """The server's payload indexes by field; none in local mode (it filters in Python,
+        so many counts cost many scans)."""
+        if self.embedded:
+            return {}
+        with self._calls("reading collection info"):
+            schema = self.client.get_collection(self.resolve_alias(collection)).payload_schema
+        found: dict[str, str] = {}
+        for name, info in schema.items():
+            kind: Any = info.data_type
+            found[str(name)] = str(getattr(kind, "value", kind)).lower()
+        return found
+
+    def facet(self, collection: str, key: str, flt: Filter | None = None) -> dict[str, int]:
+        """Matching points per value of an indexed keyword field (exact)."""
+        with self._calls("counting"):
+            response = self.client.facet(
+                self.resolve_alias(collection),
+                key=key,
+                facet_filter=to_qdrant_filter(flt),
+                limit=FACET_LIMIT,
+                exact=True,
+            )
+        return {str(hit.value): int(hit.count) for hit in response.hits}
+
+    def time_bounds(self, collection: str, key: str) -> tuple[str, str] | None:
+        """The earliest and latest value of a field with a datetime index."""
+        found: list[str] = []
+        for direction in (qm.Direction.ASC, qm.Direction.DESC):
+            with self._calls("reading"):
+                points, _ = self.client.scroll(
+                    self.resolve_alias(collection),
+                    limit=1,
+                    with_payload=[key],
+                    order_by=qm.OrderBy(key=key, direction=direction),
+                )
+            value = (points[0].payload or {}).get(key) if points else None
+            if not isinstance(value, str):
+                return None
+            found.append(value)
+        return found[0], found[1]
 
     def search(
         self,

@@ -83,13 +83,26 @@ class ReadOnlyGuard:
         flt: Filter | None = None,
         with_vectors: bool = False,
         page: int = SCAN_PAGE,
+        fields: Sequence[str] | None = None,
     ) -> Iterator[StoredPoint]:
         """Every matching point, a page at a time."""
-        return self.inner.scan(collection, flt, with_vectors, page)
+        return self.inner.scan(collection, flt, with_vectors, page, fields)
 
     def count(self, collection: str, flt: Filter | None = None) -> int:
         """How many points match."""
         return self.inner.count(collection, flt)
+
+    def indexed_fields(self, collection: str) -> dict[str, str]:
+        """The wrapped store's payload indexes."""
+        return self.inner.indexed_fields(collection)
+
+    def facet(self, collection: str, key: str, flt: Filter | None = None) -> dict[str, int]:
+        """Matching points per value of an indexed field."""
+        return self.inner.facet(collection, key, flt)
+
+    def time_bounds(self, collection: str, key: str) -> tuple[str, str] | None:
+        """The earliest and latest value of an indexed time field."""
+        return self.inner.time_bounds(collection, key)
 
     def search(
         self,

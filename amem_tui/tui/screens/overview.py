@@ -3,8 +3,11 @@
 Notes written per week by each agent (sparklines on one time axis), who shares what
 (each owner's part of the shared scope, and notes shared with chosen readers), and
 what consolidation saved each agent; then the figures as a table. The same data as
-``amem-tui stats``, built in a worker that reads the store a page at a time and
-reports its progress, so a store of 100k notes never freezes the screen.
+``amem-tui stats``. A worker first asks the store for its counts (a blink, where its
+indexes allow), draws them, then reads every note a page at a time to find malformed
+points, saying on screen that those are still coming and how far the read is; a
+store of 100k notes never freezes the screen. While following, the counts are asked
+again whenever a collection's revision moves.
 """
 
 from __future__ import annotations
@@ -31,8 +34,38 @@ if TYPE_CHECKING:
     from amem_tui.engine.stats import AgentStats, StoreStats
 
 
+#: Seconds between two looks at the store's revisions while following.
+FOLLOW_EVERY = 2.0
+
+
 class StopReading(Exception):
     """Raised inside a build whose screen went away: the rest of the store is not read."""
+
+
+def pictured(stats: StoreStats) -> dict[str, object]:
+    """What the pictures above the table show (when it is unchanged, only the table is
+    refilled, and the screen keeps its scroll position)."""
+    return {
+        "weeks": [(a.label, a.weeks) for a in stats.agents],
+        "owners": stats.shared_owners,
+        "selective": [a.selectively_shared for a in stats.agents],
+        "saved": [(a.runs, a.merges, a.merged_away, a.private) for a in stats.agents],
+        "history_error": stats.history_error,
+    }
+
+
+def keep_malformed(counted: StoreStats, read: StoreStats) -> StoreStats:
+    """Counts taken again, with the malformed figures of the last full read carried over."""
+    if read.pending:
+        return counted
+    malformed = {(a.agent, a.collection, a.label): a.malformed for a in read.agents}
+    for agent in counted.agents:
+        agent.malformed = malformed.get((agent.agent, agent.collection, agent.label), 0)
+    bad = {c.name: (c.malformed, c.unattributed) for c in read.collections}
+    for collection in counted.collections:
+        collection.malformed, collection.unattributed = bad.get(collection.name, (0, 0))
+    counted.pending = []
+    return counted
 
 
 def series(stats: StoreStats) -> tuple[list[SeriesRow], list[str]]:
@@ -96,11 +129,14 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = bindings(OVERVIEW_ACTIONS)
 
-    def __init__(self, engine: MemoryEngine) -> None:
+    def __init__(self, engine: MemoryEngine, following: bool = False) -> None:
         super().__init__()
         self.engine = engine
         #: The figures on screen, once built.
         self.stats: StoreStats | None = None
+        #: Recount when the store changes (the main screen was following).
+        self.following = following
+        self._revisions: list[int | None] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("Reading the store…", id="overview-status", markup=False)
@@ -109,8 +145,10 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        """Start building the figures."""
+        """Start building the figures (and, while following, watching for changes)."""
         self.build()
+        if self.following:
+            self.set_interval(FOLLOW_EVERY, self.recount)
 
     def action_reload(self) -> None:
         """Read the store again."""
@@ -131,20 +169,44 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
                 raise StopReading
             self.post_message(ReadProgress(done, total))
 
+        self._revisions = self.engine.revisions()
+        counted = self.engine.counted_stats()
+        if counted is not None:
+            self.post_message(StatsReady(counted))
         try:
             stats = self.engine.stats(progress)
         except StopReading:
             return
         self.post_message(StatsReady(stats))
 
+    @work(thread=True, exclusive=True, exit_on_error=False, group="overview-recount")
+    def recount(self) -> None:
+        """While following: when a collection's revision moved, ask for the counts again
+        (malformed figures stay those of the last full read)."""
+        if self.stats is None or self._revisions is None:
+            return
+        revisions = self.engine.revisions()
+        if revisions == self._revisions or None in revisions:
+            return
+        self._revisions = revisions
+        counted = self.engine.counted_stats()
+        if counted is None or get_current_worker().is_cancelled:
+            return
+        self.post_message(StatsReady(keep_malformed(counted, self.stats)))
+
     def on_read_progress(self, message: ReadProgress) -> None:
         """Move the progress bar."""
         self.query_one("#overview-progress", ProgressBar).update(
             total=max(message.total, 1), progress=message.done
         )
-        self.query_one("#overview-status", Static).update(
-            f"Reading the store… {message.done:,} of {message.total:,} points"
-        )
+        read = f"{message.done:,} of {message.total:,} points"
+        if self.stats is not None and self.stats.pending:
+            self.query_one("#overview-status", Static).update(
+                f"{self._summary(self.stats)} · still coming: malformed points (?), "
+                f"reading every note… {read}"
+            )
+        else:
+            self.query_one("#overview-status", Static).update(f"Reading the store… {read}")
 
     def on_action_refused(self, message: ActionRefused) -> None:
         """Say why the figures could not be built."""
@@ -153,15 +215,26 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
             one_line(message.message, 400), title=message.title, severity="error", markup=False
         )
 
-    async def on_stats_ready(self, message: StatsReady) -> None:
-        """Draw the pictures and the table."""
-        stats = self.stats = message.stats
-        self.query_one("#overview-progress", ProgressBar).display = False
+    @staticmethod
+    def _summary(stats: StoreStats) -> str:
         points = sum(c.points for c in stats.collections)
-        self.query_one("#overview-status", Static).update(
+        return (
             f"{len(stats.agents)} agents · {points:,} points in {len(stats.collections)} "
             f"collections · shared scope {stats.shared_total:,} notes"
         )
+
+    async def on_stats_ready(self, message: StatsReady) -> None:
+        """Draw the pictures and the table (the table alone when only it changed)."""
+        before, stats = self.stats, message.stats
+        self.stats = stats
+        self.query_one("#overview-progress", ProgressBar).display = bool(stats.pending)
+        status = self._summary(stats)
+        if stats.pending:
+            status += " · still coming: malformed points (?), reading every note…"
+        self.query_one("#overview-status", Static).update(status)
+        if before is not None and pictured(before) == pictured(stats):
+            self._fill_figures(self.query_one("#overview-figures", DataTable), stats)
+            return
         body = self.query_one("#overview-body", VerticalScroll)
         await body.remove_children()
         rows, axis = series(stats)
@@ -198,12 +271,18 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
         for title, key in AGENT_FIGURES:
             table.add_column(title, key=key)
         table.add_column("collection", key="collection")
+        self._fill_figures(table, stats)
+        return table
+
+    @staticmethod
+    def _fill_figures(table: DataTable[object], stats: StoreStats) -> None:
+        table.clear()
         for agent in stats.agents:
-            values = [agent.model_dump()[key] for _, key in AGENT_FIGURES]
+            figures = agent.model_dump()
+            values = ["?" if key in stats.pending else figures[key] for _, key in AGENT_FIGURES]
             table.add_row(
                 cell(agent.label, 24),
                 cell(agent.mode, 2),
                 *(cell(value, 12) for value in values),
                 cell(agent.collection, 40),
             )
-        return table

@@ -27,5 +27,8 @@ class StoreViews(Screen[None]):
     def action_overview(self) -> None:
         """Open the overview of the whole store (built in a worker, with progress)."""
         from amem_tui.tui.screens.overview import OverviewScreen  # only when asked for
+        from amem_tui.tui.widgets.follow_bar import FollowBar
 
-        self.app.push_screen(OverviewScreen(self.engine))
+        bars = self.query(FollowBar)
+        following = bool(bars) and bars.first().following
+        self.app.push_screen(OverviewScreen(self.engine, following=following))

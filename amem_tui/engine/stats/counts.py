@@ -1,0 +1,200 @@
+"""``stats`` from the store's indexes: filtered counts and facets, no note read.
+
+Every figure of an openclaw-amem collection is a count of a filter on indexed fields
+(``agent_id``, ``owner``, ``readers``, ``is_active``; ``timestamp`` for the weeks),
+or one facet that counts every agent at once. The filters come from
+:mod:`amem_tui.engine.scope`, so they say what the rules say; on well-formed notes
+the figures equal those of :mod:`.scan`, which a test checks. Malformed points can
+only be found by reading every note: the report leaves them ``pending``, and
+``visible`` and the shared scope may still count such points until that read. One
+more difference: a store cannot tell an empty ``readers`` or ``writers`` list from a
+missing one, so such a note counts as legacy here (openclaw-amem never writes one).
+
+A collection the store cannot count this way (a mem0 collection, qdrant-client's
+local mode, a collection without those indexes) makes :func:`count_stats` return
+None: read it with :func:`.scan.build_stats`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from datetime import date, datetime, timedelta
+
+from amem_tui.engine.collections import CollectionService
+from amem_tui.engine.errors import AmemError
+from amem_tui.engine.models import ConsolidationRun
+from amem_tui.engine.scope import (
+    AgentScope,
+    active_filter,
+    deleted_filter,
+    legacy_filter,
+    selective_filter,
+    shared_filter,
+    shared_with_filter,
+    unowned_filter,
+    utc_time,
+)
+from amem_tui.engine.stats.figures import (
+    SCAN_ONLY,
+    UNDATED,
+    CollectionStats,
+    Readers,
+    StoreStats,
+    consolidation,
+    finish,
+    layout,
+    monday,
+    written_week,
+)
+from amem_tui.engine.store.base import NoteStore
+from amem_tui.engine.store.filters import Before, Filter, Since
+
+#: Indexes a collection needs to be counted rather than read.
+NEEDED_INDEXES = ("agent_id", "owner", "readers", "is_active")
+#: The time field whose datetime index gives the notes written per week.
+TIME_FIELD = "timestamp"
+#: Fields a week needs when there is no time index (read with a payload selector).
+WEEK_FIELDS = ("agent_id", "owner", "timestamp", "createdAt", "created_at")
+#: More weeks than this between a collection's first and last note: read the times
+#: instead of counting each week (two facets a week).
+MOST_WEEKS = 520
+
+
+def countable(service: CollectionService) -> bool:
+    """True when the store can count this collection's figures from its indexes."""
+    if service.format != "amem":
+        return False
+    indexed = service.store.indexed_fields(service.real_name)
+    return all(field in indexed for field in NEEDED_INDEXES)
+
+
+def both(*filters: Filter | None) -> Filter:
+    """A filter every one of ``filters`` must hold (None: no condition)."""
+    return Filter(must=tuple(f for f in filters if f is not None))
+
+
+class _Counting:
+    """One collection's counts: the store, its name, and who wrote what."""
+
+    def __init__(self, service: CollectionService) -> None:
+        self.store: NoteStore = service.store
+        self.name = service.real_name
+        self.indexed = self.store.indexed_fields(self.name)
+
+    def count(self, flt: Filter | None = None) -> int:
+        return self.store.count(self.name, flt)
+
+    def facet(self, key: str, flt: Filter | None = None) -> Counter[str]:
+        """Points per value of ``key`` (empty values left out)."""
+        return Counter({k: n for k, n in self.store.facet(self.name, key, flt).items() if k})
+
+    def written(self, flt: Filter | None = None) -> Counter[str]:
+        """Matching notes by who wrote them (``effective_owner``): the owner, else the
+        agent id of a note without one. Two facets for every agent at once."""
+        owned = self.facet("owner", flt)
+        owned.update(self.facet("agent_id", both(flt, unowned_filter())))
+        return owned
+
+    def weeks(self) -> dict[str, Counter[str]] | None:
+        """Notes written per week (Monday, UTC) by writer; None without a time index."""
+        if self.indexed.get(TIME_FIELD) != "datetime":
+            return None
+        bounds = self.store.time_bounds(self.name, TIME_FIELD)
+        first, last = (utc_time(b) for b in bounds) if bounds else (None, None)
+        if first is None or last is None:
+            return {}
+        start = date.fromisoformat(monday(first))
+        if (last.date() - start).days // 7 > MOST_WEEKS:
+            return None
+        out: dict[str, Counter[str]] = {}
+        week = start
+        while week <= last.date():
+            after = week + timedelta(days=7)
+            span = Filter(
+                must=(Since(TIME_FIELD, _midnight(week)), Before(TIME_FIELD, _midnight(after)))
+            )
+            found = self.written(span)
+            if found:
+                out[week.isoformat()] = found
+            week = after
+        return out
+
+    def weeks_read(self) -> dict[str, Counter[str]]:
+        """Notes written per week by writer, reading only the fields a week needs."""
+        out: dict[str, Counter[str]] = {}
+        for point in self.store.scan(self.name, fields=WEEK_FIELDS):
+            writer, week = written_week(point.payload)
+            if writer:
+                out.setdefault(week, Counter())[writer] += 1
+        return out
+
+
+def _midnight(day: date) -> str:
+    return datetime(day.year, day.month, day.day).isoformat() + "Z"
+
+
+def _fill(counting: _Counting, readers: Readers, collection: CollectionStats) -> Counter[str]:
+    """Count one collection's figures for its readers; returns its shared scope by owner."""
+    collection.points = counting.count()
+    mode_a = [pair for pair in readers if pair[0].mode == "A"]
+    private = counting.facet("agent_id", active_filter()) if mode_a else Counter()
+    active = counting.count(active_filter()) if len(mode_a) < len(readers) else 0
+    deleted = counting.written(deleted_filter())
+    legacy = counting.written(legacy_filter(writers="writers" in counting.indexed))
+    shares = counting.facet("owner", shared_filter())
+    shared = counting.count(shared_filter())
+    for scope, figures in readers:
+        if scope.mode == "A":
+            figures.private = private[scope.agent]
+            figures.shared_with_it = counting.count(shared_with_filter(scope))
+            # read_filter's three parts, which no note holds two of: its own notes,
+            # the shared scope, and notes of others whose readers name it.
+            figures.visible = figures.private + shared + figures.shared_with_it
+            figures.shared_by = shares[scope.agent]
+        else:
+            figures.private = figures.visible = active
+        figures.soft_deleted = deleted[scope.agent]
+        figures.legacy = legacy[scope.agent]
+        figures.selectively_shared = counting.count(selective_filter(scope))
+    weeks = counting.weeks()
+    if weeks is None:
+        weeks = counting.weeks_read()
+    written = counting.written()
+    for scope, figures in readers:
+        dated = 0
+        for week, writers in weeks.items():
+            if writers[scope.agent]:
+                figures.weeks[week] = writers[scope.agent]
+                dated += writers[scope.agent]
+        if written[scope.agent] > dated:
+            figures.weeks[UNDATED] = written[scope.agent] - dated
+    unowned = shared - sum(shares.values())
+    if unowned:
+        shares["(no owner)"] = unowned
+    return shares
+
+
+def count_stats(
+    scopes: Sequence[AgentScope],
+    service_of: Callable[[str], CollectionService],
+    history: Callable[[], list[ConsolidationRun]],
+) -> StoreStats | None:
+    """The report from counts and facets (malformed points ``pending``), or None when a
+    collection cannot be counted this way (see the module docstring)."""
+    out, entries, by_agent = layout(scopes, service_of)
+    if not all(countable(service) for service, _ in entries.values()):
+        return None
+    shares: Counter[str] = Counter()
+    for name, (service, readers) in entries.items():
+        collection = CollectionStats(name=name, format=service.format)
+        out.collections.append(collection)
+        shares.update(_fill(_Counting(service), readers, collection))
+    out.shared_owners = dict(sorted(shares.items(), key=lambda item: (-item[1], item[0])))
+    out.pending = list(SCAN_ONLY)
+    finish(out)
+    try:
+        consolidation(by_agent, history())
+    except AmemError as exc:
+        out.history_error = str(exc)
+    return out

@@ -1,0 +1,211 @@
+"""What ``stats`` reports: each agent's figures, each collection's, the shared scope by
+owner and the notes written per week; and how a report is laid out before it is read.
+
+Two builds fill it: :mod:`.counts` asks the store for filtered counts and facets (no
+note is read), :mod:`.scan` reads every note and judges it by the rules (the
+reference, and the only way to find malformed points). ``pending`` names the figures
+a report does not hold yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from amem_tui.engine.agents import label
+from amem_tui.engine.collections import CollectionService
+from amem_tui.engine.models import SHARED, ConsolidationRun, MemoryNote, parse_time
+from amem_tui.engine.scope import AgentScope
+
+#: Progress of a build: (points read, points to read).
+Progress = Callable[[int, int], None]
+#: Where a note without a readable creation time is counted.
+UNDATED = "undated"
+#: Run states that changed nothing.
+ABANDONED = ("abandoned", "planned", "planning")
+#: Figures only a read of every note gives (``pending`` until then).
+SCAN_ONLY = ("malformed",)
+
+
+#: Each agent's figures, as CLI tables and the overview name them: (short title, field
+#: of :class:`AgentStats`).
+AGENT_FIGURES = (
+    ("private", "private"),
+    ("shared by", "shared_by"),
+    ("visible", "visible"),
+    ("deleted", "soft_deleted"),
+    ("selective", "selectively_shared"),
+    ("legacy", "legacy"),
+    ("malformed", "malformed"),
+    ("runs", "runs"),
+    ("merges", "merges"),
+    ("saved", "merged_away"),
+)
+
+
+class AgentStats(BaseModel):
+    """The figures of one agent (one user and agent pair in a mem0 collection)."""
+
+    agent: str
+    mode: Literal["A", "B"]
+    collection: str
+    format: str = "amem"
+    user: str | None = None
+    namespace: str | None = None
+    #: How people name it (``alice/dev`` in a mem0 collection).
+    label: str = ""
+    #: Active notes private to the agent (in Mode B: every active note of its collection).
+    private: int = 0
+    #: Active shared notes it wrote.
+    shared_by: int = 0
+    #: Active notes in its view (private, shared, and shared with it through readers).
+    visible: int = 0
+    #: Active notes others shared with it alone (its readers name it).
+    shared_with_it: int = 0
+    #: Soft-deleted notes it wrote (private or shared).
+    soft_deleted: int = 0
+    #: Its active private notes whose readers name other agents.
+    selectively_shared: int = 0
+    #: Notes it wrote without the access fields (owner, readers, writers).
+    legacy: int = 0
+    #: Malformed points it wrote (by their owner, else their agent_id).
+    malformed: int = 0
+    #: Notes it wrote (private or shared, soft-deleted included) by week (Monday, ISO date).
+    weeks: dict[str, int] = Field(default_factory=dict)
+    #: Consolidation runs (dry runs and undo runs left out), merges and notes merged away.
+    runs: int = 0
+    merges: int = 0
+    merged_away: int = 0
+    #: Undo runs, and merges of its runs that were undone.
+    undo_runs: int = 0
+    undone_merges: int = 0
+
+
+class CollectionStats(BaseModel):
+    """The figures of one collection."""
+
+    name: str
+    format: str
+    points: int = 0
+    malformed: int = 0
+    #: Malformed points that name no agent of the configuration or the store.
+    unattributed: int = 0
+
+
+class StoreStats(BaseModel):
+    """Everything ``stats`` reports."""
+
+    agents: list[AgentStats] = Field(default_factory=list)
+    collections: list[CollectionStats] = Field(default_factory=list)
+    #: Active shared notes by owner (the shared scope of the Mode A collection).
+    shared_owners: dict[str, int] = Field(default_factory=dict)
+    #: Every week any agent wrote in, oldest first.
+    weeks: list[str] = Field(default_factory=list)
+    #: Why consolidation history could not be read (None: it was).
+    history_error: str | None = None
+    #: Figures not in this report yet (they read 0): :data:`SCAN_ONLY` until every
+    #: note has been read. Until then ``visible`` and the shared scope also count
+    #: malformed points the rules would leave out.
+    pending: list[str] = Field(default_factory=list)
+
+    @property
+    def shared_total(self) -> int:
+        """How many active notes the shared scope holds."""
+        return sum(self.shared_owners.values())
+
+    def shared_share(self) -> dict[str, float]:
+        """Each owner's part of the shared scope, from 0 to 1, largest first."""
+        total = self.shared_total or 1
+        ranked = sorted(self.shared_owners.items(), key=lambda item: (-item[1], item[0]))
+        return {owner: count / total for owner, count in ranked}
+
+
+#: One collection of a report: its service and the agents that read it, with their figures.
+Readers = list[tuple[AgentScope, AgentStats]]
+
+
+def layout(
+    scopes: Sequence[AgentScope], service_of: Callable[[str], CollectionService]
+) -> tuple[StoreStats, dict[str, tuple[CollectionService, Readers]], dict[str, list[AgentStats]]]:
+    """An empty report with a row per agent; the existing collections with their readers,
+    by real name; each agent's rows by agent id (for the consolidation history)."""
+    out = StoreStats()
+    entries: dict[str, tuple[CollectionService, Readers]] = {}
+    by_agent: dict[str, list[AgentStats]] = {}
+    for scope in scopes:
+        service = service_of(scope.collection)
+        figures = AgentStats(
+            agent=scope.agent,
+            mode=scope.mode,
+            collection=scope.collection,
+            format=service.format,
+            user=scope.user,
+            namespace=scope.namespace,
+            label=label(scope),
+        )
+        out.agents.append(figures)
+        by_agent.setdefault(scope.agent, []).append(figures)
+        if service.exists():
+            entries.setdefault(service.real_name, (service, []))[1].append((scope, figures))
+    return out, entries, by_agent
+
+
+def consolidation(figures: dict[str, list[AgentStats]], runs: Sequence[ConsolidationRun]) -> None:
+    """Add each agent's consolidation runs, merges and notes merged away."""
+    for run in runs:
+        if run.dry_run or run.status in ABANDONED:
+            continue
+        for agent in figures.get(run.agent, []):
+            if run.trigger == "undo" or run.undoes:
+                agent.undo_runs += 1
+                continue
+            agent.runs += 1
+            for merge in run.merges:
+                if merge.status != "done":
+                    continue
+                if merge.undone:
+                    agent.undone_merges += 1
+                    continue
+                agent.merges += 1
+                agent.merged_away += len(merge.dropped)
+
+
+def week_of(note: MemoryNote) -> str:
+    """The Monday (ISO date, in UTC) of the week a note was written, or :data:`UNDATED`."""
+    created = note.created_at()
+    if created is None:
+        return UNDATED
+    return monday(created if created.tzinfo is None else created.astimezone(UTC))
+
+
+def written_week(payload: dict[str, Any]) -> tuple[str | None, str]:
+    """Who wrote a stored payload (``effective_owner``) and its week (:func:`week_of`),
+    from the few fields they need."""
+    owner, agent = payload.get("owner"), payload.get("agent_id")
+    if not (isinstance(owner, str) and owner):
+        owner = agent if isinstance(agent, str) and agent and agent != SHARED else None
+    stamp = payload.get("timestamp")
+    if not (isinstance(stamp, str) and stamp):
+        stamp = next(
+            (v for k in ("createdAt", "created_at") if isinstance(v := payload.get(k), str) and v),
+            None,
+        )
+    created = parse_time(stamp)
+    if created is None:
+        return owner, UNDATED
+    return owner, monday(created if created.tzinfo is None else created.astimezone(UTC))
+
+
+def monday(moment: datetime) -> str:
+    """The Monday (ISO date) of a time's week."""
+    return (moment.date() - timedelta(days=moment.weekday())).isoformat()
+
+
+def finish(out: StoreStats) -> None:
+    """Order each agent's weeks, and collect every week any agent wrote in."""
+    for figures in out.agents:
+        figures.weeks = dict(sorted(figures.weeks.items()))
+    out.weeks = sorted({w for a in out.agents for w in a.weeks if w != UNDATED})

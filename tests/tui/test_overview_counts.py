@@ -1,0 +1,101 @@
+"""The overview on a store that counts from its indexes (Qdrant Edge): the counted
+figures show at once, malformed points are marked as still coming until every note is
+read, and while following the figures are counted again after a write elsewhere."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from textual.widgets import DataTable
+
+from amem_tui.demo import seed_demo
+from amem_tui.engine.engine import MemoryEngine
+from amem_tui.engine.store.edge import EdgeStore
+from amem_tui.tui.screens.overview import OverviewScreen
+from tests.support.engines import make_engine
+from tests.support.tui import demo_app, demo_engine, settle
+
+
+def edge_demo(tmp_path: Path) -> MemoryEngine:
+    engine = make_engine(EdgeStore(tmp_path / "store"), settings=demo_engine().settings)
+    seed_demo(engine)
+    return engine
+
+
+def drawn(screen: OverviewScreen, pending: bool) -> bool:
+    """The table is on screen and shows the figures of a report (still pending or not)."""
+    if screen.stats is None or bool(screen.stats.pending) != pending:
+        return False
+    tables = screen.query("#overview-figures")
+    return bool(tables) and (malformed_cells(screen)[0] == "?") == pending
+
+
+def figure(screen: OverviewScreen, row: int, column: int) -> str | None:
+    """A cell of the figures table, or None while it is not drawn."""
+    tables = screen.query("#overview-figures")
+    if not tables:
+        return None
+    table = tables.first(DataTable)
+    return str(table.get_cell_at((row, column))) if row < table.row_count else None
+
+
+def malformed_cells(screen: OverviewScreen) -> list[str]:
+    table = screen.query_one("#overview-figures", DataTable)
+    return [str(table.get_cell_at((row, 8))) for row in range(table.row_count)]
+
+
+async def wait_for(pilot: Any, done: Any) -> None:
+    for _ in range(300):
+        if done():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"the screen never got there: {pilot.app.screen.stats}")
+
+
+async def test_counts_first_then_the_malformed_figures(tmp_path: Path) -> None:
+    engine = edge_demo(tmp_path)
+    reading, release = threading.Event(), threading.Event()
+    real_stats = engine.stats
+
+    def slow_stats(progress: Any = None) -> Any:
+        reading.set()
+        release.wait(10)
+        return real_stats(progress)
+
+    engine.stats = slow_stats  # type: ignore[method-assign]
+    app = demo_app(engine)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("o")
+        screen = app.screen
+        assert isinstance(screen, OverviewScreen)
+        await wait_for(pilot, lambda: reading.is_set() and drawn(screen, pending=True))
+        counted = screen.stats
+        assert counted is not None and counted.pending == ["malformed"]
+        assert [a.private for a in counted.agents] == [8, 6, 3]
+        assert malformed_cells(screen) == ["?", "?", "?"]
+        status = str(screen.query_one("#overview-status").render())
+        assert "still coming: malformed points (?)" in status
+        release.set()
+        await wait_for(pilot, lambda: drawn(screen, pending=False))
+        assert malformed_cells(screen) == ["0", "0", "0"]
+        assert "still coming" not in str(screen.query_one("#overview-status").render())
+
+
+async def test_following_counts_again_after_a_write(tmp_path: Path) -> None:
+    engine = edge_demo(tmp_path)
+    app = demo_app(engine)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        screen = OverviewScreen(engine, following=True)
+        await app.push_screen(screen)
+        await wait_for(pilot, lambda: drawn(screen, pending=False))
+        engine.add("dev", "Dev notes that the staging database moved to the new cluster")
+        screen.recount()
+        await wait_for(
+            pilot, lambda: screen.stats is not None and screen.stats.agents[1].private == 7
+        )
+        assert screen.stats is not None
+        assert screen.stats.pending == []  # the malformed figures of the full read are kept
