@@ -8,61 +8,68 @@ holds, each with the view that reads it.
 
 from __future__ import annotations
 
-import argparse
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from amem_tui.cli.command import Command
-from amem_tui.cli.output import mem0_view_json
+from amem_tui.cli.command import Command, NoOptions
+from amem_tui.cli.output import ANSWER, FLATTEN, TEXT_ONLY, Mem0View, mem0_view
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
 
 
-class AgentRows(list[dict[str, Any]]):
-    """The agents list (a plain list in JSON), with the configuration file it came from
+@dataclass(frozen=True)
+class AgentRow:
+    """One agent: its mode and collection (in a mem0 collection also its user,
+    ``user_id`` and view)."""
+
+    agent: str
+    mode: str
+    collection: str
+    mem0: Mem0View | None = field(metadata=FLATTEN)
+
+
+@dataclass(frozen=True)
+class AgentList:
+    """The agents (a plain list in JSON), with the configuration file they came from
     and, for a mem0 collection, the user read by default."""
 
-    config_file: str | None = None
-    user: str | None = None
+    rows: list[AgentRow] = field(metadata=ANSWER)
+    config_file: str | None = field(metadata=TEXT_ONLY)
+    user: str | None = field(metadata=TEXT_ONLY)
 
 
-def list_agents(ctx: Context, args: argparse.Namespace) -> AgentRows:
+def list_agents(ctx: Context, _: NoOptions) -> AgentList:
     """Each agent with its mode and collection (and its user, user_id and view in a
     mem0 collection)."""
-    rows = AgentRows(
-        {"agent": s.agent, "mode": s.mode, "collection": s.collection, **mem0_view_json(s)}
-        for s in ctx.engine.agents()
-    )
+    rows = [AgentRow(s.agent, s.mode, s.collection, mem0_view(s)) for s in ctx.engine.agents()]
     config = ctx.settings.config_file
-    rows.config_file = str(config) if config else None
-    rows.user = ctx.settings.user
-    return rows
+    return AgentList(rows, str(config) if config else None, ctx.settings.user)
 
 
-def _row_text(row: dict[str, Any]) -> str:
-    if "namespace" not in row:
-        return f"{row['agent']:<16} Mode {row['mode']}  {row['collection']}"
-    return (
-        f"{row['user'] or '-':<10} {row['agent']:<18} {row['namespace'] or '-':<32} {row['view']}"
-    )
+def _row_text(row: AgentRow) -> str:
+    if row.mem0 is None:
+        return f"{row.agent:<16} Mode {row.mode}  {row.collection}"
+    view = row.mem0
+    return f"{view.user or '-':<10} {row.agent:<18} {view.namespace or '-':<32} {view.view}"
 
 
-def _mem0_hints(rows: AgentRows) -> list[str]:
+def _mem0_hints(agents: AgentList) -> list[str]:
     """How to read each kind of mem0 view from the command line."""
-    pairs = [row for row in rows if "namespace" in row]
+    pairs = [(row, row.mem0) for row in agents.rows if row.mem0 is not None]
     if not pairs:
         return []
     lines = []
-    if rows.user:
-        lines.append(f"user read by default: {rows.user} (--user or AMEM_USER to change)")
+    if agents.user:
+        lines.append(f"user read by default: {agents.user} (--user or AMEM_USER to change)")
     lines.append("read a pair with: --user USER --agent AGENT")
-    for row in pairs:
-        if row["view"] == "agentId":
+    for _, view in pairs:
+        if view.view == "agentId":
             lines.append(
-                f"{row['namespace']}: written with an explicit agentId, never recalled by "
-                f"main's sessions; read it with --namespace {row['namespace']}"
+                f"{view.namespace}: written with an explicit agentId, never recalled by "
+                f"main's sessions; read it with --namespace {view.namespace}"
             )
-    if any(str(row["agent"]).startswith("subagent-") for row in pairs):
+    if any(row.agent.startswith("subagent-") for row, _ in pairs):
         lines.append(
             "a subagent's auto-recall reads its user's main memories: "
             "--session-key agent:<id>:<rest>:subagent:<name> --view recall"
@@ -70,22 +77,23 @@ def _mem0_hints(rows: AgentRows) -> list[str]:
     return lines
 
 
-def agents_text(rows: AgentRows) -> str:
+def agents_text(agents: AgentList) -> str:
     """One line per agent (per user and agent pair in mem0), the configuration file
     they come from, and (mem0) how to read each view."""
     lines: list[str] = []
-    if any("namespace" in row for row in rows):
+    if any(row.mem0 is not None for row in agents.rows):
         lines.append(f"{'user':<10} {'agent':<18} {'user_id':<32} view")
-    lines += [_row_text(row) for row in rows]
-    lines.append(f"configuration: {rows.config_file or 'none found (defaults)'}")
-    return "\n".join(lines + _mem0_hints(rows))
+    lines += [_row_text(row) for row in agents.rows]
+    lines.append(f"configuration: {agents.config_file or 'none found (defaults)'}")
+    return "\n".join(lines + _mem0_hints(agents))
 
 
-COMMANDS: tuple[Command[Any], ...] = (
+COMMANDS: tuple[Command[Any, Any], ...] = (
     Command(
         "agents",
         "list agents with their mode and collection (in mem0: user and agent pairs)",
         handler=list_agents,
         text=agents_text,
+        options=NoOptions,
     ),
 )

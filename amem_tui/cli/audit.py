@@ -4,12 +4,14 @@ owner, malformed and legacy points, links that cross scopes, unconfigured agents
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
+    from amem_tui.engine.audit import AuditReport, NoteRef
 
 
 def audit_arguments(parser: argparse.ArgumentParser) -> None:
@@ -17,71 +19,79 @@ def audit_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--all", action="store_true", help="audit every collection in the store")
 
 
-def audit(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
+@dataclass(frozen=True)
+class AuditOptions:
+    """``audit``: the configured collections, or every one (``--all``)."""
+
+    all: bool
+
+
+def audit(ctx: Context, options: AuditOptions) -> AuditReport:
     """The audit report of the configured collections, or of every one with --all."""
-    return ctx.engine.audit(all_collections=args.all).model_dump()
+    return ctx.engine.audit(all_collections=options.all)
 
 
-def _refs(title: str, refs: list[dict[str, Any]]) -> list[str]:
+def _refs(title: str, refs: list[NoteRef]) -> list[str]:
     lines = [f"{title} ({len(refs)})"]
     for ref in refs:
-        state = "" if ref["active"] else " (soft-deleted)"
+        state = "" if ref.active else " (soft-deleted)"
         lines.append(
-            f"  {ref['id']}{state}  agent_id={ref['agent_id']} owner={ref['owner']} "
-            f"readers={ref['readers']}  {ref['content']}"
+            f"  {ref.id}{state}  agent_id={ref.agent_id} owner={ref.owner} "
+            f"readers={ref.readers}  {ref.content}"
         )
     return lines
 
 
-def audit_text(data: dict[str, Any]) -> str:
+def audit_text(report: AuditReport) -> str:
     """The report section by section, each headed by its count."""
     lines = [
-        f"configuration: {data['config_file'] or 'none found (defaults)'}",
-        f"store: {data['store']}",
+        f"configuration: {report.config_file or 'none found (defaults)'}",
+        f"store: {report.store}",
     ]
-    for col in data["collections"]:
-        search = "vector search" if col["searchable"] else "keyword search only"
-        lines.append(f"collection {col['name']}: {col['points']} points, {col['format']}, {search}")
-    shared = data["shared_by_owner"]
+    for col in report.collections:
+        search = "vector search" if col.searchable else "keyword search only"
+        lines.append(f"collection {col.name}: {col.points} points, {col.format}, {search}")
+    shared = report.shared_by_owner
     lines.append(f"shared notes by owner ({sum(len(v) for v in shared.values())})")
     for owner in sorted(shared):
         lines += ["  " + line for line in _refs(f"owner {owner}", shared[owner])]
-    lines += _refs("notes whose readers go beyond their owner", data["readers_beyond_owner"])
-    lines.append(f"malformed points ({len(data['malformed'])})")
-    for bad in data["malformed"]:
-        lines.append(f"  {bad['id']} in {bad['collection']}: {'; '.join(bad['problems'])}")
-    lines.append(f"legacy notes ({len(data['legacy'])})")
-    for old in data["legacy"]:
+    lines += _refs("notes whose readers go beyond their owner", report.readers_beyond_owner)
+    lines.append(f"malformed points ({len(report.malformed)})")
+    for bad in report.malformed:
+        lines.append(f"  {bad.id} in {bad.collection}: {'; '.join(bad.problems)}")
+    lines.append(f"legacy notes ({len(report.legacy)})")
+    for old in report.legacy:
         lines.append(
-            f"  {old['id']} in {old['collection']}: no {', '.join(old['missing'])}; "
-            f"derived owner={old['owner']} readers={old['readers']} writers={old['writers']}"
+            f"  {old.id} in {old.collection}: no {', '.join(old.missing)}; "
+            f"derived owner={old.owner} readers={old.readers} writers={old.writers}"
         )
-    lines.append(f"links that cross scopes ({len(data['cross_scope_links'])})")
-    for link in data["cross_scope_links"]:
-        if link["kind"] == "missing":
-            lines.append(f"  {link['source']} -> {link['target']}: no such note here")
+    lines.append(f"links that cross scopes ({len(report.cross_scope_links)})")
+    for link in report.cross_scope_links:
+        if link.kind == "missing":
+            lines.append(f"  {link.source} -> {link.target}: no such note here")
         else:
             lines.append(
-                f"  {link['source']} -> {link['target']}: readers {link['source_readers']} "
-                f"-> {link['target_readers']}; hidden from {link['exposed_to']}"
+                f"  {link.source} -> {link.target}: readers {link.source_readers} "
+                f"-> {link.target_readers}; hidden from {link.exposed_to}"
             )
     lines.append(
-        f"agents in the store but not in the configuration ({len(data['unconfigured_agents'])})"
+        f"agents in the store but not in the configuration ({len(report.unconfigured_agents)})"
     )
-    for agent in data["unconfigured_agents"]:
-        bad = "" if agent["valid_id"] else " (not a valid agent id)"
+    for agent in report.unconfigured_agents:
+        bad_id = "" if agent.valid_id else " (not a valid agent id)"
         lines.append(
-            f"  {agent['agent']}{bad}: {agent['notes']} notes in {', '.join(agent['collections'])}"
+            f"  {agent.agent}{bad_id}: {agent.notes} notes in {', '.join(agent.collections)}"
         )
     return "\n".join(lines)
 
 
-COMMANDS: tuple[Command[Any], ...] = (
+COMMANDS: tuple[Command[Any, Any], ...] = (
     Command(
         "audit",
         "shared notes by owner, malformed and legacy points, cross-scope links",
         handler=audit,
         text=audit_text,
         arguments=audit_arguments,
+        options=AuditOptions,
     ),
 )

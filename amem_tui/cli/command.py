@@ -1,9 +1,11 @@
 """What every subcommand module shares: the :class:`Command` record it declares,
-the usage error, and readers for argument values.
+the usage error, the :class:`OpenTui` result, and readers for argument values.
 
-A command module lists its subcommands in ``COMMANDS``: each names its handler
-(which parses nothing further and calls the engine, returning plain data) and its
-text renderer (what the data reads like without ``--json``).
+A command module lists its subcommands in ``COMMANDS``: each names its options class
+(its own arguments, typed), its handler (which calls the engine and returns a typed
+result: an engine model or a small dataclass) and its text renderer (what that
+result reads like without ``--json``; with it, :func:`amem_tui.cli.output.to_json`
+writes every result).
 """
 
 from __future__ import annotations
@@ -18,8 +20,12 @@ from amem_tui.engine.errors import AmemError, InvalidInput
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
+    from amem_tui.cli.options import CommonOptions
+    from amem_tui.config import Settings
 
-Data = TypeVar("Data")
+Options = TypeVar("Options")
+Result = TypeVar("Result")
+Shown = TypeVar("Shown")
 
 
 class UsageError(InvalidInput):
@@ -44,15 +50,36 @@ def _no_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 @dataclass(frozen=True)
-class Command(Generic[Data]):
-    """One subcommand: its name and help line, its arguments, its handler and its
-    text renderer (the handler's data as plain text)."""
+class OpenTui(Generic[Shown]):
+    """A result that asks for the TUI: it opens on ``settings``; once it closes,
+    ``then`` is printed as the command's answer (as text: the TUI had the terminal)."""
+
+    settings: Settings
+    then: Shown
+
+
+@dataclass(frozen=True)
+class NoOptions:
+    """The options of a subcommand that takes only the common ones."""
+
+
+@dataclass(frozen=True)
+class Command(Generic[Options, Result]):
+    """One subcommand: its name and help line, its arguments and the options class
+    they fill, its handler and its text renderer (the handler's result as text).
+
+    ``settings`` builds the settings the command runs with, when they are not simply
+    the command line's (the demo's own store). ``options`` None passes the argparse
+    namespace itself.
+    """
 
     name: str
     help: str
-    handler: Callable[[Context, argparse.Namespace], Data]
-    text: Callable[[Data], str]
+    handler: Callable[[Context, Options], Result]
+    text: Callable[[Result], str]
     arguments: Callable[[argparse.ArgumentParser], None] = _no_arguments
+    options: type[Options] | None = None
+    settings: Callable[[CommonOptions], Settings] | None = None
 
 
 def text_argument(value: str) -> str:

@@ -8,20 +8,32 @@ marked with whether the other agent gets it, and why not. Reading only.
 from __future__ import annotations
 
 import argparse
-import sys
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
 
 from amem_tui.cli.command import Command, UsageError
-from amem_tui.cli.output import agent_names, sanitize, shorten
+from amem_tui.cli.output import agent_names, shorten, warn
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
+    from amem_tui.engine.compare import (
+        ComparedAgent,
+        ComparedHit,
+        ComparedNote,
+        Comparison,
+        GroupName,
+        SideAccess,
+    )
 
 #: The listings ``--scope`` compares (engine.compare.COMPARE_SCOPES; not imported here
 #: so that building the parser loads no engine module).
 SCOPES = ("visible", "private", "shared")
 #: Group keys and the words for them, given the two sides' labels.
-GROUP_TITLES = (("a_only", "{a} only"), ("b_only", "{b} only"), ("both", "both"))
+GROUP_TITLES: tuple[tuple[GroupName, str], ...] = (
+    ("a_only", "{a} only"),
+    ("b_only", "{b} only"),
+    ("both", "both"),
+)
 
 
 def compare_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,113 +47,127 @@ def compare_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, default=20, help="notes per group, or hits per agent")
 
 
-def compare_agents(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
-    """Both agents' views as plain data (the engine's Comparison as JSON)."""
-    if args.limit < 1:
+@dataclass(frozen=True)
+class CompareOptions:
+    """``compare``: the two agents, which notes, and (``--query``) a search as both."""
+
+    agent_a: str
+    agent_b: str
+    scope: Literal["visible", "private", "shared"]
+    query: str | None
+    limit: int
+
+
+def compare_agents(ctx: Context, options: CompareOptions) -> Comparison:
+    """Both agents' views (the engine's Comparison); an agent nobody knows is named on
+    stderr (it sees what a new agent would)."""
+    if options.limit < 1:
         raise UsageError("--limit must be at least 1")
     engine = ctx.engine
     comparison = engine.compare(
-        args.agent_a, args.agent_b, args.scope, query=args.query, limit=args.limit
+        options.agent_a, options.agent_b, options.scope, query=options.query, limit=options.limit
     )
     known = engine.known_agents()
-    for name, side in ((args.agent_a, comparison.a), (args.agent_b, comparison.b)):
+    for name, side in ((options.agent_a, comparison.a), (options.agent_b, comparison.b)):
         if name not in known and name != side.namespace:
-            print(
-                sanitize(
-                    f"amem-tui: compare: no agent '{name}' in the configuration or the store "
-                    f"(known: {', '.join(sorted(known)) or 'none'}); it sees what a new agent "
-                    "would"
-                ),
-                file=sys.stderr,
+            warn(
+                f"compare: no agent '{name}' in the configuration or the store "
+                f"(known: {', '.join(sorted(known)) or 'none'}); it sees what a new agent "
+                "would",
+                ctx.as_json,
+                "unknown_agent",
+                {"agent": name, "known_agents": sorted(known)},
             )
-    return comparison.model_dump(mode="json")
+    return comparison
 
 
 # ---------------------------------------------------------------------- text
-def _side(agent: dict[str, Any]) -> str:
-    return f"{agent['label']} (Mode {agent['mode']}, {agent['collection']})"
+def _side(agent: ComparedAgent) -> str:
+    return f"{agent.label} (Mode {agent.mode}, {agent.collection})"
 
 
-def _access(access: dict[str, Any], width: int) -> str:
-    verdict = "sees it" if access["listed"] else "in view" if access["because"] else "cannot"
-    return f"{access['agent']:<{width}}  {verdict}: {access['reason']}"
+def _access(access: SideAccess, width: int) -> str:
+    verdict = "sees it" if access.listed else "in view" if access.because else "cannot"
+    return f"{access.agent:<{width}}  {verdict}: {access.reason}"
 
 
-def _note_lines(note: dict[str, Any], width: int) -> list[str]:
-    state = "" if note["active"] else " (soft-deleted)"
-    where = f"owner {note['owner']} · agent_id {note['agent_id']} · readers "
-    where += f"{agent_names(note['readers'])} · {note['collection']}"
-    if note.get("user_id"):
-        where += f" · user_id {note['user_id']}"
+def _note_lines(note: ComparedNote, width: int) -> list[str]:
+    state = "" if note.active else " (soft-deleted)"
+    where = f"owner {note.owner} · agent_id {note.agent_id} · readers "
+    where += f"{agent_names(note.readers)} · {note.collection}"
+    if note.user_id:
+        where += f" · user_id {note.user_id}"
     return [
-        f"  {note['id']}{state}  {shorten(note['content'], 70)}",
+        f"  {note.id}{state}  {shorten(note.content, 70)}",
         f"      {where}",
-        f"      {_access(note['a'], width)}",
-        f"      {_access(note['b'], width)}",
+        f"      {_access(note.a, width)}",
+        f"      {_access(note.b, width)}",
     ]
 
 
-def _groups_text(data: dict[str, Any]) -> list[str]:
-    a, b = data["a"]["label"], data["b"]["label"]
+def _groups_text(comparison: Comparison) -> list[str]:
+    a, b = comparison.a.label, comparison.b.label
     width = max(len(a), len(b))
-    groups = data["groups"]
+    groups = comparison.groups or {}
     titles = [(key, title.format(a=a, b=b)) for key, title in GROUP_TITLES]
     lines = [
-        f"{data['scope']} notes of {_side(data['a'])} and {_side(data['b'])}",
-        "   ".join(f"{title}: {groups[key]['total']}" for key, title in titles),
+        f"{comparison.scope} notes of {_side(comparison.a)} and {_side(comparison.b)}",
+        "   ".join(f"{title}: {groups[key].total}" for key, title in titles),
     ]
     for key, title in titles:
         group = groups[key]
-        lines += ["", f"{title} ({group['total']})"]
-        for note in group["notes"]:
+        lines += ["", f"{title} ({group.total})"]
+        for note in group.notes:
             lines += _note_lines(note, width)
-        more = group["total"] - len(group["notes"])
+        more = group.total - len(group.notes)
         if more > 0:
             lines.append(f"  … and {more} more (raise --limit to see them)")
     return lines
 
 
-def _hits_text(label: str, hits: list[dict[str, Any]], own: str, other: str) -> list[str]:
+def _hits_text(label: str, hits: list[ComparedHit], own: Literal["a", "b"]) -> list[str]:
     lines = ["", f"{label}'s results ({len(hits)})"]
     for hit in hits:
-        note = hit["note"]
-        mark = "both" if hit["other_rank"] is not None else f"{label} only"
-        because = note[own]["because"] or "-"
+        note = hit.note
+        mark = "both" if hit.other_rank is not None else f"{label} only"
+        because = (note.a if own == "a" else note.b).because or "-"
         lines.append(
-            f"  #{hit['rank']:<3} {hit['score']:.3f}  {mark:<{len(label) + 5}}  [{because}]  "
-            f"{note['id']}  {shorten(note['content'], 50)}"
+            f"  #{hit.rank:<3} {hit.score:.3f}  {mark:<{len(label) + 5}}  [{because}]  "
+            f"{note.id}  {shorten(note.content, 50)}"
         )
-        lines.append(f"        {hit['other_reason']}")
+        lines.append(f"        {hit.other_reason}")
     if not hits:
         lines.append("  (none)")
     return lines
 
 
-def _search_text(data: dict[str, Any]) -> list[str]:
-    search = data["search"]
-    a, b = data["a"]["label"], data["b"]["label"]
+def _search_text(comparison: Comparison) -> list[str]:
+    search = comparison.search
+    assert search is not None
+    a, b = comparison.a.label, comparison.b.label
     lines = [
-        f"{search['query']!r} searched as {_side(data['a'])} and {_side(data['b'])}, "
-        f"top {data['limit']} each"
+        f"{search.query!r} searched as {_side(comparison.a)} and {_side(comparison.b)}, "
+        f"top {comparison.limit} each"
     ]
-    lines += [f"note: {notice}" for notice in search["notices"]]
-    lines += _hits_text(a, search["a_hits"], "a", b)
-    lines += _hits_text(b, search["b_hits"], "b", a)
+    lines += [f"note: {notice}" for notice in search.notices]
+    lines += _hits_text(a, search.a_hits, "a")
+    lines += _hits_text(b, search.b_hits, "b")
     return lines
 
 
-def compare_text(data: dict[str, Any]) -> str:
+def compare_text(comparison: Comparison) -> str:
     """The three groups (or both agents' results), each note with both sides' access."""
-    lines = _search_text(data) if data.get("search") else _groups_text(data)
+    lines = _search_text(comparison) if comparison.search else _groups_text(comparison)
     return "\n".join(lines)
 
 
-COMMANDS: tuple[Command[Any], ...] = (
+COMMANDS: tuple[Command[Any, Any], ...] = (
     Command(
         "compare",
         "compare two agents' views: what only one sees, what both see, and why",
         handler=compare_agents,
         text=compare_text,
         arguments=compare_arguments,
+        options=CompareOptions,
     ),
 )

@@ -4,17 +4,16 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from amem_tui.cli.command import Command, UsageError
-from amem_tui.cli.output import shorten
+from amem_tui.cli.command import Command, NoOptions, UsageError
+from amem_tui.cli.output import FLATTEN, shorten
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
+    from amem_tui.engine.models import ConsolidationRun
     from amem_tui.engine.scope import AgentScope
-
-#: A consolidation run as JSON (``ConsolidationRun.to_json``).
-RunJson = dict[str, Any]
 
 #: What a dry run says, in its messages and its text: it has no id to undo.
 DRY_RUN_MESSAGE = (
@@ -32,31 +31,46 @@ def consolidate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threshold", type=float, default=None, help="cosine similarity, 0-1")
 
 
-def consolidate(ctx: Context, args: argparse.Namespace) -> RunJson:
-    """Merge the acting agent's near-duplicate private notes (or plan it with --dry-run).
+@dataclass(frozen=True)
+class ConsolidateOptions:
+    """``consolidate``: plan only (``--dry-run``), and the similarity to merge at."""
 
-    A dry run is a plan that is never recorded: its answer has no ``id`` (``null``),
-    ``"stored": false``, and says so in its messages.
+    dry_run: bool
+    threshold: float | None
+
+
+@dataclass(frozen=True)
+class Consolidated:
+    """A consolidation run (or, for a dry run, the plan) and whether it was stored.
+
+    A dry run is a plan that is never recorded: no ``id`` (``null``), and its
+    messages say so first.
     """
-    if args.threshold is not None and not 0.0 < args.threshold <= 1.0:
+
+    run: ConsolidationRun = field(metadata=FLATTEN)
+    id: str | None
+    messages: list[str]
+    stored: bool
+
+
+def consolidate(ctx: Context, options: ConsolidateOptions) -> Consolidated:
+    """Merge the acting agent's near-duplicate private notes (or plan it with --dry-run)."""
+    if options.threshold is not None and not 0.0 < options.threshold <= 1.0:
         raise UsageError("--threshold must be above 0 and at most 1")
-    scope = ctx.reading_scope() if args.dry_run else ctx.writing_scope()
-    run = ctx.engine.consolidate(scope, dry_run=args.dry_run, threshold=args.threshold)
-    data = run.to_json()
-    data["stored"] = not run.dry_run
-    if run.dry_run:
-        data["id"] = None  # the plan's id names nothing undo or history could find
-        data["messages"] = [DRY_RUN_MESSAGE, *data.get("messages", [])]
-    return data
+    scope = ctx.reading_scope() if options.dry_run else ctx.writing_scope()
+    run = ctx.engine.consolidate(scope, dry_run=options.dry_run, threshold=options.threshold)
+    if run.dry_run:  # the plan's id names nothing undo or history could find
+        return Consolidated(run, None, [DRY_RUN_MESSAGE, *run.messages], stored=False)
+    return Consolidated(run, run.id, run.messages, stored=True)
 
 
 # ------------------------------------------------------------------- history
-def history(ctx: Context, args: argparse.Namespace) -> list[RunJson]:
+def history(ctx: Context, _: NoOptions) -> list[ConsolidationRun]:
     """Consolidation runs of one agent (--agent) or of every agent, newest first."""
-    agent = getattr(args, "agent", None)
+    agent = ctx.options.agent
     if agent is not None:
         ctx.reading_scope()  # a mistyped --agent is named on stderr
-    return [run.to_json() for run in ctx.engine.history(agent)]
+    return ctx.engine.history(agent)
 
 
 # ---------------------------------------------------------------------- undo
@@ -66,71 +80,83 @@ def undo_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--merge", metavar="KEEPER_ID", default=None, help="undo only this merge")
 
 
-def undo(ctx: Context, args: argparse.Namespace) -> RunJson:
+@dataclass(frozen=True)
+class UndoOptions:
+    """``undo``: the run, and (``--merge``) the one merge of it to undo."""
+
+    run_id: str
+    merge: str | None
+
+
+def undo(ctx: Context, options: UndoOptions) -> ConsolidationRun:
     """Revert a consolidation run, or one of its merges with --merge KEEPER_ID."""
     engine = ctx.engine
     if ctx.names_an_agent():
         agent: str | AgentScope = ctx.writing_scope()
     else:  # no acting agent named: the run's own agent undoes it
-        owners = [r.agent for r in engine.history() if r.id == args.run_id]
+        owners = [r.agent for r in engine.history() if r.id == options.run_id]
         agent = owners[0] if owners else ctx.acting_agent()
-    return engine.undo(agent, args.run_id, args.merge).to_json()
+    return engine.undo(agent, options.run_id, options.merge)
 
 
 # ----------------------------------------------------------------- rendering
-def _run_lines(data: RunJson) -> list[str]:
-    state = data["status"]
-    if data.get("dry_run"):
-        state = "dry run, not stored"
-    run_id = data["id"] or "plan"
+def _run_lines(run: ConsolidationRun, run_id: str | None, messages: list[str]) -> list[str]:
+    state = "dry run, not stored" if run.dry_run else run.status
     head = (
-        f"{run_id}  {data['started_at']}  agent {data['agent']}  {data['trigger']}  "
-        f"{state}  threshold {data['threshold']:.2f}  {len(data['merges'])} merge(s)"
+        f"{run_id or 'plan'}  {run.started_at}  agent {run.agent}  {run.trigger}  "
+        f"{state}  threshold {run.threshold:.2f}  {len(run.merges)} merge(s)"
     )
-    if data.get("undoes"):
-        head += f"  undoes {data['undoes']}"
+    if run.undoes:
+        head += f"  undoes {run.undoes}"
     lines = [head]
-    for merge in data["merges"]:
+    for merge in run.merges:
         flags = []
-        if merge.get("undone"):
+        if merge.undone:
             flags.append("undone")
-        if merge.get("status") not in (None, "done") and not data.get("dry_run"):
-            flags.append(str(merge["status"]))
+        if merge.status != "done" and not run.dry_run:
+            flags.append(str(merge.status))
         mark = f" [{', '.join(flags)}]" if flags else ""
         lines.append(
-            f"  keep {merge['keeper']}  drop {', '.join(merge['dropped'])}  "
-            f"similarity {merge['similarity']:.3f}{mark}"
+            f"  keep {merge.keeper}  drop {', '.join(merge.dropped)}  "
+            f"similarity {merge.similarity:.3f}{mark}"
         )
-        lines.append(f"    {shorten(merge['content_after'], 70)}")
-    lines += [f"  note: {m}" for m in data.get("messages", [])]
+        lines.append(f"    {shorten(merge.content_after, 70)}")
+    lines += [f"  note: {message}" for message in messages]
     return lines
 
 
-def run_text(data: RunJson) -> str:
+def consolidated_text(result: Consolidated) -> str:
+    """The run (or plan): a heading line, then each merge (kept, dropped, merged content)."""
+    return "\n".join(_run_lines(result.run, result.id, result.messages))
+
+
+def run_text(run: ConsolidationRun) -> str:
     """One run: a heading line, then each merge (kept, dropped, merged content)."""
-    return "\n".join(_run_lines(data))
+    return "\n".join(_run_lines(run, run.id, run.messages))
 
 
-def history_text(data: list[RunJson]) -> str:
+def history_text(runs: list[ConsolidationRun]) -> str:
     """Every run as :func:`run_text` shows it, newest first."""
-    if not data:
+    if not runs:
         return "no consolidation runs"
-    return "\n".join(line for run in data for line in _run_lines(run))
+    return "\n".join(line for run in runs for line in _run_lines(run, run.id, run.messages))
 
 
-COMMANDS: tuple[Command[Any], ...] = (
+COMMANDS: tuple[Command[Any, Any], ...] = (
     Command(
         "consolidate",
         "merge the agent's near-duplicate private notes",
         handler=consolidate,
-        text=run_text,
+        text=consolidated_text,
         arguments=consolidate_arguments,
+        options=ConsolidateOptions,
     ),
     Command(
         "history",
         "consolidation runs, newest first (all agents unless --agent)",
         handler=history,
         text=history_text,
+        options=NoOptions,
     ),
     Command(
         "undo",
@@ -138,5 +164,6 @@ COMMANDS: tuple[Command[Any], ...] = (
         handler=undo,
         text=run_text,
         arguments=undo_arguments,
+        options=UndoOptions,
     ),
 )

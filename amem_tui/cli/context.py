@@ -7,16 +7,15 @@ It also resolves who the command acts as, and checks that name: a mistyped
 
 from __future__ import annotations
 
-import argparse
 import difflib
+import threading
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from amem_tui.cli.options import CommonOptions
 from amem_tui.cli.output import warn
 from amem_tui.config import Settings, load_settings
 from amem_tui.engine.errors import InvalidInput
-from amem_tui.paths import data_dir
 
 if TYPE_CHECKING:
     from amem_tui.engine.engine import MemoryEngine
@@ -59,15 +58,18 @@ def _did_you_mean(name: str, known: list[str]) -> str:
 
 
 class Context:
-    """The settings, a lazily opened engine, and how answers and warnings are printed."""
+    """The settings, the command line's common options, a lazily opened engine, and
+    how warnings are printed."""
 
-    def __init__(self, settings: Settings, as_json: bool = False, new_agent: bool = False) -> None:
+    def __init__(self, settings: Settings, options: CommonOptions | None = None) -> None:
         self.settings = settings
+        self.options = options if options is not None else CommonOptions()
         #: ``--json``: warnings go to stderr as JSON objects too.
-        self.as_json = as_json
+        self.as_json = self.options.json
         #: ``--new-agent``: a write may act as an agent nobody knows yet.
-        self.new_agent = new_agent
+        self.new_agent = self.options.new_agent
         self._engine: MemoryEngine | None = None
+        self._background: list[threading.Thread] = []
 
     @property
     def engine(self) -> MemoryEngine:
@@ -168,35 +170,22 @@ class Context:
         """Whether the command line (or environment) named the acting agent."""
         return bool(self.settings.agent or self.settings.session_key)
 
+    def in_background(self, thread: threading.Thread) -> None:
+        """Wait for ``thread`` before the command ends (a model loading beside the store):
+        a library still importing while the interpreter shuts down fails, and says so
+        on stdout."""
+        self._background.append(thread)
+
     def close(self) -> None:
-        """Close the engine if it was opened."""
+        """Wait for the work left in the background, then close the engine if it was
+        opened."""
+        for thread in self._background:
+            thread.join()
+        self._background.clear()
         if self._engine is not None:
             self._engine.close()
 
 
-def settings_from_args(args: argparse.Namespace) -> Settings:
-    """Settings from the parsed command line (flags beat environment and file)."""
-    command = getattr(args, "command", None)
-    store = getattr(args, "store", None)
-    if store is None and command == "demo" and not getattr(args, "url", None):
-        store = str(data_dir() / "demo")
-    config = getattr(args, "config", None)
-    flags = {
-        "store_path": store,
-        "url": getattr(args, "url", None),
-        "config_file": Path(config).expanduser() if config else None,
-        "collection": getattr(args, "collection", None),
-        "agent": getattr(args, "agent", None),
-        "session_key": getattr(args, "session_key", None),
-        "model": getattr(args, "model", None),
-        "read_only": getattr(args, "read_only", None),
-        "user": getattr(args, "user", None),
-        "namespace": getattr(args, "namespace", None),
-        "mem0_view": getattr(args, "view", None),
-    }
-    settings = load_settings(flags)
-    if command == "demo":
-        from amem_tui.demo import demo_settings  # the demo's notes: only for this command
-
-        settings = demo_settings(settings)
-    return settings
+def settings_from_options(options: CommonOptions) -> Settings:
+    """Settings from the command line's options (flags beat environment and file)."""
+    return load_settings(options.settings_flags())

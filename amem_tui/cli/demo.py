@@ -8,12 +8,16 @@ closes, the command prints how to reach the same store from the CLI.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from amem_tui.cli.command import Command
+from amem_tui.cli.command import Command, OpenTui
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
+    from amem_tui.cli.options import CommonOptions
+    from amem_tui.config import Settings
 
 
 def demo_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,8 +28,39 @@ def demo_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def fill_demo(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
-    """Fill a store with the demo memory; ``open_tui`` asks the caller to open the TUI."""
+@dataclass(frozen=True)
+class DemoOptions:
+    """``demo``: only fill the store (``--no-tui``), or open the TUI on it."""
+
+    no_tui: bool
+
+
+@dataclass(frozen=True)
+class DemoStore:
+    """Where the demo store is, its notes per collection, and a command to try on it."""
+
+    message: str
+    store: str
+    config: str | None
+    counts: dict[str, int]
+
+
+def demo_store_settings(options: CommonOptions) -> Settings:
+    """The demo's settings: its own store (``demo/`` in the user data folder unless
+    ``--store`` or ``--url`` names one) and, unless a configuration names agents, the
+    demo's agents."""
+    from amem_tui.cli.context import settings_from_options  # pydantic: once it runs
+    from amem_tui.demo import demo_settings
+    from amem_tui.paths import data_dir
+
+    if options.store is None and not options.url:
+        options = dataclasses.replace(options, store=str(data_dir() / "demo"))
+    return demo_settings(settings_from_options(options))
+
+
+def fill_demo(ctx: Context, options: DemoOptions) -> DemoStore | OpenTui[DemoStore]:
+    """Fill a store with the demo memory, then (unless ``--no-tui`` or ``--json``)
+    open the TUI on it."""
     from amem_tui.demo import demo_config, demo_config_path, seed_demo  # only for this command
 
     counts = seed_demo(ctx.engine)
@@ -53,29 +88,26 @@ def fill_demo(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
             f"  amem-tui {where} --agent dev search 'deploy freeze'",
         ]
     )
-    out: dict[str, Any] = {
-        "message": message,
-        "store": settings.store_label,
-        "config": str(config) if config else None,
-        "counts": counts,
-    }
-    if not (args.no_tui or args.json):
-        out["open_tui"] = True
-    return out
+    filled = DemoStore(message, settings.store_label, str(config) if config else None, counts)
+    if options.no_tui or ctx.options.json:
+        return filled
+    return OpenTui(settings, then=filled)
 
 
-def demo_text(data: dict[str, Any]) -> str:
+def demo_text(result: DemoStore | OpenTui[DemoStore]) -> str:
     """Where the demo store is and a command to try on it."""
-    message: str = data["message"]
-    return message
+    filled = result.then if isinstance(result, OpenTui) else result
+    return filled.message
 
 
-COMMANDS: tuple[Command[Any], ...] = (
+COMMANDS: tuple[Command[Any, Any], ...] = (
     Command(
         "demo",
         "fill a demo store and open the TUI on it",
         handler=fill_demo,
         text=demo_text,
         arguments=demo_arguments,
+        options=DemoOptions,
+        settings=demo_store_settings,
     ),
 )

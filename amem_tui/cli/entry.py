@@ -7,11 +7,12 @@ import contextlib
 import importlib.util
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TextIO
 
-from amem_tui.cli.command import FailedWithReport
+from amem_tui.cli.command import Command, FailedWithReport, OpenTui
+from amem_tui.cli.options import CommonOptions, options_from
 from amem_tui.cli.output import emit, error_facts, error_kind, report_error, sanitize
 from amem_tui.cli.parser import COMMANDS, build_parser
 from amem_tui.engine.errors import AmemError
@@ -29,21 +30,22 @@ if TYPE_CHECKING:
 def run_tui(
     open_settings: Callable[[], Settings],
     follow: bool = False,
-    args: argparse.Namespace | None = None,
+    options: CommonOptions | None = None,
 ) -> int:
     """Open the Textual inspector (imported only here, so headless use stays light).
 
-    The settings are read by the app after its first frame; ``args`` label that frame
-    (agent, store), ``follow`` starts it in follow mode.
+    The settings are read by the app after its first frame; ``options`` label that
+    frame (agent, store), ``follow`` starts it in follow mode.
     """
     try:
         from amem_tui.tui.app import run
     except ImportError:
         print("amem-tui: the TUI is not available in this build", file=sys.stderr)
         return 0
-    agent = getattr(args, "agent", None)
-    store = getattr(args, "url", None) or getattr(args, "store", None) or ""
-    return run(open_settings, follow=follow, agent_hint=agent, store_hint=str(store))
+    options = options or CommonOptions()
+    return run(
+        open_settings, follow=follow, agent_hint=options.agent, store_hint=options.store_hint
+    )
 
 
 def _silence_stdout() -> None:
@@ -55,11 +57,24 @@ def _silence_stdout() -> None:
         pass
 
 
-def read_settings(args: argparse.Namespace) -> Settings:
-    """The settings the command line names (imported here: they load pydantic)."""
-    from amem_tui.cli.context import settings_from_args
+@contextlib.contextmanager
+def answers_only() -> Iterator[TextIO]:
+    """Keep stdout for the command's answer: what else writes to ``sys.stdout`` meanwhile
+    (a library that prints while it imports, say) goes to stderr. Yields the stream
+    the answer is written to."""
+    answer = sys.stdout
+    sys.stdout = sys.stderr
+    try:
+        yield answer
+    finally:
+        sys.stdout = answer
 
-    return settings_from_args(args)
+
+def read_settings(options: CommonOptions) -> Settings:
+    """The settings the command line names (imported here: they load pydantic)."""
+    from amem_tui.cli.context import settings_from_options
+
+    return settings_from_options(options)
 
 
 def invalid_value(error: Exception) -> str | None:
@@ -75,12 +90,17 @@ def invalid_value(error: Exception) -> str | None:
     return f"invalid value{' for ' + field if field else ''}: {first['msg']}"
 
 
+def _own_options(command: Command[Any, Any], parsed: argparse.Namespace) -> object:
+    return options_from(command.options, parsed) if command.options is not None else parsed
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``amem-tui`` and ``python -m amem_tui``.
 
     Every failure ends as one line on stderr and an exit code, never a traceback
     (set ``AMEM_DEBUG=1`` to see the traceback of an unexpected error); with
-    ``--json`` that line is a JSON object.
+    ``--json`` that line is a JSON object. Stdout holds the answer alone: with
+    ``--json`` it is one JSON value.
     """
     import warnings
 
@@ -95,31 +115,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         return report_error(message, code, as_json, kind, facts)
 
     try:
-        args = build_parser().parse_args(argv)
-        as_json = bool(getattr(args, "json", False))
-        follow = bool(getattr(args, "follow", False))
-        if args.command is None:
-            return run_tui(partial(read_settings, args), follow, args)
-        from amem_tui.cli.context import Context, settings_from_args
+        parsed = build_parser().parse_args(argv)
+        options = CommonOptions.from_namespace(parsed)
+        as_json = options.json
+        if options.command is None:
+            return run_tui(partial(read_settings, options), options.follow, options)
+        from amem_tui.cli.context import Context, settings_from_options
 
-        settings = settings_from_args(args)
-        ctx = Context(settings, as_json, new_agent=bool(getattr(args, "new_agent", False)))
-        command = COMMANDS[args.command]
-        try:
-            data = command.handler(ctx, args)
-        except FailedWithReport as failure:
-            emit(failure.report, as_json, command.text)
-            raise failure.error from None
-        if isinstance(data, dict) and data.get("open_tui"):
-            ctx.close()
+        command = COMMANDS[options.command]
+        settings = (command.settings or settings_from_options)(options)
+        ctx = Context(settings, options)
+        own = _own_options(command, parsed)
+        with answers_only() as answer:
+            try:
+                result = command.handler(ctx, own)
+            except FailedWithReport as failure:
+                emit(failure.report, as_json, command.text, answer)
+                raise failure.error from None
+            if not isinstance(result, OpenTui):
+                emit(result, as_json, command.text, answer)
+                answer.flush()  # a closed pipe fails here, inside the handlers below
+                return 0
+            _close(ctx)  # before the TUI opens the same store
             ctx = None
-            has_tui = importlib.util.find_spec("amem_tui.tui") is not None
-            code = run_tui(lambda: settings, follow, args) if has_tui else 0
-            emit(data, False, command.text)  # after the TUI: how to reach its store again
-            return code
-        emit(data, as_json, command.text)
-        sys.stdout.flush()  # a closed pipe fails here, inside the handlers below
-        return 0
+        has_tui = importlib.util.find_spec("amem_tui.tui") is not None
+        code = run_tui(lambda: result.settings, options.follow, options) if has_tui else 0
+        emit(result.then, False, command.text, sys.stdout)  # after the TUI: how to reach it again
+        return code
     except AmemError as exc:
         return fail(str(exc), exc.exit_code, error_kind(exc), exc)
     except KeyboardInterrupt:
@@ -144,5 +166,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(message, 1, "unexpected_error")
     finally:
         if ctx is not None:
-            with contextlib.suppress(Exception):  # an error while closing must not mask the answer
-                ctx.close()
+            _close(ctx)
+
+
+def _close(ctx: Context) -> None:
+    """Close the engine, after the work left in the background (whatever that prints
+    goes to stderr); an error while closing must not mask the answer."""
+    with answers_only(), contextlib.suppress(Exception):
+        ctx.close()

@@ -10,10 +10,18 @@ not read are left out and only counted (``unreadable_links``,
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
 
 from amem_tui.cli.command import Command, UsageError, comma_list, text_argument
-from amem_tui.cli.output import NoteJson, mem0_view_json, note_json, note_json_text, scope_label
+from amem_tui.cli.output import (
+    FLATTEN,
+    OMIT_NONE,
+    Mem0View,
+    mem0_view,
+    note_text,
+    scope_label,
+)
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
@@ -21,16 +29,23 @@ if TYPE_CHECKING:
     from amem_tui.engine.scope import AgentScope
 
 
-def shown(ctx: Context, scope: AgentScope, note: MemoryNote) -> NoteJson:
+def shown(ctx: Context, scope: AgentScope, note: MemoryNote) -> MemoryNote:
     """A note as the acting agent may see it (see :meth:`MemoryEngine.redact`)."""
     (visible,) = ctx.engine.redact(scope, [note])
-    return note_json(visible)
+    return visible
 
 
 # ----------------------------------------------------------- one note by id
 def note_id_argument(parser: argparse.ArgumentParser) -> None:
     """The note a command acts on."""
     parser.add_argument("id")
+
+
+@dataclass(frozen=True)
+class NoteId:
+    """The options of a command that acts on one note."""
+
+    id: str
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,42 +55,52 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tags", help="comma-separated tags")
 
 
-def add_note(ctx: Context, args: argparse.Namespace) -> NoteJson:
+@dataclass(frozen=True)
+class AddOptions:
+    """``add``: the content (``-``: standard input), shared or not, the tags."""
+
+    text: str
+    shared: bool
+    tags: str | None
+
+
+def add_note(ctx: Context, options: AddOptions) -> MemoryNote:
     """Write a note (private unless --shared)."""
-    tags = comma_list(args.tags)
+    tags = comma_list(options.tags)
     scope = ctx.writing_scope()
-    note = ctx.engine.add(scope, text_argument(args.text), shared=args.shared, tags=tags)
+    content = text_argument(options.text)
+    note = ctx.engine.add(scope, content, shared=options.shared, tags=tags)
     return shown(ctx, scope, note)
 
 
-def publish_note(ctx: Context, args: argparse.Namespace) -> NoteJson:
+def publish_note(ctx: Context, options: NoteId) -> MemoryNote:
     """Make a private note shared."""
     scope = ctx.writing_scope()
-    return shown(ctx, scope, ctx.engine.publish(scope, args.id))
+    return shown(ctx, scope, ctx.engine.publish(scope, options.id))
 
 
-def unpublish_note(ctx: Context, args: argparse.Namespace) -> NoteJson:
+def unpublish_note(ctx: Context, options: NoteId) -> MemoryNote:
     """Make a shared note private to its owner."""
     scope = ctx.writing_scope()
-    return shown(ctx, scope, ctx.engine.unpublish(scope, args.id))
+    return shown(ctx, scope, ctx.engine.unpublish(scope, options.id))
 
 
-def show_note(ctx: Context, args: argparse.Namespace) -> NoteJson:
+def show_note(ctx: Context, options: NoteId) -> MemoryNote:
     """One note, if the agent may read it."""
     scope = ctx.reading_scope()
-    return shown(ctx, scope, ctx.engine.get(scope, args.id))
+    return shown(ctx, scope, ctx.engine.get(scope, options.id))
 
 
-def delete_note(ctx: Context, args: argparse.Namespace) -> NoteJson:
+def delete_note(ctx: Context, options: NoteId) -> MemoryNote:
     """Soft-delete a note."""
     scope = ctx.writing_scope()
-    return shown(ctx, scope, ctx.engine.delete(scope, args.id))
+    return shown(ctx, scope, ctx.engine.delete(scope, options.id))
 
 
-def restore_note(ctx: Context, args: argparse.Namespace) -> NoteJson:
+def restore_note(ctx: Context, options: NoteId) -> MemoryNote:
     """Restore a soft-deleted note."""
     scope = ctx.writing_scope()
-    return shown(ctx, scope, ctx.engine.restore(scope, args.id))
+    return shown(ctx, scope, ctx.engine.restore(scope, options.id))
 
 
 def update_arguments(parser: argparse.ArgumentParser) -> None:
@@ -90,18 +115,28 @@ def update_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tags", help="comma-separated tags (replaces them)")
 
 
-def update_note(ctx: Context, args: argparse.Namespace) -> NoteJson:
+@dataclass(frozen=True)
+class UpdateOptions:
+    """``update``: the note, its new content and/or tags, the hash it must still have."""
+
+    id: str
+    content: str | None
+    expect_hash: str | None
+    tags: str | None
+
+
+def update_note(ctx: Context, options: UpdateOptions) -> MemoryNote:
     """Change content and/or tags.
 
     The content goes to the engine unchecked: the engine checks the write rule
     before the quality gate, so a note another agent owns answers PERMISSION_DENIED
     whatever the new content is.
     """
-    tags = comma_list(args.tags) if args.tags is not None else None
-    content = text_argument(args.content) if args.content is not None else None
+    tags = comma_list(options.tags) if options.tags is not None else None
+    content = text_argument(options.content) if options.content is not None else None
     scope = ctx.writing_scope()
     note = ctx.engine.update(
-        scope, args.id, content=content, tags=tags, expected_hash=args.expect_hash
+        scope, options.id, content=content, tags=tags, expected_hash=options.expect_hash
     )
     return shown(ctx, scope, note)
 
@@ -127,89 +162,135 @@ def list_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def list_notes(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
+ListScope = Literal["private", "shared", "visible"]
+
+
+@dataclass(frozen=True)
+class ListOptions:
+    """``list``: which notes, which page, and the filters."""
+
+    scope: ListScope
+    limit: int
+    offset: int
+    owner: str | None
+    low_quality: bool
+    run: str | None
+
+
+@dataclass(frozen=True)
+class NoteListing:
+    """A page of notes as the acting agent may see them, with the total."""
+
+    agent: str
+    mode: str
+    collection: str
+    scope: ListScope
+    total: int
+    offset: int
+    notes: list[MemoryNote]
+    mem0: Mem0View | None = field(metadata=FLATTEN)
+    #: mem0: the session whose short-term memories these are (``list --run``).
+    run_id: str | None = field(default=None, metadata=OMIT_NONE)
+
+
+def list_notes(ctx: Context, options: ListOptions) -> NoteListing:
     """A page of private, shared or all visible notes."""
-    if args.limit < 1 or args.offset < 0:
+    if options.limit < 1 or options.offset < 0:
         raise UsageError("--limit must be at least 1 and --offset at least 0")
     scope = ctx.reading_scope()
     page = ctx.engine.list_notes(
         scope,
-        args.scope,
-        limit=args.limit,
-        offset=args.offset,
-        owner=args.owner,
-        low_quality=args.low_quality,
-        run_id=args.run,
+        options.scope,
+        limit=options.limit,
+        offset=options.offset,
+        owner=options.owner,
+        low_quality=options.low_quality,
+        run_id=options.run,
     )
-    out: dict[str, Any] = {
-        "agent": scope.agent,
-        "mode": scope.mode,
-        "collection": scope.collection,
-        "scope": args.scope,
-        "total": page.total,
-        "offset": page.offset,
-        "notes": [note_json(n) for n in ctx.engine.redact(scope, page.notes)],
-    }
-    out.update(mem0_view_json(scope))
-    if args.run is not None:
-        out["run_id"] = args.run
-    return out
+    return NoteListing(
+        agent=scope.agent,
+        mode=scope.mode,
+        collection=scope.collection,
+        scope=options.scope,
+        total=page.total,
+        offset=page.offset,
+        notes=ctx.engine.redact(scope, page.notes),
+        mem0=mem0_view(scope),
+        run_id=options.run,
+    )
 
 
-def list_text(data: dict[str, Any]) -> str:
+def list_text(listing: NoteListing) -> str:
     """A heading (whose notes, how many of how many), then each note's block."""
-    run = f" of run {data['run_id']}" if data.get("run_id") is not None else ""
-    head = (
-        f"{scope_label(data)}: {len(data['notes'])} of {data['total']} {data['scope']} notes{run}"
-    )
-    return "\n".join([head, *(note_json_text(n) for n in data["notes"])])
+    run = f" of run {listing.run_id}" if listing.run_id is not None else ""
+    who = scope_label(listing.agent, listing.mode, listing.collection, listing.mem0)
+    head = f"{who}: {len(listing.notes)} of {listing.total} {listing.scope} notes{run}"
+    return "\n".join([head, *(note_text(note) for note in listing.notes)])
 
 
-COMMANDS: tuple[Command[Any], ...] = (
+COMMANDS: tuple[Command[Any, Any], ...] = (
     Command(
         "add",
         "write a note (private unless --shared)",
         handler=add_note,
-        text=note_json_text,
+        text=note_text,
         arguments=add_arguments,
+        options=AddOptions,
     ),
     Command(
         "publish",
         "make a private note shared",
         handler=publish_note,
-        text=note_json_text,
+        text=note_text,
         arguments=note_id_argument,
+        options=NoteId,
     ),
     Command(
         "unpublish",
         "make a shared note private to its owner",
         handler=unpublish_note,
-        text=note_json_text,
+        text=note_text,
         arguments=note_id_argument,
+        options=NoteId,
     ),
     Command(
-        "show", "show one note", handler=show_note, text=note_json_text, arguments=note_id_argument
+        "show",
+        "show one note",
+        handler=show_note,
+        text=note_text,
+        arguments=note_id_argument,
+        options=NoteId,
     ),
     Command(
         "delete",
         "soft-delete a note",
         handler=delete_note,
-        text=note_json_text,
+        text=note_text,
         arguments=note_id_argument,
+        options=NoteId,
     ),
     Command(
         "restore",
         "restore a soft-deleted note",
         handler=restore_note,
-        text=note_json_text,
+        text=note_text,
         arguments=note_id_argument,
+        options=NoteId,
     ),
     Command(
         "update",
         "change a note's content or tags",
         handler=update_note,
-        text=note_json_text,
+        text=note_text,
         arguments=update_arguments,
+        options=UpdateOptions,
     ),
-    Command("list", "list notes", handler=list_notes, text=list_text, arguments=list_arguments),
+    Command(
+        "list",
+        "list notes",
+        handler=list_notes,
+        text=list_text,
+        arguments=list_arguments,
+        options=ListOptions,
+    ),
 )

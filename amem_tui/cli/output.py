@@ -6,20 +6,88 @@ same way: a note's content can never move the cursor or restyle the terminal.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import sys
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 if TYPE_CHECKING:
     from amem_tui.engine.models import MemoryNote
     from amem_tui.engine.scope import AgentScope
 
-Data = TypeVar("Data")
+Result = TypeVar("Result")
 
-#: A note as JSON: ``{"id": ..., <payload fields>}``.
-NoteJson = dict[str, Any]
+#: A JSON value, as :func:`to_json` builds it.
+JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
+
+
+# ------------------------------------------------------------------ JSON
+#: How :func:`to_json` writes a dataclass field: ``field(metadata=FLATTEN)``.
+JSON_RULE = "json"
+#: A field the text renderer reads but the JSON answer leaves out.
+TEXT_ONLY: Mapping[str, str] = {JSON_RULE: "skip"}
+#: A field whose own JSON object's keys go into the enclosing object (none for None).
+FLATTEN: Mapping[str, str] = {JSON_RULE: "flatten"}
+#: A field the JSON answer holds only when it is set.
+OMIT_NONE: Mapping[str, str] = {JSON_RULE: "omit_none"}
+#: The one field that is the whole JSON answer (the others are for the text).
+ANSWER: Mapping[str, str] = {JSON_RULE: "root"}
+
+
+def to_json(value: object) -> JsonValue:
+    """Any command result as JSON: the one serializer of every answer.
+
+    Dataclass results give their fields in order (see :data:`TEXT_ONLY`,
+    :data:`FLATTEN`, :data:`OMIT_NONE`, :data:`ANSWER`); a note is
+    ``{"id": ..., <payload fields>}``; a consolidation run is its own JSON; another
+    engine model is its ``model_dump``.
+    """
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _dataclass_json(value)
+    if isinstance(value, Mapping):
+        return {str(key): to_json(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [to_json(item) for item in value]
+    if "pydantic" in sys.modules:  # an engine model (loaded only once a command ran)
+        from pydantic import BaseModel
+
+        if isinstance(value, BaseModel):
+            return _model_json(value)
+    return str(value)
+
+
+def _dataclass_json(value: Any) -> JsonValue:
+    out: dict[str, JsonValue] = {}
+    for field in dataclasses.fields(value):
+        rule = field.metadata.get(JSON_RULE)
+        item = getattr(value, field.name)
+        if rule == "root":
+            return to_json(item)
+        if rule == "skip" or (rule == "omit_none" and item is None):
+            continue
+        if rule == "flatten":
+            nested = to_json(item)
+            if isinstance(nested, dict):
+                out.update(nested)
+            continue
+        out[field.name] = to_json(item)
+    return out
+
+
+def _model_json(model: Any) -> JsonValue:
+    from amem_tui.engine.models import ConsolidationRun, MemoryNote
+
+    if isinstance(model, MemoryNote):
+        return {"id": model.id, **model.to_payload()}
+    if isinstance(model, ConsolidationRun):
+        return model.to_json()
+    dumped: JsonValue = model.model_dump(mode="json")
+    return dumped
 
 
 def shorten(text: str, width: int = 80) -> str:
@@ -34,11 +102,6 @@ def agent_names(names: Sequence[str], most: int = 8) -> str:
     if len(names) > most:
         shown = shown[:-1] + f", … +{len(names) - most} more]"
     return shown
-
-
-def note_json(note: MemoryNote) -> NoteJson:
-    """A note as ``{"id": ..., <payload fields>}``."""
-    return {"id": note.id, **note.to_payload()}
 
 
 #: The mem0 fields a note block shows, in this order (see ``formats.mem0``).
@@ -88,32 +151,32 @@ def note_text(note: MemoryNote) -> str:
     return "\n".join(lines)
 
 
-def mem0_view_json(scope: AgentScope) -> dict[str, Any]:
-    """Which mem0 view a scope reads (``user``, ``namespace``, ``view``); nothing for an
-    openclaw-amem scope, whose output keeps its shape."""
+@dataclass(frozen=True)
+class Mem0View:
+    """Which mem0 view an answer read: the user, the exact ``user_id`` and the view."""
+
+    user: str | None
+    namespace: str | None
+    view: str | None
+
+
+def mem0_view(scope: AgentScope) -> Mem0View | None:
+    """The mem0 view a scope reads; None for an openclaw-amem scope (whose answers
+    keep their shape)."""
     if scope.user is None and scope.namespace is None:
-        return {}
-    return {"user": scope.user, "namespace": scope.namespace, "view": scope.view}
+        return None
+    return Mem0View(scope.user, scope.namespace, scope.view)
 
 
-def scope_label(data: Mapping[str, Any]) -> str:
+def scope_label(agent: str, mode: str, collection: str, mem0: Mem0View | None) -> str:
     """Who a listing or search acted as: ``agent dev (Mode A, amem_notes)``, or for a
     mem0 view ``user alice, agent dev (user_id alice:agent:dev, search view, mem0_384d)``."""
-    where = f"agent {data['agent']} (Mode {data['mode']}, {data['collection']})"
-    if data.get("namespace") is None and data.get("user") is None:
-        return where
+    if mem0 is None:
+        return f"agent {agent} (Mode {mode}, {collection})"
     return (
-        f"user {data.get('user')}, agent {data['agent']} (user_id {data.get('namespace')}, "
-        f"{data.get('view')} view, {data['collection']})"
+        f"user {mem0.user}, agent {agent} (user_id {mem0.namespace}, "
+        f"{mem0.view} view, {collection})"
     )
-
-
-def note_json_text(data: NoteJson) -> str:
-    """The note block for a note given as JSON (what the note commands answer)."""
-    from amem_tui.engine.models import MemoryNote  # pydantic: not needed to build the parser
-
-    payload = {key: value for key, value in data.items() if key != "id"}
-    return note_text(MemoryNote.from_payload(data["id"], payload))
 
 
 def sanitize(text: str) -> str:
@@ -145,19 +208,42 @@ def json_text(data: object, *, one_line: bool = False) -> str:
     return "".join(ch if ch.isprintable() or ch == "\n" else _json_escape(ch) for ch in raw)
 
 
-def emit(data: Data, as_json: bool, text: Callable[[Data], str]) -> None:
-    """Print a command's answer: as JSON, or through its text renderer (nothing if empty).
+class JsonLines:
+    """An answer that is a stream of JSON values, one per line (an export), written as
+    it is read, so that no size has to fit in memory.
 
-    ``None`` is the answer of a command that has written its output itself.
+    As text it is JSON Lines; with ``--json`` the same values are the items of one
+    JSON array, so the answer stays one JSON value however long it is.
     """
-    if data is None:
-        return
-    if as_json:
-        print(json_text(data))
+
+    def lines(self) -> Iterator[str]:
+        """Each value as one line of JSON with nothing a terminal obeys, in order."""
+        raise NotImplementedError
+
+
+def emit(result: Result, as_json: bool, text: Callable[[Result], str], out: TextIO) -> None:
+    """Write a command's answer to ``out``: its JSON, or its text renderer's text
+    (nothing if that is empty)."""
+    if isinstance(result, JsonLines):
+        _emit_lines(result, as_json, out)
+    elif as_json:
+        out.write(json_text(to_json(result)) + "\n")
     else:
-        rendered = text(data)
+        rendered = text(result)
         if rendered:
-            print(sanitize(rendered))
+            out.write(sanitize(rendered) + "\n")
+
+
+def _emit_lines(result: JsonLines, as_json: bool, out: TextIO) -> None:
+    if not as_json:
+        for line in result.lines():
+            out.write(line + "\n")
+        return
+    separator = "[\n"
+    for line in result.lines():
+        out.write(separator + line)
+        separator = ",\n"
+    out.write("[]\n" if separator == "[\n" else "\n]\n")
 
 
 # ------------------------------------------------------- errors and warnings

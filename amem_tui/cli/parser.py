@@ -40,7 +40,7 @@ FOLLOW_HELP = "start the TUI in follow mode: its panes keep up with changes made
 class CommandModule(Protocol):
     """A module of subcommands: what the parser reads from it."""
 
-    COMMANDS: tuple[Command[Any], ...]
+    COMMANDS: tuple[Command[Any, Any], ...]
 
 
 #: The subcommand modules, in the order their commands are listed in ``--help``.
@@ -59,7 +59,7 @@ COMMAND_MODULES: tuple[CommandModule, ...] = (
 )
 
 #: Every subcommand by name.
-COMMANDS: dict[str, Command[Any]] = {
+COMMANDS: dict[str, Command[Any, Any]] = {
     command.name: command for module in COMMAND_MODULES for command in module.COMMANDS
 }
 

@@ -10,14 +10,22 @@ names those matches on purpose.
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
 
 from amem_tui.cli.command import Command, UsageError
-from amem_tui.cli.output import mem0_view_json, scope_label, shorten
+from amem_tui.cli.output import (
+    FLATTEN,
+    OMIT_NONE,
+    Mem0View,
+    mem0_view,
+    scope_label,
+    shorten,
+)
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
-    from amem_tui.engine.models import MemoryNote, SearchResult
+    from amem_tui.engine.models import HiddenMatch, MemoryNote, SearchHit, SearchResult
 
 
 def search_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,118 +53,201 @@ def search_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hidden", action="store_true", help="add the matches it cannot see")
 
 
-def search_notes(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
-    """What the agent finds for a query, best first; --hidden adds what it cannot see."""
-    if args.limit < 1:
-        raise UsageError("--limit must be at least 1")
-    from amem_tui.engine.embed import load_in_background  # heavy: only when a search runs
+@dataclass(frozen=True)
+class SearchOptions:
+    """``search``: the query, how many hits, the ranking, and what to add."""
 
-    load_in_background(ctx.engine.embedder)  # while the store opens
+    query: str
+    limit: int
+    mode: Literal["hybrid", "dense"]
+    #: True: compare with every note; False: the HNSW graph; None: by the store's size.
+    exact: bool | None
+    explain: bool
+    hidden: bool
+
+
+def search_notes(ctx: Context, options: SearchOptions) -> FoundNotes:
+    """What the agent finds for a query, best first; --hidden adds what it cannot see."""
+    if options.limit < 1:
+        raise UsageError("--limit must be at least 1")
+    if options.query.strip():  # a blank query embeds nothing: no model to load
+        from amem_tui.engine.embed import load_in_background  # heavy: only when a search runs
+
+        ctx.in_background(load_in_background(ctx.engine.embedder))  # while the store opens
     scope = ctx.reading_scope()
     # Without --agent, let the engine resolve (and report) a --session-key itself.
     agent = scope if ctx.settings.agent or not ctx.settings.session_key else None
     result = ctx.engine.search(
-        agent, args.query, limit=args.limit, mode=args.mode, hidden=args.hidden, exact=args.exact
+        agent,
+        options.query,
+        limit=options.limit,
+        mode=options.mode,
+        hidden=options.hidden,
+        exact=options.exact,
     )
     notes = ctx.engine.redact(scope, [hit.note for hit in result.hits])
-    out = search_json(result, explain=args.explain, notes=notes)
-    out.update(mem0_view_json(scope))
-    return out
+    return found_notes(result, explain=options.explain, notes=notes, mem0=mem0_view(scope))
 
 
 def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 6)
 
 
-def search_json(
-    result: SearchResult, explain: bool = True, notes: list[MemoryNote] | None = None
-) -> dict[str, Any]:
-    """A search result as the CLI prints it; ``explain`` adds how each hit ranked.
+@dataclass(frozen=True)
+class HitExplanation:
+    """How a hit ranked (``--explain``): its similarity, ranks, fusion and boost."""
+
+    similarity: float | None
+    bm25_rank: int | None
+    bm25_score: float | None
+    dense_rank: int | None
+    rrf: float | None
+    boost: float | None
+    via: str
+    via_note: str | None
+    hop: int | None
+    explanation: str
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One hit: its note as the agent may see it, its score, why it is visible."""
+
+    id: str
+    score: float
+    because: str
+    note: MemoryNote = field(metadata=FLATTEN)
+    explained: HitExplanation | None = field(default=None, metadata=FLATTEN)
+
+
+@dataclass(frozen=True)
+class HiddenHit:
+    """A close match the agent may not see (``--hidden``), and why."""
+
+    id: str
+    reason: str
+    kind: str
+    owner: str | None
+    agent_id: str | None
+    collection: str
+    score: float
+    similarity: float | None
+
+
+@dataclass(frozen=True)
+class FoundNotes:
+    """A search's answer: who searched, how, the hits and (``--hidden``) the matches
+    it cannot see; ``--explain`` adds how many notes there were to rank."""
+
+    agent: str
+    mode: str
+    collection: str
+    query: str
+    search_mode: str
+    exact: bool
+    notice: str | None
+    hits: list[Hit]
+    session_key: str | None = field(default=None, metadata=OMIT_NONE)
+    total: int | None = field(default=None, metadata=OMIT_NONE)
+    candidates: int | None = field(default=None, metadata=OMIT_NONE)
+    hidden: list[HiddenHit] | None = field(default=None, metadata=OMIT_NONE)
+    mem0: Mem0View | None = field(default=None, metadata=FLATTEN)
+
+
+def _explained(hit: SearchHit) -> HitExplanation:
+    from amem_tui.engine.search import explain_hit  # ranking code: only once a search ran
+
+    return HitExplanation(
+        similarity=_round(hit.similarity),
+        bm25_rank=hit.bm25_rank,
+        bm25_score=_round(hit.bm25_score),
+        dense_rank=hit.dense_rank,
+        rrf=_round(hit.rrf),
+        boost=_round(hit.boost),
+        via=hit.via,
+        via_note=hit.via_note,
+        hop=hit.hop,
+        explanation=explain_hit(hit),
+    )
+
+
+def _hidden(match: HiddenMatch) -> HiddenHit:
+    return HiddenHit(
+        id=match.id,
+        reason=match.reason,
+        kind=match.kind,
+        owner=match.owner,
+        agent_id=match.agent_id,
+        collection=match.collection,
+        score=round(match.score, 6),
+        similarity=_round(match.similarity),
+    )
+
+
+def found_notes(
+    result: SearchResult,
+    explain: bool = True,
+    notes: list[MemoryNote] | None = None,
+    mem0: Mem0View | None = None,
+) -> FoundNotes:
+    """A search result as the CLI answers it; ``explain`` adds how each hit ranked.
 
     ``notes`` are the hits' notes as the agent may see them (redacted), in hit order.
     """
-    from amem_tui.engine.search import explain_hit  # ranking code: only once a search ran
-
-    hits = []
     shown = notes if notes is not None else [hit.note for hit in result.hits]
-    for hit, note in zip(result.hits, shown, strict=True):
-        row: dict[str, Any] = {
-            "id": hit.note.id,
-            "score": round(hit.score, 6),
-            "because": hit.because,
-            **note.to_payload(),
-        }
-        if explain:
-            row.update(
-                similarity=_round(hit.similarity),
-                bm25_rank=hit.bm25_rank,
-                bm25_score=_round(hit.bm25_score),
-                dense_rank=hit.dense_rank,
-                rrf=_round(hit.rrf),
-                boost=_round(hit.boost),
-                via=hit.via,
-                via_note=hit.via_note,
-                hop=hit.hop,
-                explanation=explain_hit(hit),
-            )
-        hits.append(row)
-    out: dict[str, Any] = {
-        "agent": result.agent,
-        "mode": result.mode,
-        "collection": result.collection,
-        "query": result.query,
-        "search_mode": result.search_mode,
-        "exact": result.exact,
-        "notice": result.notice,
-        "hits": hits,
-    }
-    if result.session_key is not None:
-        out["session_key"] = result.session_key
-    if explain:
-        out["total"] = result.total
-        out["candidates"] = result.candidates
-    if result.hidden:
-        out["hidden"] = [
-            {
-                "id": h.id,
-                "reason": h.reason,
-                "kind": h.kind,
-                "owner": h.owner,
-                "agent_id": h.agent_id,
-                "collection": h.collection,
-                "score": round(h.score, 6),
-                "similarity": _round(h.similarity),
-            }
-            for h in result.hidden
-        ]
-    return out
+    hits = [
+        Hit(
+            id=hit.note.id,
+            score=round(hit.score, 6),
+            because=hit.because,
+            note=note,
+            explained=_explained(hit) if explain else None,
+        )
+        for hit, note in zip(result.hits, shown, strict=True)
+    ]
+    return FoundNotes(
+        agent=result.agent,
+        mode=result.mode,
+        collection=result.collection,
+        query=result.query,
+        search_mode=result.search_mode,
+        exact=result.exact,
+        notice=result.notice,
+        hits=hits,
+        session_key=result.session_key,
+        total=result.total if explain else None,
+        candidates=result.candidates if explain else None,
+        hidden=[_hidden(match) for match in result.hidden] or None,
+        mem0=mem0,
+    )
 
 
-def search_text(data: dict[str, Any]) -> str:
+def search_text(found: FoundNotes) -> str:
     """One line per hit (score, why visible, id, content), then the hidden matches."""
-    where = scope_label(data)
-    how = data["search_mode"] + ("" if data["exact"] else ", approximate")
-    lines = [f"{where}: {len(data['hits'])} hits ({how})"]
-    if data.get("notice"):
-        lines.append(f"note: {data['notice']}")
-    for hit in data["hits"]:
-        content = shorten(str(hit.get("content", "")), 60)
-        lines.append(f"{hit['score']:.3f}  [{hit['because']}]  {hit['id']}  {content}")
-        if "explanation" in hit:
-            lines.append(f"       {hit['explanation']}")
-    if "hidden" in data:
-        lines.append(f"hidden from {data['agent']}: {len(data['hidden'])}")
-        for hidden in data["hidden"]:
-            lines.append(f"{hidden['score']:.3f}  {hidden['id']}  {hidden['reason']}")
+    where = scope_label(found.agent, found.mode, found.collection, found.mem0)
+    how = found.search_mode + ("" if found.exact else ", approximate")
+    lines = [f"{where}: {len(found.hits)} hits ({how})"]
+    if found.notice:
+        lines.append(f"note: {found.notice}")
+    for hit in found.hits:
+        content = shorten(hit.note.content, 60)
+        lines.append(f"{hit.score:.3f}  [{hit.because}]  {hit.id}  {content}")
+        if hit.explained is not None:
+            lines.append(f"       {hit.explained.explanation}")
+    if found.hidden is not None:
+        lines.append(f"hidden from {found.agent}: {len(found.hidden)}")
+        for hidden in found.hidden:
+            lines.append(f"{hidden.score:.3f}  {hidden.id}  {hidden.reason}")
     return "\n".join(lines)
 
 
-COMMANDS: tuple[Command[Any], ...] = (
+COMMANDS: tuple[Command[Any, Any], ...] = (
     Command(
         "search",
         "search as an agent: what it finds, why, and what it cannot see",
         handler=search_notes,
         text=search_text,
         arguments=search_arguments,
+        options=SearchOptions,
     ),
 )

@@ -128,7 +128,7 @@ def serve_text(data: dict[str, Any]) -> str:
     return message
 
 
-COMMANDS: tuple[Command[Any], ...] = (
+COMMANDS: tuple[Command[Any, Any], ...] = (
     Command(
         "serve",
         "the inspector in a browser (textual-serve; 127.0.0.1 unless told otherwise)",

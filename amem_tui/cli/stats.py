@@ -11,12 +11,15 @@ malformed points are only found by reading every note, which ``--check`` does.
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command
+from amem_tui.cli.output import FLATTEN
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
+    from amem_tui.engine.stats import StoreStats
 
 
 def stats_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,14 +32,29 @@ def stats_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def store_stats(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
-    """The engine's figures as plain data, with each owner's share of the shared scope."""
-    counted = None if args.check else ctx.engine.counted_stats()
+@dataclass(frozen=True)
+class StatsOptions:
+    """``stats``: read every note (``--check``) or count from the indexes."""
+
+    check: bool
+
+
+@dataclass(frozen=True)
+class StoreFigures:
+    """The engine's figures, with the shared scope's size and each owner's part of it."""
+
+    stats: StoreStats = field(metadata=FLATTEN)
+    shared_total: int
+    #: Each owner's part of the shared scope, from 0 to 1 (4 decimals), largest first.
+    shared_share: dict[str, float]
+
+
+def store_stats(ctx: Context, options: StatsOptions) -> StoreFigures:
+    """The engine's figures, with each owner's share of the shared scope."""
+    counted = None if options.check else ctx.engine.counted_stats()
     stats = counted if counted is not None else ctx.engine.stats()
-    data = stats.model_dump(mode="json")
-    data["shared_total"] = stats.shared_total
-    data["shared_share"] = {owner: round(part, 4) for owner, part in stats.shared_share().items()}
-    return data
+    share = {owner: round(part, 4) for owner, part in stats.shared_share().items()}
+    return StoreFigures(stats, stats.shared_total, share)
 
 
 #: Columns of text (left-aligned) before the figures (right-aligned).
@@ -55,68 +73,71 @@ def _table(rows: list[list[str]]) -> list[str]:
     return out
 
 
-def _agents(data: dict[str, Any]) -> list[str]:
+def _agents(figures: StoreFigures) -> list[str]:
     # Here, not at the top: the parser imports every command module, and the TUI's
     # first frame must not wait for the engine's models.
     from amem_tui.engine.stats import AGENT_FIGURES
 
     rows = [["agent", "mode", "collection", *(title for title, _ in AGENT_FIGURES)]]
-    pending = set(data["pending"])
-    for agent in data["agents"]:
-        figures = ("?" if key in pending else str(agent[key]) for _, key in AGENT_FIGURES)
-        rows.append([agent["label"], agent["mode"], agent["collection"], *figures])
+    pending = set(figures.stats.pending)
+    for agent in figures.stats.agents:
+        # The figures are named by the table the TUI's overview shares.
+        shown = ("?" if key in pending else str(getattr(agent, key)) for _, key in AGENT_FIGURES)
+        rows.append([agent.label, agent.mode, agent.collection, *shown])
     return _table(rows)
 
 
-def _weeks(data: dict[str, Any]) -> list[str]:
-    agents = data["agents"]
-    if not data["weeks"]:
+def _weeks(figures: StoreFigures) -> list[str]:
+    agents = figures.stats.agents
+    if not figures.stats.weeks:
         return ["notes written per week: none dated"]
-    rows = [["week of", "", "", *(agent["label"] for agent in agents)]]
-    for week in data["weeks"]:
-        rows.append([week, "", "", *(str(agent["weeks"].get(week, 0)) for agent in agents)])
-    undated = [str(agent["weeks"].get("undated", 0)) for agent in agents]
+    rows = [["week of", "", "", *(agent.label for agent in agents)]]
+    for week in figures.stats.weeks:
+        rows.append([week, "", "", *(str(agent.weeks.get(week, 0)) for agent in agents)])
+    undated = [str(agent.weeks.get("undated", 0)) for agent in agents]
     if any(count != "0" for count in undated):
         rows.append(["undated", "", "", *undated])
     return ["notes written per week (weeks start on Monday)", *_table(rows)]
 
 
-def stats_text(data: dict[str, Any]) -> str:
+def stats_text(figures: StoreFigures) -> str:
     """The agent table, the collections, the shared scope by owner, and notes per week."""
-    lines = _agents(data)
+    stats = figures.stats
+    lines = _agents(figures)
     lines.append("")
-    unchecked = "malformed" in data["pending"]
-    for collection in data["collections"]:
-        bad = collection["malformed"]
-        unattributed = f" ({collection['unattributed']} naming no agent)" if bad else ""
+    unchecked = "malformed" in stats.pending
+    for collection in stats.collections:
+        bad = collection.malformed
+        unattributed = f" ({collection.unattributed} naming no agent)" if bad else ""
         checked = "malformed not checked" if unchecked else f"{bad} malformed{unattributed}"
         lines.append(
-            f"{collection['name']}: {collection['points']} points ({collection['format']}), "
-            f"{checked}"
+            f"{collection.name}: {collection.points} points ({collection.format}), {checked}"
         )
-    total = data["shared_total"]
     owners = ", ".join(
-        f"{owner} {data['shared_owners'][owner]} ({part:.0%})"
-        for owner, part in data["shared_share"].items()
+        f"{owner} {stats.shared_owners[owner]} ({part:.0%})"
+        for owner, part in figures.shared_share.items()
     )
-    lines.append(f"shared scope: {total} notes" + (f", written by {owners}" if owners else ""))
-    if data["history_error"]:
-        lines.append(f"consolidation history not read: {data['history_error']}")
+    lines.append(
+        f"shared scope: {figures.shared_total} notes" + (f", written by {owners}" if owners else "")
+    )
+    if stats.history_error:
+        lines.append(f"consolidation history not read: {stats.history_error}")
     if unchecked:
         lines.append(
             "figures from the store's indexes; malformed points (?) are found by reading "
             "every note: stats --check"
         )
-    lines += ["", *_weeks(data)]
+    lines += ["", *_weeks(figures)]
     return "\n".join(lines)
 
 
-COMMANDS: tuple[Command[Any], ...] = (
+COMMANDS: tuple[Command[Any, Any], ...] = (
     Command(
         "stats",
         "the whole store at a glance: per agent, per week, and who shares what",
         handler=store_stats,
         text=stats_text,
         arguments=stats_arguments,
+        options=StatsOptions,
     ),
 )

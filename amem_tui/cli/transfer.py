@@ -9,14 +9,18 @@ import os
 import sys
 import time
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
 from amem_tui.cli.command import Command, FailedWithReport
+from amem_tui.cli.output import FLATTEN, JsonLines
 from amem_tui.engine.errors import AmemError, InvalidInput
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
+    from amem_tui.engine.engine import MemoryEngine
+    from amem_tui.engine.transfer import ImportResult
 
 
 def real_collection(ctx: Context) -> str:
@@ -51,53 +55,106 @@ def _atomic_text(path: Path) -> Iterator[TextIO]:
             tmp.unlink()
 
 
-def export(ctx: Context, args: argparse.Namespace) -> dict[str, Any] | None:
+@dataclass(frozen=True)
+class ExportOptions:
+    """``export``: with vectors or not, to a file or (``None``, ``-``) to stdout."""
+
+    vectors: bool
+    output: str | None
+
+
+@dataclass(frozen=True)
+class Exported:
+    """An export written to a file: how many points went from which collection where."""
+
+    collection: str
+    file: str
+    points: int
+    vectors: bool
+
+
+@dataclass(frozen=True)
+class ExportLines(JsonLines):
+    """An export to stdout: the records themselves, read from the store as written."""
+
+    engine: MemoryEngine
+    collection: str
+    vectors: bool
+
+    def lines(self) -> Iterator[str]:
+        """Each point as one JSON line (see :func:`amem_tui.engine.transfer.dump_line`)."""
+        from amem_tui.engine.transfer import dump_line  # the export line format
+
+        for record in self.engine.export_lines(self.collection, vectors=self.vectors):
+            yield dump_line(record)
+
+
+def export(ctx: Context, options: ExportOptions) -> Exported | ExportLines:
     """Write a collection as JSON Lines (payloads and ids; vectors with --vectors).
 
-    Written to standard output, the lines are the whole answer: it returns None so
-    that no summary follows them, even with --json.
+    To standard output the records are the whole answer: no summary follows them
+    (with ``--json`` they are the items of one JSON array).
     """
     from amem_tui.engine.transfer import dump_line  # the export line format
 
     engine = ctx.engine
     collection = real_collection(ctx)
+    if not options.output or options.output == "-":
+        return ExportLines(engine, collection, options.vectors)
+    path = Path(options.output).expanduser()
     count = 0
-
-    def write(handle: TextIO) -> None:
-        nonlocal count
-        for record in engine.export_lines(collection, vectors=args.vectors):
-            handle.write(dump_line(record) + "\n")
-            count += 1
-
-    if not args.output or args.output == "-":
-        write(sys.stdout)
-        return None
-    path = Path(args.output).expanduser()
     try:
         with _atomic_text(path) as handle:
-            write(handle)
+            for record in engine.export_lines(collection, vectors=options.vectors):
+                handle.write(dump_line(record) + "\n")
+                count += 1
     except OSError as exc:
         raise InvalidInput(f"cannot write {path}: {exc.strerror or exc}") from exc
-    return {"collection": collection, "file": str(path), "points": count, "vectors": args.vectors}
+    return Exported(collection, str(path), count, options.vectors)
 
 
-def export_text(data: dict[str, Any] | None) -> str:
+def export_text(result: Exported | ExportLines) -> str:
     """How many points went from which collection to which file."""
-    if data is None:
-        return ""
-    vectors = " with vectors" if data["vectors"] else ""
-    return f"exported {data['points']} points{vectors} from {data['collection']} to {data['file']}"
+    if isinstance(result, ExportLines):
+        return ""  # written as its lines
+    vectors = " with vectors" if result.vectors else ""
+    return f"exported {result.points} points{vectors} from {result.collection} to {result.file}"
 
 
 # -------------------------------------------------------------------- import
 def import_arguments(parser: argparse.ArgumentParser) -> None:
     """``import FILE [--skip-invalid] [--replace] [--dry-run]``."""
-    parser.add_argument("file", metavar="FILE", help="the JSON Lines file ('-' for stdin)")
+    parser.add_argument(
+        "file",
+        metavar="FILE",
+        help="the JSON Lines file, or the array export --json writes ('-' for stdin)",
+    )
     parser.add_argument(
         "--skip-invalid", action="store_true", help="write the valid lines, report the rest"
     )
     parser.add_argument("--replace", action="store_true", help="overwrite notes whose id exists")
     parser.add_argument("--dry-run", action="store_true", help="validate only, write nothing")
+
+
+def json_lines(lines: Iterable[str]) -> Iterator[str]:
+    """The records of JSON Lines, or of the JSON array ``export --json`` writes (one
+    record a line between ``[`` and ``]``), as JSON Lines: the brackets become blank
+    lines and the commas go, so every record keeps its line number."""
+    array: bool | None = None
+    for line in lines:
+        if array is None and line.strip():
+            array = line.strip() == "["
+            if array:
+                yield "\n"
+                continue
+        if not array:
+            yield line
+            continue
+        record = line.strip()
+        if record == "]":
+            yield "\n"
+            continue
+        yield record.removesuffix(",") + "\n"
 
 
 class ImportFile:
@@ -110,7 +167,7 @@ class ImportFile:
     def __iter__(self) -> Iterator[str]:
         try:
             with self.path.open(encoding="utf-8-sig") as handle:  # a leading BOM is tolerated
-                yield from handle
+                yield from json_lines(handle)
         except FileNotFoundError as exc:
             raise InvalidInput(f"{self.path}: file not found") from exc
         except UnicodeDecodeError as exc:
@@ -163,78 +220,99 @@ class ProgressLine:
         return time.perf_counter() - self.started
 
 
-def import_notes(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
+@dataclass(frozen=True)
+class ImportOptions:
+    """``import``: the file (``-``: stdin), and what to do with bad lines and known ids."""
+
+    file: str
+    skip_invalid: bool
+    replace: bool
+    dry_run: bool
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What an import found and did, how long it took and at what rate."""
+
+    result: ImportResult = field(metadata=FLATTEN)
+    seconds: float
+    #: Notes written per second (None: nothing was written).
+    notes_per_second: float | None
+
+
+def import_notes(ctx: Context, options: ImportOptions) -> Imported:
     """Validate a JSON Lines export, then write it (nothing at all if a line is rejected)."""
     engine = ctx.engine
     collection = real_collection(ctx)
-    if not args.dry_run:
+    if not options.dry_run:
         engine.check_writable(collection)  # refuse before reading a single line
-    lines: Iterable[str] = list(sys.stdin) if args.file == "-" else ImportFile(args.file)
+    lines: Iterable[str] = (
+        list(json_lines(sys.stdin)) if options.file == "-" else ImportFile(options.file)
+    )
     progress = ProgressLine()
     try:
         result = engine.import_lines(
             lines,
             collection,
-            source=args.file,
-            skip_invalid=args.skip_invalid,
-            replace=args.replace,
-            dry_run=args.dry_run,
+            source=options.file,
+            skip_invalid=options.skip_invalid,
+            replace=options.replace,
+            dry_run=options.dry_run,
             progress=progress,
         )
     finally:
         seconds = progress.close()
-    data = result.model_dump()
-    data["seconds"] = round(seconds, 3)
-    data["notes_per_second"] = (
-        round(result.written / seconds, 1) if seconds and result.written else None
-    )
+    rate = round(result.written / seconds, 1) if seconds and result.written else None
+    imported = Imported(result, round(seconds, 3), rate)
     if result.error:
-        raise FailedWithReport(data, AmemError(f"import stopped: {result.error}"))
-    if result.rejected and not args.skip_invalid and not args.dry_run:
+        raise FailedWithReport(imported, AmemError(f"import stopped: {result.error}"))
+    if result.rejected and not options.skip_invalid and not options.dry_run:
         refusal = InvalidInput(
             f"import refused: {len(result.rejected)} of {result.lines} lines rejected; "
             "nothing was written (fix them, or pass --skip-invalid)"
         )
-        raise FailedWithReport(data, refusal)
-    return data
+        raise FailedWithReport(imported, refusal)
+    return imported
 
 
-def import_text(data: dict[str, Any]) -> str:
+def import_text(imported: Imported) -> str:
     """Each rejected line, then what was (or would be) written, and why it stopped."""
+    result = imported.result
     lines = []
-    for bad in data["rejected"]:
+    for bad in result.rejected:
         lines.append(
-            f"line {bad['line']}: rejected ({bad['reason']})"
-            + (f" id {bad['id']}" if bad["id"] else "")
+            f"line {bad.line}: rejected ({bad.reason})" + (f" id {bad.id}" if bad.id else "")
         )
-    if data["dry_run"]:
+    if result.dry_run:
         verb = "would write"
-        count = data["valid"]
+        count = result.valid
     else:
         verb = "wrote"
-        count = data["written"]
+        count = result.written
     lines.append(
-        f"{data['file']}: {data['lines']} lines, {data['valid']} valid, "
-        f"{len(data['rejected'])} rejected; {verb} {count} notes to {data['collection']} "
-        f"({data['vectors_kept']} with their vectors, {data['reembedded']} re-embedded)"
+        f"{result.file}: {result.lines} lines, {result.valid} valid, "
+        f"{len(result.rejected)} rejected; {verb} {count} notes to {result.collection} "
+        f"({result.vectors_kept} with their vectors, {result.reembedded} re-embedded)"
     )
-    if data.get("notes_per_second"):
+    if imported.notes_per_second:
         lines.append(
-            f"{data['written']} notes in {data['seconds']:.1f} s ({data['notes_per_second']:,.0f} "
-            "notes/s, the store optimized and its keyword index saved)"
+            f"{result.written} notes in {imported.seconds:.1f} s "
+            f"({imported.notes_per_second:,.0f} notes/s, the store optimized and its keyword "
+            "index saved)"
         )
-    if data["error"]:
-        lines.append(f"stopped: {data['error']}")
+    if result.error:
+        lines.append(f"stopped: {result.error}")
     return "\n".join(lines)
 
 
-COMMANDS: tuple[Command[Any], ...] = (
+COMMANDS: tuple[Command[Any, Any], ...] = (
     Command(
         "export",
         "write a collection as JSON Lines",
         handler=export,
         text=export_text,
         arguments=export_arguments,
+        options=ExportOptions,
     ),
     Command(
         "import",
@@ -242,5 +320,6 @@ COMMANDS: tuple[Command[Any], ...] = (
         handler=import_notes,
         text=import_text,
         arguments=import_arguments,
+        options=ImportOptions,
     ),
 )

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 
 import pytest
 
+from amem_tui.cli.options import CommonOptions, options_from
 from amem_tui.cli.parser import COMMANDS, build_parser
 
 COMMON = ["--json", "--store", "--url", "--config", "--collection", "--agent", "--session-key"]
@@ -47,3 +49,18 @@ def test_options_before_or_after_the_subcommand_parse_alike(argv: list[str]) -> 
 def test_an_option_after_the_subcommand_wins() -> None:
     args = build_parser().parse_args(["--agent", "main", "show", "x", "--agent", "dev"])
     assert args.agent == "dev"
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_each_command_s_options_are_what_its_parser_fills(name: str) -> None:
+    """A command's typed options name only arguments its parser sets, so the handler
+    reads exactly what was given (a misnamed field fails here, not in use)."""
+    command = COMMANDS[name]
+    parser = subparsers()[name]
+    required = [a for a in parser._actions if not a.option_strings and a.required]
+    parsed = build_parser().parse_args([name, *("x" for _ in required)])
+    common = CommonOptions.from_namespace(parsed)
+    assert common.command == name and common.json is False
+    if command.options is not None:
+        options = options_from(command.options, parsed)
+        assert dataclasses.is_dataclass(options)

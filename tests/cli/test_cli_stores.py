@@ -140,9 +140,13 @@ def test_export_import_round_trip_through_the_cli(
     assert code == 0 and f"exported {len(amem_points())} points" in out
     records = [json.loads(line) for line in export.read_text().splitlines()]
     assert {r["id"]: r["payload"] for r in records} == amem_points()
-    # Stdout export: only the lines, even with --json.
-    code, out, _ = run(capsys, "export", "--store", str(store_dir), "--json")
+    # Stdout export: only the lines; with --json, the same records as one JSON array.
+    code, out, _ = run(capsys, "export", "--store", str(store_dir))
     assert [json.loads(line) for line in out.splitlines()] == records
+    code, out, _ = run(capsys, "export", "--store", str(store_dir), "--json")
+    assert json.loads(out) == records
+    as_array = tmp_path / "notes.json"
+    as_array.write_text(out, encoding="utf-8")
     # The malformed points are refused by name and line; nothing is written.
     fresh = tmp_path / "fresh"
     code, out, err = run(
@@ -167,6 +171,22 @@ def test_export_import_round_trip_through_the_cli(
         pid: json.dumps(p, sort_keys=True)
         for pid, p in amem_points().items()
         if pid not in MALFORMED
+    }
+    # The array that export --json writes imports alike, line numbers and all.
+    again = tmp_path / "again"
+    code, out, _ = run(
+        capsys, "import", str(as_array), "--store", str(again), "--collection", "amem_notes"
+    )
+    assert code == 2 and len([line for line in out.splitlines() if " rejected (" in line]) == len(
+        MALFORMED
+    )
+    code, out, _ = run(
+        capsys, "import", str(as_array), "--skip-invalid", "--store", str(again), "--json"
+    )
+    assert code == 0 and json.loads(out)["written"] == result["written"]
+    code, out, _ = run(capsys, "export", "--store", str(again), "--json")
+    assert {r["id"]: r["payload"] for r in json.loads(out)} == {
+        pid: p for pid, p in amem_points().items() if pid not in MALFORMED
     }
 
 
