@@ -17,20 +17,18 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from amem_tui.config import Settings
-from amem_tui.engine import reading
-from amem_tui.engine import search as searching
-from amem_tui.engine.agent_writes import AgentWrites
+from amem_tui.engine.agent_view import AgentView
 from amem_tui.engine.agents import AgentDirectory
 from amem_tui.engine.clock import Clock, IdFactory, Timekeeper, iso, new_uuid, utc_now
 from amem_tui.engine.collections import Collections, CollectionService
 from amem_tui.engine.embed import Embedder, make_embedder
+from amem_tui.engine.errors import READ_ONLY_MESSAGE, AmemError, ReadOnlyStore
 from amem_tui.engine.modelinfo import Embedders, ModelInfo
 from amem_tui.engine.models import (
     ConsolidationRun,
     HiddenMatch,
     MemoryNote,
     NotePage,
-    RunTrigger,
     SearchResult,
 )
 from amem_tui.engine.notes import NoteWriter
@@ -44,7 +42,7 @@ from amem_tui.paths import cache_dir
 if TYPE_CHECKING:
     from amem_tui.engine.audit import AuditReport
     from amem_tui.engine.compare import CompareScope, Comparison
-    from amem_tui.engine.consolidation import Consolidator, Judge
+    from amem_tui.engine.consolidation import Judge
     from amem_tui.engine.consolidation.scheduler import ConsolidationScheduler
     from amem_tui.engine.inventory import CollectionView, StoreStatus
     from amem_tui.engine.stats import StoreStats
@@ -56,7 +54,7 @@ __all__ = ["ListScope", "MemoryEngine", "iso", "open_store", "utc_now"]
 Progress = Callable[[int, int], None]
 
 
-class MemoryEngine(AgentWrites):
+class MemoryEngine:
     """Scoped access to a memory store: every call names the acting agent.
 
     The engine never imports a UI toolkit. All reads are side-effect free; all
@@ -170,9 +168,6 @@ class MemoryEngine(AgentWrites):
         every user and agent pair)."""
         return self._directory().agents()
 
-    def _scope(self, agent: str | AgentScope) -> AgentScope:
-        return agent if isinstance(agent, AgentScope) else self.scope(agent)
-
     # ---------------------------------------------------------- collections
     def collection(self, name: str) -> CollectionService:
         """The service of one collection: its format, model, read filter and notes."""
@@ -270,7 +265,7 @@ class MemoryEngine(AgentWrites):
             which=which,
             limit=limit,
             query=query,
-            search_as=lambda scope: self.search(scope, query or "", limit=limit),
+            search_as=lambda scope: self.agent(scope).search(query or "", limit=limit),
             dedicated=self.settings.dedicated_collections(),
             progress=progress,
         )
@@ -297,81 +292,12 @@ class MemoryEngine(AgentWrites):
         names = dict.fromkeys(self.collection(s.collection).real_name for s in self.agents())
         return [self.store.revision(name) for name in names]
 
-    # ------------------------------------------------------------- reading
-    def get(self, agent: str | AgentScope, note_id: str) -> MemoryNote:
-        """A note by id, if the read rule lets the agent see it (soft-deleted included)."""
-        scope = self._scope(agent)
-        return reading.read_note(self.collection(scope.collection), scope, note_id)
-
-    def linked(
-        self, agent: str | AgentScope, note: MemoryNote
-    ) -> list[tuple[str, MemoryNote | None]]:
-        """Each link of a note with its target, or None where the read rule hides it."""
-        scope = self._scope(agent)
-        return reading.linked(self.collection(scope.collection), scope, note)
-
-    def redact(self, agent: str | AgentScope, notes: Sequence[MemoryNote]) -> list[MemoryNote]:
-        """Copies of ``notes`` fit to show ``agent``: links and conflicts to notes it may not
-        read are dropped and counted (``unreadable_links``, ``unreadable_conflicts``)."""
-        scope = self._scope(agent)
-        return reading.redact(self.collection(scope.collection), scope, notes)
-
     def known_agents(self) -> set[str]:
         """The agents the configuration names or the store holds (a mistyped ``--agent``
         is none of them)."""
         return {scope.agent for scope in self.agents()}
 
-    def list_notes(
-        self,
-        agent: str | AgentScope,
-        which: ListScope = "visible",
-        limit: int = 50,
-        offset: int = 0,
-        include_inactive: bool = False,
-        *,
-        owner: str | None = None,
-        low_quality: bool = False,
-        run_id: str | None = None,
-    ) -> NotePage:
-        """A page of the agent's private, shared or all visible notes, with the total.
-
-        ``owner`` keeps only the notes that agent wrote (e.g. whose shared notes are
-        these?); ``low_quality`` only the notes flagged by the content check;
-        ``run_id`` only one session's short-term memories (mem0's ``run_id``).
-        """
-        scope = self._scope(agent)
-        return reading.list_notes(
-            self.collection(scope.collection),
-            scope,
-            which,
-            limit,
-            offset,
-            include_inactive,
-            owner=owner,
-            low_quality=low_quality,
-            run_id=run_id,
-        )
-
-    def count(self, agent: str | AgentScope, which: ListScope = "visible") -> int:
-        """How many notes a listing holds."""
-        scope = self._scope(agent)
-        return reading.count(self.collection(scope.collection), scope, which)
-
-    def probe(
-        self, agent: str | AgentScope, watch: Sequence[str] = (), since: Probe | None = None
-    ) -> Probe:
-        """A cheap look at the agent's memory, to follow it while others write it.
-
-        Counts of its panes and run log, the ``watch``-ed notes as stored now, and the
-        notes created since the previous probe ``since`` (see :mod:`.watch`). On an
-        embedded store nothing is read while nothing was written.
-        """
-        from amem_tui.engine.watch import probe
-
-        scope = self._scope(agent)
-        return probe(self.collection(scope.collection), scope, watch, since, self.clock)
-
-    # ------------------------------------------------------------ searching
+    # --------------------------------------------------------- one agent's view
     def _space(self, scope: AgentScope) -> SearchSpace:
         dedicated = self.settings.dedicated_collections()
         names = [scope.collection]
@@ -379,6 +305,62 @@ class MemoryEngine(AgentWrites):
             if name not in names:
                 names.append(name)
         return SearchSpace(scope, tuple(self.collection(n) for n in names), dedicated)
+
+    def agent(
+        self, agent: str | AgentScope | None = None, *, session_key: str | None = None
+    ) -> AgentView:
+        """One agent's reads and writes, its scope resolved once (see :class:`AgentView`).
+
+        ``agent`` is an id, a scope already resolved, or None for the configured agent;
+        a ``session_key`` (``agent:<id>:<rest>``, or given as ``agent``) resolves to its
+        agent, as the plugin that wrote the store resolves it.
+        """
+        directory = self._directory()
+        if isinstance(agent, str):  # an explicit id is checked, never read as a session key
+            scope, key = directory.scope(agent), None
+        else:
+            scope, key = directory.search_scope(agent, session_key)
+        return AgentView(
+            scope,
+            space=self._space(scope),
+            writer=self._writer,
+            time=self.time,
+            lock=self._lock,
+            read_only=self.read_only,
+            judge=self.judge,
+            threshold=self.settings.consolidation_threshold,
+            session_key=key,
+        )
+
+    # Transitional: the per-agent calls of the earlier API, each a thin delegate to
+    # ``self.agent(agent)``. They go once every caller uses ``engine.agent(...)``.
+    def get(self, agent: str | AgentScope, note_id: str) -> MemoryNote:
+        """Transitional: ``agent(agent).get(note_id)``."""
+        return self.agent(agent).get(note_id)
+
+    def linked(
+        self, agent: str | AgentScope, note: MemoryNote
+    ) -> list[tuple[str, MemoryNote | None]]:
+        """Transitional: ``agent(agent).linked(note)``."""
+        return self.agent(agent).linked(note)
+
+    def redact(self, agent: str | AgentScope, notes: Sequence[MemoryNote]) -> list[MemoryNote]:
+        """Transitional: ``agent(agent).redact(notes)``."""
+        return self.agent(agent).redact(notes)
+
+    def list_notes(self, agent: str | AgentScope, *args: Any, **kwargs: Any) -> NotePage:
+        """Transitional: ``agent(agent).list_notes(...)``."""
+        return self.agent(agent).list_notes(*args, **kwargs)
+
+    def count(self, agent: str | AgentScope, which: ListScope = "visible") -> int:
+        """Transitional: ``agent(agent).count(which)``."""
+        return self.agent(agent).count(which)
+
+    def probe(
+        self, agent: str | AgentScope, watch: Sequence[str] = (), since: Probe | None = None
+    ) -> Probe:
+        """Transitional: ``agent(agent).probe(watch, since)``."""
+        return self.agent(agent).probe(watch, since)
 
     def search(
         self,
@@ -388,60 +370,86 @@ class MemoryEngine(AgentWrites):
         mode: SearchMode = "hybrid",
         hidden: bool = False,
         session_key: str | None = None,
-        *,
-        exact: bool | None = None,
-        links: bool = True,
-        stop: Callable[[], bool] | None = None,
+        **kwargs: Any,
     ) -> SearchResult:
-        """What the agent finds for ``query``, best first and explained; changes nothing.
-
-        ``mode`` is ``hybrid`` (dense + BM25, fused) or ``dense``; without a usable
-        model it falls back to keyword-only and says so in ``notice``. ``hidden``
-        adds the best matches the agent cannot see, with the reason. ``agent`` may
-        be None with a ``session_key`` (``agent:<id>:<rest>``). ``exact`` True compares
-        the query with every vector, False walks the HNSW graph, None scans up to 250,000
-        notes (``result.exact`` says which it was). ``stop`` is asked
-        between the stages; when it says True, :class:`SearchStopped` is raised (an app
-        stops a search whose query was typed over). See :mod:`amem_tui.engine.search`.
-        """
-        scope, key = self._directory().search_scope(agent, session_key)
-        return searching.search(
-            self._space(scope),
-            query,
-            now=self.clock(),
-            limit=limit,
-            mode=mode,
-            hidden=hidden,
-            exact=exact,
-            links=links,
-            session_key=key,
-            stop=stop,
-        )
+        """Transitional: ``agent(agent, session_key=...).search(query, ...)`` (an
+        ``agent`` of the form ``agent:<id>:<rest>`` is read as a session key)."""
+        if isinstance(agent, str) and agent.startswith("agent:"):
+            agent, session_key = None, agent
+        view = self.agent(agent, session_key=session_key)
+        return view.search(query, limit, mode, hidden, **kwargs)
 
     def hidden_matches(
-        self,
-        agent: str | AgentScope,
-        query: str,
-        limit: int = 10,
-        mode: SearchMode = "hybrid",
-        *,
-        exact: bool | None = None,
+        self, agent: str | AgentScope, query: str, *args: Any, **kwargs: Any
     ) -> tuple[list[HiddenMatch], str | None]:
-        """The hidden matches a search with ``hidden=True`` would add, and its notice.
-
-        Lets an app show the hits first (``search(hidden=False)``) and these after.
-        """
-        space = self._space(self._scope(agent))
-        return searching.hidden_matches(space, query, limit=limit, mode=mode, exact=exact)
+        """Transitional: ``agent(agent).hidden_matches(query, ...)``."""
+        return self.agent(agent).hidden_matches(query, *args, **kwargs)
 
     def warm_up(self, agent: str | AgentScope | None = None) -> None:
-        """Read and index what the agent's searches use, so its next search is quick.
+        """Transitional: ``agent(agent).warm_up()``."""
+        self.agent(agent).warm_up()
 
-        For an app to call in the background after start and after writes; a search
-        that comes while this runs waits for it instead of reading the store again.
+    def write_refusal(
+        self, agent: str | AgentScope, note: MemoryNote, action: str
+    ) -> AmemError | None:
+        """Transitional: ``agent(agent).write_refusal(note, action)``."""
+        return self.agent(agent).write_refusal(note, action)
+
+    def add(self, agent: str | AgentScope, content: str, **fields: Any) -> MemoryNote:
+        """Transitional: ``agent(agent).add(content, ...)``."""
+        self.check_writable()
+        return self.agent(agent).add(content, **fields)
+
+    def add_shared(self, agent: str | AgentScope, content: str, **fields: Any) -> MemoryNote:
+        """Transitional: ``agent(agent).add(content, shared=True, ...)``."""
+        return self.add(agent, content, shared=True, **fields)
+
+    def publish(self, agent: str | AgentScope, note_id: str) -> MemoryNote:
+        """Transitional: ``agent(agent).publish(note_id)``."""
+        self.check_writable()
+        return self.agent(agent).publish(note_id)
+
+    def unpublish(self, agent: str | AgentScope, note_id: str) -> MemoryNote:
+        """Transitional: ``agent(agent).unpublish(note_id)``."""
+        self.check_writable()
+        return self.agent(agent).unpublish(note_id)
+
+    def update(self, agent: str | AgentScope, note_id: str, **fields: Any) -> MemoryNote:
+        """Transitional: ``agent(agent).update(note_id, ...)``."""
+        self.check_writable()
+        return self.agent(agent).update(note_id, **fields)
+
+    def delete(self, agent: str | AgentScope, note_id: str) -> MemoryNote:
+        """Transitional: ``agent(agent).delete(note_id)``."""
+        self.check_writable()
+        return self.agent(agent).delete(note_id)
+
+    def restore(self, agent: str | AgentScope, note_id: str) -> MemoryNote:
+        """Transitional: ``agent(agent).restore(note_id)``."""
+        self.check_writable()
+        return self.agent(agent).restore(note_id)
+
+    def check_writable(self, collection: str | None = None) -> None:
+        """Raise :class:`ReadOnlyStore` when writes are off (``--read-only``, or a mem0
+        collection, which is only ever read)."""
+        if self.read_only:
+            raise ReadOnlyStore(READ_ONLY_MESSAGE)
+        if collection is not None:
+            self.collection(collection).check_writable()
+
+    def put_notes(
+        self,
+        collection: str,
+        notes: Sequence[MemoryNote],
+        vectors: Sequence[Sequence[float] | None] | None = None,
+    ) -> None:
+        """Store notes exactly as given (demo data, imports); embeds where no vector is given.
+
+        This bypasses the per-agent rules on purpose: it is how whole stores are
+        loaded, never how an agent writes.
         """
-        scope = agent if isinstance(agent, AgentScope) else self.scope(agent)
-        searching.warm_up(self._space(scope), self.clock())
+        self.check_writable(collection)
+        self._writer.put(self.collection(collection), notes, vectors)
 
     # ------------------------------------------------------- export, import
     def export_lines(self, collection: str, vectors: bool = False) -> Iterator[dict[str, Any]]:
@@ -503,54 +511,28 @@ class MemoryEngine(AgentWrites):
             progress("indexing", 1, 1)
 
     # -------------------------------------------------------- consolidation
-    def _consolidator(self) -> Consolidator:
-        # Imported here: most sessions never consolidate, and start-up pays for imports.
-        from amem_tui.engine.consolidation import Consolidator
-
-        return Consolidator(self.store, self.time, self._lock, self.judge)
-
-    def consolidate(
-        self,
-        agent: str | AgentScope,
-        dry_run: bool = False,
-        threshold: float | None = None,
-        progress: Progress | None = None,
-        trigger: RunTrigger = "manual",
-    ) -> ConsolidationRun:
-        """Merge the agent's near-duplicate private notes; record the run in the store.
-
-        Only the agent's private, active ``memory`` notes are candidates. A dry run
-        returns the planned merges and writes nothing. An interrupted earlier run
-        of the agent is finished first. ``progress(done, total)`` counts merges.
-        """
-        scope = self._scope(agent)
-        if not dry_run:
+    def consolidate(self, agent: str | AgentScope, *args: Any, **kwargs: Any) -> ConsolidationRun:
+        """Transitional: ``agent(agent).consolidate(...)``."""
+        if not kwargs.get("dry_run", args[0] if args else False):
             self.check_writable()
-        service = self.collection(scope.collection)
-        if not dry_run or service.format == "mem0":
-            service.check_writable()  # mem0 memories are never consolidated
-        limit = self.settings.consolidation_threshold if threshold is None else threshold
-        with self._lock:
-            return self._consolidator().consolidate(
-                service, scope, dry_run=dry_run, threshold=limit, progress=progress, trigger=trigger
-            )
+        return self.agent(agent).consolidate(*args, **kwargs)
 
     def history(self, agent: str | None = None) -> list[ConsolidationRun]:
-        """Consolidation runs, newest first: ours from the store, openclaw-amem's from notes."""
-        scopes = [self.scope(agent)] if agent is not None else self.agents()
-        services = [self.collection(s.collection) for s in scopes]
-        return self._consolidator().history(services, agent)
+        """Consolidation runs of every agent, newest first: ours from the store,
+        openclaw-amem's rebuilt from notes (one agent's: ``agent(name).history()``)."""
+        if agent is not None:  # transitional
+            return self.agent(agent).history()
+        from amem_tui.engine.consolidation import Consolidator
+
+        services = [self.collection(s.collection) for s in self.agents()]
+        return Consolidator(self.store, self.time, self._lock).history(services, None)
 
     def undo(
         self, agent: str | AgentScope, run_id: str, merge_keeper: str | None = None
     ) -> ConsolidationRun:
-        """Revert a run, or its one merge into ``merge_keeper``; returns the recorded undo run.
-
-        Refused (InvalidInput) when a keeper changed since the run.
-        """
-        service, scope = self._writable_scope(agent)
-        with self._lock:
-            return self._consolidator().undo(service, scope, run_id, merge_keeper)
+        """Transitional: ``agent(agent).undo(run_id, merge_keeper)``."""
+        self.check_writable()
+        return self.agent(agent).undo(run_id, merge_keeper)
 
     @property
     def scheduler(self) -> ConsolidationScheduler:

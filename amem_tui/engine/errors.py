@@ -51,6 +51,10 @@ class ReadOnlyStore(AmemError):
     exit_code = 3
 
 
+#: What a write meets on a store opened read-only.
+READ_ONLY_MESSAGE = "the store is opened read-only (--read-only): writes are off"
+
+
 class NotFound(AmemError):
     """No such note, or not visible to this agent (the same answer, so nothing leaks)."""
 

@@ -1,0 +1,346 @@
+"""One agent's memory, its scope resolved once: what ``MemoryEngine.agent()`` returns.
+
+An :class:`AgentView` reads as its agent (listings, notes by id, search, follow-mode
+probes), writes as its agent (every write refused on a read-only store or a mem0
+collection, and checked against the write rule of :mod:`amem_tui.engine.scope`
+before :class:`~amem_tui.engine.notes.NoteWriter` changes the store) and consolidates
+the agent's private notes. It is made of the narrow parts it needs (the agent's
+collection, its search space, the note writer, the clock), never the engine facade.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from amem_tui.engine import reading
+from amem_tui.engine import scope as rules
+from amem_tui.engine import search as searching
+from amem_tui.engine.clock import Timekeeper
+from amem_tui.engine.errors import READ_ONLY_MESSAGE, AmemError, ReadOnlyStore
+from amem_tui.engine.formats import mem0
+from amem_tui.engine.models import (
+    ConsolidationRun,
+    HiddenMatch,
+    MemoryNote,
+    NotePage,
+    RunTrigger,
+    SearchResult,
+)
+from amem_tui.engine.notes import NoteType, NoteWriter
+from amem_tui.engine.reading import ListScope
+from amem_tui.engine.scope import AgentScope
+from amem_tui.engine.search import SearchMode, SearchSpace
+
+if TYPE_CHECKING:
+    from amem_tui.engine.collections import CollectionService
+    from amem_tui.engine.consolidation import Consolidator, Judge
+    from amem_tui.engine.watch import Probe
+
+Progress = Callable[[int, int], None]
+
+#: Actions only a note's owner may take.
+OWNER_ACTIONS = frozenset({"publish", "unpublish"})
+
+
+class AgentView:
+    """One agent's reads and writes, in the scope it was made with.
+
+    Cheap to make: an app makes one per call (``engine.agent(scope).list_notes()``) or
+    keeps one while its agent stays the same. A view keeps the store it was made on.
+    """
+
+    def __init__(
+        self,
+        scope: AgentScope,
+        *,
+        space: SearchSpace,
+        writer: NoteWriter,
+        time: Timekeeper,
+        lock: threading.RLock,
+        read_only: bool,
+        judge: Judge | None = None,
+        threshold: float,
+        session_key: str | None = None,
+    ) -> None:
+        #: Whose memory this is, resolved as the plugin that wrote the store resolves it.
+        self.scope = scope
+        #: The session key the scope was resolved from (None: the agent was named).
+        self.session_key = session_key
+        self._space = space
+        self._writer = writer
+        self._time = time
+        self._lock = lock
+        self._read_only = read_only
+        self._judge = judge
+        self._threshold = threshold
+
+    def __repr__(self) -> str:
+        return f"AgentView({self.scope.agent!r}, mode={self.scope.mode}, {self.scope.collection!r})"
+
+    @property
+    def name(self) -> str:
+        """The agent's id."""
+        return self.scope.agent
+
+    @property
+    def service(self) -> CollectionService:
+        """The agent's collection (its format, model and read filter)."""
+        return self._space.own
+
+    # -------------------------------------------------------------- reading
+    def list_notes(
+        self,
+        which: ListScope = "visible",
+        limit: int = 50,
+        offset: int = 0,
+        include_inactive: bool = False,
+        *,
+        owner: str | None = None,
+        low_quality: bool = False,
+        run_id: str | None = None,
+    ) -> NotePage:
+        """A page of the agent's private, shared or all visible notes, with the total.
+
+        ``owner`` keeps only the notes that agent wrote (e.g. whose shared notes are
+        these?); ``low_quality`` only the notes flagged by the content check;
+        ``run_id`` only one session's short-term memories (mem0's ``run_id``).
+        """
+        return reading.list_notes(
+            self.service,
+            self.scope,
+            which,
+            limit,
+            offset,
+            include_inactive,
+            owner=owner,
+            low_quality=low_quality,
+            run_id=run_id,
+        )
+
+    def count(self, which: ListScope = "visible") -> int:
+        """How many notes a listing holds."""
+        return reading.count(self.service, self.scope, which)
+
+    def get(self, note_id: str) -> MemoryNote:
+        """A note by id, if the read rule lets the agent see it (soft-deleted included)."""
+        return reading.read_note(self.service, self.scope, note_id)
+
+    def linked(self, note: MemoryNote) -> list[tuple[str, MemoryNote | None]]:
+        """Each link of a note with its target, or None where the read rule hides it."""
+        return reading.linked(self.service, self.scope, note)
+
+    def redact(self, notes: Sequence[MemoryNote]) -> list[MemoryNote]:
+        """Copies of ``notes`` fit to show the agent: links and conflicts to notes it may
+        not read are dropped and counted (``unreadable_links``, ``unreadable_conflicts``)."""
+        return reading.redact(self.service, self.scope, notes)
+
+    def probe(self, watch: Sequence[str] = (), since: Probe | None = None) -> Probe:
+        """A cheap look at the agent's memory, to follow it while others write it.
+
+        Counts of its panes and run log, the ``watch``-ed notes as stored now, and the
+        notes created since the previous probe ``since`` (see :mod:`.watch`). On an
+        embedded store nothing is read while nothing was written.
+        """
+        from amem_tui.engine.watch import probe
+
+        return probe(self.service, self.scope, watch, since, self._time.clock)
+
+    # ------------------------------------------------------------ searching
+    def search(
+        self,
+        query: str,
+        limit: int = 10,
+        mode: SearchMode = "hybrid",
+        hidden: bool = False,
+        *,
+        exact: bool | None = None,
+        links: bool = True,
+        stop: Callable[[], bool] | None = None,
+    ) -> SearchResult:
+        """What the agent finds for ``query``, best first and explained; changes nothing.
+
+        ``mode`` is ``hybrid`` (dense + BM25, fused) or ``dense``; without a usable
+        model it falls back to keyword-only and says so in ``notice``. ``hidden``
+        adds the best matches the agent cannot see, with the reason. ``exact`` True
+        compares the query with every vector, False walks the HNSW graph, None scans up
+        to 250,000 notes (``result.exact`` says which it was). ``stop`` is asked between
+        the stages; when it says True, :class:`SearchStopped` is raised (an app stops a
+        search whose query was typed over). See :mod:`amem_tui.engine.search`.
+        """
+        return searching.search(
+            self._space,
+            query,
+            now=self._time.clock(),
+            limit=limit,
+            mode=mode,
+            hidden=hidden,
+            exact=exact,
+            links=links,
+            session_key=self.session_key,
+            stop=stop,
+        )
+
+    def hidden_matches(
+        self,
+        query: str,
+        limit: int = 10,
+        mode: SearchMode = "hybrid",
+        *,
+        exact: bool | None = None,
+    ) -> tuple[list[HiddenMatch], str | None]:
+        """The hidden matches a search with ``hidden=True`` would add, and its notice.
+
+        Lets an app show the hits first (``search(hidden=False)``) and these after.
+        """
+        return searching.hidden_matches(self._space, query, limit=limit, mode=mode, exact=exact)
+
+    def warm_up(self) -> None:
+        """Read and index what the agent's searches use, so its next search is quick.
+
+        For an app to call in the background after start and after writes; a search
+        that comes while this runs waits for it instead of reading the store again.
+        """
+        searching.warm_up(self._space, self._time.clock())
+
+    # ------------------------------------------------------------- writing
+    def _check_writable(self) -> CollectionService:
+        if self._read_only:
+            raise ReadOnlyStore(READ_ONLY_MESSAGE)
+        service = self.service
+        service.check_writable()
+        return service
+
+    def write_refusal(self, note: MemoryNote, action: str) -> AmemError | None:
+        """The refusal ``action`` on ``note`` would meet, or None: an app can say why an
+        action is off before trying it. ``publish`` and ``unpublish`` are the owner's."""
+        if self._read_only:
+            return ReadOnlyStore(READ_ONLY_MESSAGE)
+        if mem0.is_mem0_note(note):
+            return ReadOnlyStore(f"note {note.id} is a mem0 memory: {mem0.READ_ONLY_REASON}")
+        if action in OWNER_ACTIONS:
+            return rules.owner_denial(self.scope.agent, note, action)
+        return rules.write_denial(self.scope.agent, note, action)
+
+    def add(
+        self,
+        content: str,
+        *,
+        shared: bool = False,
+        tags: Sequence[str] = (),
+        keywords: Sequence[str] = (),
+        context: str = "",
+        category: str = "General",
+        note_type: NoteType = "memory",
+        links: Sequence[str] = (),
+        extra: dict[str, object] | None = None,
+    ) -> MemoryNote:
+        """Write a note: private by default, shared only when asked (Mode A only).
+
+        Content under 10 characters (trimmed) is rejected; time-bound wording is
+        flagged ``ephemeral``; content identical to a note already in the same
+        scope returns that note instead of writing a copy.
+        """
+        service = self._check_writable()
+        return self._writer.add(
+            service,
+            self.scope,
+            content,
+            shared=shared,
+            tags=tags,
+            keywords=keywords,
+            context=context,
+            category=category,
+            note_type=note_type,
+            links=links,
+            extra=extra,
+        )
+
+    def publish(self, note_id: str) -> MemoryNote:
+        """Make a private note shared, in place: owner kept, ``writers=[owner]``."""
+        return self._writer.publish(self._check_writable(), self.scope, note_id)
+
+    def unpublish(self, note_id: str) -> MemoryNote:
+        """Make a shared note private to its owner again (owner only)."""
+        return self._writer.unpublish(self._check_writable(), self.scope, note_id)
+
+    def update(
+        self,
+        note_id: str,
+        *,
+        content: str | None = None,
+        tags: Sequence[str] | None = None,
+        expected_hash: str | None = None,
+    ) -> MemoryNote:
+        """Change a note's content and/or tags (write rule); new content is re-embedded.
+
+        ``expected_hash`` guards against overwriting a change made elsewhere since
+        the note was loaded.
+        """
+        return self._writer.update(
+            self._check_writable(),
+            self.scope,
+            note_id,
+            content=content,
+            tags=tags,
+            expected_hash=expected_hash,
+        )
+
+    def delete(self, note_id: str) -> MemoryNote:
+        """Soft-delete a note (``is_active=false``); nothing is ever hard-deleted."""
+        return self._writer.set_active(self._check_writable(), self.scope, note_id, active=False)
+
+    def restore(self, note_id: str) -> MemoryNote:
+        """Undo a soft delete."""
+        return self._writer.set_active(self._check_writable(), self.scope, note_id, active=True)
+
+    # -------------------------------------------------------- consolidation
+    def _consolidator(self) -> Consolidator:
+        # Imported here: most sessions never consolidate, and start-up pays for imports.
+        from amem_tui.engine.consolidation import Consolidator
+
+        return Consolidator(self.service.store, self._time, self._lock, self._judge)
+
+    def consolidate(
+        self,
+        dry_run: bool = False,
+        threshold: float | None = None,
+        progress: Progress | None = None,
+        trigger: RunTrigger = "manual",
+    ) -> ConsolidationRun:
+        """Merge the agent's near-duplicate private notes; record the run in the store.
+
+        Only the agent's private, active ``memory`` notes are candidates. A dry run
+        returns the planned merges and writes nothing. An interrupted earlier run
+        of the agent is finished first. ``progress(done, total)`` counts merges.
+        """
+        if dry_run:
+            if self.service.format == "mem0":
+                self.service.check_writable()  # mem0 memories are never consolidated
+        else:
+            self._check_writable()
+        limit = self._threshold if threshold is None else threshold
+        with self._lock:
+            return self._consolidator().consolidate(
+                self.service,
+                self.scope,
+                dry_run=dry_run,
+                threshold=limit,
+                progress=progress,
+                trigger=trigger,
+            )
+
+    def undo(self, run_id: str, merge_keeper: str | None = None) -> ConsolidationRun:
+        """Revert a run, or its one merge into ``merge_keeper``; returns the recorded undo run.
+
+        Refused (InvalidInput) when a keeper changed since the run.
+        """
+        service = self._check_writable()
+        with self._lock:
+            return self._consolidator().undo(service, self.scope, run_id, merge_keeper)
+
+    def history(self) -> list[ConsolidationRun]:
+        """The agent's consolidation runs, newest first: ours from the store,
+        openclaw-amem's rebuilt from its notes."""
+        return self._consolidator().history([self.service], self.scope.agent)
