@@ -58,9 +58,12 @@ def consolidate(ctx: Context, options: ConsolidateOptions) -> Consolidated:
     if options.threshold is not None and not 0.0 < options.threshold <= 1.0:
         raise UsageError("--threshold must be above 0 and at most 1")
     scope = ctx.reading_scope() if options.dry_run else ctx.writing_scope()
-    run = ctx.engine.consolidate(scope, dry_run=options.dry_run, threshold=options.threshold)
-    if run.dry_run:  # the plan's id names nothing undo or history could find
+    view = ctx.engine.agent(scope)
+    if options.dry_run:  # the plan, shown; its id names nothing undo or history could find
+        run = view.plan_consolidation(threshold=options.threshold).run
         return Consolidated(run, None, [DRY_RUN_MESSAGE, *run.messages], stored=False)
+    # Planned, then that plan applied (after finishing an interrupted run).
+    run = view.consolidate(threshold=options.threshold)
     return Consolidated(run, run.id, run.messages, stored=True)
 
 

@@ -35,7 +35,7 @@ from amem_tui.engine.search import SearchMode, SearchSpace
 
 if TYPE_CHECKING:
     from amem_tui.engine.collections import CollectionService
-    from amem_tui.engine.consolidation import Consolidator, Judge
+    from amem_tui.engine.consolidation import ConsolidationPlan, Consolidator, Judge
     from amem_tui.engine.watch import Probe
 
 Progress = Callable[[int, int], None]
@@ -302,6 +302,36 @@ class AgentView:
 
         return Consolidator(self.service.store, self._time, self._lock, self._judge)
 
+    def plan_consolidation(
+        self, threshold: float | None = None, *, trigger: RunTrigger = "manual"
+    ) -> ConsolidationPlan:
+        """What a consolidation of the agent's near-duplicate private notes would merge,
+        as a plan to show and then :meth:`apply` (nothing is written).
+
+        Only the agent's private, active ``memory`` notes are candidates; ``threshold``
+        is the cosine similarity (default: the settings'). ``plan.run`` holds the
+        merges, each with the content before and after.
+        """
+        if self.service.format == "mem0":
+            self.service.check_writable()  # mem0 memories are never consolidated
+        limit = self._threshold if threshold is None else threshold
+        with self._lock:
+            return self._consolidator().plan(
+                self.service, self.scope, threshold=limit, trigger=trigger
+            )
+
+    def apply(self, plan: ConsolidationPlan, progress: Progress | None = None) -> ConsolidationRun:
+        """Carry out exactly the merges of ``plan`` and record the run under its id.
+
+        Refused with :class:`~amem_tui.engine.errors.PlanOutdated`, which names the notes
+        modified, deleted or added since, when the agent's candidates changed after the
+        plan was made (nothing is merged then: plan again). An interrupted earlier run
+        of the agent is finished first. ``progress(done, total)`` counts merges.
+        """
+        service = self._check_writable()
+        with self._lock:
+            return self._consolidator().apply(service, self.scope, plan, progress)
+
     def consolidate(
         self,
         dry_run: bool = False,
@@ -309,11 +339,12 @@ class AgentView:
         progress: Progress | None = None,
         trigger: RunTrigger = "manual",
     ) -> ConsolidationRun:
-        """Merge the agent's near-duplicate private notes; record the run in the store.
+        """Plan and apply at once: merge the agent's near-duplicate private notes and
+        record the run in the store (see :meth:`plan_consolidation` and :meth:`apply`).
 
-        Only the agent's private, active ``memory`` notes are candidates. A dry run
-        returns the planned merges and writes nothing. An interrupted earlier run
-        of the agent is finished first. ``progress(done, total)`` counts merges.
+        A dry run returns the planned run and writes nothing. An interrupted earlier
+        run of the agent is finished first, before planning. ``progress(done, total)``
+        counts merges.
         """
         if dry_run:
             if self.service.format == "mem0":

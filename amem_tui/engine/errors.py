@@ -30,6 +30,50 @@ class ConfigError(InvalidInput):
     """A configuration file or value that cannot be used."""
 
 
+class PlanOutdated(InvalidInput):
+    """A consolidation plan whose notes changed since it was made: nothing was applied.
+
+    ``modified``, ``deleted`` and ``added`` name the agent's candidate notes that moved
+    since the plan (the plan would no longer merge what was shown): plan again.
+    """
+
+    #: Ids named in the message, per kind of change (the attributes hold them all).
+    SHOWN = 8
+
+    def __init__(
+        self,
+        plan_id: str,
+        agent: str,
+        modified: tuple[str, ...] = (),
+        deleted: tuple[str, ...] = (),
+        added: tuple[str, ...] = (),
+        *,
+        why: str = "",
+    ) -> None:
+        parts = [
+            f"{label}: {_some(ids, self.SHOWN)}"
+            for label, ids in (("modified", modified), ("deleted", deleted), ("added", added))
+            if ids
+        ]
+        count = len(modified) + len(deleted) + len(added)
+        notes = "1 note" if count == 1 else f"{count} notes"
+        super().__init__(
+            f"consolidation plan {plan_id} of agent '{agent}' is out of date: {notes} "
+            f"changed since it was planned{why} ({'; '.join(parts)}); nothing was merged, "
+            "plan again"
+        )
+        self.plan_id = plan_id
+        self.agent = agent
+        self.modified = modified
+        self.deleted = deleted
+        self.added = added
+
+
+def _some(ids: tuple[str, ...], shown: int) -> str:
+    more = len(ids) - shown
+    return ", ".join(ids[:shown]) + (f" and {more} more" if more > 0 else "")
+
+
 class PermissionDenied(AmemError):
     """An agent tried to change a note the write rule does not let it change."""
 

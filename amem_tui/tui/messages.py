@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from amem_tui.engine.activity import Activity, PaneUpdate
     from amem_tui.engine.audit import AuditReport
     from amem_tui.engine.compare import Comparison
+    from amem_tui.engine.consolidation import ConsolidationPlan
     from amem_tui.engine.models import (
         ConsolidationRun,
         HiddenMatch,
@@ -194,10 +195,10 @@ class ModelState(Message):
 # -------------------------------------------------------------- consolidation
 @dataclass
 class PreviewReady(Message):
-    """A consolidation dry run finished."""
+    """A consolidation plan is ready to preview (and, if the user says so, apply)."""
 
     scope: AgentScope
-    run: ConsolidationRun
+    plan: ConsolidationPlan
 
 
 @dataclass

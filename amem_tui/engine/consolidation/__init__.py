@@ -1,14 +1,16 @@
 """Per-agent consolidation of near-duplicate notes: plan, apply, undo, history, nightly.
 
-:mod:`.plan` finds clusters and asks the judge; :mod:`.runlog` records every run in
-the store before a note changes; :mod:`.apply` carries runs out as compare-and-set
-changes (safe to repeat after a crash); :mod:`.undo` reverts a run or one merge;
-:mod:`.history` also rebuilds openclaw-amem's own merges; :mod:`.scheduler` runs
-every configured agent nightly. :class:`Consolidator` ties them together.
+:mod:`.plan` finds clusters and asks the judge; :mod:`.basis` keeps what a plan was
+made from, so that applying it later applies what was shown or nothing; :mod:`.runlog`
+records every run in the store before a note changes; :mod:`.apply` carries runs out
+as compare-and-set changes (safe to repeat after a crash); :mod:`.undo` reverts a run
+or one merge; :mod:`.history` also rebuilds openclaw-amem's own merges;
+:mod:`.scheduler` runs every configured agent nightly. :class:`Consolidator` ties them together.
 """
 
 from __future__ import annotations
 
+from amem_tui.engine.consolidation.basis import ConsolidationPlan, PlanChanges
 from amem_tui.engine.consolidation.consolidator import Consolidator
 from amem_tui.engine.consolidation.plan import (
     DEFAULT_THRESHOLD,
@@ -30,9 +32,11 @@ __all__ = [
     "DEFAULT_THRESHOLD",
     "RUN_KEY",
     "Cluster",
+    "ConsolidationPlan",
     "Consolidator",
     "Judge",
     "MergeDecision",
+    "PlanChanges",
     "RuleJudge",
     "RunNotFound",
     "dumps",

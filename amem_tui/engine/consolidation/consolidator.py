@@ -17,11 +17,12 @@ from collections.abc import Sequence
 from amem_tui.engine.clock import Timekeeper
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.consolidation.apply import Applier, Progress
+from amem_tui.engine.consolidation.basis import ConsolidationPlan, changes_since, current_basis
 from amem_tui.engine.consolidation.history import history, openclaw_runs
 from amem_tui.engine.consolidation.plan import Judge, Planner, RuleJudge
 from amem_tui.engine.consolidation.runlog import RunLog, RunNotFound
 from amem_tui.engine.consolidation.undo import UndoPlanner
-from amem_tui.engine.errors import InvalidInput
+from amem_tui.engine.errors import InvalidInput, PlanOutdated
 from amem_tui.engine.models import ConsolidationRun, RunTrigger
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.store.base import NoteStore
@@ -43,6 +44,84 @@ class Consolidator:
         self.log = RunLog(store)
         self.applier = Applier(store, self.log, time)
 
+    def plan(
+        self,
+        service: CollectionService,
+        scope: AgentScope,
+        *,
+        threshold: float,
+        trigger: RunTrigger = "manual",
+    ) -> ConsolidationPlan:
+        """What one run for one agent would merge, and the notes it was planned from
+        (reads only; see ``AgentView.plan_consolidation``)."""
+        if trigger not in ("manual", "scheduled"):
+            raise InvalidInput(f"trigger must be 'manual' or 'scheduled', not {trigger!r}")
+        if not 0.0 < threshold <= 1.0:
+            raise InvalidInput(f"threshold must be above 0 and at most 1, got {threshold}")
+        run = ConsolidationRun(
+            id=self.time.new_id(),
+            agent=scope.agent,
+            collection=scope.collection,
+            trigger=trigger,
+            started_at=self.time.now(),
+            threshold=threshold,
+            dry_run=True,
+            status="planned",
+            judge=self.judge.name,
+        )
+        basis: dict[str, str] = {}
+        if service.exists():
+            plan = Planner(service, self.judge).plan(scope, threshold, run.id, run.started_at)
+            run.candidates = plan.candidates
+            run.merges = plan.merges
+            run.link_changes = plan.links
+            basis = plan.basis
+        run.finished_at = self.time.now()
+        return ConsolidationPlan(run, basis)
+
+    def apply(
+        self,
+        service: CollectionService,
+        scope: AgentScope,
+        plan: ConsolidationPlan,
+        progress: Progress | None,
+    ) -> ConsolidationRun:
+        """Carry out exactly ``plan``, recorded under its id; refused with what changed
+        (:class:`PlanOutdated`) when the agent's candidates moved since it was made.
+
+        The agent's interrupted runs are finished first, so a run starts from a
+        settled store (and a plan made before they were finished is refused if they
+        touched its notes).
+        """
+        planned = plan.run
+        if (planned.agent, planned.collection) != (scope.agent, scope.collection):
+            raise InvalidInput(
+                f"consolidation plan {planned.id} is agent '{planned.agent}''s in "
+                f"'{planned.collection}', not agent '{scope.agent}''s in '{scope.collection}'"
+            )
+        exists = service.exists()
+        resumed = self.applier.resume(scope) if exists else []
+        if exists and self.log.load_runs(scope.collection, scope.agent, [planned.id]):
+            raise InvalidInput(f"consolidation plan {planned.id} was applied already")
+        changed = changes_since(service, scope, plan.basis, current_basis(service, scope))
+        if changed:
+            why = ""
+            if resumed:
+                why = f" (an interrupted run {resumed[0].id} was finished first)"
+            raise PlanOutdated(
+                planned.id, scope.agent, changed.modified, changed.deleted, changed.added, why=why
+            )
+        run = planned.model_copy(deep=True)
+        run.dry_run = False
+        run.finished_at = None
+        if not exists:  # nothing to merge and nowhere to record it
+            run.status = "done"
+            run.finished_at = self.time.now()
+            if progress is not None:
+                progress(0, 0)
+            return run
+        return self.applier.record_and_run(run, progress)
+
     def consolidate(
         self,
         service: CollectionService,
@@ -53,36 +132,15 @@ class Consolidator:
         progress: Progress | None,
         trigger: RunTrigger,
     ) -> ConsolidationRun:
-        """One run for one agent; a dry run only plans (see ``MemoryEngine.consolidate``)."""
-        if trigger not in ("manual", "scheduled"):
-            raise InvalidInput(f"trigger must be 'manual' or 'scheduled', not {trigger!r}")
-        if not 0.0 < threshold <= 1.0:
-            raise InvalidInput(f"threshold must be above 0 and at most 1, got {threshold}")
-        exists = service.exists()
-        if not dry_run and exists:
-            self.applier.resume(scope)
-        run = ConsolidationRun(
-            id=self.time.new_id(),
-            agent=scope.agent,
-            collection=scope.collection,
-            trigger=trigger,
-            started_at=self.time.now(),
-            threshold=threshold,
-            dry_run=dry_run,
-            judge=self.judge.name,
-        )
-        if exists:
-            plan = Planner(service, self.judge).plan(scope, threshold, run.id, run.started_at)
-            run.candidates = plan.candidates
-            run.merges = plan.merges
-            run.link_changes = plan.links
-        if dry_run or not exists:
-            run.status = "planned" if dry_run else "done"
-            run.finished_at = self.time.now()
+        """Plan one run for one agent, then apply that plan (a dry run only plans)."""
+        if not dry_run and service.exists():
+            self.applier.resume(scope)  # before planning: the plan sees a settled store
+        plan = self.plan(service, scope, threshold=threshold, trigger=trigger)
+        if dry_run:
             if progress is not None:
-                progress(len(run.merges), len(run.merges))
-            return run
-        return self.applier.record_and_run(run, progress)
+                progress(len(plan.run.merges), len(plan.run.merges))
+            return plan.run
+        return self.apply(service, scope, plan, progress)
 
     def undo(
         self, service: CollectionService, scope: AgentScope, run_id: str, merge_keeper: str | None

@@ -16,6 +16,7 @@ import numpy as np
 
 from amem_tui.engine import scope as rules
 from amem_tui.engine.collections import CollectionService
+from amem_tui.engine.consolidation.basis import digest, is_candidate
 from amem_tui.engine.consolidation.changes import (
     encode_vector,
     latest,
@@ -108,6 +109,8 @@ class Plan:
     candidates: int
     merges: list[MergeRecord] = field(default_factory=list)
     links: list[NoteChange] = field(default_factory=list)
+    #: Every candidate's payload digest, as read (see :mod:`.basis`).
+    basis: dict[str, str] = field(default_factory=dict)
 
 
 def find_clusters(
@@ -155,22 +158,26 @@ class Planner:
         self.service = service
         self.judge = judge
 
-    def candidates(self, scope: AgentScope) -> list[Candidate]:
-        """The agent's notes that may be merged, by id (storage order must not matter)."""
+    def candidates(self, scope: AgentScope, basis: dict[str, str]) -> list[Candidate]:
+        """The agent's notes that may be merged, by id (storage order must not matter);
+        ``basis`` gets the digest of every candidate's payload."""
         flt = rules.consolidation_filter(scope)
         found: list[Candidate] = []
         for point in self.service.store.scan(scope.collection, flt, with_vectors=True):
             note = MemoryNote.from_payload(point.id, point.payload)
-            if note.malformed or not point.vector or not rules.may_consolidate(scope, note):
+            if not is_candidate(scope, note):
                 continue
-            found.append(Candidate(note, dict(point.payload), np.asarray(point.vector)))
+            basis[point.id] = digest(point.payload)
+            if point.vector:
+                found.append(Candidate(note, dict(point.payload), np.asarray(point.vector)))
         found.sort(key=lambda c: c.note.id)
         return found
 
     def plan(self, scope: AgentScope, threshold: float, run_id: str, now: str) -> Plan:
         """The merges and link rewrites a run would make (reads only)."""
-        candidates = self.candidates(scope)
-        plan = Plan(candidates=len(candidates))
+        basis: dict[str, str] = {}
+        candidates = self.candidates(scope, basis)
+        plan = Plan(candidates=len(candidates), basis=basis)
         by_category: dict[str, list[Candidate]] = {}
         for cand in candidates:
             by_category.setdefault(cand.note.category, []).append(cand)

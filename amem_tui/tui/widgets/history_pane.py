@@ -32,6 +32,7 @@ from amem_tui.tui.widgets.tabbed_pane import TabbedPane
 if TYPE_CHECKING:
     from datetime import datetime
 
+    from amem_tui.engine.consolidation import ConsolidationPlan
     from amem_tui.engine.engine import MemoryEngine
     from amem_tui.engine.models import ConsolidationRun
     from amem_tui.engine.scope import AgentScope
@@ -241,13 +242,14 @@ class HistoryPane(TabbedPane):
     @work(thread=True, exclusive=True, exit_on_error=False, group="consolidate")
     def preview_consolidation(self, scope: AgentScope) -> None:
         """The dry run: what would be merged, nothing changed."""
-        run = self.engine.consolidate(scope.agent, dry_run=True)
-        self.post_message(PreviewReady(scope, run))
+        plan = self.engine.agent(scope).plan_consolidation()
+        self.post_message(PreviewReady(scope, plan))
 
     def on_preview_ready(self, message: PreviewReady) -> None:
         """Show the preview (unless the agent changed meanwhile); apply if the user says so."""
         message.stop()
-        run, scope = message.run, message.scope
+        plan, scope = message.plan, message.scope
+        run = plan.run
         if self.agent is None or run.agent != self.agent:
             return
 
@@ -255,23 +257,22 @@ class HistoryPane(TabbedPane):
             if apply:
                 self.busy = True
                 self.post_message(ConsolidationProgress(0, len(run.merges)))
-                self.apply_consolidation(scope, run.threshold)
+                self.apply_consolidation(scope, plan)
 
         from amem_tui.tui.dialogs.consolidation import ConsolidationPreview
 
         self.app.push_screen(ConsolidationPreview(run, read_only=self.engine.read_only), answer)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="consolidate")
-    def apply_consolidation(self, scope: AgentScope, threshold: float) -> None:
-        """Apply the merges, reporting progress as they go."""
+    def apply_consolidation(self, scope: AgentScope, plan: ConsolidationPlan) -> None:
+        """Apply the previewed plan, exactly (refused, with what changed, if the agent's
+        notes changed since), reporting progress as it goes."""
 
         def progress(done: int, total: int) -> None:
             self.post_message(ConsolidationProgress(done, total))
 
         try:
-            run = self.engine.consolidate(
-                scope.agent, dry_run=False, threshold=threshold, progress=progress
-            )
+            run = self.engine.agent(scope).apply(plan, progress=progress)
         finally:
             self.post_message(ConsolidationFinished())
         self.post_message(
