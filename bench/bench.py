@@ -215,10 +215,10 @@ def worker_consolidate(backend: str, size: int, folder: Path) -> dict[str, Any]:
     engine.put_notes(COLLECTION, notes, [c.vectors[i].tolist() for i in range(size)])
     out: dict[str, Any] = {}
     began = time.perf_counter()
-    plan = engine.consolidate(AGENT, dry_run=True)
+    plan = engine.agent(AGENT).consolidate(dry_run=True)
     out["plan_s"] = time.perf_counter() - began
     began = time.perf_counter()
-    run = engine.consolidate(AGENT)
+    run = engine.agent(AGENT).consolidate()
     out["run_s"] = time.perf_counter() - began
     out["merges"] = len(plan.merges)
     out["merged_notes"] = sum(len(m.dropped) for m in run.merges)

@@ -57,7 +57,7 @@ from amem_tui.engine.engine import MemoryEngine
 engine = MemoryEngine(Settings(store_path=sys.argv[1]))
 scope = engine.scope(sys.argv[2])
 opened = time.perf_counter()
-engine.warm_up(scope)
+engine.agent(scope).warm_up()
 print(json.dumps({"open_s": opened - began, "warm_up_s": time.perf_counter() - opened}))
 """
 

@@ -118,12 +118,12 @@ def measure(size: int, dup_rate: float, sample: int) -> dict[str, float]:
     total = fill(engine, size, dup_rate)
     out: dict[str, float] = {"notes": float(total)}
     plan, out["plan"], out["plan_cpu"] = _timed(
-        lambda: engine.consolidate("main", dry_run=True, threshold=DEFAULT_THRESHOLD)
+        lambda: engine.agent("main").consolidate(dry_run=True, threshold=DEFAULT_THRESHOLD)
     )
     out["merges"] = float(len(plan.merges))
     out["dropped"] = float(sum(len(m.dropped) for m in plan.merges))
     run, out["run"], out["run_cpu"] = _timed(
-        lambda: engine.consolidate("main", threshold=DEFAULT_THRESHOLD)
+        lambda: engine.agent("main").consolidate(threshold=DEFAULT_THRESHOLD)
     )
     assert len(run.merges) == len(plan.merges)
     fresh = new_engine()

@@ -166,41 +166,43 @@ def main() -> None:
     watch = [
         n.id
         for which in ("private", "shared")
-        for n in engine.list_notes("main", which, limit=args.watch // 2).notes
+        for n in engine.agent("main").list_notes(which, limit=args.watch // 2).notes
     ]
     query = "deploy freeze billing"
-    engine.search("main", query)  # warm: the note cache and the keyword index
+    engine.agent("main").search(query)  # warm: the note cache and the keyword index
 
-    last = engine.probe("main", watch=watch)
+    last = engine.agent("main").probe(watch=watch)
     rows: dict[str, list[float]] = {}
     rows["probe, idle (embedded)"] = timed(
-        lambda: engine.probe("main", watch=watch, since=last), args.repeat
+        lambda: engine.agent("main").probe(watch=watch, since=last), args.repeat
     )
     server_view = MemoryEngine(settings, store=SeenAsServer(store), embedder=HashEmbedder())  # type: ignore[arg-type]
-    seen = server_view.probe("main", watch=watch)
+    seen = server_view.agent("main").probe(watch=watch)
     rows["probe, idle (as a server)"] = timed(
-        lambda: server_view.probe("main", watch=watch, since=seen), args.repeat
+        lambda: server_view.agent("main").probe(watch=watch, since=seen), args.repeat
     )
     due = replace(seen, sweep=SWEEP_EVERY - 1)  # the next probe looks for new notes too
     rows[f"probe, sweep (1 in {SWEEP_EVERY})"] = timed(
-        lambda: server_view.probe("main", watch=watch, since=due), max(3, args.repeat // 4)
+        lambda: server_view.agent("main").probe(watch=watch, since=due), max(3, args.repeat // 4)
     )
     writer = MemoryEngine(settings, store=store, embedder=HashEmbedder())
     found: list[int] = []
 
     def after_a_write() -> None:
-        before = server_view.probe("main", watch=watch)
-        writer.add("main", f"A new note written while following, number {rng.random()}")
+        before = server_view.agent("main").probe(watch=watch)
+        writer.agent("main").add(f"A new note written while following, number {rng.random()}")
         start = time.perf_counter()
-        after = server_view.probe("main", watch=watch, since=before)
+        after = server_view.agent("main").probe(watch=watch, since=before)
         rows.setdefault("probe after an add", []).append((time.perf_counter() - start) * 1000)
         found.append(len(after.new_notes["private"]))
 
     for _ in range(max(3, args.repeat // 4)):
         after_a_write()
-    rows["count (visible)"] = timed(lambda: engine.count("main", "visible"), args.repeat)
-    rows["search (hybrid, warm)"] = timed(lambda: engine.search("main", query), args.repeat)
-    rows["search (dense)"] = timed(lambda: engine.search("main", query, mode="dense"), args.repeat)
+    rows["count (visible)"] = timed(lambda: engine.agent("main").count("visible"), args.repeat)
+    rows["search (hybrid, warm)"] = timed(lambda: engine.agent("main").search(query), args.repeat)
+    rows["search (dense)"] = timed(
+        lambda: engine.agent("main").search(query, mode="dense"), args.repeat
+    )
     base = statistics.median(rows["search (hybrid, warm)"])
     print(
         f"{args.notes} notes, store {args.store} (filled in {filled:.0f} s), test embedder, "

@@ -55,7 +55,7 @@ def expected_hits(store: Path, queries: list[str], agent: str) -> list[str]:
     try:
         out = []
         for query in queries:
-            hits = engine.search(agent, query, limit=10, exact=False).hits
+            hits = engine.agent(agent).search(query, limit=10, exact=False).hits
             out.append(hits[0].note.content[:SHOWN] if hits else "")
         return out
     finally:

@@ -118,18 +118,20 @@ def main() -> None:
     if args.store == "edge":
         store.optimize()  # type: ignore[attr-defined]
     queries = [" ".join(rng.sample(WORDS, 3)) for _ in range(args.queries)]
-    engine.search("dev", "warm up the model")
+    engine.agent("dev").search("warm up the model")
 
     def cold() -> None:
         # Simulate a write: the store's generation moves, so the note cache is rebuilt.
         engine.store.write_generation += 2
-        engine.search("dev", rng.choice(queries))
+        engine.agent("dev").search(rng.choice(queries))
 
     rows = {
-        "dense": timed(lambda: engine.search("dev", rng.choice(queries), mode="dense"), 5),
+        "dense": timed(lambda: engine.agent("dev").search(rng.choice(queries), mode="dense"), 5),
         "hybrid, cold": timed(cold, 3),
-        "hybrid, warm": timed(lambda: engine.search("dev", rng.choice(queries)), 5),
-        "hybrid + hidden": timed(lambda: engine.search("dev", rng.choice(queries), hidden=True), 5),
+        "hybrid, warm": timed(lambda: engine.agent("dev").search(rng.choice(queries)), 5),
+        "hybrid + hidden": timed(
+            lambda: engine.agent("dev").search(rng.choice(queries), hidden=True), 5
+        ),
     }
     base = statistics.median(rows["dense"])
     where = "Qdrant Edge (optimized)" if args.store == "edge" else "qdrant-client local mode"

@@ -59,7 +59,8 @@ def main() -> None:
         build(engine, count)
         print(f"{count} notes, qdrant-client local mode, test embedder")
         base = timed(
-            "list every note (yardstick)", lambda: engine.list_notes("main", "visible", limit=count)
+            "list every note (yardstick)",
+            lambda: engine.agent("main").list_notes("visible", limit=count),
         )
         audit = timed("audit", engine.audit)
         lines: list[str] = []

@@ -104,7 +104,7 @@ async def _compare_search(pilot: Pilot[Any]) -> None:
 
 async def _overview(pilot: Pilot[Any]) -> None:
     await settle(pilot)
-    pilot.app.engine.consolidate("dev")  # so that the savings have something to show
+    pilot.app.engine.agent("dev").consolidate()  # so that the savings have something to show
     await pilot.press("o")
     await settle(pilot)
 

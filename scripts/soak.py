@@ -148,10 +148,10 @@ class Soak:
                 pending = Expected(
                     self.collection(agent), "shared", agent, text, ever_visible=visible
                 )
-            note = self.engine.add_shared(agent, text)
+            note = self.engine.agent(agent).add(text, shared=True)
             self.count("add_shared")
         else:
-            note = self.engine.add(agent, text)
+            note = self.engine.agent(agent).add(text)
             self.count("add")
             pending = Expected(self.collection(agent), agent, agent, text, ever_visible={agent})
         with self.oracle.lock:
@@ -172,7 +172,7 @@ class Soak:
         note_id, expected = picked
         text = f"{agent} edit {serial}: {rng.choice(TOPICS)} changed"
         try:
-            note = self.engine.update(agent, note_id, content=text)
+            note = self.engine.agent(agent).update(note_id, content=text)
         except InvalidInput:
             return  # e.g. identical content: nothing changed
         self.count("update")
@@ -185,10 +185,10 @@ class Soak:
             return
         note_id, expected = picked
         if expected.active:
-            self.engine.delete(agent, note_id)
+            self.engine.agent(agent).delete(note_id)
             self.count("delete")
         else:
-            self.engine.restore(agent, note_id)
+            self.engine.agent(agent).restore(note_id)
             self.count("restore")
         with self.oracle.lock:
             expected.active = not expected.active
@@ -199,14 +199,14 @@ class Soak:
             return
         note_id, expected = picked
         if expected.agent_id == "shared":
-            self.engine.unpublish(agent, note_id)
+            self.engine.agent(agent).unpublish(note_id)
             self.count("unpublish")
             with self.oracle.lock:
                 expected.agent_id = agent
         else:
             with self.oracle.lock:
                 expected.ever_visible |= set(MODE_A)
-            self.engine.publish(agent, note_id)
+            self.engine.agent(agent).publish(note_id)
             self.count("publish")
             with self.oracle.lock:
                 expected.agent_id = "shared"
@@ -221,13 +221,13 @@ class Soak:
         action = rng.choice(("update", "delete", "publish", "unpublish"))
         try:
             if action == "update":
-                self.engine.update(agent, note_id, content=f"{agent} tampering {serial} here")
+                self.engine.agent(agent).update(note_id, content=f"{agent} tampering {serial} here")
             elif action == "delete":
-                self.engine.delete(agent, note_id)
+                self.engine.agent(agent).delete(note_id)
             elif action == "publish":
-                self.engine.publish(agent, note_id)
+                self.engine.agent(agent).publish(note_id)
             else:
-                self.engine.unpublish(agent, note_id)
+                self.engine.agent(agent).unpublish(note_id)
         except (PermissionDenied, NotFound):
             self.count("refused")
             return
@@ -243,9 +243,11 @@ class Soak:
         while time.monotonic() < self.deadline:
             agent = rng.choice(agents)
             try:
-                result = self.engine.search(agent, rng.choice(TOPICS), limit=10)
+                result = self.engine.agent(agent).search(rng.choice(TOPICS), limit=10)
                 self.count("search")
-                page = self.engine.list_notes(agent, "visible", limit=20, offset=rng.randint(0, 40))
+                page = self.engine.agent(agent).list_notes(
+                    "visible", limit=20, offset=rng.randint(0, 40)
+                )
                 self.count("list")
             except AmemError as exc:
                 with self.counter_lock:
@@ -289,7 +291,7 @@ class Soak:
             agent = rng.choice(agents)
             with self.agent_locks[agent]:
                 try:
-                    run = self.engine.consolidate(agent)
+                    run = self.engine.agent(agent).consolidate()
                 except AmemError as exc:
                     with self.counter_lock:
                         self.errors[f"consolidate {agent}: {type(exc).__name__}: {exc}"[:160]] += 1
@@ -340,7 +342,7 @@ class Soak:
             listed: set[str] = set()
             offset = 0
             while True:
-                page = self.engine.list_notes(agent, "visible", limit=500, offset=offset)
+                page = self.engine.agent(agent).list_notes("visible", limit=500, offset=offset)
                 listed |= {n.id for n in page.notes}
                 offset += 500
                 if offset >= page.total:

@@ -73,7 +73,7 @@ def history(ctx: Context, _: NoOptions) -> list[ConsolidationRun]:
     agent = ctx.options.agent
     if agent is not None:
         ctx.reading_scope()  # a mistyped --agent is named on stderr
-    return ctx.engine.history(agent)
+    return ctx.engine.agent(agent).history() if agent is not None else ctx.engine.history()
 
 
 # ---------------------------------------------------------------------- undo
@@ -99,7 +99,7 @@ def undo(ctx: Context, options: UndoOptions) -> ConsolidationRun:
     else:  # no acting agent named: the run's own agent undoes it
         owners = [r.agent for r in engine.history() if r.id == options.run_id]
         agent = owners[0] if owners else ctx.acting_agent()
-    return engine.undo(agent, options.run_id, options.merge)
+    return engine.agent(agent).undo(options.run_id, options.merge)
 
 
 # ----------------------------------------------------------------- rendering

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 def shown(ctx: Context, scope: AgentScope, note: MemoryNote) -> MemoryNote:
     """A note as the acting agent may see it (see :meth:`MemoryEngine.redact`)."""
-    (visible,) = ctx.engine.redact(scope, [note])
+    (visible,) = ctx.engine.agent(scope).redact([note])
     return visible
 
 
@@ -69,38 +69,38 @@ def add_note(ctx: Context, options: AddOptions) -> MemoryNote:
     tags = comma_list(options.tags)
     scope = ctx.writing_scope()
     content = text_argument(options.text)
-    note = ctx.engine.add(scope, content, shared=options.shared, tags=tags)
+    note = ctx.engine.agent(scope).add(content, shared=options.shared, tags=tags)
     return shown(ctx, scope, note)
 
 
 def publish_note(ctx: Context, options: NoteId) -> MemoryNote:
     """Make a private note shared."""
     scope = ctx.writing_scope()
-    return shown(ctx, scope, ctx.engine.publish(scope, options.id))
+    return shown(ctx, scope, ctx.engine.agent(scope).publish(options.id))
 
 
 def unpublish_note(ctx: Context, options: NoteId) -> MemoryNote:
     """Make a shared note private to its owner."""
     scope = ctx.writing_scope()
-    return shown(ctx, scope, ctx.engine.unpublish(scope, options.id))
+    return shown(ctx, scope, ctx.engine.agent(scope).unpublish(options.id))
 
 
 def show_note(ctx: Context, options: NoteId) -> MemoryNote:
     """One note, if the agent may read it."""
     scope = ctx.reading_scope()
-    return shown(ctx, scope, ctx.engine.get(scope, options.id))
+    return shown(ctx, scope, ctx.engine.agent(scope).get(options.id))
 
 
 def delete_note(ctx: Context, options: NoteId) -> MemoryNote:
     """Soft-delete a note."""
     scope = ctx.writing_scope()
-    return shown(ctx, scope, ctx.engine.delete(scope, options.id))
+    return shown(ctx, scope, ctx.engine.agent(scope).delete(options.id))
 
 
 def restore_note(ctx: Context, options: NoteId) -> MemoryNote:
     """Restore a soft-deleted note."""
     scope = ctx.writing_scope()
-    return shown(ctx, scope, ctx.engine.restore(scope, options.id))
+    return shown(ctx, scope, ctx.engine.agent(scope).restore(options.id))
 
 
 def update_arguments(parser: argparse.ArgumentParser) -> None:
@@ -135,8 +135,8 @@ def update_note(ctx: Context, options: UpdateOptions) -> MemoryNote:
     tags = comma_list(options.tags) if options.tags is not None else None
     content = text_argument(options.content) if options.content is not None else None
     scope = ctx.writing_scope()
-    note = ctx.engine.update(
-        scope, options.id, content=content, tags=tags, expected_hash=options.expect_hash
+    note = ctx.engine.agent(scope).update(
+        options.id, content=content, tags=tags, expected_hash=options.expect_hash
     )
     return shown(ctx, scope, note)
 
@@ -198,8 +198,7 @@ def list_notes(ctx: Context, options: ListOptions) -> NoteListing:
     if options.limit < 1 or options.offset < 0:
         raise UsageError("--limit must be at least 1 and --offset at least 0")
     scope = ctx.reading_scope()
-    page = ctx.engine.list_notes(
-        scope,
+    page = ctx.engine.agent(scope).list_notes(
         options.scope,
         limit=options.limit,
         offset=options.offset,
@@ -214,7 +213,7 @@ def list_notes(ctx: Context, options: ListOptions) -> NoteListing:
         scope=options.scope,
         total=page.total,
         offset=page.offset,
-        notes=ctx.engine.redact(scope, page.notes),
+        notes=ctx.engine.agent(scope).redact(page.notes),
         mem0=mem0_view(scope),
         run_id=options.run,
     )

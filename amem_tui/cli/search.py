@@ -77,15 +77,14 @@ def search_notes(ctx: Context, options: SearchOptions) -> FoundNotes:
     scope = ctx.reading_scope()
     # Without --agent, let the engine resolve (and report) a --session-key itself.
     agent = scope if ctx.settings.agent or not ctx.settings.session_key else None
-    result = ctx.engine.search(
-        agent,
+    result = ctx.engine.agent(agent).search(
         options.query,
         limit=options.limit,
         mode=options.mode,
         hidden=options.hidden,
         exact=options.exact,
     )
-    notes = ctx.engine.redact(scope, [hit.note for hit in result.hits])
+    notes = ctx.engine.agent(scope).redact([hit.note for hit in result.hits])
     return found_notes(result, explain=options.explain, notes=notes, mem0=mem0_view(scope))
 
 

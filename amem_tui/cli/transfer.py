@@ -26,12 +26,8 @@ if TYPE_CHECKING:
 def real_collection(ctx: Context) -> str:
     """The collection ``--collection`` names, its alias resolved (the name written into
     reports, and the one import writes to)."""
-    # ENGINE-SEAM: MemoryEngine.resolve_collection(name) -> str. Until the facade offers
-    # it, the facts of the collection (read through a scope on it) carry its real name.
-    from amem_tui.engine.scope import AgentScope
-
     name = ctx.settings.collection
-    info = ctx.engine.collection_info(AgentScope("export", "A", name))
+    info = ctx.engine.collection(name).info()
     return info.name if info is not None else name
 
 

@@ -14,28 +14,23 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from amem_tui.config import Settings
 from amem_tui.engine.agent_view import AgentView
 from amem_tui.engine.agents import AgentDirectory
 from amem_tui.engine.clock import Clock, IdFactory, Timekeeper, iso, new_uuid, utc_now
 from amem_tui.engine.collections import Collections, CollectionService
 from amem_tui.engine.embed import Embedder, make_embedder
-from amem_tui.engine.errors import READ_ONLY_MESSAGE, AmemError, ReadOnlyStore
-from amem_tui.engine.modelinfo import Embedders, ModelInfo
+from amem_tui.engine.errors import READ_ONLY_MESSAGE, ReadOnlyStore
+from amem_tui.engine.modelinfo import Embedders
 from amem_tui.engine.models import (
     ConsolidationRun,
-    HiddenMatch,
     MemoryNote,
-    NotePage,
-    SearchResult,
 )
 from amem_tui.engine.notes import NoteWriter
 from amem_tui.engine.reading import ListScope
 from amem_tui.engine.scope import AgentScope
-from amem_tui.engine.search import SearchMode, SearchSpace
-from amem_tui.engine.store.base import CollectionInfo, NoteStore
+from amem_tui.engine.search import SearchSpace
+from amem_tui.engine.store.base import NoteStore
 from amem_tui.engine.wiring import find_mem0_collection, model_choices, open_store
 from amem_tui.paths import cache_dir
 
@@ -47,7 +42,6 @@ if TYPE_CHECKING:
     from amem_tui.engine.inventory import CollectionView, StoreStatus
     from amem_tui.engine.stats import StoreStats
     from amem_tui.engine.transfer import ImportProgress, ImportResult
-    from amem_tui.engine.watch import Probe
 
 __all__ = ["ListScope", "MemoryEngine", "iso", "open_store", "utc_now"]
 
@@ -172,22 +166,6 @@ class MemoryEngine:
     def collection(self, name: str) -> CollectionService:
         """The service of one collection: its format, model, read filter and notes."""
         return self._collections.get(name)
-
-    def collection_info(self, scope: AgentScope) -> CollectionInfo | None:
-        """Facts about the agent's collection, or None if it does not exist yet."""
-        return self.collection(scope.collection).info()
-
-    def model_info(self, collection: str) -> ModelInfo | None:
-        """The model that built a collection (metadata, else vector size), or None."""
-        return self.collection(collection).model_info()
-
-    def model_status(self, collection: str) -> tuple[bool, str]:
-        """Whether a collection can be searched by vector here, and why (or why not)."""
-        return self.collection(collection).model_status()
-
-    def vectors_of(self, collection: str, ids: Iterable[str]) -> dict[str, np.ndarray]:
-        """Stored vectors by note id (for consolidation and explanations)."""
-        return self.collection(collection).vectors_of(ids)
 
     def collections(self) -> list[CollectionView]:
         """Every collection in the store and every one the configuration names."""
@@ -332,103 +310,6 @@ class MemoryEngine:
             session_key=key,
         )
 
-    # Transitional: the per-agent calls of the earlier API, each a thin delegate to
-    # ``self.agent(agent)``. They go once every caller uses ``engine.agent(...)``.
-    def get(self, agent: str | AgentScope, note_id: str) -> MemoryNote:
-        """Transitional: ``agent(agent).get(note_id)``."""
-        return self.agent(agent).get(note_id)
-
-    def linked(
-        self, agent: str | AgentScope, note: MemoryNote
-    ) -> list[tuple[str, MemoryNote | None]]:
-        """Transitional: ``agent(agent).linked(note)``."""
-        return self.agent(agent).linked(note)
-
-    def redact(self, agent: str | AgentScope, notes: Sequence[MemoryNote]) -> list[MemoryNote]:
-        """Transitional: ``agent(agent).redact(notes)``."""
-        return self.agent(agent).redact(notes)
-
-    def list_notes(self, agent: str | AgentScope, *args: Any, **kwargs: Any) -> NotePage:
-        """Transitional: ``agent(agent).list_notes(...)``."""
-        return self.agent(agent).list_notes(*args, **kwargs)
-
-    def count(self, agent: str | AgentScope, which: ListScope = "visible") -> int:
-        """Transitional: ``agent(agent).count(which)``."""
-        return self.agent(agent).count(which)
-
-    def probe(
-        self, agent: str | AgentScope, watch: Sequence[str] = (), since: Probe | None = None
-    ) -> Probe:
-        """Transitional: ``agent(agent).probe(watch, since)``."""
-        return self.agent(agent).probe(watch, since)
-
-    def search(
-        self,
-        agent: str | AgentScope | None,
-        query: str,
-        limit: int = 10,
-        mode: SearchMode = "hybrid",
-        hidden: bool = False,
-        session_key: str | None = None,
-        **kwargs: Any,
-    ) -> SearchResult:
-        """Transitional: ``agent(agent, session_key=...).search(query, ...)`` (an
-        ``agent`` of the form ``agent:<id>:<rest>`` is read as a session key)."""
-        if isinstance(agent, str) and agent.startswith("agent:"):
-            agent, session_key = None, agent
-        view = self.agent(agent, session_key=session_key)
-        return view.search(query, limit, mode, hidden, **kwargs)
-
-    def hidden_matches(
-        self, agent: str | AgentScope, query: str, *args: Any, **kwargs: Any
-    ) -> tuple[list[HiddenMatch], str | None]:
-        """Transitional: ``agent(agent).hidden_matches(query, ...)``."""
-        return self.agent(agent).hidden_matches(query, *args, **kwargs)
-
-    def warm_up(self, agent: str | AgentScope | None = None) -> None:
-        """Transitional: ``agent(agent).warm_up()``."""
-        self.agent(agent).warm_up()
-
-    def write_refusal(
-        self, agent: str | AgentScope, note: MemoryNote, action: str
-    ) -> AmemError | None:
-        """Transitional: ``agent(agent).write_refusal(note, action)``."""
-        return self.agent(agent).write_refusal(note, action)
-
-    def add(self, agent: str | AgentScope, content: str, **fields: Any) -> MemoryNote:
-        """Transitional: ``agent(agent).add(content, ...)``."""
-        self.check_writable()
-        return self.agent(agent).add(content, **fields)
-
-    def add_shared(self, agent: str | AgentScope, content: str, **fields: Any) -> MemoryNote:
-        """Transitional: ``agent(agent).add(content, shared=True, ...)``."""
-        return self.add(agent, content, shared=True, **fields)
-
-    def publish(self, agent: str | AgentScope, note_id: str) -> MemoryNote:
-        """Transitional: ``agent(agent).publish(note_id)``."""
-        self.check_writable()
-        return self.agent(agent).publish(note_id)
-
-    def unpublish(self, agent: str | AgentScope, note_id: str) -> MemoryNote:
-        """Transitional: ``agent(agent).unpublish(note_id)``."""
-        self.check_writable()
-        return self.agent(agent).unpublish(note_id)
-
-    def update(self, agent: str | AgentScope, note_id: str, **fields: Any) -> MemoryNote:
-        """Transitional: ``agent(agent).update(note_id, ...)``."""
-        self.check_writable()
-        return self.agent(agent).update(note_id, **fields)
-
-    def delete(self, agent: str | AgentScope, note_id: str) -> MemoryNote:
-        """Transitional: ``agent(agent).delete(note_id)``."""
-        self.check_writable()
-        return self.agent(agent).delete(note_id)
-
-    def restore(self, agent: str | AgentScope, note_id: str) -> MemoryNote:
-        """Transitional: ``agent(agent).restore(note_id)``."""
-        self.check_writable()
-        return self.agent(agent).restore(note_id)
-
     def check_writable(self, collection: str | None = None) -> None:
         """Raise :class:`ReadOnlyStore` when writes are off (``--read-only``, or a mem0
         collection, which is only ever read)."""
@@ -511,28 +392,13 @@ class MemoryEngine:
             progress("indexing", 1, 1)
 
     # -------------------------------------------------------- consolidation
-    def consolidate(self, agent: str | AgentScope, *args: Any, **kwargs: Any) -> ConsolidationRun:
-        """Transitional: ``agent(agent).consolidate(...)``."""
-        if not kwargs.get("dry_run", args[0] if args else False):
-            self.check_writable()
-        return self.agent(agent).consolidate(*args, **kwargs)
-
-    def history(self, agent: str | None = None) -> list[ConsolidationRun]:
+    def history(self) -> list[ConsolidationRun]:
         """Consolidation runs of every agent, newest first: ours from the store,
         openclaw-amem's rebuilt from notes (one agent's: ``agent(name).history()``)."""
-        if agent is not None:  # transitional
-            return self.agent(agent).history()
         from amem_tui.engine.consolidation import Consolidator
 
         services = [self.collection(s.collection) for s in self.agents()]
         return Consolidator(self.store, self.time, self._lock).history(services, None)
-
-    def undo(
-        self, agent: str | AgentScope, run_id: str, merge_keeper: str | None = None
-    ) -> ConsolidationRun:
-        """Transitional: ``agent(agent).undo(run_id, merge_keeper)``."""
-        self.check_writable()
-        return self.agent(agent).undo(run_id, merge_keeper)
 
     @property
     def scheduler(self) -> ConsolidationScheduler:

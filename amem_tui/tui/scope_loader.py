@@ -90,19 +90,20 @@ def load_scope_data(
     notice: str | None = None,
 ) -> ScopeData:
     """The listings, counts and history of ``scope``, read from the store."""
-    mem0 = engine.collection(scope.collection).format == "mem0"
+    view = engine.agent(scope)
+    mem0 = view.service.format == "mem0"
     listing = listing_of(scope, mem0)
     shares = scope.has_shared_scope and not mem0
-    private = engine.list_notes(scope, listing, limit=PAGE_SIZE, include_inactive=show_deleted)
+    private = view.list_notes(listing, limit=PAGE_SIZE, include_inactive=show_deleted)
     shared = (
-        engine.list_notes(scope, "shared", limit=PAGE_SIZE, include_inactive=show_deleted)
+        view.list_notes("shared", limit=PAGE_SIZE, include_inactive=show_deleted)
         if shares
         else None
     )
     counts = {
-        "private": engine.count(scope, listing),
-        "shared": engine.count(scope, "shared") if shares else 0,
-        "visible": engine.count(scope, "visible"),
+        "private": view.count(listing),
+        "shared": view.count("shared") if shares else 0,
+        "visible": view.count("visible"),
     }
     deleted = {"private": max(private.total - counts["private"], 0) if show_deleted else 0}
     if shared is not None and show_deleted:
@@ -113,7 +114,7 @@ def load_scope_data(
         history_error = MEM0_HISTORY
     else:
         try:
-            history = engine.history(scope.agent)
+            history = view.history()
         except AmemError as exc:  # the panes still show; the history pane says why
             history_error = str(exc)
     refusal: str | None = None
@@ -128,7 +129,7 @@ def load_scope_data(
         shared=shared,
         history=history,
         counts=counts,
-        collection_exists=engine.collection_info(scope) is not None,
+        collection_exists=view.service.info() is not None,
         history_error=history_error,
         next_run=next_run,
         mem0=mem0,

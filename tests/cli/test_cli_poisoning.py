@@ -15,9 +15,9 @@ from tests.support.hostile_corpus import INSTRUCTION_LIKE
 def test_cli_owner_filter_low_quality_and_expect_hash(tmp_path: Path) -> None:
     store = str(tmp_path / "store")
     with make_engine(QdrantStore(path=store)) as engine:
-        engine.add_shared("main", "Shared by main: deploys happen on Tuesdays")
-        poison = engine.add_shared("dev", INSTRUCTION_LIKE[0])
-        note = engine.add("main", "Main's private checklist for the release")
+        engine.agent("main").add("Shared by main: deploys happen on Tuesdays", shared=True)
+        poison = engine.agent("dev").add(INSTRUCTION_LIKE[0], shared=True)
+        note = engine.agent("main").add("Main's private checklist for the release")
     listed = run(["list", "--scope", "shared", "--owner", "dev", "--store", store], tmp_path)
     assert listed.returncode == 0, listed.stderr
     text = listed.stdout.decode()

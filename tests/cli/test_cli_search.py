@@ -39,13 +39,13 @@ def filled(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
     folder = tmp_path / "store"
     store = QdrantStore(path=str(folder))
     engine = make_engine(store, settings=demo_like_settings(model=TEST_MODEL))
-    trip = engine.add("main", "deploy freeze means the offsite trip is fixed")
-    shared = engine.add_shared("main", "deploy freeze until Friday", links=[trip.id])
+    trip = engine.agent("main").add("deploy freeze means the offsite trip is fixed")
+    shared = engine.agent("main").add("deploy freeze until Friday", links=[trip.id], shared=True)
     ids = {
         "trip": trip.id,
         "shared": shared.id,
-        "dev": engine.add("dev", "deploy freeze notes kept by dev").id,
-        "sandbox": engine.add("sandbox", "deploy freeze seen from the sandbox").id,
+        "dev": engine.agent("dev").add("deploy freeze notes kept by dev").id,
+        "sandbox": engine.agent("sandbox").add("deploy freeze seen from the sandbox").id,
     }
     engine.close()
     config = tmp_path / "openclaw.json"

@@ -41,10 +41,10 @@ def hostile_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
         QdrantStore(path=str(folder)), settings=demo_like_settings(model=TEST_MODEL)
     ) as engine:
         for text in STORED.values():
-            engine.add("main", text)
+            engine.agent("main").add(text)
         for case in ("rich-link", "osc-title", "bidi-override"):
-            engine.add_shared("dev", STORED[case])
-        note = engine.add("main", "A note with a huge readers list for the CLI")
+            engine.agent("dev").add(STORED[case], shared=True)
+        note = engine.agent("main").add("A note with a huge readers list for the CLI")
         engine.put_notes("amem_notes", [note.model_copy(update={"readers": readers_list()})])
     return folder
 

@@ -27,13 +27,13 @@ def test_second_seed_embeds_nothing_and_keeps_every_change_the_user_made() -> No
     assert embedded == []
 
     # The user edits one note and soft-deletes another (as a merge would).
-    edited = engine.update("main", demo_id("main-vendor"), content="The vendor account moved")
-    dropped = engine.delete("main", demo_id("main-trip"))
+    edited = engine.agent("main").update(demo_id("main-vendor"), content="The vendor account moved")
+    dropped = engine.agent("main").delete(demo_id("main-trip"))
     embedded.clear()
     seed_demo(engine)
     assert embedded == []
-    assert engine.get("main", edited.id).content == "The vendor account moved"
-    assert engine.get("main", dropped.id).active is False
+    assert engine.agent("main").get(edited.id).content == "The vendor account moved"
+    assert engine.agent("main").get(dropped.id).active is False
 
     # A demo note that is gone altogether comes back.
     collection, group = next(iter(notes.items()))

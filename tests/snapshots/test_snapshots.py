@@ -90,8 +90,7 @@ def test_read_only(snap_compare: Any) -> None:
 
 def test_hostile_content(snap_compare: Any) -> None:
     engine = demo_engine()
-    engine.add(
-        "main",
+    engine.agent("main").add(
         "[bold red]markup[/] stray [/] ANSI \x1b[31mred\x1b[0m OSC \x1b]0;title\x07 end",
     )
 
@@ -117,7 +116,7 @@ def test_consolidation_preview(snap_compare: Any) -> None:
 
 def test_history_after_consolidation(snap_compare: Any) -> None:
     engine = demo_engine()
-    engine.consolidate("dev", dry_run=False)
+    engine.agent("dev").consolidate(dry_run=False)
 
     async def run_before(pilot: Any) -> None:
         await settle(pilot)

@@ -66,7 +66,7 @@ def test_compare_mode_a_with_mode_b(snap_compare: Any) -> None:
 @pytest.mark.parametrize("size", SIZES)
 def test_overview(snap_compare: Any, size: str) -> None:
     engine = demo_engine()
-    engine.consolidate("dev")  # so that the savings have something to show
+    engine.agent("dev").consolidate()  # so that the savings have something to show
 
     async def run_before(pilot: Any) -> None:
         await settle(pilot)

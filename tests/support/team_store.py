@@ -79,16 +79,20 @@ def _put(engine: MemoryEngine, collection: str, key: str, payload: dict[str, Any
 def build_team_store(engine: MemoryEngine) -> dict[str, str]:
     """Write the notes of the module docstring; returns their ids by key."""
     ids = {
-        "m1": engine.add("main", "Main keeps the quarterly budget spreadsheet in the drive").id,
-        "m_gone": engine.add("main", "Main's temporary note about an old VPN password").id,
-        "m_shared": engine.add_shared("main", "The office closes at six on Fridays").id,
-        "d1": engine.add("dev", "Dev runs the linters before every commit").id,
-        "o1": engine.add("ops", "Ops rotates the pager every Monday morning").id,
-        "o_shared": engine.add_shared("ops", "Incidents are reported in the ops channel").id,
-        "s1": engine.add("sandbox", "Sandbox experiment: the plugin was blocked").id,
-        "l1": engine.add("lab", "Lab measured the cache hit rate at ninety percent").id,
+        "m1": engine.agent("main")
+        .add("Main keeps the quarterly budget spreadsheet in the drive")
+        .id,
+        "m_gone": engine.agent("main").add("Main's temporary note about an old VPN password").id,
+        "m_shared": engine.agent("main").add("The office closes at six on Fridays", shared=True).id,
+        "d1": engine.agent("dev").add("Dev runs the linters before every commit").id,
+        "o1": engine.agent("ops").add("Ops rotates the pager every Monday morning").id,
+        "o_shared": engine.agent("ops")
+        .add("Incidents are reported in the ops channel", shared=True)
+        .id,
+        "s1": engine.agent("sandbox").add("Sandbox experiment: the plugin was blocked").id,
+        "l1": engine.agent("lab").add("Lab measured the cache hit rate at ninety percent").id,
     }
-    engine.delete("main", ids["m_gone"])
+    engine.agent("main").delete(ids["m_gone"])
     ids["d_sel"] = _put(
         engine,
         "amem_notes",

@@ -89,8 +89,8 @@ async def test_new_notes_appear_and_the_selection_stays(
         assert bar.following and bar.display
         await until(pilot, lambda: bar.polls >= 1 and not bar.in_flight)
         selected = await select_row(pilot, "private", 2)
-        added = writer.add("main", "The release train leaves every Tuesday at 10:00")
-        shared = writer.add_shared("dev", "The staging cluster is rebuilt every night")
+        added = writer.agent("main").add("The release train leaves every Tuesday at 10:00")
+        shared = writer.agent("dev").add("The staging cluster is rebuilt every night", shared=True)
         await until(pilot, lambda: shared.id in row_ids(app, "shared"))
         await until(pilot, lambda: added.id in row_ids(app, "private"))
         assert row_ids(app, "private")[0] == added.id  # newest at the top
@@ -123,10 +123,10 @@ async def test_a_deleted_note_leaves_and_an_edit_shows(
         await until(pilot, lambda: bar.polls >= 1 and not bar.in_flight)
         selected = await select_row(pilot, "private", 0)
         leaving = row_ids(app, "private")[3]
-        writer.delete("main", leaving)
+        writer.agent("main").delete(leaving)
         await until(pilot, lambda: leaving not in row_ids(app, "private"))
         assert main_screen(app).selected_id == selected
-        writer.update("main", selected, content="Edited elsewhere while the app follows main")
+        writer.agent("main").update(selected, content="Edited elsewhere while the app follows main")
         main = main_screen(app)
         await until(
             pilot,
@@ -214,7 +214,7 @@ async def test_the_app_resumes_after_an_outage(
         await until(pilot, lambda: bar.polls >= polls + 2)  # it keeps trying
         standin.failing = None
         standin.start()  # the same port, the same store
-        added = writer.add("main", "Written right after the server came back")
+        added = writer.agent("main").add("Written right after the server came back")
         await until(pilot, lambda: added.id in row_ids(app, "private"))
         await until(pilot, lambda: not main.store_banner.display)
         assert bar.failing is None and bar.following

@@ -77,7 +77,7 @@ async def test_private_rows_are_newest_first() -> None:
         await settle(pilot)
         table = main_screen(app).query_one("#private", NotePane).table
         shown = [str(key.value) for key in table.rows]
-        notes = {n.id: n for n in engine.list_notes("main", "private", limit=100).notes}
+        notes = {n.id: n for n in engine.agent("main").list_notes("private", limit=100).notes}
         times = [notes[i].timestamp for i in shown]
         assert len(shown) == len(notes) > 2
         assert times == sorted(times, reverse=True)
@@ -87,9 +87,9 @@ async def test_private_rows_are_newest_first() -> None:
 def _two_merges() -> Any:
     """dev with two merge groups applied: the demo's pair and one more."""
     engine = demo_engine()
-    engine.add("dev", "The staging database password rotates every Monday at noon")
-    engine.add("dev", "The staging database password rotates every Monday at noon UTC")
-    run = engine.consolidate("dev", dry_run=False)
+    engine.agent("dev").add("The staging database password rotates every Monday at noon")
+    engine.agent("dev").add("The staging database password rotates every Monday at noon UTC")
+    run = engine.agent("dev").consolidate(dry_run=False)
     assert len(run.merges) == 2
     return engine, run
 
@@ -129,10 +129,10 @@ async def test_undo_one_merge_from_the_history_detail() -> None:
         assert isinstance(app.screen, MainScreen)
         assert any(f"Undid the merge into {chosen.keeper}" in n for n in notices(app))
         for dropped in chosen.dropped:
-            assert engine.get("dev", dropped).active
+            assert engine.agent("dev").get(dropped).active
         for dropped in other.dropped:
-            assert not engine.get("dev", dropped).active
-        undo_runs = [r for r in engine.history("dev") if r.trigger == "undo"]
+            assert not engine.agent("dev").get(dropped).active
+        undo_runs = [r for r in engine.agent("dev").history() if r.trigger == "undo"]
         assert len(undo_runs) == 1
         assert len(main.query_one(HistoryPane).runs) == 2  # the pane was reloaded
 
@@ -149,9 +149,9 @@ async def test_undo_merge_cancelled_changes_nothing_and_refusal_names_the_reason
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("escape")
         await settle(pilot)
-        assert all(not engine.get("dev", d).active for d in merge.dropped)
+        assert all(not engine.agent("dev").get(d).active for d in merge.dropped)
         # The keeper changes elsewhere: the engine refuses, the app says why.
-        engine.update("dev", merge.keeper, content="Changed after the run, by hand")
+        engine.agent("dev").update(merge.keeper, content="Changed after the run, by hand")
         main.query_one(HistoryPane).table.focus()
         detail.query_one("#links", OptionList).highlighted = 0
         await pilot.press("m")
@@ -161,7 +161,7 @@ async def test_undo_merge_cancelled_changes_nothing_and_refusal_names_the_reason
         assert app.is_running and isinstance(app.screen, MainScreen)
         refusals = [n for n in notices(app) if n.startswith("Rejected")]
         assert refusals and "changed" in refusals[-1]
-        assert all(not engine.get("dev", d).active for d in merge.dropped)
+        assert all(not engine.agent("dev").get(d).active for d in merge.dropped)
 
 
 async def test_undo_merge_is_off_in_a_read_only_store() -> None:

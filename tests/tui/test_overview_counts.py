@@ -92,7 +92,7 @@ async def test_following_counts_again_after_a_write(tmp_path: Path) -> None:
         screen = OverviewScreen(engine, following=True)
         await app.push_screen(screen)
         await wait_for(pilot, lambda: drawn(screen, pending=False))
-        engine.add("dev", "Dev notes that the staging database moved to the new cluster")
+        engine.agent("dev").add("Dev notes that the staging database moved to the new cluster")
         screen.recount()
         await wait_for(
             pilot, lambda: screen.stats is not None and screen.stats.agents[1].private == 7

@@ -62,7 +62,7 @@ async def test_a_listing_changed_while_hits_were_shown_is_rebuilt_on_clear() -> 
         pane = private(app)
         await pilot.press("slash", *"deploy")
         await settle(pilot)
-        note = engine.add("dev", "Written while a search was shown: the listing has it after")
+        note = engine.agent("dev").add("Written while a search was shown: the listing has it after")
         pane.merge_notes([note], [], pane.listing_total + 1)
         assert note.id not in pane.table.rows  # the hits stay as they are
         await pilot.press("ctrl+u")

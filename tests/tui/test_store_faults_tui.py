@@ -59,7 +59,7 @@ async def test_reload_shows_changes_made_elsewhere() -> None:
     app = demo_app(engine)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        note = engine.add("main", "Written elsewhere: shows only after a reload")
+        note = engine.agent("main").add("Written elsewhere: shows only after a reload")
         for _ in range(5):
             await pilot.pause(0.1)
         assert note.id not in rows(app, "private")

@@ -108,7 +108,7 @@ async def test_one_query_searches_as_both() -> None:
         assert not screen.query_one("#list-both", ComparedList).display
         for which, agent in (("a", "main"), ("b", "dev")):
             entries = screen.query_one(f"#list-{which}", ComparedList).entries
-            own = engine.search(agent, "deploy freeze", limit=10)
+            own = engine.agent(agent).search("deploy freeze", limit=10)
             assert [e.note.id for e in entries] == [h.note.id for h in own.hits]  # type: ignore[union-attr]
         assert "dev gets it too, at #1" in panel_text(screen)
         # Escape clears the query first: the three groups come back.
@@ -138,7 +138,7 @@ async def test_swap_and_another_agent() -> None:
 
 async def test_overview_pictures_and_figures() -> None:
     engine = demo_engine()
-    engine.consolidate("dev")
+    engine.agent("dev").consolidate()
     app = demo_app(engine)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)

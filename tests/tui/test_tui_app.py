@@ -160,7 +160,7 @@ async def test_add_private_note_through_modal() -> None:
         app.screen.query_one(TextArea).text = "Remember to renew the TLS certificate for the API"
         await pilot.press("ctrl+s")
         await settle(pilot)
-        page = engine.list_notes("main", "private", limit=50)
+        page = engine.agent("main").list_notes("private", limit=50)
         assert page.total == 9
         added = next(n for n in page.notes if n.content.startswith("Remember to renew"))
         assert added.agent_id == "main" and added.readers == ["main"]
@@ -181,14 +181,14 @@ async def test_add_shared_note_and_quality_gate_refusal() -> None:
         app.screen.query_one("#shared").value = True
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert engine.count("main", "shared") == 6
+        assert engine.agent("main").count("shared") == 6
         # Too short: the quality gate refuses, the app says why, nothing is written.
         await pilot.press("a")
         await settle(pilot)
         app.screen.query_one(TextArea).text = "short"
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert engine.count("main", "private") == 8
+        assert engine.agent("main").count("private") == 8
         assert any("quality gate" in n and n.startswith("Rejected") for n in notifications(app))
         assert isinstance(app.screen, MainScreen)
 
@@ -207,7 +207,7 @@ async def test_edit_note_changes_content_and_tags() -> None:
         app.screen.query_one("#tags", Input).value = "travel, offsite"
         await pilot.press("ctrl+s")
         await settle(pilot)
-        note = engine.get("main", note_id)
+        note = engine.agent("main").get(note_id)
         assert note.content == "Flight to Lisbon moved to December 15, seat 14C"
         assert note.tags == ["travel", "offsite"]
         assert note.evolution_history[-1].action == "crud_update"
@@ -226,12 +226,12 @@ async def test_publish_asks_first_and_cancel_changes_nothing() -> None:
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("n")
         await settle(pilot)
-        assert not engine.get("main", note_id).is_shared
+        assert not engine.agent("main").get(note_id).is_shared
         await pilot.press("p")
         await settle(pilot)
         await pilot.press("y")
         await settle(pilot)
-        note = engine.get("main", note_id)
+        note = engine.agent("main").get(note_id)
         assert note.is_shared and note.owner == "main" and note.readers == ["*"]
         assert note_id in row_ids(app, "shared")
         assert note_id not in row_ids(app, "private")
@@ -246,7 +246,7 @@ async def test_unpublish_makes_note_private_again() -> None:
         await select(pilot, "shared", note_id)
         await pilot.press("u", "y")
         await settle(pilot)
-        note = engine.get("main", note_id)
+        note = engine.agent("main").get(note_id)
         assert note.agent_id == "main" and note.readers == ["main"]
         assert note_id in row_ids(app, "private")
 
@@ -262,7 +262,7 @@ async def test_publish_is_disabled_for_mode_b_with_the_reason() -> None:
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)  # no confirmation: nothing to confirm
         assert any("Mode B" in n and "cannot publish" in n for n in notifications(app))
-        assert not engine.get("sandbox", demo_id("sandbox-tools")).is_shared
+        assert not engine.agent("sandbox").get(demo_id("sandbox-tools")).is_shared
 
 
 async def test_permission_denied_is_a_notification_naming_the_rule() -> None:
@@ -274,7 +274,7 @@ async def test_permission_denied_is_a_notification_naming_the_rule() -> None:
         await select(pilot, "shared", note_id)
         await pilot.press("d", "y")
         await settle(pilot)
-        assert engine.get("dev", note_id).active
+        assert engine.agent("dev").get(note_id).active
         messages = notifications(app)
         assert any("PERMISSION_DENIED" in n and "only its owner (main)" in n for n in messages)
         assert isinstance(app.screen, MainScreen)
@@ -289,7 +289,7 @@ async def test_soft_delete_then_restore() -> None:
         await select(pilot, "private", note_id)
         await pilot.press("d", "y")
         await settle(pilot)
-        assert not engine.get("main", note_id).active
+        assert not engine.agent("main").get(note_id).active
         assert note_id not in row_ids(app, "private")
         await pilot.press("x")  # show soft-deleted notes
         await settle(pilot)
@@ -297,7 +297,7 @@ async def test_soft_delete_then_restore() -> None:
         await select(pilot, "private", note_id)
         await pilot.press("r", "y")
         await settle(pilot)
-        assert engine.get("main", note_id).active
+        assert engine.agent("main").get(note_id).active
 
 
 async def test_read_only_store_disables_writes_and_says_why() -> None:
@@ -311,7 +311,7 @@ async def test_read_only_store_disables_writes_and_says_why() -> None:
             await settle(pilot)
             assert isinstance(app.screen, MainScreen)
         assert any("read-only" in n for n in notifications(app))
-        assert engine.count("main", "private") == 8
+        assert engine.agent("main").count("private") == 8
 
 
 async def test_links_follow_the_read_rule() -> None:
@@ -343,7 +343,7 @@ async def test_hostile_content_is_shown_literally() -> None:
         "x" * 1_000_000,
         "long line " + "word " * 5000,
     ]
-    ids = [engine.add("main", text).id for text in hostile]
+    ids = [engine.agent("main").add(text).id for text in hostile]
     app = demo_app(engine)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -418,25 +418,25 @@ async def test_consolidate_previews_then_applies_and_history_updates() -> None:
     app = demo_app(engine, agent="dev")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        before = engine.count("dev", "private")
+        before = engine.agent("dev").count("private")
         await pilot.press("c")
         await settle(pilot)
         assert isinstance(app.screen, ConsolidationPreview)
         planned = app.screen.run
         assert planned.dry_run and planned.merges
         # The preview changed nothing.
-        assert engine.count("dev", "private") == before
+        assert engine.agent("dev").count("private") == before
         await pilot.press("escape")
         await settle(pilot)
-        assert engine.count("dev", "private") == before
-        assert engine.history("dev") == []
+        assert engine.agent("dev").count("private") == before
+        assert engine.agent("dev").history() == []
         await pilot.press("c")
         await settle(pilot)
         app.screen.query_one("#apply").press()
         await settle(pilot)
         dropped = sum(len(m.dropped) for m in planned.merges)
-        assert engine.count("dev", "private") == before - dropped
-        runs = engine.history("dev")
+        assert engine.agent("dev").count("private") == before - dropped
+        runs = engine.agent("dev").history()
         assert len(runs) == 1 and not runs[0].dry_run
         history = main_screen(app).query_one(HistoryPane)
         assert list(history.runs) == [runs[0].id]
@@ -445,9 +445,9 @@ async def test_consolidate_previews_then_applies_and_history_updates() -> None:
 
 async def test_undo_a_consolidation_run_from_the_history_pane() -> None:
     engine = demo_engine()
-    run = engine.consolidate("dev", dry_run=False)
+    run = engine.agent("dev").consolidate(dry_run=False)
     assert run.merges
-    before = engine.count("dev", "private")
+    before = engine.agent("dev").count("private")
     app = demo_app(engine, agent="dev")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -461,7 +461,7 @@ async def test_undo_a_consolidation_run_from_the_history_pane() -> None:
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("y")
         await settle(pilot)
-        assert engine.count("dev", "private") > before
+        assert engine.agent("dev").count("private") > before
         assert len(history.runs) == 2
 
 
@@ -481,7 +481,7 @@ async def test_content_column_keeps_its_width_after_a_refresh() -> None:
         assert isinstance(app.screen, ConsolidationPreview)
         app.screen.query_one("#apply").press()
         await settle(pilot)
-        page = engine.list_notes("dev", "private")
+        page = engine.agent("dev").list_notes("private")
         notes = {n.id: n for n in page.notes}
 
         def check() -> None:

@@ -95,12 +95,12 @@ async def test_apply_and_undo_with_the_history_focused_keep_the_detail_on_runs()
         assert isinstance(app.screen, ConsolidationPreview)
         app.screen.query_one("#apply").press()
         await settle(pilot)
-        (run,) = engine.history("dev")
+        (run,) = engine.agent("dev").history()
         assert history.table.has_focus and history.current_id == run.id
         assert detail_title(app) == f"Consolidation run {run.id}"
         await pilot.press("z", "y")
         await settle(pilot)
-        undo = next(r for r in engine.history("dev") if r.undoes == run.id)
+        undo = next(r for r in engine.agent("dev").history() if r.undoes == run.id)
         # The notification names the run that was undone (and the run recording it).
         assert any(f"Undid consolidation run {run.id}" in n and undo.id in n for n in notices(app))
         assert history.current_id == run.id
@@ -115,8 +115,8 @@ async def test_apply_and_undo_with_the_history_focused_keep_the_detail_on_runs()
 # 4 ------------------------------------------------------------------------------
 async def test_undo_merge_on_an_undo_run_says_why_not() -> None:
     engine = demo_engine()
-    run = engine.consolidate("dev", dry_run=False)
-    undo = engine.undo("dev", run.id)
+    run = engine.agent("dev").consolidate(dry_run=False)
+    undo = engine.agent("dev").undo(run.id)
     app = demo_app(engine, agent="dev")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -133,7 +133,7 @@ async def test_undo_merge_on_an_undo_run_says_why_not() -> None:
 # 6 ------------------------------------------------------------------------------
 async def test_a_merge_is_chosen_from_the_start_and_one_dropped_note_is_singular() -> None:
     engine = demo_engine()
-    run = engine.consolidate("main", dry_run=False, threshold=0.8)
+    run = engine.agent("main").consolidate(dry_run=False, threshold=0.8)
     assert [len(m.dropped) for m in run.merges] == [1]
     app = demo_app(engine)
     async with app.run_test(size=SIZE) as pilot:
@@ -271,7 +271,7 @@ async def test_the_editor_saves_only_when_asked_as_the_docs_say() -> None:
         editor.query_one("#tags", Input).value = "draft"
         await pilot.press("escape")
         await settle(pilot)
-        assert engine.count("main", "private") == 8
+        assert engine.agent("main").count("private") == 8
     guide = (ROOT / "docs" / "tui.md").read_text(encoding="utf-8")
     assert "Every change asks for confirmation first" not in guide
     assert "Add and edit open a form that saves only when you press" in guide

@@ -52,12 +52,12 @@ async def test_counts_and_panes_agree_for_every_agent(agent: str) -> None:
         await settle(pilot)
         screen = main_screen(app)
         assert screen.scope is not None
-        visible = engine.count(agent, "visible")
+        visible = engine.agent(agent).count("visible")
         listed = len(rows(app, "private"))
         if screen.scope.has_shared_scope:
             listed += len(rows(app, "shared"))
-            counts = f"private {engine.count(agent, 'private')} · shared "
-            counts += f"{engine.count(agent, 'shared')} · visible {visible}"
+            counts = f"private {engine.agent(agent).count('private')} · shared "
+            counts += f"{engine.agent(agent).count('shared')} · visible {visible}"
         else:  # Mode B: its whole collection in one pane
             counts = f"notes {visible}"
         assert listed == visible

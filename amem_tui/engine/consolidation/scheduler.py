@@ -65,8 +65,16 @@ class Consolidates(Protocol):
         """The engine's clock."""
         ...
 
-    def consolidate(self, agent: str, *, trigger: RunTrigger) -> ConsolidationRun:
-        """One consolidation run of ``agent``."""
+    def agent(self, agent: str) -> ConsolidatesAgent:
+        """The view of ``agent`` a run consolidates."""
+        ...
+
+
+class ConsolidatesAgent(Protocol):
+    """One agent's view, as the scheduler uses it."""
+
+    def consolidate(self, *, trigger: RunTrigger) -> ConsolidationRun:
+        """One consolidation run of the agent."""
         ...
 
 
@@ -123,7 +131,7 @@ class ConsolidationScheduler:
         errors: dict[str, str] = {}
         for agent in self.agents():
             try:
-                run = self.engine.consolidate(agent, trigger="scheduled")
+                run = self.engine.agent(agent).consolidate(trigger="scheduled")
             except AmemError as exc:  # one agent's failure must not stop the others
                 errors[agent] = str(exc)
                 continue

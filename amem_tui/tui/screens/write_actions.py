@@ -100,7 +100,7 @@ class WriteActionsScreen(ReportsWorkerFailures, Screen[None]):
             self.app.notify("Select a note first (arrows in a pane).", markup=False)
             return None
         if self.scope is not None:
-            denial = self.engine.write_refusal(self.scope, data.note, action)
+            denial = self.engine.agent(self.scope).write_refusal(data.note, action)
             if denial is not None:  # said before any dialog opens, in the engine's words
                 self.post_message(refusal(denial))
                 return None
@@ -128,7 +128,9 @@ class WriteActionsScreen(ReportsWorkerFailures, Screen[None]):
             kind = "shared" if draft.shared else "private"
             self.write_note(
                 f"Added {kind} note",
-                lambda: self.engine.add(scope, draft.content, shared=draft.shared, tags=draft.tags),
+                lambda: self.engine.agent(scope).add(
+                    draft.content, shared=draft.shared, tags=draft.tags
+                ),
             )
 
         from amem_tui.tui.dialogs.note_editor import NoteEditor
@@ -156,8 +158,8 @@ class WriteActionsScreen(ReportsWorkerFailures, Screen[None]):
                 return
             self.write_note(
                 "Updated note",
-                lambda: self.engine.update(
-                    scope, note.id, content=content, tags=tags, expected_hash=note.hash or None
+                lambda: self.engine.agent(scope).update(
+                    note.id, content=content, tags=tags, expected_hash=note.hash or None
                 ),
             )
 
@@ -201,7 +203,7 @@ class WriteActionsScreen(ReportsWorkerFailures, Screen[None]):
         """Share the selected private note (owner only; Mode A only)."""
         self._ask_then_write(
             "publish",
-            self.engine.publish,
+            lambda scope, note_id: self.engine.agent(scope).publish(note_id),
             (
                 "Publish this note?",
                 "It moves to the shared scope: every Mode A agent will be able to read it. "
@@ -215,7 +217,7 @@ class WriteActionsScreen(ReportsWorkerFailures, Screen[None]):
         """Make the selected shared note private to its owner again."""
         self._ask_then_write(
             "unpublish",
-            self.engine.unpublish,
+            lambda scope, note_id: self.engine.agent(scope).unpublish(note_id),
             (
                 "Unpublish this note?",
                 "It leaves the shared scope and becomes private to its owner again.",
@@ -228,7 +230,7 @@ class WriteActionsScreen(ReportsWorkerFailures, Screen[None]):
         """Soft-delete the selected note."""
         self._ask_then_write(
             "delete",
-            self.engine.delete,
+            lambda scope, note_id: self.engine.agent(scope).delete(note_id),
             (
                 "Soft-delete this note?",
                 "It is marked is_active=false and disappears from searches. Nothing is "
@@ -252,7 +254,7 @@ class WriteActionsScreen(ReportsWorkerFailures, Screen[None]):
             return
         self._ask_then_write(
             "restore",
-            self.engine.restore,
+            lambda scope, note_id: self.engine.agent(scope).restore(note_id),
             ("Restore this note?", "It becomes active again (is_active=true).", "Restore"),
             "Restored note",
         )

@@ -188,19 +188,19 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
     def _read(self, scope: AgentScope, note_id: str, hit: SearchHit | None) -> NoteData:
         engine = self.engine
         try:
-            stored = engine.get(scope, note_id)
+            stored = engine.agent(scope).get(note_id)
         except NotFound as exc:
             return NoteData.missing(note_id, str(exc))
         # Ids of notes the agent may not read never reach the screen: they are counted.
-        note = engine.redact(scope, [stored])[0]
-        links = engine.linked(scope, note)
+        note = engine.agent(scope).redact([stored])[0]
+        links = engine.agent(scope).linked(note)
         conflicts: list[tuple[str, MemoryNote | None]] = []
         for other in note.conflicts_with[:CONFLICTS_SHOWN]:
             try:
-                conflicts.append((other, engine.get(scope, other)))
+                conflicts.append((other, engine.agent(scope).get(other)))
             except AmemError:
                 conflicts.append((other, None))
-        denial = engine.write_refusal(scope, stored, "update")
+        denial = engine.agent(scope).write_refusal(stored, "update")
         return NoteData(
             note=note,
             links=links,

@@ -238,14 +238,13 @@ class FollowBar(Static):
 
         engine, scope = self.engine, request.scope
         since = None if request.resync else request.since
-        probe = engine.probe(scope, request.watch, since)
+        probe = engine.agent(scope).probe(request.watch, since)
         found = changes(scope, request.shown, probe, since, request.include_inactive)
         activities = list(found.activities)
         for which in sorted(found.relist):
             update = found.panes[which]
             shown = {**request.shown.get(which, {}), **{n.id: n for n in update.changed}}
-            page = engine.list_notes(
-                scope,
+            page = engine.agent(scope).list_notes(
                 which,
                 limit=max(PAGE_SIZE, len(shown)),
                 include_inactive=request.include_inactive,
@@ -256,13 +255,15 @@ class FollowBar(Static):
             activities += words
         runs = None
         if since is not None and probe.runs != since.runs:
-            runs = engine.history(scope.agent)
+            runs = engine.agent(scope).history()
             activities += [run_activity(run) for run in new_runs(request.runs, runs)]
         totals: dict[PaneName, int] = dict(probe.counts)
         if request.include_inactive and probe.counts_moved(since):
             # Soft-deleted notes are listed too: count them as the listing does.
             for which in totals:
-                totals[which] = engine.list_notes(scope, which, 1, include_inactive=True).total
+                totals[which] = (
+                    engine.agent(scope).list_notes(which, 1, include_inactive=True).total
+                )
         elif request.include_inactive:
             totals = {}  # unchanged: each pane keeps its total
         counts = {

@@ -241,7 +241,7 @@ class HistoryPane(TabbedPane):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="consolidate")
     def preview_consolidation(self, scope: AgentScope) -> None:
-        """The dry run: what would be merged, nothing changed."""
+        """The plan: what would be merged (nothing changes until it is applied)."""
         plan = self.engine.agent(scope).plan_consolidation()
         self.post_message(PreviewReady(scope, plan))
 
@@ -295,7 +295,7 @@ class HistoryPane(TabbedPane):
     def refresh_history(self, agent: str) -> None:
         """Reload the runs of ``agent``."""
         try:
-            runs = self.engine.history(agent)
+            runs = self.engine.agent(agent).history()
         except Exception:  # a live refresh only; the run itself reports any failure
             return
         self.post_message(HistoryRefreshed(agent, runs))
@@ -357,7 +357,7 @@ class HistoryPane(TabbedPane):
     @work(thread=True, exit_on_error=False, group="write")
     def undo(self, scope: AgentScope, run_id: str, keeper: str | None) -> None:
         """Undo a whole run, or only its merge into ``keeper``; report what was undone."""
-        undo_run = self.engine.undo(scope.agent, run_id, keeper)
+        undo_run = self.engine.agent(scope).undo(run_id, keeper)
         recorded = f"(recorded as undo run {undo_run.id})"
         if keeper is None:
             self.post_message(

@@ -249,8 +249,8 @@ class NotePane(TabbedPane):
         self, scope: AgentScope, offset: int, include_inactive: bool, generation: int
     ) -> None:
         """The next page of the listing."""
-        page = self.engine.list_notes(
-            scope, self._kind, limit=PAGE_SIZE, offset=offset, include_inactive=include_inactive
+        page = self.engine.agent(scope).list_notes(
+            self._kind, limit=PAGE_SIZE, offset=offset, include_inactive=include_inactive
         )
         self.post_message(PageLoaded(generation, page))
 

@@ -184,7 +184,7 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         """Index the agent's notes (the saved index, caught up); a search typed meanwhile
         waits for this. The app loads the model beside it, in its own worker."""
         with contextlib.suppress(Exception):  # a failing store shows in the next load
-            self.engine.warm_up(scope)
+            self.engine.agent(scope).warm_up()
         heap.settle()
 
     # ---------------------------------------------------------------- typing
@@ -301,8 +301,7 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         """
         try:
             # Approximate (HNSW) on big collections, as the agent's own Qdrant searches.
-            result = self.engine.search(
-                scope,
+            result = self.engine.agent(scope).search(
                 query,
                 limit=SEARCH_LIMIT,
                 exact=False,
@@ -326,8 +325,8 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         if not self._is_current(generation, query) or worker.is_cancelled:
             return
         try:
-            hidden, notice = self.engine.hidden_matches(
-                scope, query, limit=SEARCH_LIMIT, exact=False
+            hidden, notice = self.engine.agent(scope).hidden_matches(
+                query, limit=SEARCH_LIMIT, exact=False
             )
         except Exception:  # the hits are shown; a failing store shows on the next load
             return

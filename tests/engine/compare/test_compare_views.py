@@ -150,7 +150,7 @@ def test_a_query_searches_as_both_and_marks_what_only_one_gets(demo: MemoryEngin
     search = comparison.search
     # The same ranking as each agent's own search.
     for hits, agent in ((search.a_hits, "main"), (search.b_hits, "dev")):
-        own = demo.search(agent, "deploy freeze", limit=5)
+        own = demo.agent(agent).search("deploy freeze", limit=5)
         assert [h.note.id for h in hits] == [h.note.id for h in own.hits]
         assert [h.rank for h in hits] == list(range(1, len(hits) + 1))
     b_ranks = {h.note.id: h.rank for h in search.b_hits}

@@ -76,7 +76,7 @@ def test_what_consolidation_does_with_each_scope(
     """Private: merged. Shared: untouched. Other agent's private: untouched. Knowledge: never."""
     seed_scopes(engine)
     before = snapshot(engine.store)
-    run = engine.consolidate(agent)
+    run = engine.agent(agent).consolidate()
     assert [(m.keeper, sorted(m.dropped)) for m in run.merges] == [
         (nid(sorted(merged)[0]), [nid(sorted(merged)[1])])
     ]
@@ -88,7 +88,7 @@ def test_what_consolidation_does_with_each_scope(
 def test_shared_pair_is_never_merged_by_anyone(engine: MemoryEngine) -> None:
     seed_scopes(engine)
     for agent in ("main", "dev", "sandbox"):
-        engine.consolidate(agent)
+        engine.agent(agent).consolidate()
     for key in ("shared-a", "shared-b", "know-a", "know-b"):
         assert payload(engine, key)["is_active"] is True
         assert history_entries(engine, key) == []
@@ -149,12 +149,12 @@ def seed_rule(engine: MemoryEngine) -> None:
 
 def test_merge_rule(engine: MemoryEngine) -> None:
     seed_rule(engine)
-    run = engine.consolidate("main")
+    run = engine.agent("main").consolidate()
     assert len(run.merges) == 1
     merge = run.merges[0]
     assert (merge.keeper, merge.dropped) == (nid("long"), [nid("short")])
     assert merge.similarity == pytest.approx(0.996195, abs=1e-5)
-    keeper = engine.get("main", nid("long"))
+    keeper = engine.agent("main").get(nid("long"))
     assert keeper.content == "Every production deploy needs two approvals from the team"
     assert keeper.tags == ["policy", "prod", "deploy"]
     assert keeper.keywords == ["approvals", "deploys"]
@@ -166,11 +166,11 @@ def test_merge_rule(engine: MemoryEngine) -> None:
     assert entry["action"] == "consolidate"
     assert entry["triggeredBy"] == nid("short")
     assert entry["oldContent"] == keeper.content
-    dropped = engine.get("main", nid("short"))
+    dropped = engine.agent("main").get(nid("short"))
     assert dropped.is_active is False
     assert dropped.content == "Deploys need two approvals"
     # Links toward the dropped note now point at the keeper, in the agent's own notes only.
-    assert engine.get("main", nid("pointer")).links == [nid("long")]
+    assert engine.agent("main").get(nid("pointer")).links == [nid("long")]
     assert payload(engine, "shared-pointer")["links"] == [nid("short")]
     assert [c.note for c in run.link_changes] == [nid("pointer")]
 
@@ -190,10 +190,10 @@ def test_chains_merge_into_one_keeper_and_categories_stay_apart(engine: MemoryEn
             ),
         ],
     )
-    run = engine.consolidate("main", threshold=0.85)
+    run = engine.agent("main").consolidate(threshold=0.85)
     assert [(m.keeper, m.dropped) for m in run.merges] == [(nid("a"), sorted([nid("b"), nid("c")]))]
     assert run.merges[0].similarity == pytest.approx(0.642788, abs=1e-5)
-    assert engine.get("main", nid("d")).active
+    assert engine.agent("main").get(nid("d")).active
 
 
 def test_threshold_is_configurable(engine: MemoryEngine) -> None:
@@ -205,12 +205,12 @@ def test_threshold_is_configurable(engine: MemoryEngine) -> None:
             (make_note("y", "main", "Threshold note y"), turned(0, 30, 1)),  # cos 0.866
         ],
     )
-    assert engine.consolidate("main", dry_run=True, threshold=0.9).merges == []
-    assert len(engine.consolidate("main", dry_run=True, threshold=0.86).merges) == 1
+    assert engine.agent("main").consolidate(dry_run=True, threshold=0.9).merges == []
+    assert len(engine.agent("main").consolidate(dry_run=True, threshold=0.86).merges) == 1
     engine.settings.consolidation_threshold = 0.9
-    assert engine.consolidate("main", dry_run=True).merges == []
+    assert engine.agent("main").consolidate(dry_run=True).merges == []
     with pytest.raises(InvalidInput):
-        engine.consolidate("main", threshold=1.5)
+        engine.agent("main").consolidate(threshold=1.5)
 
 
 def test_dry_run_writes_nothing(engine: MemoryEngine) -> None:
@@ -218,12 +218,12 @@ def test_dry_run_writes_nothing(engine: MemoryEngine) -> None:
     before = snapshot(engine.store)
     collections = engine.store.list_collections()
     calls: list[tuple[int, int]] = []
-    run = engine.consolidate("main", dry_run=True, progress=lambda d, t: calls.append((d, t)))
+    run = engine.agent("main").consolidate(dry_run=True, progress=lambda d, t: calls.append((d, t)))
     assert run.dry_run and run.status == "planned"
     assert [(m.keeper, m.dropped) for m in run.merges] == [(nid("long"), [nid("short")])]
     assert snapshot(engine.store) == before
     assert engine.store.list_collections() == collections
-    assert engine.history("main") == []
+    assert engine.agent("main").history() == []
     assert calls == [(1, 1)]
 
 
@@ -231,16 +231,16 @@ def test_read_only_refuses_a_run_but_allows_a_dry_run(store: QdrantStore) -> Non
     engine = make_engine(store, embedder=_hash())
     seed_rule(engine)
     engine.settings.read_only = True
-    assert len(engine.consolidate("main", dry_run=True).merges) == 1
+    assert len(engine.agent("main").consolidate(dry_run=True).merges) == 1
     with pytest.raises(ReadOnlyStore):
-        engine.consolidate("main")
+        engine.agent("main").consolidate()
 
 
 def test_progress_counts_merges(engine: MemoryEngine) -> None:
     seed_scopes(engine)
     seed_rule(engine)
     calls: list[tuple[int, int]] = []
-    engine.consolidate("main", progress=lambda done, total: calls.append((done, total)))
+    engine.agent("main").consolidate(progress=lambda done, total: calls.append((done, total)))
     assert calls[0] == (0, 2) and calls[-1] == (2, 2)
 
 
@@ -258,11 +258,11 @@ def test_legacy_and_deleted_notes(engine: MemoryEngine) -> None:
         ],
     )
     before = snapshot(engine.store)
-    run = engine.consolidate("main")
+    run = engine.agent("main").consolidate()
     assert [(m.keeper, m.dropped) for m in run.merges] == [(nid("old"), [nid("new")])]
     keeper = payload(engine, "old")
     assert (keeper["owner"], keeper["readers"], keeper["writers"]) == ("main", ["main"], ["main"])
-    engine.undo("main", run.id)
+    engine.agent("main").undo(run.id)
     assert snapshot(engine.store) == before  # legacy fields absent again
 
 
@@ -295,84 +295,84 @@ def seed_two_merges(engine: MemoryEngine) -> None:
 def test_undo_whole_run_round_trips(engine: MemoryEngine) -> None:
     seed_two_merges(engine)
     before = snapshot(engine.store)
-    run = engine.consolidate("main")
+    run = engine.agent("main").consolidate()
     assert len(run.merges) == 2
-    assert engine.get("main", nid("p")).links == [nid("k1"), nid("k2")]
-    assert engine.get("main", nid("k1")).links == [nid("k2")]
-    undo = engine.undo("main", run.id)
+    assert engine.agent("main").get(nid("p")).links == [nid("k1"), nid("k2")]
+    assert engine.agent("main").get(nid("k1")).links == [nid("k2")]
+    undo = engine.agent("main").undo(run.id)
     assert undo.trigger == "undo" and undo.undoes == run.id and undo.status == "done"
     assert snapshot(engine.store) == before
-    runs = engine.history("main")
+    runs = engine.agent("main").history()
     assert [r.id for r in runs] == [undo.id, run.id]
     assert all(m.undone and m.undone_by == undo.id for m in runs[1].merges)
     with pytest.raises(InvalidInput, match="nothing left to undo"):
-        engine.undo("main", run.id)
+        engine.agent("main").undo(run.id)
 
 
 def test_undo_one_merge_then_the_other(engine: MemoryEngine) -> None:
     seed_two_merges(engine)
     before = snapshot(engine.store)
-    run = engine.consolidate("main")
-    engine.undo("main", run.id, merge_keeper=nid("k1"))
-    assert engine.get("main", nid("d1")).active
-    assert not engine.get("main", nid("d2")).active
+    run = engine.agent("main").consolidate()
+    engine.agent("main").undo(run.id, merge_keeper=nid("k1"))
+    assert engine.agent("main").get(nid("d1")).active
+    assert not engine.agent("main").get(nid("d2")).active
     # Links toward the restored note are restored; the other merge's rewrites stay.
-    assert engine.get("main", nid("p")).links == [nid("d1"), nid("k2")]
-    assert engine.get("main", nid("k2")).links == [nid("d1")]
-    assert engine.get("main", nid("k1")).links == [nid("k2")]
+    assert engine.agent("main").get(nid("p")).links == [nid("d1"), nid("k2")]
+    assert engine.agent("main").get(nid("k2")).links == [nid("d1")]
+    assert engine.agent("main").get(nid("k1")).links == [nid("k2")]
     with pytest.raises(InvalidInput, match="already undone"):
-        engine.undo("main", run.id, merge_keeper=nid("k1"))
+        engine.agent("main").undo(run.id, merge_keeper=nid("k1"))
     with pytest.raises(InvalidInput, match="no merge into keeper"):
-        engine.undo("main", run.id, merge_keeper=nid("p"))
-    engine.undo("main", run.id, merge_keeper=nid("k2"))
+        engine.agent("main").undo(run.id, merge_keeper=nid("p"))
+    engine.agent("main").undo(run.id, merge_keeper=nid("k2"))
     assert snapshot(engine.store) == before
 
 
 def test_undo_refused_when_keeper_changed(engine: MemoryEngine) -> None:
     seed_two_merges(engine)
-    run = engine.consolidate("main")
-    engine.update("main", nid("k1"), content="First cluster keeper, edited by hand since")
+    run = engine.agent("main").consolidate()
+    engine.agent("main").update(nid("k1"), content="First cluster keeper, edited by hand since")
     state = snapshot(engine.store)
     with pytest.raises(InvalidInput, match=f"keeper {nid('k1')} changed since"):
-        engine.undo("main", run.id)
+        engine.agent("main").undo(run.id)
     assert snapshot(engine.store) == state
     # The other merge can still be undone on its own.
-    engine.undo("main", run.id, merge_keeper=nid("k2"))
-    assert engine.get("main", nid("d2")).active
+    engine.agent("main").undo(run.id, merge_keeper=nid("k2"))
+    assert engine.agent("main").get(nid("d2")).active
 
 
 def test_undo_keeps_retrievals_counted_since(engine: MemoryEngine) -> None:
     seed_two_merges(engine)
-    run = engine.consolidate("main")
+    run = engine.agent("main").consolidate()
     point = engine.store.retrieve(MODE_A, [nid("k1")])[0]
     engine.store.set_payload(
         MODE_A,
         nid("k1"),
         {**point.payload, "retrieval_count": point.payload["retrieval_count"] + 2},
     )
-    engine.undo("main", run.id, merge_keeper=nid("k1"))
-    assert engine.get("main", nid("k1")).retrieval_count == 2
+    engine.agent("main").undo(run.id, merge_keeper=nid("k1"))
+    assert engine.agent("main").get(nid("k1")).retrieval_count == 2
 
 
 def test_undo_errors(engine: MemoryEngine) -> None:
     seed_two_merges(engine)
-    run = engine.consolidate("main")
+    run = engine.agent("main").consolidate()
     with pytest.raises(NotFound):
-        engine.undo("dev", run.id)  # another agent's run is not even visible
+        engine.agent("dev").undo(run.id)  # another agent's run is not even visible
     with pytest.raises(NotFound):
-        engine.undo("main", "not-a-run")
+        engine.agent("main").undo("not-a-run")
     with pytest.raises(NotFound):
-        engine.undo("main", nid("nope"))
-    undo = engine.undo("main", run.id)
+        engine.agent("main").undo(nid("nope"))
+    undo = engine.agent("main").undo(run.id)
     with pytest.raises(InvalidInput, match="itself an undo"):
-        engine.undo("main", undo.id)
+        engine.agent("main").undo(undo.id)
 
 
 def test_a_second_run_finds_nothing_new(engine: MemoryEngine) -> None:
     seed_two_merges(engine)
-    engine.consolidate("main")
+    engine.agent("main").consolidate()
     state = snapshot(engine.store)
-    again = engine.consolidate("main")
+    again = engine.agent("main").consolidate()
     assert again.merges == [] and again.status == "done"
     assert snapshot(engine.store) == state
 
@@ -400,7 +400,7 @@ def test_result_does_not_depend_on_storage_order() -> None:
         engine = make_engine(QdrantStore(path=":memory:"), embedder=_hash())
         for one in order:  # one upsert per note: the store sees them in this order
             put(engine, MODE_A, [one])
-        run = engine.consolidate("main", threshold=0.9)
+        run = engine.agent("main").consolidate(threshold=0.9)
         results.append(
             (
                 [(m.keeper, m.dropped, m.similarity) for m in run.merges],

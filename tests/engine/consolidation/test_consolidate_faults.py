@@ -89,7 +89,7 @@ def reference() -> tuple[dict, dict, int]:
     store = seeded()
     before = snapshot(store)
     counting = FailingStore(store)
-    engine_on(counting, fixed_ids()).consolidate("main")
+    engine_on(counting, fixed_ids()).agent("main").consolidate()
     return before, snapshot(store), counting.writes
 
 
@@ -107,32 +107,32 @@ def test_interrupted_run_loses_nothing_and_converges(budget: int) -> None:
     ids = fixed_ids()  # shared: the second engine must not reuse the first run's id
     failing = FailingStore(store, budget)
     with pytest.raises(Crash):
-        engine_on(failing, ids).consolidate("main")
+        engine_on(failing, ids).agent("main").consolidate()
     # Nothing lost: every note is still there with its content.
     assert contents(store) == {k: v[0]["content"] for k, v in BEFORE.items()}
     # Notes of other scopes were never touched.
     for key in ("s", "o"):
         assert snapshot(store)[f"{MODE_A}/{nid(key)}"] == BEFORE[f"{MODE_A}/{nid(key)}"]
     healthy = engine_on(store, ids)
-    interrupted = [r for r in healthy.history("main") if r.trigger == "manual"]
+    interrupted = [r for r in healthy.agent("main").history() if r.trigger == "manual"]
     assert len(interrupted) <= 1
-    healthy.consolidate("main")
+    healthy.agent("main").consolidate()
     assert without_run_ids(snapshot(store)) == without_run_ids(AFTER)
-    runs = healthy.history("main")
+    runs = healthy.agent("main").history()
     assert all(r.status in ("done", "abandoned") for r in runs)
     merged = [r for r in runs if r.merges]
     assert len(merged) == 1
     # ... and the converged run is still fully undoable.
-    healthy.undo("main", merged[0].id)
+    healthy.agent("main").undo(merged[0].id)
     assert snapshot(store) == BEFORE
 
 
 def _undo_reference() -> tuple[int, str]:
     store = seeded()
     engine = engine_on(store, fixed_ids())
-    run = engine.consolidate("main")
+    run = engine.agent("main").consolidate()
     counting = FailingStore(store)
-    engine_on(counting, fixed_ids(5)).undo("main", run.id)
+    engine_on(counting, fixed_ids(5)).agent("main").undo(run.id)
     return counting.writes, run.id
 
 
@@ -143,12 +143,14 @@ UNDO_WRITES, _ = _undo_reference()
 def test_interrupted_undo_loses_nothing_and_converges(budget: int) -> None:
     store = seeded()
     ids = fixed_ids()
-    run = engine_on(store, ids).consolidate("main")
+    run = engine_on(store, ids).agent("main").consolidate()
     with pytest.raises(Crash):
-        engine_on(FailingStore(store, budget), ids).undo("main", run.id)
+        engine_on(FailingStore(store, budget), ids).agent("main").undo(run.id)
     assert contents(store) == {k: v[0]["content"] for k, v in BEFORE.items()}
     healthy = engine_on(store, ids)
-    undo = healthy.undo("main", run.id)  # finishes the interrupted undo, or makes it
+    undo = healthy.agent("main").undo(run.id)  # finishes the interrupted undo, or makes it
     assert undo.trigger == "undo" and undo.status == "done"
     assert snapshot(store) == BEFORE
-    assert all(m.undone for m in next(r for r in healthy.history("main") if r.id == run.id).merges)
+    assert all(
+        m.undone for m in next(r for r in healthy.agent("main").history() if r.id == run.id).merges
+    )

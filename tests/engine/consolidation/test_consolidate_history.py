@@ -96,7 +96,7 @@ def seed_openclaw(engine: MemoryEngine) -> None:
 
 def test_history_rebuilds_openclaw_runs(engine: MemoryEngine) -> None:
     seed_openclaw(engine)
-    runs = engine.history("main")
+    runs = engine.agent("main").history()
     assert [r.trigger for r in runs] == ["openclaw", "openclaw"]
     later, first = runs
     assert later.started_at == "2026-11-19T02:30:00.000Z"
@@ -130,14 +130,14 @@ def test_history_of_all_agents_and_of_one(engine: MemoryEngine) -> None:
             (make_note("s2", "sandbox", "Sandbox note"), turned(0, 5, 1)),
         ],
     )
-    ours = engine.consolidate("sandbox")
+    ours = engine.agent("sandbox").consolidate()
     everything = engine.history()
     assert {r.agent for r in everything} == {"main", "dev", "sandbox"}
     assert everything[0].id == ours.id  # newest first: our run is the latest
     starts = [r.started_at for r in everything]
     assert starts == sorted(starts, reverse=True)
-    assert [r.agent for r in engine.history("dev")] == ["dev"]
-    assert [r.id for r in engine.history("sandbox")] == [ours.id]
+    assert [r.agent for r in engine.agent("dev").history()] == ["dev"]
+    assert [r.id for r in engine.agent("sandbox").history()] == [ours.id]
 
 
 def test_our_merges_are_not_reported_twice(engine: MemoryEngine) -> None:
@@ -149,15 +149,15 @@ def test_our_merges_are_not_reported_twice(engine: MemoryEngine) -> None:
             (make_note("b", "main", "Our own merge"), turned(0, 5, 1)),
         ],
     )
-    run = engine.consolidate("main")
-    assert [(r.id, r.trigger) for r in engine.history("main")] == [(run.id, "manual")]
+    run = engine.agent("main").consolidate()
+    assert [(r.id, r.trigger) for r in engine.agent("main").history()] == [(run.id, "manual")]
 
 
 def test_openclaw_runs_cannot_be_undone_here(engine: MemoryEngine) -> None:
     seed_openclaw(engine)
-    run = engine.history("main")[0]
+    run = engine.agent("main").history()[0]
     with pytest.raises(InvalidInput, match="made by openclaw-amem"):
-        engine.undo("main", run.id)
+        engine.agent("main").undo(run.id)
 
 
 def test_run_log_is_not_listed_as_a_collection_of_notes(engine: MemoryEngine) -> None:
@@ -169,6 +169,6 @@ def test_run_log_is_not_listed_as_a_collection_of_notes(engine: MemoryEngine) ->
             (make_note("b", "main", "A note with a near copy"), turned(0, 5, 1)),
         ],
     )
-    engine.consolidate("main")
+    engine.agent("main").consolidate()
     assert MODE_A + "__amem_runs" in engine.store.list_collections()
     assert all(not v.name.endswith("__amem_runs") for v in engine.collections())

@@ -80,7 +80,7 @@ def test_only_the_agents_private_notes_change_and_undo_restores(
     merges = 0
     for agent in ("main", "dev", "sandbox"):
         before = snapshot(store)
-        run = engine.consolidate(agent, threshold=threshold)
+        run = engine.agent(agent).consolidate(threshold=threshold)
         runs.append(run)
         merges += len(run.merges)
         after = snapshot(store)
@@ -103,5 +103,5 @@ def test_only_the_agents_private_notes_change_and_undo_restores(
     event(f"merges: {min(merges, 3)}")
     for run in reversed(runs):
         if run.merges:
-            engine.undo(run.agent, run.id)
+            engine.agent(run.agent).undo(run.id)
     assert snapshot(store) == first

@@ -25,7 +25,7 @@ def test_demo_near_duplicates_merge_and_nothing_else(fastembed_embedder: FastEmb
     merges = {}
     runs = {}
     for agent in ("main", "dev", "sandbox"):
-        runs[agent] = engine.consolidate(agent)
+        runs[agent] = engine.agent(agent).consolidate()
         merges[agent] = {(m.keeper, tuple(m.dropped)) for m in runs[agent].merges}
         assert all(m.similarity >= 0.85 for m in runs[agent].merges)
     assert merges["main"] == {
@@ -41,5 +41,5 @@ def test_demo_near_duplicates_merge_and_nothing_else(fastembed_embedder: FastEmb
     touched = {i for agent in merges for k, d in merges[agent] for i in (k, *d)}
     assert changed == touched  # shared notes, knowledge and everything else untouched
     for agent, run in runs.items():
-        engine.undo(agent, run.id)
+        engine.agent(agent).undo(run.id)
     assert snapshot(engine.store) == before

@@ -50,11 +50,11 @@ def test_a_collection_built_with_our_model_under_another_name_is_searched_by_vec
         wait=True,
     )
     engine = make_engine(store, settings=real_settings(), embedder=fastembed_embedder)
-    assert engine.model_status("amem_notes") == (
+    assert engine.collection("amem_notes").model_status() == (
         True,
         "collection 'amem_v1' was built with sentence-transformers/all-MiniLM-L6-v2",
     )
-    result = engine.search("dev", "is the production deploy frozen?", mode="dense")
+    result = engine.agent("dev").search("is the production deploy frozen?", mode="dense")
     assert result.search_mode == "dense" and result.notice is None
     assert result.hits[0].note.id == MAIN_SHARED
     assert MAIN_PRIVATE not in {h.note.id for h in result.hits}
@@ -75,6 +75,6 @@ def test_import_without_vectors_re_embeds_with_the_real_model(
     ]
     result = engine.import_lines(lines, "restored")
     assert result.complete and result.reembedded == len(lines)
-    hits = engine.search("main", "which case style do API JSON keys use?", mode="dense").hits
+    hits = engine.agent("main").search("which case style do API JSON keys use?", mode="dense").hits
     assert hits[0].note.id == DEV_SHARED
     store.close()

@@ -60,19 +60,19 @@ def test_model_status_foreign_models_fall_back(
     # An empty fastembed cache: the legacy model cannot come from anywhere offline.
     monkeypatch.setenv("FASTEMBED_CACHE_PATH", str(tmp_path / "empty-cache"))
     engine = make_engine(real_store, settings=real_settings())
-    usable, reason = engine.model_status(AMEM_ALIAS)
+    usable, reason = engine.collection(AMEM_ALIAS).model_status()
     assert usable is False
     assert "Xenova/bge-m3" in reason and "keyword" in reason
     assert engine.collection(AMEM_ALIAS).embedder() is None
-    usable, reason = engine.model_status(SANDBOX)
+    usable, reason = engine.collection(SANDBOX).model_status()
     assert usable is False and "paraphrase-multilingual" in reason
-    assert engine.model_status("not_there")[0] is True
+    assert engine.collection("not_there").model_status()[0] is True
 
 
 def test_model_status_of_our_own_collection(store: QdrantStore) -> None:
     engine = make_engine(store, settings=real_settings(collection="ours"))
-    engine.add("main", "A note in a collection this engine built")
-    assert engine.model_status("ours") == (
+    engine.agent("main").add("A note in a collection this engine built")
+    assert engine.collection("ours").model_status() == (
         True,
         "collection 'ours' was built with amem-test/hash-embedder",
     )
@@ -88,18 +88,18 @@ def test_no_model_is_guessed_from_the_vector_size_alone(store: QdrantStore) -> N
             name, vectors_config=qm.VectorParams(size=size, distance=qm.Distance.COSINE)
         )
     engine = make_engine(store, settings=real_settings())
-    big = engine.model_info("big")
+    big = engine.collection("big").model_info()
     # The size only gives a hint in messages; nothing is taken as the model.
     assert big is not None and (big.name, big.source) == (None, "none")
     assert big.hint is not None and "bge-m3" in big.hint
-    legacy = engine.model_info("legacy")
+    legacy = engine.collection("legacy").model_info()
     assert legacy is not None and legacy.name is None and "MiniLM" in (legacy.hint or "")
-    usable, reason = engine.model_status("big")
+    usable, reason = engine.collection("big").model_status()
     assert usable is False and "AMEM_COLLECTION_MODELS='big=" in reason
     # Our vector size but no metadata: another tool built it, so it is not ours.
-    same_size = engine.model_info("our_size")
+    same_size = engine.collection("our_size").model_info()
     assert same_size is not None and same_size.name is None
-    usable, reason = engine.model_status("our_size")
+    usable, reason = engine.collection("our_size").model_status()
     assert usable is False and "names no embedding model" in reason
     with pytest.raises(ModelMismatch, match="names no embedding_model"):
         engine.put_notes(
@@ -118,11 +118,11 @@ def test_a_configured_model_names_a_collection_without_metadata(store: QdrantSto
     per_collection = make_engine(
         store, settings=real_settings(collection_models={"legacy": TEST_MODEL})
     )
-    model = per_collection.model_info("legacy")
+    model = per_collection.collection("legacy").model_info()
     assert model is not None and (model.name, model.source) == (TEST_MODEL, "setting")
-    assert per_collection.model_status("legacy")[0] is True
+    assert per_collection.collection("legacy").model_status()[0] is True
     by_flag = make_engine(store, settings=real_settings(model=TEST_MODEL))
-    model = by_flag.model_info("legacy")
+    model = by_flag.collection("legacy").model_info()
     assert model is not None and model.source == "--model"
 
 
@@ -130,13 +130,13 @@ def test_foreign_model_collection_opens_lists_and_gets_but_refuses_our_vectors(
     real_store: QdrantStore,
 ) -> None:
     engine = make_engine(real_store, settings=real_settings())
-    assert engine.list_notes("main").notes
-    assert engine.get("main", MAIN_PRIVATE).content.startswith("Vendor")
-    assert engine.count("dev", "shared") >= 2
+    assert engine.agent("main").list_notes().notes
+    assert engine.agent("main").get(MAIN_PRIVATE).content.startswith("Vendor")
+    assert engine.agent("dev").count("shared") >= 2
     with pytest.raises(ModelMismatch):
-        engine.add("main", "This would mix our vectors into a bge-m3 collection")
+        engine.agent("main").add("This would mix our vectors into a bge-m3 collection")
     # A payload-only change needs no vector, so it is allowed.
-    assert engine.delete("main", MAIN_PRIVATE).is_active is False
+    assert engine.agent("main").delete(MAIN_PRIVATE).is_active is False
 
 
 def test_search_on_a_foreign_model_collection_falls_back_to_keywords(
@@ -144,7 +144,7 @@ def test_search_on_a_foreign_model_collection_falls_back_to_keywords(
 ) -> None:
     before = snapshot(real_store.client)
     engine = make_engine(real_store, settings=real_settings())
-    result = engine.search("dev", "deploy frozen audit snake_case", hidden=True)
+    result = engine.agent("dev").search("deploy frozen audit snake_case", hidden=True)
     assert result.search_mode == "keyword"
     assert result.notice and "Xenova/bge-m3" in result.notice
     found = {h.note.id for h in result.hits}
@@ -152,7 +152,7 @@ def test_search_on_a_foreign_model_collection_falls_back_to_keywords(
     assert not found & MALFORMED
     # mem0 with 1536-dimensional vectors: keywords too, and only the agent's memories.
     mem0 = make_engine(real_store, settings=real_settings(collection=MEM0))
-    result = mem0.search("ops", "runbook pnpm coffee standup", hidden=True)
+    result = mem0.agent("ops").search("runbook pnpm coffee standup", hidden=True)
     assert result.search_mode == "keyword" and result.notice
     assert {h.note.id for h in result.hits} == {MEM0_OPS}
     assert {h.id for h in result.hidden} <= {MEM0_MAIN, MEM0_DEV, MEM0_CAMEL, MEM0_AGENT_ONLY}

@@ -50,7 +50,7 @@ def ids(notes: list[MemoryNote]) -> set[str]:
 
 def test_every_payload_variant_reads(real_store: QdrantStore) -> None:
     engine = make_engine(real_store, settings=real_settings())
-    legacy = engine.get("main", LEGACY)
+    legacy = engine.agent("main").get(LEGACY)
     assert legacy.legacy and legacy.active
     assert (legacy.effective_owner, legacy.effective_readers, legacy.effective_writers) == (
         "main",
@@ -58,10 +58,10 @@ def test_every_payload_variant_reads(real_store: QdrantStore) -> None:
         ["main"],
     )
     assert [e.action for e in legacy.evolution_history] == ["update_neighbor"]  # a list
-    current = engine.get("main", MAIN_PRIVATE)
+    current = engine.agent("main").get(MAIN_PRIVATE)
     assert [e.action for e in current.evolution_history] == ["strengthen"]  # a JSON string
     assert isinstance(amem_points()[MAIN_PRIVATE]["evolution_history"], str)
-    camel = engine.get("main", CAMEL)
+    camel = engine.agent("main").get(CAMEL)
     assert camel.effective_timestamp == "2025-06-01T03:00:00.000Z"
     assert camel.effective_last_accessed == "2025-06-02T03:00:00.000Z"
     assert camel.created_at() is not None and camel.created_at().year == 2025
@@ -87,12 +87,12 @@ def test_reading_never_writes_anything(real_store: QdrantStore) -> None:
     engine = make_engine(real_store, settings=real_settings())
     for agent in ("main", "dev", "ops", "sandbox"):
         for which in ("private", "shared", "visible"):
-            engine.list_notes(agent, which, include_inactive=True)
-            engine.count(agent, which)
+            engine.agent(agent).list_notes(which, include_inactive=True)
+            engine.agent(agent).count(which)
     for point_id in (MAIN_PRIVATE, LEGACY, CAMEL, BAD_READERS_STR):
         try:
-            note = engine.get("main", point_id)
-            engine.linked("main", note)
+            note = engine.agent("main").get(point_id)
+            engine.agent("main").linked(note)
         except NotFound:
             pass
     engine.agents()
@@ -100,41 +100,41 @@ def test_reading_never_writes_anything(real_store: QdrantStore) -> None:
     engine.audit()
     engine.audit([AMEM_ALIAS, SANDBOX, MEM0, MEM0_SMALL])
     mem0 = make_engine(real_store, settings=real_settings(collection=MEM0_SMALL))
-    mem0.list_notes("dev")
-    mem0.search("dev", "pnpm workspace")
-    mem0.get("dev", MEM0_DEV)
+    mem0.agent("dev").list_notes()
+    mem0.agent("dev").search("pnpm workspace")
+    mem0.agent("dev").get(MEM0_DEV)
     assert snapshot(real_store.client) == before
 
 
 def test_malformed_points_are_never_shared(real_store: QdrantStore) -> None:
     engine = make_engine(real_store, settings=real_settings())
     for agent in ("main", "dev", "ops"):
-        shared = engine.list_notes(agent, "shared", include_inactive=True).notes
+        shared = engine.agent(agent).list_notes("shared", include_inactive=True).notes
         # The shared scope, plus (for main) dev's note whose readers name main.
         expected = {MAIN_SHARED, DEV_SHARED} | ({DEV_READERS} if agent == "main" else set())
         assert ids(shared) == expected
-        visible = ids(engine.list_notes(agent, "visible", limit=100).notes)
+        visible = ids(engine.agent(agent).list_notes("visible", limit=100).notes)
         assert not visible & {BAD_NO_AGENT, BAD_AGENT_LIST, BAD_NO_CONTENT_SHARED}
         for point_id in (BAD_NO_AGENT, BAD_AGENT_LIST, BAD_NO_CONTENT_SHARED):
             with pytest.raises(NotFound):
-                engine.get(agent, point_id)
+                engine.agent(agent).get(point_id)
     # readers written as a string naming main does not let main read dev's note.
-    assert BAD_READERS_STR not in ids(engine.list_notes("main", limit=100).notes)
+    assert BAD_READERS_STR not in ids(engine.agent("main").list_notes(limit=100).notes)
     with pytest.raises(NotFound):
-        engine.get("main", BAD_READERS_STR)
+        engine.agent("main").get(BAD_READERS_STR)
     # Its own agent still sees it (the pane shows it; nothing crashes).
-    assert BAD_READERS_STR in ids(engine.list_notes("dev", "private", limit=100).notes)
-    assert BAD_CONTENT_INT in ids(engine.list_notes("dev", "private", limit=100).notes)
+    assert BAD_READERS_STR in ids(engine.agent("dev").list_notes("private", limit=100).notes)
+    assert BAD_CONTENT_INT in ids(engine.agent("dev").list_notes("private", limit=100).notes)
 
 
 def test_mode_a_views(real_store: QdrantStore) -> None:
     engine = make_engine(real_store, settings=real_settings())
-    main = ids(engine.list_notes("main", limit=100).notes)
+    main = ids(engine.agent("main").list_notes(limit=100).notes)
     assert {MAIN_PRIVATE, MAIN_SHARED, DEV_SHARED, LEGACY, CAMEL, DEV_READERS} <= main
     assert not main & {DELETED, DEV_PRIVATE, OPS_PRIVATE}
-    dev = ids(engine.list_notes("dev", limit=100).notes)
+    dev = ids(engine.agent("dev").list_notes(limit=100).notes)
     assert not dev & {MAIN_PRIVATE, LEGACY, CAMEL, OPS_PRIVATE}
-    assert ids(engine.list_notes("sandbox", limit=100).notes) == {SANDBOX_NOTE}
+    assert ids(engine.agent("sandbox").list_notes(limit=100).notes) == {SANDBOX_NOTE}
     assert [a.agent for a in engine.agents()] == ["main", "dev", "sandbox", "ops"]
 
 
@@ -148,7 +148,7 @@ def test_mem0_memories_map_onto_agents(real_store: QdrantStore) -> None:
         ("alice", "ops"),
         (None, "sandbox"),
     ]
-    main = engine.list_notes("main").notes
+    main = engine.agent("main").list_notes().notes
     assert ids(main) == {MEM0_MAIN, MEM0_CAMEL}
     by_id = {n.id: n for n in main}
     assert by_id[MEM0_MAIN].content == "Alice prefers dark roast coffee"
@@ -158,27 +158,27 @@ def test_mem0_memories_map_onto_agents(real_store: QdrantStore) -> None:
     # The update time is an update time, never an access time.
     assert by_id[MEM0_CAMEL].model_extra["updated_at"] == "2026-01-10T10:00:00.000Z"
     assert by_id[MEM0_CAMEL].last_accessed == ""
-    dev = {n.id: n for n in engine.list_notes("dev").notes}
+    dev = {n.id: n for n in engine.agent("dev").list_notes().notes}
     # mem0's own agent_id names no namespace: the plugin filters on user_id alone.
     assert set(dev) == {MEM0_DEV, MEM0_BAD}
     assert dev[MEM0_DEV].model_extra["mem0_agent_id"] == "openclaw"
     assert dev[MEM0_DEV].model_extra["user_id"] == "alice:agent:dev"
     assert dev[MEM0_BAD].malformed
-    assert ids(engine.list_notes("ops").notes) == {MEM0_OPS}
-    assert engine.list_notes("main", "shared").notes == []
-    assert engine.count("dev") == 2
-    assert engine.get("dev", MEM0_DEV).owner == "dev"
+    assert ids(engine.agent("ops").list_notes().notes) == {MEM0_OPS}
+    assert engine.agent("main").list_notes("shared").notes == []
+    assert engine.agent("dev").count() == 2
+    assert engine.agent("dev").get(MEM0_DEV).owner == "dev"
     with pytest.raises(NotFound):
-        engine.get("main", MEM0_DEV)
+        engine.agent("main").get(MEM0_DEV)
 
 
 def test_mem0_is_read_only(real_store: QdrantStore) -> None:
     before = snapshot(real_store.client)
     engine = make_engine(real_store, settings=real_settings(collection=MEM0_SMALL))
     with pytest.raises(ReadOnlyStore, match="mem0"):
-        engine.add("main", "A note that must not land in a mem0 collection")
+        engine.agent("main").add("A note that must not land in a mem0 collection")
     with pytest.raises(ReadOnlyStore):
-        engine.delete("main", MEM0_MAIN)
+        engine.agent("main").delete(MEM0_MAIN)
     with pytest.raises(ReadOnlyStore):
         engine.put_notes(MEM0_SMALL, [MemoryNote(id=MEM0_MAIN, content="x" * 20)])
     assert snapshot(real_store.client) == before
@@ -191,7 +191,9 @@ def test_mem0_search_stays_in_the_agents_scope(real_store: QdrantStore) -> None:
         ("main", {MEM0_MAIN, MEM0_CAMEL}),
         ("ops", {MEM0_OPS}),
     ):
-        hits = engine.search(agent, "pnpm web workspace runbook coffee standup", limit=20).hits
+        hits = (
+            engine.agent(agent).search("pnpm web workspace runbook coffee standup", limit=20).hits
+        )
         assert hits and {h.note.id for h in hits} <= mine
         assert all(h.because == "private" for h in hits)
 
@@ -201,9 +203,9 @@ def test_mem0_memories_are_never_consolidated(real_store: QdrantStore) -> None:
     engine = make_engine(real_store, settings=real_settings(collection=MEM0_SMALL))
     for dry_run in (True, False):
         with pytest.raises(ReadOnlyStore, match="mem0"):
-            engine.consolidate("dev", dry_run=dry_run)
+            engine.agent("dev").consolidate(dry_run=dry_run)
     with pytest.raises(ReadOnlyStore, match="mem0"):
-        engine.undo("dev", nid(900))
+        engine.agent("dev").undo(nid(900))
     assert snapshot(real_store.client) == before
 
 
@@ -212,7 +214,7 @@ def test_read_only_refuses_every_write(real_store: QdrantStore) -> None:
     engine = make_engine(real_store, settings=real_settings(collection="fresh", read_only=True))
     assert engine.read_only
     with pytest.raises(ReadOnlyStore, match="read-only"):
-        engine.add("main", "A note a read-only engine must refuse")
+        engine.agent("main").add("A note a read-only engine must refuse")
     ro = make_engine(real_store, settings=real_settings(read_only=True))
     for action in (ro.delete, ro.restore, ro.publish, ro.unpublish):
         with pytest.raises(ReadOnlyStore):
@@ -222,7 +224,7 @@ def test_read_only_refuses_every_write(real_store: QdrantStore) -> None:
     # Even the store itself refuses, whatever path asks.
     with pytest.raises(ReadOnlyStore):
         ro.store.set_payload(AMEM_ALIAS, MAIN_PRIVATE, {})
-    assert ro.list_notes("main").notes  # reading still works
+    assert ro.agent("main").list_notes().notes  # reading still works
     assert snapshot(real_store.client) == before
 
 
@@ -244,10 +246,10 @@ class CountingStore:
 def test_reading_points_costs_no_store_call_per_point(real_store: QdrantStore) -> None:
     counting = CountingStore(real_store)
     engine = make_engine(counting, settings=real_settings())  # type: ignore[arg-type]
-    engine.list_notes("main", limit=1)
+    engine.agent("main").list_notes(limit=1)
     counting.resolves = 0
-    engine.list_notes("main", limit=100)
+    engine.agent("main").list_notes(limit=100)
     few = counting.resolves
     for _ in range(5):
-        engine.list_notes("main", limit=100)
+        engine.agent("main").list_notes(limit=100)
     assert counting.resolves == few * 6 and few <= 2

@@ -132,7 +132,7 @@ def engine_with(
 
 def listed(engine: MemoryEngine, agent: str | None = None) -> set[str]:
     scope = engine.scope(agent)
-    return {n.id for n in engine.list_notes(scope, limit=100).notes}
+    return {n.id for n in engine.agent(scope).list_notes(limit=100).notes}
 
 
 # ------------------------------------------------------------------ the views
@@ -161,13 +161,16 @@ def test_each_view_reads_exactly_its_users_namespace(
     scope = engine.scope()
     assert (scope.user, scope.agent, scope.namespace) == (user, agent, namespace)
     assert listed(engine) == NAMESPACES[namespace]
-    assert engine.count(scope) == len(NAMESPACES[namespace])
-    assert engine.count(scope, "shared") == 0 and not engine.list_notes(scope, "shared").notes
+    assert engine.agent(scope).count() == len(NAMESPACES[namespace])
+    assert (
+        engine.agent(scope).count("shared") == 0
+        and not engine.agent(scope).list_notes("shared").notes
+    )
     others = set().union(*(ids for ns, ids in NAMESPACES.items() if ns != namespace))
     for memory in sorted(others):
         with pytest.raises(NotFound):
-            engine.get(scope, memory)
-    assert all(engine.get(scope, m).id == m for m in NAMESPACES[namespace])
+            engine.agent(scope).get(memory)
+    assert all(engine.agent(scope).get(m).id == m for m in NAMESPACES[namespace])
     assert DELETED not in listed(engine)  # mem0 deletes for good: nothing to show
 
 
@@ -256,7 +259,7 @@ def test_a_subagent_session_searches_its_namespace_and_recalls_the_users(
         "search",
     )
     assert listed(search_view) == {ALICE_SUBAGENT}
-    result = search_view.search(None, "release checklist", session_key=SUBAGENT_SESSION)
+    result = search_view.agent(session_key=SUBAGENT_SESSION).search("release checklist")
     assert [h.note.id for h in result.hits] == [ALICE_SUBAGENT]
     recall_view = engine_with(
         mem0_store,
@@ -278,7 +281,7 @@ def test_fields_are_read_faithfully(
     ts = engine_with(
         mem0_store, fastembed_embedder, tmp_path, collection=TS_COLLECTION, user="alice"
     )
-    notes = {n.id: n for n in ts.list_notes("main").notes}
+    notes = {n.id: n for n in ts.agent("main").list_notes().notes}
     coffee, standup, run = notes[ALICE_COFFEE], notes[ALICE_STANDUP], notes[ALICE_RUN]
     assert coffee.timestamp == "2026-02-01T08:00:00.000Z"
     assert coffee.last_accessed == ""  # mem0 keeps no access time
@@ -294,7 +297,7 @@ def test_fields_are_read_faithfully(
     py = engine_with(
         mem0_store, fastembed_embedder, tmp_path, collection=PY_COLLECTION, user="alice"
     )
-    notes = {n.id: n for n in py.list_notes("main").notes}
+    notes = {n.id: n for n in py.agent("main").list_notes().notes}
     assert notes[ALICE_STANDUP].model_extra["updated_at"] == "2026-02-03T09:15:00.000000-08:00"
     assert notes[ALICE_COFFEE].model_extra["role"] == "user"
     assert notes[ALICE_COFFEE].model_extra["actor_id"] == "alice"
@@ -305,12 +308,12 @@ def test_hidden_matches_name_the_other_user(
     mem0_store: QdrantStore, fastembed_embedder: FastEmbedder, tmp_path: Path, shape: str
 ) -> None:
     engine = engine_with(mem0_store, fastembed_embedder, tmp_path, collection=shape, user="alice")
-    result = engine.search("main", "green tea", hidden=True)
+    result = engine.agent("main").search("green tea", hidden=True)
     assert BOB_TEA not in {h.note.id for h in result.hits}
     hidden = {h.id: h for h in result.hidden}
     assert hidden[BOB_TEA].kind == "user"
     assert hidden[BOB_TEA].reason == "belongs to user 'bob' (user_id 'bob')"
-    matches, _ = engine.hidden_matches("main", "travel budget")
+    matches, _ = engine.agent("main").hidden_matches("travel budget")
     explicit = next(h for h in matches if h.id == ALICE_EXPLICIT_MAIN)
     assert "explicit agentId 'main'" in explicit.reason
 
@@ -322,11 +325,11 @@ def test_the_plugin_entrys_embedder_names_the_model(
     engine = engine_with(
         mem0_store, fastembed_embedder, tmp_path, openclaw_json("alice"), collection=shape
     )
-    usable, reason = engine.model_status(shape)
+    usable, reason = engine.collection(shape).model_status()
     assert usable, reason
-    model = engine.model_info(shape)
+    model = engine.collection(shape).model_info()
     assert model is not None and model.source == "mem0 plugin"
-    result = engine.search("main", "caffeine beverage")
+    result = engine.agent("main").search("caffeine beverage")
     assert result.search_mode == "hybrid" and result.notice is None
     assert result.hits[0].note.id == ALICE_COFFEE
 
@@ -341,7 +344,7 @@ def test_without_a_named_model_search_falls_back_to_keywords_and_says_what_to_se
         openclaw_json("alice", model=None),
         collection=TS_COLLECTION,
     )
-    result = engine.search("main", "caffeine beverage")
+    result = engine.agent("main").search("caffeine beverage")
     assert result.search_mode == "keyword" and result.hits == []
     assert result.notice is not None
     assert f"AMEM_COLLECTION_MODELS='{TS_COLLECTION}=" in result.notice
@@ -359,7 +362,7 @@ def test_without_a_named_model_search_falls_back_to_keywords_and_says_what_to_se
             collection=TS_COLLECTION,
             **flags,
         )
-        hits = named.search("main", "caffeine beverage").hits
+        hits = named.agent("main").search("caffeine beverage").hits
         assert hits and hits[0].note.id == ALICE_COFFEE
 
 
@@ -390,15 +393,15 @@ def test_mem0_memories_are_read_only_and_say_why(
     engine = engine_with(
         mem0_store, fastembed_embedder, tmp_path, collection=TS_COLLECTION, user="alice"
     )
-    note = engine.get("main", ALICE_COFFEE)
+    note = engine.agent("main").get(ALICE_COFFEE)
     for action in ("update", "delete", "publish"):
-        refusal = engine.write_refusal("main", note, action)
+        refusal = engine.agent("main").write_refusal(note, action)
         assert isinstance(refusal, ReadOnlyStore) and "mem0" in str(refusal)
     with pytest.raises(ReadOnlyStore, match="mem0"):
-        engine.update("main", ALICE_COFFEE, content="Changed through amem-tui")
+        engine.agent("main").update(ALICE_COFFEE, content="Changed through amem-tui")
     with pytest.raises(ReadOnlyStore, match="mem0"):
-        engine.delete("main", ALICE_COFFEE)
-    assert engine.get("main", ALICE_COFFEE).content == note.content
+        engine.agent("main").delete(ALICE_COFFEE)
+    assert engine.agent("main").get(ALICE_COFFEE).content == note.content
 
 
 def test_export_keeps_sparse_vectors_and_import_writes_them_back(

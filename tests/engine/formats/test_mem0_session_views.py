@@ -11,7 +11,7 @@ from tests.support.mem0_stores import NAMESPACES, SESSION, SUBAGENT_SESSION, mem
 
 
 def listed(engine: object, scope: object) -> set[str]:
-    return {n.id for n in engine.list_notes(scope, limit=100).notes}  # type: ignore[attr-defined]
+    return {n.id for n in engine.agent(scope).list_notes(limit=100).notes}  # type: ignore[attr-defined]
 
 
 def test_a_subagent_key_has_a_search_view_then_an_auto_recall_view() -> None:

@@ -187,12 +187,12 @@ def test_store_round_trip_through_the_engine(engine: MemoryEngine, name: str) ->
     engine.store.upsert(
         "amem_notes", [StoredPoint(NOTE_ID, copy.deepcopy(payload), [0.1] * engine.embedder.dim)]
     )
-    note = engine.get("main", NOTE_ID)
+    note = engine.agent("main").get(NOTE_ID)
     engine.put_notes("amem_notes", [note], vectors=[[0.1] * engine.embedder.dim])
     [stored] = engine.store.retrieve("amem_notes", [NOTE_ID])
     assert stored.payload == payload
     # Reading (get, list, search) never bumps retrieval_count or last_accessed.
-    engine.list_notes("main")
-    engine.search("main", "deploy freeze audit")
+    engine.agent("main").list_notes()
+    engine.agent("main").search("deploy freeze audit")
     [again] = engine.store.retrieve("amem_notes", [NOTE_ID])
     assert again.payload == payload

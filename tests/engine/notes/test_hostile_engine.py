@@ -33,24 +33,24 @@ def store_state(engine: MemoryEngine) -> dict[str, list[tuple[str, str]]]:
 @pytest.fixture
 def seeded(engine: MemoryEngine) -> MemoryEngine:
     """An engine with a few ordinary notes, so 'unchanged' means something."""
-    engine.add("main", "Ordinary private note about the deploy window")
-    engine.add_shared("dev", "Ordinary shared note: all endpoints use snake_case")
-    engine.add("sandbox", "Ordinary Mode B note kept in its own collection")
+    engine.agent("main").add("Ordinary private note about the deploy window")
+    engine.agent("dev").add("Ordinary shared note: all endpoints use snake_case", shared=True)
+    engine.agent("sandbox").add("Ordinary Mode B note kept in its own collection")
     return engine
 
 
 @pytest.mark.parametrize("case", sorted(STORED))
 def test_stored_content_reads_back_literally(seeded: MemoryEngine, case: str) -> None:
     text = STORED[case]
-    note = seeded.add("main", text)
-    assert seeded.get("main", note.id).content == text
+    note = seeded.agent("main").add(text)
+    assert seeded.agent("main").get(note.id).content == text
     raw = seeded.store.retrieve("amem_notes", [note.id])[0].payload
     assert raw["content"] == text
     assert raw["hash"] == content_hash(text)
-    listed = seeded.list_notes("main", "private", limit=10).notes
+    listed = seeded.agent("main").list_notes("private", limit=10).notes
     assert [n.content for n in listed if n.id == note.id] == [text]
     # The same text again is the same note (exact dedup on the literal bytes).
-    assert seeded.add("main", text).id == note.id
+    assert seeded.agent("main").add(text).id == note.id
 
 
 @pytest.mark.parametrize("case", ["rich-link", "osc-hyperlink", "bidi-override", "nul-bytes"])
@@ -58,18 +58,18 @@ def test_shared_hostile_note_reads_back_literally_for_others(
     seeded: MemoryEngine, case: str
 ) -> None:
     text = STORED[case]
-    note = seeded.add_shared("main", text)
-    seen = seeded.get("dev", note.id)
+    note = seeded.agent("main").add(text, shared=True)
+    seen = seeded.agent("dev").get(note.id)
     assert (seen.content, seen.owner, seen.agent_id) == (text, "main", "shared")
     with pytest.raises(NotFound):
-        seeded.get("sandbox", note.id)
+        seeded.agent("sandbox").get(note.id)
 
 
 @pytest.mark.parametrize("case", ["ansi-sgr", "c0-controls", "emoji", "huge-1mb"])
 def test_update_to_hostile_content_reads_back_literally(seeded: MemoryEngine, case: str) -> None:
-    note = seeded.add("main", "A note that will be rewritten with hostile text")
-    updated = seeded.update("main", note.id, content=STORED[case], tags=["[/]", "\x1b[0m"])
-    again = seeded.get("main", note.id)
+    note = seeded.agent("main").add("A note that will be rewritten with hostile text")
+    updated = seeded.agent("main").update(note.id, content=STORED[case], tags=["[/]", "\x1b[0m"])
+    again = seeded.agent("main").get(note.id)
     assert again.content == STORED[case] == updated.content
     assert again.tags == ["[/]", "\x1b[0m"]
     assert again.evolution_history[-1].oldContent == note.content
@@ -77,14 +77,14 @@ def test_update_to_hostile_content_reads_back_literally(seeded: MemoryEngine, ca
 
 @pytest.mark.parametrize("case", sorted(REJECTED))
 def test_rejected_content_changes_nothing(seeded: MemoryEngine, case: str) -> None:
-    note = seeded.list_notes("main", "private").notes[0]
+    note = seeded.agent("main").list_notes("private").notes[0]
     before = store_state(seeded)
     with pytest.raises(InvalidInput):
-        seeded.add("main", REJECTED[case])
+        seeded.agent("main").add(REJECTED[case])
     with pytest.raises(InvalidInput):
-        seeded.add_shared("main", REJECTED[case])
+        seeded.agent("main").add(REJECTED[case], shared=True)
     with pytest.raises(InvalidInput):
-        seeded.update("main", note.id, content=REJECTED[case])
+        seeded.agent("main").update(note.id, content=REJECTED[case])
     assert store_state(seeded) == before
 
 
@@ -105,7 +105,7 @@ def test_rejected_content_changes_nothing(seeded: MemoryEngine, case: str) -> No
 def test_wrong_field_types_are_refused(seeded: MemoryEngine, fields: dict[str, Any]) -> None:
     before = store_state(seeded)
     with pytest.raises(InvalidInput):
-        seeded.add("main", "Perfectly ordinary content for a note", **fields)
+        seeded.agent("main").add("Perfectly ordinary content for a note", **fields)
     assert store_state(seeded) == before
 
 
@@ -113,28 +113,27 @@ def test_wrong_field_types_are_refused(seeded: MemoryEngine, fields: dict[str, A
 def test_content_of_the_wrong_type_is_refused(seeded: MemoryEngine, content: Any) -> None:
     before = store_state(seeded)
     with pytest.raises(InvalidInput):
-        seeded.add("main", content)
+        seeded.agent("main").add(content)
     assert store_state(seeded) == before
 
 
 @pytest.mark.parametrize("case", sorted(BAD_AGENT_IDS))
 def test_bad_agent_ids_are_refused_everywhere(seeded: MemoryEngine, case: str) -> None:
     bad = BAD_AGENT_IDS[case]
-    note = seeded.list_notes("main", "private").notes[0]
+    note = seeded.agent("main").list_notes("private").notes[0]
     before = store_state(seeded)
     calls = [
-        lambda: seeded.add(bad, "Content written by a bad agent id"),
-        lambda: seeded.add_shared(bad, "Shared content written by a bad agent id"),
-        lambda: seeded.get(bad, note.id),
-        lambda: seeded.list_notes(bad, "visible"),
-        lambda: seeded.search(bad, "deploy window"),
-        lambda: seeded.update(bad, note.id, content="Overwritten by a bad agent id"),
-        lambda: seeded.delete(bad, note.id),
-        lambda: seeded.publish(bad, note.id),
+        lambda: seeded.agent(bad).add("Content written by a bad agent id"),
+        lambda: seeded.agent(bad).add("Shared content written by a bad agent id", shared=True),
+        lambda: seeded.agent(bad).get(note.id),
+        lambda: seeded.agent(bad).list_notes("visible"),
+        lambda: seeded.agent(bad).search("deploy window"),
+        lambda: seeded.agent(bad).update(note.id, content="Overwritten by a bad agent id"),
+        lambda: seeded.agent(bad).delete(note.id),
+        lambda: seeded.agent(bad).publish(note.id),
     ]
-    if bad.startswith("agent:"):  # search reads a session key given as the agent, by design
-        assert seeded.search(bad, "deploy window").agent == "main"
-        calls.pop(4)
+    if bad.startswith("agent:"):  # an agent id is never read as a session key, but a key is
+        assert seeded.agent(session_key=bad).search("deploy window").agent == "main"
     for call in calls:
         with pytest.raises(InvalidInput):
             call()
@@ -142,23 +141,23 @@ def test_bad_agent_ids_are_refused_everywhere(seeded: MemoryEngine, case: str) -
 
 
 def test_agent_id_with_a_trailing_newline_is_not_main(seeded: MemoryEngine) -> None:
-    note = seeded.list_notes("main", "private").notes[0]
+    note = seeded.agent("main").list_notes("private").notes[0]
     with pytest.raises(InvalidInput):
-        seeded.get("main\n", note.id)
+        seeded.agent("main\n").get(note.id)
 
 
 def test_huge_readers_list(seeded: MemoryEngine) -> None:
     readers = readers_list()
-    note = seeded.add("main", "Staging credentials rotate every Monday morning")
+    note = seeded.agent("main").add("Staging credentials rotate every Monday morning")
     seeded.put_notes("amem_notes", [note.model_copy(update={"readers": ["main", *readers]})])
-    assert seeded.get("dev", note.id).readers == ["main", *readers]
-    hits = seeded.search("dev", "staging credentials rotate Monday").hits
+    assert seeded.agent("dev").get(note.id).readers == ["main", *readers]
+    hits = seeded.agent("dev").search("staging credentials rotate Monday").hits
     assert [h.because for h in hits if h.note.id == note.id] == ["reader"]
     # Being a reader never makes an agent a writer.
     with pytest.raises(Exception, match="PERMISSION_DENIED"):
-        seeded.update("dev", note.id, content="dev rewrote the credentials note")
-    seeded.update("main", note.id, tags=["rotated"])
-    assert seeded.get("main", note.id).readers == ["main", *readers]
+        seeded.agent("dev").update(note.id, content="dev rewrote the credentials note")
+    seeded.agent("main").update(note.id, tags=["rotated"])
+    assert seeded.agent("main").get(note.id).readers == ["main", *readers]
 
 
 HOSTILE_PAYLOADS: dict[str, dict[str, Any]] = {
@@ -184,10 +183,10 @@ def test_hostile_payloads_in_the_store_never_crash_or_leak(seeded: MemoryEngine,
     vector = seeded.embedder.embed_documents(["readers string tags history"])[0].tolist()
     seeded.store.upsert("amem_notes", [StoredPoint(point_id, HOSTILE_PAYLOADS[case], vector)])
     for agent in ("main", "dev"):
-        listed = {n.id for n in seeded.list_notes(agent, "visible", limit=100).notes}
-        found = {h.note.id for h in seeded.search(agent, "readers string tags history").hits}
+        listed = {n.id for n in seeded.agent(agent).list_notes("visible", limit=100).notes}
+        found = {h.note.id for h in seeded.agent(agent).search("readers string tags history").hits}
         try:
-            seeded.get(agent, point_id)
+            seeded.agent(agent).get(point_id)
             readable = True
         except NotFound:
             readable = False
@@ -204,12 +203,12 @@ def test_real_model_stores_and_finds_hostile_content(
     with make_engine(
         QdrantStore(path=str(tmp_path / "store")), embedder=fastembed_embedder
     ) as engine:
-        big = engine.add("main", ONE_MB)
-        nul = engine.add("main", STORED["nul-bytes"])
-        esc = engine.add("main", STORED["ansi-sgr"])
-        assert engine.get("main", big.id).content == ONE_MB
-        assert engine.get("main", nul.id).content == STORED["nul-bytes"]
-        assert engine.get("main", esc.id).content == STORED["ansi-sgr"]
-        hits = engine.search("main", "quarterly deploy freeze window notes").hits
+        big = engine.agent("main").add(ONE_MB)
+        nul = engine.agent("main").add(STORED["nul-bytes"])
+        esc = engine.agent("main").add(STORED["ansi-sgr"])
+        assert engine.agent("main").get(big.id).content == ONE_MB
+        assert engine.agent("main").get(nul.id).content == STORED["nul-bytes"]
+        assert engine.agent("main").get(esc.id).content == STORED["ansi-sgr"]
+        hits = engine.agent("main").search("quarterly deploy freeze window notes").hits
         assert hits[0].note.id == big.id
-        assert big.id not in {h.note.id for h in engine.search("dev", "deploy freeze").hits}
+        assert big.id not in {h.note.id for h in engine.agent("dev").search("deploy freeze").hits}

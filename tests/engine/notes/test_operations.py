@@ -28,13 +28,13 @@ def test_quality_gate_rejects_under_ten_trimmed_characters(
     engine: MemoryEngine, content: str
 ) -> None:
     with pytest.raises(InvalidInput, match="quality gate") as err:
-        engine.add("main", content)
+        engine.agent("main").add(content)
     assert err.value.exit_code == 2
     assert payloads(engine) == {}
 
 
 def test_quality_gate_counts_trimmed_characters(engine: MemoryEngine) -> None:
-    note = engine.add("main", "  1234567890  ")
+    note = engine.agent("main").add("  1234567890  ")
     assert note.content == "  1234567890  "  # stored as given
     assert note.hash == content_hash("  1234567890  ")
 
@@ -52,14 +52,14 @@ def test_quality_gate_counts_trimmed_characters(engine: MemoryEngine) -> None:
 def test_time_bound_wording_is_flagged_ephemeral(
     engine: MemoryEngine, content: str, ephemeral: bool
 ) -> None:
-    note = engine.add("main", content)
+    note = engine.agent("main").add(content)
     assert note.ephemeral is ephemeral
     [stored] = engine.store.retrieve("amem_notes", [note.id])
     assert stored.payload["ephemeral"] is ephemeral
 
 
 def test_new_note_payload_has_every_openclaw_field(engine: MemoryEngine) -> None:
-    note = engine.add("dev", "The repository uses ruff for linting", tags=["tooling"])
+    note = engine.agent("dev").add("The repository uses ruff for linting", tags=["tooling"])
     [stored] = engine.store.retrieve("amem_notes", [note.id])
     payload = stored.payload
     fields = (
@@ -78,23 +78,23 @@ def test_new_note_payload_has_every_openclaw_field(engine: MemoryEngine) -> None
 
 
 def test_identical_content_returns_the_existing_note(engine: MemoryEngine) -> None:
-    first = engine.add("main", "User prefers three bullet points")
+    first = engine.agent("main").add("User prefers three bullet points")
     before = payloads(engine)
-    again = engine.add("main", "User prefers three bullet points", tags=["other"])
+    again = engine.agent("main").add("User prefers three bullet points", tags=["other"])
     assert again.id == first.id
     assert payloads(engine) == before
     # Dedup never crosses scopes: another agent, or the shared scope, gets its own note.
-    other = engine.add("dev", "User prefers three bullet points")
-    shared = engine.add_shared("main", "User prefers three bullet points")
+    other = engine.agent("dev").add("User prefers three bullet points")
+    shared = engine.agent("main").add("User prefers three bullet points", shared=True)
     assert len({first.id, other.id, shared.id}) == 3
-    assert engine.add_shared("dev", "User prefers three bullet points").id == shared.id
+    assert engine.agent("dev").add("User prefers three bullet points", shared=True).id == shared.id
     # A soft-deleted note is not a duplicate: the content can be written again.
-    engine.delete("main", first.id)
-    assert engine.add("main", "User prefers three bullet points").id != first.id
+    engine.agent("main").delete(first.id)
+    assert engine.agent("main").add("User prefers three bullet points").id != first.id
 
 
 def test_add_shared_and_mode_b(engine: MemoryEngine) -> None:
-    note = engine.add_shared("dev", "On-call handoff happens on Fridays")
+    note = engine.agent("dev").add("On-call handoff happens on Fridays", shared=True)
     assert (note.agent_id, note.owner, note.readers, note.writers) == (
         "shared",
         "dev",
@@ -102,8 +102,8 @@ def test_add_shared_and_mode_b(engine: MemoryEngine) -> None:
         ["dev"],
     )
     with pytest.raises(InvalidInput, match="Mode B"):
-        engine.add_shared("sandbox", "Sandbox cannot write shared notes")
-    own = engine.add("sandbox", "Sandbox experiment seven was blocked")
+        engine.agent("sandbox").add("Sandbox cannot write shared notes", shared=True)
+    own = engine.agent("sandbox").add("Sandbox experiment seven was blocked")
     [stored] = engine.store.retrieve("amem_notes_sandbox", [own.id])
     assert stored.payload["agent_id"] == "sandbox"
     assert engine.store.retrieve("amem_notes", [own.id]) == []
@@ -111,8 +111,8 @@ def test_add_shared_and_mode_b(engine: MemoryEngine) -> None:
 
 # ------------------------------------------------------------- publish
 def test_publish_in_place(engine: MemoryEngine) -> None:
-    note = engine.add("main", "All API endpoints use snake_case JSON keys")
-    published = engine.publish("main", note.id)
+    note = engine.agent("main").add("All API endpoints use snake_case JSON keys")
+    published = engine.agent("main").publish(note.id)
     assert published.id == note.id
     [stored] = engine.store.retrieve("amem_notes", [note.id])
     p = stored.payload
@@ -126,45 +126,45 @@ def test_publish_in_place(engine: MemoryEngine) -> None:
     assert [e["action"] for e in history] == ["publish"]
     assert history[0]["triggeredBy"] == "main"
     assert p["content"] == note.content and p["hash"] == note.hash
-    assert engine.count("main", "private") == 0 and engine.count("dev", "shared") == 1
-    assert engine.get("dev", note.id).content == note.content
+    assert engine.agent("main").count("private") == 0 and engine.agent("dev").count("shared") == 1
+    assert engine.agent("dev").get(note.id).content == note.content
 
 
 def test_publish_is_the_owners_decision(engine: MemoryEngine) -> None:
-    note = engine.add("main", "Staging credentials rotate every Monday")
+    note = engine.agent("main").add("Staging credentials rotate every Monday")
     with pytest.raises(NotFound):  # dev cannot even see it
-        engine.publish("dev", note.id)
+        engine.agent("dev").publish(note.id)
     # Even a reader and writer who is not the owner may not publish.
     selective = note.model_copy(update={"readers": ["main", "dev"], "writers": ["main", "dev"]})
     engine.put_notes("amem_notes", [selective])
     before = payloads(engine)
     with pytest.raises(PermissionDenied) as denied:
-        engine.publish("dev", note.id)
+        engine.agent("dev").publish(note.id)
     assert "'dev'" in str(denied.value) and note.id in str(denied.value)
     assert payloads(engine) == before
-    engine.publish("main", note.id)
+    engine.agent("main").publish(note.id)
     with pytest.raises(InvalidInput, match="already shared"):
-        engine.publish("main", note.id)
+        engine.agent("main").publish(note.id)
 
 
 def test_mode_b_cannot_publish(engine: MemoryEngine) -> None:
-    note = engine.add("sandbox", "Sandbox may only use the calculator tool")
+    note = engine.agent("sandbox").add("Sandbox may only use the calculator tool")
     before = payloads(engine)
     with pytest.raises(InvalidInput, match="Mode B"):
-        engine.publish("sandbox", note.id)
+        engine.agent("sandbox").publish(note.id)
     assert payloads(engine) == before
 
 
 def test_unpublish_is_owner_only(engine: MemoryEngine) -> None:
-    note = engine.add_shared("main", "Production deploy is frozen until Friday")
+    note = engine.agent("main").add("Production deploy is frozen until Friday", shared=True)
     generous = note.model_copy(update={"writers": ["main", "dev"]})
     engine.put_notes("amem_notes", [generous])
     before = payloads(engine)
     with pytest.raises(PermissionDenied) as denied:
-        engine.unpublish("dev", note.id)  # a writer, but not the owner
+        engine.agent("dev").unpublish(note.id)  # a writer, but not the owner
     assert "'dev'" in str(denied.value) and note.id in str(denied.value)
     assert payloads(engine) == before
-    back = engine.unpublish("main", note.id)
+    back = engine.agent("main").unpublish(note.id)
     assert (back.agent_id, back.owner, back.readers, back.writers) == (
         "main",
         "main",
@@ -172,45 +172,47 @@ def test_unpublish_is_owner_only(engine: MemoryEngine) -> None:
         ["main"],
     )
     with pytest.raises(NotFound):
-        engine.get("dev", note.id)
+        engine.agent("dev").get(note.id)
     with pytest.raises(InvalidInput, match="not shared"):
-        engine.unpublish("main", note.id)
-    actions = [e.action for e in engine.get("main", note.id).evolution_history]
+        engine.agent("main").unpublish(note.id)
+    actions = [e.action for e in engine.agent("main").get(note.id).evolution_history]
     assert actions == ["unpublish"]
 
 
 # ------------------------------------------------- update, delete, restore
 def test_update_content_and_tags_by_the_owner(engine: MemoryEngine) -> None:
-    note = engine.add("main", "Flight to Lisbon is booked for December 14", tags=["travel"])
-    vector_before = engine.vectors_of("amem_notes", [note.id])[note.id]
-    updated = engine.update("main", note.id, content="Flight to Lisbon moved to December 15")
+    note = engine.agent("main").add("Flight to Lisbon is booked for December 14", tags=["travel"])
+    vector_before = engine.collection("amem_notes").vectors_of([note.id])[note.id]
+    updated = engine.agent("main").update(note.id, content="Flight to Lisbon moved to December 15")
     assert updated.content == "Flight to Lisbon moved to December 15"
     assert updated.hash == content_hash(updated.content)
     assert updated.owner == "main" and updated.tags == ["travel"]
-    vector_after = engine.vectors_of("amem_notes", [note.id])[note.id]
+    vector_after = engine.collection("amem_notes").vectors_of([note.id])[note.id]
     assert (vector_before != vector_after).any(), "new content is re-embedded"
     entry = updated.evolution_history[-1]
     assert entry.action == "crud_update"
     assert entry.oldContent == "Flight to Lisbon is booked for December 14"
-    retagged = engine.update("main", note.id, tags=["travel", "offsite"])
+    retagged = engine.agent("main").update(note.id, tags=["travel", "offsite"])
     assert retagged.tags == ["travel", "offsite"]
     assert retagged.content == updated.content
     with pytest.raises(InvalidInput, match="nothing to update"):
-        engine.update("main", note.id)
+        engine.agent("main").update(note.id)
     with pytest.raises(InvalidInput, match="quality gate"):
-        engine.update("main", note.id, content=" short ")
+        engine.agent("main").update(note.id, content=" short ")
 
 
 @pytest.mark.parametrize("action", ["update", "delete", "restore"])
 def test_write_rule_denies_and_changes_nothing(engine: MemoryEngine, action: str) -> None:
-    shared = engine.add_shared("main", "All API endpoints use snake_case JSON keys")
+    shared = engine.agent("main").add("All API endpoints use snake_case JSON keys", shared=True)
     if action == "restore":
-        engine.delete("main", shared.id)
+        engine.agent("main").delete(shared.id)
     before = payloads(engine)
     call = {
-        "update": lambda: engine.update("dev", shared.id, content="All endpoints use camelCase"),
-        "delete": lambda: engine.delete("dev", shared.id),
-        "restore": lambda: engine.restore("dev", shared.id),
+        "update": lambda: engine.agent("dev").update(
+            shared.id, content="All endpoints use camelCase"
+        ),
+        "delete": lambda: engine.agent("dev").delete(shared.id),
+        "restore": lambda: engine.agent("dev").restore(shared.id),
     }[action]
     with pytest.raises(PermissionDenied) as denied:
         call()
@@ -222,24 +224,24 @@ def test_write_rule_denies_and_changes_nothing(engine: MemoryEngine, action: str
 
 
 def test_writers_list_and_star_grant_writes(engine: MemoryEngine) -> None:
-    note = engine.add_shared("main", "Feature branches are squash-merged")
+    note = engine.agent("main").add("Feature branches are squash-merged", shared=True)
     engine.put_notes("amem_notes", [note.model_copy(update={"writers": ["main", "dev"]})])
-    assert engine.update("dev", note.id, tags=["git"]).owner == "main"
+    assert engine.agent("dev").update(note.id, tags=["git"]).owner == "main"
     engine.put_notes("amem_notes", [note.model_copy(update={"writers": ["*"]})])
-    assert engine.delete("qa", note.id).is_active is False
-    assert engine.restore("qa", note.id).is_active is True
-    assert engine.get("main", note.id).owner == "main"  # owner never changes
+    assert engine.agent("qa").delete(note.id).is_active is False
+    assert engine.agent("qa").restore(note.id).is_active is True
+    assert engine.agent("main").get(note.id).owner == "main"  # owner never changes
 
 
 def test_other_agents_private_notes_are_not_found(engine: MemoryEngine) -> None:
-    note = engine.add("main", "Vendor account for the cloud bill is ACME")
+    note = engine.agent("main").add("Vendor account for the cloud bill is ACME")
     before = payloads(engine)
     for call in (
-        lambda: engine.update("dev", note.id, tags=["x"]),
-        lambda: engine.delete("dev", note.id),
-        lambda: engine.restore("dev", note.id),
-        lambda: engine.unpublish("dev", note.id),
-        lambda: engine.get("sandbox", note.id),
+        lambda: engine.agent("dev").update(note.id, tags=["x"]),
+        lambda: engine.agent("dev").delete(note.id),
+        lambda: engine.agent("dev").restore(note.id),
+        lambda: engine.agent("dev").unpublish(note.id),
+        lambda: engine.agent("sandbox").get(note.id),
     ):
         with pytest.raises(NotFound):
             call()
@@ -247,27 +249,29 @@ def test_other_agents_private_notes_are_not_found(engine: MemoryEngine) -> None:
 
 
 def test_not_found_is_the_same_answer_for_missing_and_invisible(engine: MemoryEngine) -> None:
-    hidden = engine.add("main", "Vendor account for the cloud bill is ACME")
+    hidden = engine.agent("main").add("Vendor account for the cloud bill is ACME")
     missing = "00000000-0000-0000-0000-00000000beef"
     answers = []
     for note_id in (hidden.id, missing, "not-a-uuid"):
         with pytest.raises(NotFound) as err:
-            engine.get("dev", note_id)
+            engine.agent("dev").get(note_id)
         answers.append((str(err.value).replace(note_id, "<id>"), err.value.exit_code))
     assert len(set(answers)) == 1
     assert answers[0][1] == 4
 
 
 def test_soft_delete_and_restore(engine: MemoryEngine) -> None:
-    note = engine.add("dev", "Run make test-integration before pushing")
-    engine.delete("dev", note.id)
+    note = engine.agent("dev").add("Run make test-integration before pushing")
+    engine.agent("dev").delete(note.id)
     [stored] = engine.store.retrieve("amem_notes", [note.id])
     assert stored.payload["is_active"] is False  # soft: the point is still there
-    assert engine.count("dev", "private") == 0
-    assert note.id not in {h.note.id for h in engine.search("dev", "make test-integration").hits}
-    assert engine.get("dev", note.id).active is False  # still readable by id, to restore it
-    engine.restore("dev", note.id)
-    assert engine.count("dev", "private") == 1
+    assert engine.agent("dev").count("private") == 0
+    assert note.id not in {
+        h.note.id for h in engine.agent("dev").search("make test-integration").hits
+    }
+    assert engine.agent("dev").get(note.id).active is False  # still readable by id, to restore it
+    engine.agent("dev").restore(note.id)
+    assert engine.agent("dev").count("private") == 1
 
 
 def test_legacy_note_is_written_with_explicit_access_fields(engine: MemoryEngine) -> None:
@@ -276,10 +280,10 @@ def test_legacy_note_is_written_with_explicit_access_fields(engine: MemoryEngine
         {"content": "The team wiki moved to the docs site", "agent_id": "main", "tags": []},
     )
     engine.put_notes("amem_notes", [legacy])
-    assert engine.count("main", "private") == 1  # no is_active: still visible
+    assert engine.agent("main").count("private") == 1  # no is_active: still visible
     with pytest.raises(NotFound):
-        engine.delete("dev", legacy.id)
-    engine.update("main", legacy.id, tags=["docs"])
+        engine.agent("dev").delete(legacy.id)
+    engine.agent("main").update(legacy.id, tags=["docs"])
     [stored] = engine.store.retrieve("amem_notes", [legacy.id])
     p = stored.payload
     assert (p["owner"], p["readers"], p["writers"], p["is_active"]) == (
@@ -291,14 +295,14 @@ def test_legacy_note_is_written_with_explicit_access_fields(engine: MemoryEngine
 
 
 def test_read_only_refuses_every_write(engine: MemoryEngine) -> None:
-    note = engine.add("main", "A note written before read-only mode")
+    note = engine.agent("main").add("A note written before read-only mode")
     engine.settings = engine.settings.model_copy(update={"read_only": True})
     before = payloads(engine)
     for call in (
-        lambda: engine.add("main", "Another note that must not land"),
-        lambda: engine.update("main", note.id, tags=["x"]),
-        lambda: engine.delete("main", note.id),
-        lambda: engine.publish("main", note.id),
+        lambda: engine.agent("main").add("Another note that must not land"),
+        lambda: engine.agent("main").update(note.id, tags=["x"]),
+        lambda: engine.agent("main").delete(note.id),
+        lambda: engine.agent("main").publish(note.id),
     ):
         with pytest.raises(ReadOnlyStore) as err:
             call()
@@ -308,47 +312,51 @@ def test_read_only_refuses_every_write(engine: MemoryEngine) -> None:
 
 # -------------------------------------------------------------- reading
 def test_listing_pages_and_counts(engine: MemoryEngine) -> None:
-    ids = [engine.add("main", f"Private note number {i:02d} for paging").id for i in range(7)]
-    shared = engine.add_shared("dev", "A shared note from dev for everyone")
-    engine.add("dev", "A private note of dev that main never sees")
-    page = engine.list_notes("main", "private", limit=3, offset=0)
+    ids = [engine.agent("main").add(f"Private note number {i:02d} for paging").id for i in range(7)]
+    shared = engine.agent("dev").add("A shared note from dev for everyone", shared=True)
+    engine.agent("dev").add("A private note of dev that main never sees")
+    page = engine.agent("main").list_notes("private", limit=3, offset=0)
     assert page.total == 7 and len(page.notes) == 3
-    seen = [n.id for off in (0, 3, 6) for n in engine.list_notes("main", "private", 3, off).notes]
+    seen = [
+        n.id for off in (0, 3, 6) for n in engine.agent("main").list_notes("private", 3, off).notes
+    ]
     assert sorted(seen) == sorted(ids)
-    visible = engine.list_notes("main", "visible", limit=100)
+    visible = engine.agent("main").list_notes("visible", limit=100)
     assert visible.total == 8 and {n.id for n in visible.notes} == {*ids, shared.id}
-    assert [n.id for n in engine.list_notes("main", "shared").notes] == [shared.id]
-    assert engine.list_notes("sandbox", "shared").total == 0
-    assert engine.list_notes("sandbox", "visible").total == 0
+    assert [n.id for n in engine.agent("main").list_notes("shared").notes] == [shared.id]
+    assert engine.agent("sandbox").list_notes("shared").total == 0
+    assert engine.agent("sandbox").list_notes("visible").total == 0
 
 
 def test_reads_never_bump_retrieval_count(engine: MemoryEngine) -> None:
-    note = engine.add_shared("main", "Production deploy is frozen until Friday")
-    engine.add("main", "Deploy checklist lives in the ops wiki")
+    note = engine.agent("main").add("Production deploy is frozen until Friday", shared=True)
+    engine.agent("main").add("Deploy checklist lives in the ops wiki")
     before = payloads(engine)
     for agent in ("main", "dev", "sandbox"):
-        engine.search(agent, "deploy frozen")
-        engine.list_notes(agent, "visible")
-        engine.list_notes(agent, "private")
-        engine.count(agent, "shared")
+        engine.agent(agent).search("deploy frozen")
+        engine.agent(agent).list_notes("visible")
+        engine.agent(agent).list_notes("private")
+        engine.agent(agent).count("shared")
         engine.agents()
         with contextlib.suppress(NotFound):
-            engine.linked(agent, engine.get(agent, note.id))
+            engine.agent(agent).linked(engine.agent(agent).get(note.id))
     assert payloads(engine) == before
     [stored] = engine.store.retrieve("amem_notes", [note.id])
     assert stored.payload["retrieval_count"] == 0
 
 
 def test_links_follow_the_read_rule(engine: MemoryEngine) -> None:
-    private = engine.add("main", "Flight to Lisbon is booked for December 14")
-    shared_target = engine.add_shared("main", "All API endpoints use snake_case JSON keys")
-    note = engine.add_shared(
-        "main",
+    private = engine.agent("main").add("Flight to Lisbon is booked for December 14")
+    shared_target = engine.agent("main").add(
+        "All API endpoints use snake_case JSON keys", shared=True
+    )
+    note = engine.agent("main").add(
         "Production deploy is frozen during the offsite",
         links=[private.id, shared_target.id, "00000000-0000-0000-0000-000000000000"],
+        shared=True,
     )
-    as_main = dict(engine.linked("main", engine.get("main", note.id)))
-    as_dev = dict(engine.linked("dev", engine.get("dev", note.id)))
+    as_main = dict(engine.agent("main").linked(engine.agent("main").get(note.id)))
+    as_dev = dict(engine.agent("dev").linked(engine.agent("dev").get(note.id)))
     assert as_main[private.id] is not None and as_main[shared_target.id] is not None
     assert as_dev[private.id] is None, "a shared note's link must not open main's private note"
     assert as_dev[shared_target.id] is not None
@@ -356,7 +364,7 @@ def test_links_follow_the_read_rule(engine: MemoryEngine) -> None:
 
 
 def test_agents_lists_configured_and_stored_agents(engine: MemoryEngine) -> None:
-    engine.add("qa", "A note from an agent nobody configured")
+    engine.agent("qa").add("A note from an agent nobody configured")
     found = {(s.agent, s.mode, s.collection) for s in engine.agents()}
     assert found == {
         ("main", "A", "amem_notes"),

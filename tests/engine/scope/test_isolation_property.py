@@ -290,7 +290,7 @@ class World:
             shared = kind == "add_shared"
             links = sorted(self.notes)[:2] if flag else []
             got, value = outcome(
-                lambda: engine.add(actor.name, content, shared=shared, links=links)
+                lambda: engine.agent(actor.name).add(content, shared=shared, links=links)
             )
             agent_id = "shared" if shared else actor.name
             if len(content.strip()) < 10 or (shared and actor.mode == "B"):
@@ -327,16 +327,15 @@ class World:
             note_id = self.pick(note_i)
             n = self.notes.get(note_id)
             calls = {
-                "publish": lambda: engine.publish(actor.name, note_id),
-                "unpublish": lambda: engine.unpublish(actor.name, note_id),
-                "update": lambda: engine.update(
-                    actor.name,
+                "publish": lambda: engine.agent(actor.name).publish(note_id),
+                "unpublish": lambda: engine.agent(actor.name).unpublish(note_id),
+                "update": lambda: engine.agent(actor.name).update(
                     note_id,
                     content=content if flag else None,
                     tags=None if flag else tags,
                 ),
-                "delete": lambda: engine.delete(actor.name, note_id),
-                "restore": lambda: engine.restore(actor.name, note_id),
+                "delete": lambda: engine.agent(actor.name).delete(note_id),
+                "restore": lambda: engine.agent(actor.name).restore(note_id),
             }
             got, _ = outcome(calls[kind])
             expected = self.expect(kind, actor, n, content if flag else None, tags)
@@ -420,21 +419,21 @@ class World:
                 if actor.mode == "A" and listed(actor, n) and n.agent_id != actor.name
             }
             for which, want in (("visible", visible), ("private", private), ("shared", shared)):
-                page = engine.list_notes(actor.name, which, limit=1000)
+                page = engine.agent(actor.name).list_notes(which, limit=1000)
                 assert {n.id for n in page.notes} == want, (actor, which)
-                assert page.total == len(want) == engine.count(actor.name, which)
-            hits = engine.search(actor.name, query, limit=1000).hits
+                assert page.total == len(want) == engine.agent(actor.name).count(which)
+            hits = engine.agent(actor.name).search(query, limit=1000).hits
             assert {h.note.id for h in hits} <= visible, (actor, "search leaked")
             assert all(h.because is not None for h in hits)
             for n in self.notes.values():
-                got, fetched = outcome(lambda a=actor, n=n: engine.get(a.name, n.id))
+                got, fetched = outcome(lambda a=actor, n=n: engine.agent(a.name).get(n.id))
                 assert got == ("ok" if readable(actor, n) else "notfound"), (actor, n)
                 if got == "ok" and fetched.links:
-                    for link, target in engine.linked(actor.name, fetched):
+                    for link, target in engine.agent(actor.name).linked(fetched):
                         t = self.notes.get(link)
                         allowed = t is not None and readable(actor, t)
                         assert (target is not None) == allowed, (actor, n.id, link)
-            assert outcome(lambda a=actor: engine.get(a.name, MISSING))[0] == "notfound"
+            assert outcome(lambda a=actor: engine.agent(a.name).get(MISSING))[0] == "notfound"
         assert snapshot(engine) == before, "reading changed the store"
 
 

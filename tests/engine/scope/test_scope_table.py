@@ -10,21 +10,23 @@ from amem_tui.engine.errors import InvalidInput, NotFound, PermissionDenied
 
 
 def test_private_note_written_by_main(engine: MemoryEngine) -> None:
-    note = engine.add("main", "Vendor account for the cloud bill is under ACME")
+    note = engine.agent("main").add("Vendor account for the cloud bill is under ACME")
     assert (note.owner, note.readers, note.writers, note.agent_id) == (
         "main",
         ["main"],
         ["main"],
         "main",
     )
-    assert engine.get("main", note.id).id == note.id
+    assert engine.agent("main").get(note.id).id == note.id
     with pytest.raises(NotFound):
-        engine.get("dev", note.id)
-    assert note.id not in {h.note.id for h in engine.search("dev", "vendor account ACME").hits}
+        engine.agent("dev").get(note.id)
+    assert note.id not in {
+        h.note.id for h in engine.agent("dev").search("vendor account ACME").hits
+    }
 
 
 def test_private_note_written_by_dev(engine: MemoryEngine) -> None:
-    note = engine.add("dev", "Debugging auth middleware with JWT expiry")
+    note = engine.agent("dev").add("Debugging auth middleware with JWT expiry")
     assert (note.owner, note.readers, note.writers, note.agent_id) == (
         "dev",
         ["dev"],
@@ -32,62 +34,68 @@ def test_private_note_written_by_dev(engine: MemoryEngine) -> None:
         "dev",
     )
     with pytest.raises(NotFound):
-        engine.get("main", note.id)
+        engine.agent("main").get(note.id)
 
 
 @pytest.mark.parametrize("writer, other", [("main", "dev"), ("dev", "main")])
 def test_shared_note_readable_by_all_writable_by_owner(
     engine: MemoryEngine, writer: str, other: str
 ) -> None:
-    note = engine.add_shared(writer, "All API endpoints use snake_case JSON keys")
+    note = engine.agent(writer).add("All API endpoints use snake_case JSON keys", shared=True)
     assert (note.owner, note.readers, note.writers, note.agent_id) == (
         writer,
         ["*"],
         [writer],
         "shared",
     )
-    assert engine.get(other, note.id).content == note.content
-    assert note.id in {h.note.id for h in engine.search(other, "API endpoints snake_case").hits}
+    assert engine.agent(other).get(note.id).content == note.content
+    assert note.id in {
+        h.note.id for h in engine.agent(other).search("API endpoints snake_case").hits
+    }
     with pytest.raises(PermissionDenied) as denied:
-        engine.update(other, note.id, content="All API endpoints use camelCase now")
+        engine.agent(other).update(note.id, content="All API endpoints use camelCase now")
     assert other in str(denied.value) and note.id in str(denied.value)
-    assert engine.get(writer, note.id).content == "All API endpoints use snake_case JSON keys"
+    assert engine.agent(writer).get(note.id).content == "All API endpoints use snake_case JSON keys"
 
 
 def test_selective_readers(engine: MemoryEngine) -> None:
-    note = engine.add("main", "Staging credentials rotate every Monday")
+    note = engine.agent("main").add("Staging credentials rotate every Monday")
     engine.put_notes("amem_notes", [note.model_copy(update={"readers": ["main", "dev"]})])
-    assert engine.get("dev", note.id).id == note.id
-    hits = engine.search("dev", "staging credentials Monday").hits
+    assert engine.agent("dev").get(note.id).id == note.id
+    hits = engine.agent("dev").search("staging credentials Monday").hits
     assert [h.because for h in hits if h.note.id == note.id] == ["reader"]
 
 
 def test_mode_b_has_no_shared_scope(engine: MemoryEngine) -> None:
-    shared = engine.add_shared("main", "Production deploy is frozen until Friday")
-    own = engine.add("sandbox", "Sandbox may only use read-only tools")
+    shared = engine.agent("main").add("Production deploy is frozen until Friday", shared=True)
+    own = engine.agent("sandbox").add("Sandbox may only use read-only tools")
     assert engine.scope("sandbox").mode == "B"
     with pytest.raises(NotFound):
-        engine.get("sandbox", shared.id)
-    assert {h.note.id for h in engine.search("sandbox", "deploy frozen tools").hits} == {own.id}
+        engine.agent("sandbox").get(shared.id)
+    assert {h.note.id for h in engine.agent("sandbox").search("deploy frozen tools").hits} == {
+        own.id
+    }
     with pytest.raises(InvalidInput):
-        engine.add_shared("sandbox", "Something to share from the sandbox")
+        engine.agent("sandbox").add("Something to share from the sandbox", shared=True)
     with pytest.raises(NotFound):
-        engine.get("main", own.id)
+        engine.agent("main").get(own.id)
 
 
 @pytest.mark.parametrize("name", ["shared", "*", "", "has space", "a:b"])
 def test_reserved_and_invalid_agent_ids(engine: MemoryEngine, name: str) -> None:
     with pytest.raises(InvalidInput):
-        engine.add(name, "Some perfectly fine note content")
+        engine.agent(name).add("Some perfectly fine note content")
 
 
 def test_consolidation_scope_rows(engine: MemoryEngine) -> None:
     """Private: yes. Shared: no. Other agent's private: no. Knowledge: no."""
     main = engine.scope("main")
-    own = engine.add("main", "User prefers bullet points in summaries")
-    shared = engine.add_shared("main", "Team convention: snake_case everywhere")
-    other = engine.add("dev", "Dev prefers verbose logs in CI")
-    knowledge = engine.add("main", "Postgres pool size defaults to twenty", note_type="knowledge")
+    own = engine.agent("main").add("User prefers bullet points in summaries")
+    shared = engine.agent("main").add("Team convention: snake_case everywhere", shared=True)
+    other = engine.agent("dev").add("Dev prefers verbose logs in CI")
+    knowledge = engine.agent("main").add(
+        "Postgres pool size defaults to twenty", note_type="knowledge"
+    )
     selected = {
         n.id for n in (own, shared, other, knowledge) if rules.is_consolidation_candidate(main, n)
     }

@@ -52,7 +52,7 @@ def answers(engine: MemoryEngine) -> list[object]:
     out: list[object] = []
     for agent in ("main", "dev", "sandbox"):
         for query in QUERIES:
-            result = engine.search(agent, query, mode="keyword", hidden=True)
+            result = engine.agent(agent).search(query, mode="keyword", hidden=True)
             out.append(
                 (
                     agent,
@@ -68,7 +68,7 @@ def answers(engine: MemoryEngine) -> list[object]:
 def fill(engine: MemoryEngine, count: int, start: int = 0) -> None:
     for i in range(start, start + count):
         words = " ".join(WORDS[(i * k) % len(WORDS)] for k in (1, 3, 5))
-        engine.add(("main", "dev")[i % 2], f"{words} note {i}", shared=i % 4 == 0)
+        engine.agent(("main", "dev")[i % 2]).add(f"{words} note {i}", shared=i % 4 == 0)
 
 
 def index_folders(folder: Path) -> list[Path]:
@@ -113,15 +113,15 @@ def test_writes_of_another_process_are_caught_up_from_the_journal(
     # A second process writes and stops without saving its index (as a CLI add does).
     writer, _ = open_engine(kind, folder, 2)
     fill(writer, 3, start=100)
-    writer.update(
-        "main", writer.list_notes("main", "private").notes[0].id, content="auth token now"
+    writer.agent("main").update(
+        writer.agent("main").list_notes("private").notes[0].id, content="auth token now"
     )
-    writer.delete("dev", writer.list_notes("dev", "private").notes[0].id)
+    writer.agent("dev").delete(writer.agent("dev").list_notes("private").notes[0].id)
     writer.store.close()
     third, counter = open_engine(kind, folder, 3)
     caught_up = answers(third)
     assert counter.reads == 0  # patched from the journal, not read whole
-    assert any("note 100" in n.content for n in third.list_notes("main", limit=100).notes)
+    assert any("note 100" in n.content for n in third.agent("main").list_notes(limit=100).notes)
     third.close()
     assert rebuilt_answers(kind, folder, 4) == caught_up
 
@@ -165,17 +165,17 @@ def test_ids_of_every_kind_are_found_after_reloading_and_patching(
     answers(first)  # builds the index, which closing saves
     first.close()
     writer, _ = open_engine("edge", folder, 2)
-    writer.update("main", ids[1], content="zanzibar moved")
-    writer.delete("main", ids[4])
+    writer.agent("main").update(ids[1], content="zanzibar moved")
+    writer.agent("main").delete(ids[4])
     writer.store.close()
     third, counter = open_engine("edge", folder, 3)
-    found = third.search("main", "zanzibar", limit=20)
+    found = third.agent("main").search("zanzibar", limit=20)
     assert counter.reads == 0
     ranks = {h.note.id: (h.bm25_rank, h.dense_rank) for h in found.hits}
     assert ids[4] not in ranks
     for note_id in set(ids) - {ids[4]}:  # each matched both ways
         assert all(ranks[note_id]), note_id
-    again = third.search("main", "zanzibar moved", limit=1, mode="keyword")
+    again = third.agent("main").search("zanzibar moved", limit=1, mode="keyword")
     assert [h.note.id for h in again.hits] == [ids[1]]
     third.close()
 

@@ -35,7 +35,7 @@ def answers(engine: MemoryEngine, agents: tuple[str, ...] = AGENTS) -> list[obje
     out: list[object] = []
     for agent in agents:
         for query in QUERIES:
-            result = engine.search(agent, query, hidden=True)
+            result = engine.agent(agent).search(query, hidden=True)
             hits = result.hits
             out.append(
                 (
@@ -62,7 +62,7 @@ def test_patched_cache_matches_a_fresh_read(kind: str, tmp_path: Path) -> None:
         agent = AGENTS[i % 3]
         text = " ".join(rng.choices(WORDS, k=4)) + f" seed {i}"
         shared = agent != "sandbox" and i % 5 == 0
-        ids[agent].append(engine.add(agent, text, shared=shared).id)
+        ids[agent].append(engine.agent(agent).add(text, shared=shared).id)
     answers(engine, ("main",))  # fills the cache; other agents' views come after writes
     for round_number in range(4):
         for step in range(12):
@@ -71,17 +71,17 @@ def test_patched_cache_matches_a_fresh_read(kind: str, tmp_path: Path) -> None:
             try:
                 if action == "add":
                     text = " ".join(rng.choices(WORDS, k=3)) + f" later {rng.random():.6f}"
-                    ids[agent].append(engine.add(agent, text).id)
+                    ids[agent].append(engine.agent(agent).add(text).id)
                 else:
                     target = rng.choice(ids[agent])
                     if action == "update":
-                        engine.update(agent, target, content=f"rewritten {rng.choice(WORDS)}")
+                        engine.agent(agent).update(target, content=f"rewritten {rng.choice(WORDS)}")
                     else:
-                        getattr(engine, action)(agent, target)
+                        getattr(engine.agent(agent), action)(target)
             except AmemError:
                 pass  # refused (already shared, Mode B, ...): the store is unchanged
             if step % 4 == 3:
-                engine.warm_up(agent)  # what the TUI does in the background after a write
+                engine.agent(agent).warm_up()  # what the TUI does in the background after a write
             # Searches between writes patch the same cache, one agent's view at a time
             # (only main's in the first round, so the others' views are made later
             # from the patched notes).

@@ -19,17 +19,17 @@ def real_engine(fastembed_embedder: FastEmbedder) -> MemoryEngine:
 
 def test_real_model_recall_and_what_stays_hidden(real_engine: MemoryEngine) -> None:
     engine = real_engine
-    freeze = engine.add_shared("main", "Production deploy is frozen until December 20")
-    trip = engine.add("main", "Flight to Lisbon for the offsite is booked, seat 12A")
+    freeze = engine.agent("main").add("Production deploy is frozen until December 20", shared=True)
+    trip = engine.agent("main").add("Flight to Lisbon for the offsite is booked, seat 12A")
     engine.put_notes(
-        "amem_notes", [engine.get("main", freeze.id).model_copy(update={"links": [trip.id]})]
+        "amem_notes", [engine.agent("main").get(freeze.id).model_copy(update={"links": [trip.id]})]
     )
-    hotfix = engine.add("main", "The release freeze has an exception for the payments hotfix")
-    own = engine.add("dev", "Debugging the auth middleware, JWT expiry is too short")
-    engine.add("dev", "The team lunch order on Fridays is pizza")
-    boxed = engine.add("sandbox", "Sandbox must never push a release during a freeze")
+    hotfix = engine.agent("main").add("The release freeze has an exception for the payments hotfix")
+    own = engine.agent("dev").add("Debugging the auth middleware, JWT expiry is too short")
+    engine.agent("dev").add("The team lunch order on Fridays is pizza")
+    boxed = engine.agent("sandbox").add("Sandbox must never push a release during a freeze")
 
-    result = engine.search("dev", "when can we release to production?", limit=2, hidden=True)
+    result = engine.agent("dev").search("when can we release to production?", limit=2, hidden=True)
     assert result.search_mode == "hybrid" and result.notice is None
     assert result.hits[0].note.id == freeze.id
     assert result.hits[0].because == "shared"
@@ -42,21 +42,21 @@ def test_real_model_recall_and_what_stays_hidden(real_engine: MemoryEngine) -> N
     assert own.id not in hidden
 
     # main reads its own trip note; the link from the shared note may bring it along.
-    mine = engine.search("main", "Lisbon offsite flight", limit=1)
+    mine = engine.agent("main").search("Lisbon offsite flight", limit=1)
     assert mine.hits[0].note.id == trip.id and mine.hits[0].because == "private"
 
 
 def test_real_model_dense_and_hybrid_agree_on_a_clear_winner(real_engine: MemoryEngine) -> None:
     engine = real_engine
-    target = engine.add("main", "Invoices for the cloud bill go to finance at ACME")
+    target = engine.agent("main").add("Invoices for the cloud bill go to finance at ACME")
     for text in (
         "User prefers bullet points in standup summaries",
         "Run the integration tests before pushing to main",
         "The repository uses ruff with line length 100",
     ):
-        engine.add("main", text)
+        engine.agent("main").add(text)
     for mode in ("dense", "hybrid"):
-        result = engine.search("main", "who receives the cloud invoices?", limit=3, mode=mode)  # type: ignore[arg-type]
+        result = engine.agent("main").search("who receives the cloud invoices?", limit=3, mode=mode)  # type: ignore[arg-type]
         assert result.hits[0].note.id == target.id, mode
 
 

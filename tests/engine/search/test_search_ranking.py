@@ -96,7 +96,7 @@ def hand_built(fixed_engine: MemoryEngine) -> MemoryEngine:
 
 
 def test_hand_built_fused_ranking(hand_built: MemoryEngine) -> None:
-    result = hand_built.search("main", "alpha beta", limit=3, links=False)
+    result = hand_built.agent("main").search("alpha beta", limit=3, links=False)
     # Dense ranks: A1 B2 C3 D4 E5 (n = min(max(4*3, 20), 5) = 5 candidates).
     # BM25: every document has 3 tokens, so length normalisation is 1 and
     # tf(f) = f * 2.5 / (f + 1.5); alpha and beta each occur in 2 of 5 notes.
@@ -127,7 +127,7 @@ def test_hand_built_fused_ranking(hand_built: MemoryEngine) -> None:
 
 
 def test_dense_mode_ranks_by_cosine(hand_built: MemoryEngine) -> None:
-    result = hand_built.search("main", "alpha beta", limit=3, mode="dense")
+    result = hand_built.agent("main").search("alpha beta", limit=3, mode="dense")
     assert [h.note.id for h in result.hits] == [nid(1), nid(2), nid(3)]
     assert [round(h.similarity or 0, 4) for h in result.hits] == [0.9, 0.8, 0.5]
     assert all(h.rrf is None and h.bm25_rank is None for h in result.hits)
@@ -141,7 +141,7 @@ def test_bm25_only_match_gets_its_cosine(fixed_engine: MemoryEngine) -> None:
     notes.append(private("main", 7, "the rare keyword zanzibar"))
     vectors.append(at_cosine(0.05))
     fixed_engine.put_notes("amem_notes", notes, vectors)
-    result = fixed_engine.search("main", "zanzibar", limit=5, links=False)
+    result = fixed_engine.agent("main").search("zanzibar", limit=5, links=False)
     hit = next(h for h in result.hits if h.note.id == nid(7))
     assert hit.dense_rank is None and hit.bm25_rank == 1
     assert hit.rrf == pytest.approx(1 / 61)
@@ -165,11 +165,11 @@ def test_dense_top_k_is_exact(engine: MemoryEngine) -> None:
     rng = np.random.default_rng(7)
     for i in range(40):
         picked = " ".join(rng.choice(words, size=4))
-        engine.add("main" if i % 3 else "dev", f"note {i}: {picked} and more")
+        engine.agent("main" if i % 3 else "dev").add(f"note {i}: {picked} and more")
     query = "deploy freeze billing"
-    result = engine.search("main", query, limit=7, mode="dense")
-    visible = engine.list_notes("main", "visible", limit=1000).notes
-    vectors = engine.vectors_of("amem_notes", [n.id for n in visible])
+    result = engine.agent("main").search(query, limit=7, mode="dense")
+    visible = engine.agent("main").list_notes("visible", limit=1000).notes
+    vectors = engine.collection("amem_notes").vectors_of([n.id for n in visible])
     q = engine.embedder.embed_query(query)
     exact = sorted(visible, key=lambda n: -float(np.dot(q, vectors[n.id])))[:7]
     assert result.exact is True
@@ -184,8 +184,8 @@ def test_a_big_collection_is_searched_through_its_graph_unless_asked(
     """Left to choose, a search scans up to EXACT_SCAN_POINTS notes, and beyond walks the
     graph; ``exact`` overrides it, and the result says which it was."""
     for i in range(12):
-        engine.add("main", f"deploy note {i}")
-    engine.add("dev", "deploy note of dev")  # a hidden match
+        engine.agent("main").add(f"deploy note {i}")
+    engine.agent("dev").add("deploy note of dev")  # a hidden match
     asked: list[bool] = []
     store_search = engine.store.search
 
@@ -194,11 +194,11 @@ def test_a_big_collection_is_searched_through_its_graph_unless_asked(
         return store_search(*args, **kwargs)
 
     monkeypatch.setattr(engine.store, "search", spy)
-    small = engine.search("main", "deploy", mode="dense")
+    small = engine.agent("main").search("deploy", mode="dense")
     monkeypatch.setattr(ranking, "EXACT_SCAN_POINTS", 11)
-    big = engine.search("main", "deploy", mode="dense")
-    forced = engine.search("main", "deploy", mode="dense", exact=True)
-    fused = engine.search("main", "deploy", hidden=True)
+    big = engine.agent("main").search("deploy", mode="dense")
+    forced = engine.agent("main").search("deploy", mode="dense", exact=True)
+    fused = engine.agent("main").search("deploy", hidden=True)
     assert (small.exact, big.exact, forced.exact, fused.exact) == (True, False, True, False)
     assert asked[:3] == [True, False, True]
     assert asked[3:] == [False, False]  # the hits' search and the hidden one
@@ -219,7 +219,7 @@ def test_heat_boost_orders_but_rrf_stays_raw(fixed_engine: MemoryEngine) -> None
     )
     # Dense: cold first; BM25 ties, so it keeps store order (cold first): cold leads on rrf.
     fixed_engine.put_notes("amem_notes", [cold, hot], [at_cosine(0.6), at_cosine(0.59)])
-    result = fixed_engine.search("main", "kiwi", limit=2, links=False)
+    result = fixed_engine.agent("main").search("kiwi", limit=2, links=False)
     first, second = result.hits
     assert first.note.id == nid(2), "the heat boost lifts the hot note"
     assert first.rrf is not None and second.rrf is not None
@@ -230,14 +230,14 @@ def test_heat_boost_orders_but_rrf_stays_raw(fixed_engine: MemoryEngine) -> None
 
 def test_bad_arguments_are_rejected(engine: MemoryEngine) -> None:
     with pytest.raises(InvalidInput):
-        engine.search("main", "anything", mode="fuzzy")  # type: ignore[arg-type]
+        engine.agent("main").search("anything", mode="fuzzy")  # type: ignore[arg-type]
     with pytest.raises(InvalidInput):
-        engine.search("main", "anything", limit=0)
-    assert engine.search("main", "   ").hits == []
+        engine.agent("main").search("anything", limit=0)
+    assert engine.agent("main").search("   ").hits == []
 
 
 def test_empty_store_and_missing_collection(engine: MemoryEngine) -> None:
-    result = engine.search("sandbox", "anything at all", hidden=True)
+    result = engine.agent("sandbox").search("anything at all", hidden=True)
     assert result.hits == [] and result.hidden == []
 
 
@@ -276,7 +276,7 @@ def test_keyword_fallback_when_model_is_not_ours(
         _foreign_store(store, size, "unused")
     else:
         _foreign_store(store, size, model)
-    result = engine.search("main", "deploy freeze", mode=mode, hidden=True)  # type: ignore[arg-type]
+    result = engine.agent("main").search("deploy freeze", mode=mode, hidden=True)  # type: ignore[arg-type]
     assert result.search_mode == "keyword"
     assert result.notice is not None and "keyword" in result.notice
     assert [h.note.id for h in result.hits] == [nid(1)]
@@ -295,7 +295,7 @@ def test_keyword_fallback_when_model_cannot_load(store: QdrantStore) -> None:
         ],
         [[1.0] + [0.0] * 63, [0.0, 1.0] + [0.0] * 62],
     )
-    result = engine.search("main", "deploy")
+    result = engine.agent("main").search("deploy")
     assert result.search_mode == "keyword"
     assert result.notice is not None and "model.onnx is missing" in result.notice
     assert [h.note.id for h in result.hits] == [nid(1)]
@@ -310,12 +310,12 @@ def test_hidden_matches_rank_like_hits(fixed_engine: MemoryEngine) -> None:
     notes.append(private("dev", 8, "dev has its own note"))
     vectors.append(at_cosine(0.5))
     fixed_engine.put_notes("amem_notes", notes, vectors)
-    hybrid = fixed_engine.search("dev", "zanzibar", limit=5, hidden=True)
+    hybrid = fixed_engine.agent("dev").search("zanzibar", limit=5, hidden=True)
     assert [h.id for h in hybrid.hidden][:2] == [nid(100), nid(7)]
     rare = hybrid.hidden[1]
     assert rare.score == pytest.approx(1 / 61) and rare.kind == "private"
     assert rare.similarity == pytest.approx(0.05, abs=1e-4)
-    dense = fixed_engine.search("dev", "zanzibar", limit=5, mode="dense", hidden=True)
+    dense = fixed_engine.agent("dev").search("zanzibar", limit=5, mode="dense", hidden=True)
     assert nid(7) not in {h.id for h in dense.hidden}
     assert [round(h.score, 4) for h in dense.hidden] == [0.9, 0.89, 0.88, 0.87, 0.86]
 
@@ -325,8 +325,10 @@ def test_negative_cosines_are_no_dense_candidates(fixed_engine: MemoryEngine) ->
     near = private("main", 1, "near note")
     away = private("main", 2, "opposite note")
     fixed_engine.put_notes("amem_notes", [near, away], [at_cosine(0.7), [-0.6, 0.8, 0.0, 0.0]])
-    assert [h.note.id for h in fixed_engine.search("main", "q", mode="dense").hits] == [nid(1)]
-    hybrid = fixed_engine.search("main", "opposite", links=False)
+    assert [h.note.id for h in fixed_engine.agent("main").search("q", mode="dense").hits] == [
+        nid(1)
+    ]
+    hybrid = fixed_engine.agent("main").search("opposite", links=False)
     # Both fuse to 1/61; the tie keeps the dense list first, as openclaw-amem's merge does.
     assert [(h.note.id, h.dense_rank, h.bm25_rank) for h in hybrid.hits] == [
         (nid(1), 1, None),

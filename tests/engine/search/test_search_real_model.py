@@ -42,7 +42,7 @@ def demo_engine(
 
 
 def ids(engine: MemoryEngine, agent: str, query: str, limit: int = 5) -> list[str]:
-    return [h.note.id for h in engine.search(agent, query, limit=limit).hits]
+    return [h.note.id for h in engine.agent(agent).search(query, limit=limit).hits]
 
 
 def all_payloads(engine: MemoryEngine) -> dict[str, Any]:
@@ -65,7 +65,7 @@ def test_real_model_is_the_offline_minilm(fastembed_embedder: FastEmbedder) -> N
 
 
 def test_dev_finds_the_shared_freeze_first(demo_engine: MemoryEngine) -> None:
-    result = demo_engine.search("dev", "deploy freeze", limit=5)
+    result = demo_engine.agent("dev").search("deploy freeze", limit=5)
     assert (result.agent, result.mode, result.collection) == ("dev", "A", "amem_notes")
     assert result.hits[0].note.id == demo_id("shared-freeze")
     assert result.hits[0].because == "shared"
@@ -88,7 +88,7 @@ def test_private_notes_stay_private_even_when_they_match_best(demo_engine: Memor
 
 
 def test_selective_readers_and_legacy_notes(demo_engine: MemoryEngine) -> None:
-    hits = demo_engine.search("main", "staging database credentials", limit=3).hits
+    hits = demo_engine.agent("main").search("staging database credentials", limit=3).hits
     assert hits[0].note.id == demo_id("dev-selective") and hits[0].because == "reader"
     # An old note without is_active is active.
     assert ids(demo_engine, "main", "team wiki docs")[0] == demo_id("main-old")
@@ -99,7 +99,7 @@ def test_soft_deleted_notes_are_not_found(demo_engine: MemoryEngine) -> None:
 
 
 def test_mode_b_sees_its_own_collection_only(demo_engine: MemoryEngine) -> None:
-    result = demo_engine.search("sandbox", "deploy freeze", limit=50)
+    result = demo_engine.agent("sandbox").search("deploy freeze", limit=50)
     assert (result.mode, result.collection) == ("B", "amem_notes_sandbox")
     assert {h.note.id for h in result.hits} == {
         demo_id("sandbox-exp"),
@@ -118,23 +118,25 @@ def test_mode_b_sees_its_own_collection_only(demo_engine: MemoryEngine) -> None:
 def test_search_changes_nothing(demo_engine: MemoryEngine) -> None:
     before = all_payloads(demo_engine)
     for agent in ("main", "dev", "sandbox"):
-        demo_engine.search(agent, "deploy freeze", limit=20)
+        demo_engine.agent(agent).search("deploy freeze", limit=20)
     assert all_payloads(demo_engine) == before
 
 
 def test_new_note_is_found_by_meaning(store: QdrantStore, fastembed_embedder: FastEmbedder) -> None:
     engine = make_engine(store, settings=Settings(), embedder=fastembed_embedder)
-    engine.add("main", "The production release is blocked until the audit is over")
-    engine.add("main", "My cat prefers salmon over tuna")
-    target = engine.add("main", "Lunch on Fridays is at the Thai place")
+    engine.agent("main").add("The production release is blocked until the audit is over")
+    engine.agent("main").add("My cat prefers salmon over tuna")
+    target = engine.agent("main").add("Lunch on Fridays is at the Thai place")
     info = engine.store.collection_info("amem_notes")
     assert info is not None
     assert (info.vector_size, info.embedding_model) == (384, DEFAULT_MODEL)
-    hits = engine.search("main", "where do we eat at the end of the week", limit=3).hits
+    hits = engine.agent("main").search("where do we eat at the end of the week", limit=3).hits
     assert hits[0].note.id == target.id
-    updated = engine.update("main", target.id, content="The weekly team lunch moved to Mondays")
+    updated = engine.agent("main").update(
+        target.id, content="The weekly team lunch moved to Mondays"
+    )
     assert updated.content.startswith("The weekly")
-    hits = engine.search("main", "team lunch day changed", limit=1).hits
+    hits = engine.agent("main").search("team lunch day changed", limit=1).hits
     assert hits[0].note.id == target.id  # re-embedded on update
 
 
@@ -142,14 +144,14 @@ def test_collection_of_another_model_is_never_searched(
     store: QdrantStore, fastembed_embedder: FastEmbedder
 ) -> None:
     other = make_engine(store, settings=Settings())
-    other.add("main", "A note embedded by another model entirely")
+    other.agent("main").add("A note embedded by another model entirely")
     engine = make_engine(store, settings=Settings(), embedder=fastembed_embedder)
     before = engine.store.scroll("amem_notes", None, limit=10)
     # Search falls back to keywords (our vectors never meet theirs) and says so.
-    result = engine.search("main", "note embedded")
+    result = engine.agent("main").search("note embedded")
     assert result.search_mode == "keyword" and result.notice
     assert [h.note.content for h in result.hits] == ["A note embedded by another model entirely"]
     with pytest.raises(ModelMismatch) as err:
-        engine.add("main", "A note that must not be written with our vectors")
+        engine.agent("main").add("A note that must not be written with our vectors")
     assert err.value.exit_code == 5
     assert engine.store.scroll("amem_notes", None, limit=10) == before

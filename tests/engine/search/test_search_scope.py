@@ -87,7 +87,7 @@ def test_link_premises(linked: MemoryEngine) -> None:
 
 
 def test_shared_note_does_not_expose_owners_private_link(linked: MemoryEngine) -> None:
-    result = linked.search("dev", QUERY, limit=1)
+    result = linked.agent("dev").search(QUERY, limit=1)
     assert ids(result, "match") == [nid(1)]
     assert nid(2) not in ids(result), "main's private note leaked through a shared link"
     # Nor is main's private note a stepping stone to the shared note beyond it,
@@ -97,7 +97,7 @@ def test_shared_note_does_not_expose_owners_private_link(linked: MemoryEngine) -
 
 
 def test_owner_walks_two_hops(linked: MemoryEngine) -> None:
-    result = linked.search("main", QUERY, limit=1)
+    result = linked.agent("main").search(QUERY, limit=1)
     assert ids(result, "match") == [nid(1)]
     links = {h.note.id: h for h in result.hits if h.via == "link"}
     assert set(links) == {nid(2), nid(3)}
@@ -126,13 +126,13 @@ def test_walk_stops_after_two_hops_and_eight_notes(engine: MemoryEngine) -> None
     fan = [note(20, "release train fan out", "main", links=tuple(range(21, 31)))]
     fan += [note(i, f"release train car {i}", "main") for i in range(21, 31)]
     engine.put_notes("amem_notes", chain + fan)
-    result = engine.search("main", "deploy freeze chain alpha", limit=1)
+    result = engine.agent("main").search("deploy freeze chain alpha", limit=1)
     assert ids(result, "match") == [nid(10)]
     assert ids(result, "link") == [nid(11), nid(12)]
-    result = engine.search("main", "release train fan out", limit=1)
+    result = engine.agent("main").search("release train fan out", limit=1)
     assert ids(result, "match") == [nid(20)]
     assert len(ids(result, "link")) == LINK_MAX_EXTRA
-    result = engine.search("main", "release train fan out", limit=1, links=False)
+    result = engine.agent("main").search("release train fan out", limit=1, links=False)
     assert ids(result) == [nid(20)]
 
 
@@ -140,7 +140,7 @@ def test_link_below_the_similarity_gate_is_left_out(engine: MemoryEngine) -> Non
     far = note(41, "quarterly invoices from the vendor", "main")
     engine.put_notes("amem_notes", [note(40, QUERY, "main", links=(41,)), far])
     assert cos(engine, QUERY, far.content) < 0.25
-    assert ids(engine.search("main", QUERY, limit=1)) == [nid(40)]
+    assert ids(engine.agent("main").search(QUERY, limit=1)) == [nid(40)]
 
 
 # ---------------------------------------------------------------- hidden matches
@@ -149,9 +149,9 @@ def hidden_kinds(result: SearchResult) -> dict[str, tuple[str, str]]:
 
 
 def test_hidden_private_to_another_agent(engine: MemoryEngine) -> None:
-    mine = engine.add("dev", "deploy freeze notes of dev")
-    theirs = engine.add("main", "deploy freeze exception for main's hotfix")
-    result = engine.search("dev", "deploy freeze", hidden=True)
+    mine = engine.agent("dev").add("deploy freeze notes of dev")
+    theirs = engine.agent("main").add("deploy freeze exception for main's hotfix")
+    result = engine.agent("dev").search("deploy freeze", hidden=True)
     assert ids(result) == [mine.id]
     hidden = {h.id: h for h in result.hidden}
     assert set(hidden) == {theirs.id}
@@ -160,13 +160,13 @@ def test_hidden_private_to_another_agent(engine: MemoryEngine) -> None:
     assert (hidden[theirs.id].owner, hidden[theirs.id].agent_id) == ("main", "main")
     assert hidden[theirs.id].collection == "amem_notes"
     assert hidden[theirs.id].score > 0
-    assert engine.search("dev", "deploy freeze").hidden == [], "only when asked"
+    assert engine.agent("dev").search("deploy freeze").hidden == [], "only when asked"
 
 
 def test_hidden_soft_deleted(engine: MemoryEngine) -> None:
-    gone = engine.add("dev", "deploy freeze was lifted early")
-    engine.delete("dev", gone.id)
-    result = engine.search("dev", "deploy freeze", hidden=True)
+    gone = engine.agent("dev").add("deploy freeze was lifted early")
+    engine.agent("dev").delete(gone.id)
+    result = engine.agent("dev").search("deploy freeze", hidden=True)
     assert gone.id not in ids(result)
     assert [(h.id, h.kind, h.reason) for h in result.hidden] == [
         (gone.id, "deleted", "soft-deleted")
@@ -174,18 +174,18 @@ def test_hidden_soft_deleted(engine: MemoryEngine) -> None:
 
 
 def test_hidden_in_mode_b_collection(engine: MemoryEngine) -> None:
-    boxed = engine.add("sandbox", "deploy freeze seen from the sandbox")
-    result = engine.search("dev", "deploy freeze", hidden=True)
+    boxed = engine.agent("sandbox").add("deploy freeze seen from the sandbox")
+    result = engine.agent("dev").search("deploy freeze", hidden=True)
     assert hidden_kinds(result) == {boxed.id: ("mode_b", "amem_notes_sandbox")}
     assert "sandbox" in result.hidden[0].reason and "Mode B" in result.hidden[0].reason
 
 
 def test_hidden_outside_a_mode_b_agents_collection(engine: MemoryEngine) -> None:
-    own = engine.add("sandbox", "sandbox deploy freeze mirror")
-    shared = engine.add_shared("main", "deploy freeze until Friday for everyone")
-    deleted = engine.add("sandbox", "sandbox deploy freeze old copy")
-    engine.delete("sandbox", deleted.id)
-    result = engine.search("sandbox", "deploy freeze", hidden=True)
+    own = engine.agent("sandbox").add("sandbox deploy freeze mirror")
+    shared = engine.agent("main").add("deploy freeze until Friday for everyone", shared=True)
+    deleted = engine.agent("sandbox").add("sandbox deploy freeze old copy")
+    engine.agent("sandbox").delete(deleted.id)
+    result = engine.agent("sandbox").search("deploy freeze", hidden=True)
     assert ids(result) == [own.id]
     assert hidden_kinds(result) == {
         shared.id: ("outside", "amem_notes"),
@@ -198,11 +198,11 @@ def test_hidden_outside_a_mode_b_agents_collection(engine: MemoryEngine) -> None
 
 def test_hidden_never_overlaps_hits(engine: MemoryEngine) -> None:
     for i in range(6):
-        engine.add("main", f"deploy freeze main note {i}")
-        engine.add("dev", f"deploy freeze dev note {i}")
-        engine.add_shared("main", f"deploy freeze shared note {i}")
+        engine.agent("main").add(f"deploy freeze main note {i}")
+        engine.agent("dev").add(f"deploy freeze dev note {i}")
+        engine.agent("main").add(f"deploy freeze shared note {i}", shared=True)
     for mode in ("hybrid", "dense"):
-        result = engine.search("dev", "deploy freeze", limit=20, mode=mode, hidden=True)  # type: ignore[arg-type]
+        result = engine.agent("dev").search("deploy freeze", limit=20, mode=mode, hidden=True)  # type: ignore[arg-type]
         hits = set(ids(result))
         assert hits and hits.isdisjoint({h.id for h in result.hidden})
         assert {h.kind for h in result.hidden} == {"private"}
@@ -230,31 +230,31 @@ def test_hidden_filter_agrees_with_the_search_rule(engine: MemoryEngine) -> None
 
 # ------------------------------------------------------------------ session keys
 def test_session_key_resolves_to_the_agent(engine: MemoryEngine) -> None:
-    own = engine.add("dev", "deploy freeze notes of dev")
-    engine.add("main", "deploy freeze notes of main")
+    own = engine.agent("dev").add("deploy freeze notes of dev")
+    engine.agent("main").add("deploy freeze notes of main")
     key = "agent:dev:9f1b8c2e-1d2a-4c3b-9e8f-7a6b5c4d3e2f"
-    by_key = engine.search(None, "deploy freeze", session_key=key)
+    by_key = engine.agent(session_key=key).search("deploy freeze")
     assert (by_key.agent, by_key.mode, by_key.session_key) == ("dev", "A", key)
-    assert ids(by_key) == [own.id] == ids(engine.search("dev", "deploy freeze"))
-    as_agent = engine.search(key, "deploy freeze")
+    assert ids(by_key) == [own.id] == ids(engine.agent("dev").search("deploy freeze"))
+    as_agent = engine.agent(key).search("deploy freeze")
     assert ids(as_agent) == [own.id] and as_agent.session_key == key
 
 
 def test_session_key_of_a_mode_b_agent(engine: MemoryEngine) -> None:
-    boxed = engine.add("sandbox", "deploy freeze seen from the sandbox")
-    engine.add_shared("main", "deploy freeze for everyone")
-    result = engine.search(None, "deploy freeze", session_key="agent:sandbox:1234")
+    boxed = engine.agent("sandbox").add("deploy freeze seen from the sandbox")
+    engine.agent("main").add("deploy freeze for everyone", shared=True)
+    result = engine.agent(session_key="agent:sandbox:1234").search("deploy freeze")
     assert (result.agent, result.mode, result.collection) == ("sandbox", "B", "amem_notes_sandbox")
     assert ids(result) == [boxed.id]
 
 
 def test_explicit_agent_beats_session_key(engine: MemoryEngine) -> None:
-    assert engine.search("main", "x y z", session_key="agent:dev:1").agent == "main"
+    assert engine.agent("main", session_key="agent:dev:1").search("x y z").agent == "main"
 
 
 def test_malformed_session_key_is_rejected(engine: MemoryEngine) -> None:
     with pytest.raises(InvalidInput):
-        engine.search("agent::nobody", "deploy freeze")
+        engine.agent(session_key="agent::nobody").search("deploy freeze")
 
 
 # --------------------------------------------------------------------- read-only
@@ -286,14 +286,14 @@ def assert_unchanged(
 
 
 def test_search_changes_nothing(linked: MemoryEngine, store: QdrantStore) -> None:
-    linked.add("sandbox", "deploy freeze seen from the sandbox")
+    linked.agent("sandbox").add("deploy freeze seen from the sandbox")
     legacy = {"content": "legacy deploy freeze note", "agent_id": "dev", "retrieval_count": 7}
     linked.put_notes("amem_notes", [MemoryNote.from_payload(nid(90), legacy)])
     before = snapshot(store)
     assert before["amem_notes"] and before["amem_notes_sandbox"]
     for agent in ("main", "dev", "sandbox", "agent:dev:abc"):
         for mode in ("hybrid", "dense", "keyword"):
-            result = linked.search(agent, QUERY, mode=mode, hidden=True)  # type: ignore[arg-type]
+            result = linked.agent(agent).search(QUERY, mode=mode, hidden=True)  # type: ignore[arg-type]
             for hit in result.hits:  # mutating a hit must not reach the store either
                 hit.note.retrieval_count += 1
     assert_unchanged(before, snapshot(store))
@@ -301,16 +301,16 @@ def test_search_changes_nothing(linked: MemoryEngine, store: QdrantStore) -> Non
 
 def test_search_sees_writes_made_after_it(engine: MemoryEngine) -> None:
     """Whatever is cached between searches, a write is seen by the next search."""
-    first = engine.add("dev", "deploy freeze notes of dev")
-    assert ids(engine.search("dev", "deploy freeze")) == [first.id]
-    second = engine.add("dev", "another deploy freeze thought")
-    assert set(ids(engine.search("dev", "deploy freeze"))) == {first.id, second.id}
-    engine.delete("dev", first.id)
-    result = engine.search("dev", "deploy freeze", hidden=True)
+    first = engine.agent("dev").add("deploy freeze notes of dev")
+    assert ids(engine.agent("dev").search("deploy freeze")) == [first.id]
+    second = engine.agent("dev").add("another deploy freeze thought")
+    assert set(ids(engine.agent("dev").search("deploy freeze"))) == {first.id, second.id}
+    engine.agent("dev").delete(first.id)
+    result = engine.agent("dev").search("deploy freeze", hidden=True)
     assert ids(result) == [second.id]
     assert [h.id for h in result.hidden] == [first.id]
-    engine.update("dev", second.id, content="nothing about that topic anymore")
-    assert ids(engine.search("dev", "deploy freeze", mode="keyword")) == []
+    engine.agent("dev").update(second.id, content="nothing about that topic anymore")
+    assert ids(engine.agent("dev").search("deploy freeze", mode="keyword")) == []
 
 
 def test_hidden_skips_a_collection_built_by_a_model_we_cannot_run(
@@ -321,8 +321,8 @@ def test_hidden_skips_a_collection_built_by_a_model_we_cannot_run(
     store.ensure_collection("amem_notes_sandbox", 1024, "Xenova/bge-m3")
     boxed = note(70, "deploy freeze seen from the sandbox", "sandbox")
     store.upsert("amem_notes_sandbox", [StoredPoint(boxed.id, boxed.to_payload(), [0.1] * 1024)])
-    own = engine.add("dev", "deploy freeze notes kept by dev")
-    result = engine.search("dev", "deploy freeze", hidden=True)
+    own = engine.agent("dev").add("deploy freeze notes kept by dev")
+    result = engine.agent("dev").search("deploy freeze", hidden=True)
     assert result.search_mode == "hybrid" and ids(result) == [own.id]
     assert result.hidden == []
     assert result.notice is not None and "'amem_notes_sandbox' not checked" in result.notice
@@ -359,7 +359,7 @@ def test_hidden_reasons_for_near_misses(
     assert reasons[nid(5)][0] == "malformed"
     # And the search agrees: none of them is a hit, all are hidden.
     engine.put_notes("amem_notes", [everyone, ghost, gone, mine_gone, malformed, bad_shared])
-    result = engine.search("dev", "main note readers everyone", limit=10, hidden=True)
+    result = engine.agent("dev").search("main note readers everyone", limit=10, hidden=True)
     assert result.hits == []
     assert {h.id: h.kind for h in result.hidden} == {
         nid(1): "private",
@@ -374,24 +374,24 @@ def test_hidden_reasons_for_near_misses(
 def test_configured_session_key_is_reported(store: QdrantStore) -> None:
     key = "agent:dev:5e1f"
     engine = make_engine(store, settings=demo_like_settings(session_key=key))
-    own = engine.add("dev", "deploy freeze notes of dev")
-    result = engine.search(None, "deploy freeze")
+    own = engine.agent("dev").add("deploy freeze notes of dev")
+    result = engine.agent().search("deploy freeze")
     assert (result.agent, result.session_key) == ("dev", key)
     assert ids(result) == [own.id]
-    assert engine.search("main", "deploy freeze").session_key is None
+    assert engine.agent("main").search("deploy freeze").session_key is None
 
 
 @pytest.mark.parametrize("mode", ["hybrid", "dense", "keyword"])
 def test_hidden_matches_alone_are_what_a_search_adds(engine: MemoryEngine, mode: str) -> None:
     for i in range(5):
-        engine.add("main", f"deploy freeze main note {i}")
-        engine.add("sandbox", f"deploy freeze sandbox note {i}")
-        engine.add_shared("dev", f"deploy freeze shared by dev {i}")
-    gone = engine.add("dev", "deploy freeze dev note, deleted")
-    engine.delete("dev", gone.id)
+        engine.agent("main").add(f"deploy freeze main note {i}")
+        engine.agent("sandbox").add(f"deploy freeze sandbox note {i}")
+        engine.agent("dev").add(f"deploy freeze shared by dev {i}", shared=True)
+    gone = engine.agent("dev").add("deploy freeze dev note, deleted")
+    engine.agent("dev").delete(gone.id)
     for agent in ("main", "dev", "sandbox"):
-        full = engine.search(agent, "deploy freeze", limit=7, mode=mode, hidden=True)  # type: ignore[arg-type]
-        alone, notice = engine.hidden_matches(agent, "deploy freeze", limit=7, mode=mode)  # type: ignore[arg-type]
+        full = engine.agent(agent).search("deploy freeze", limit=7, mode=mode, hidden=True)  # type: ignore[arg-type]
+        alone, notice = engine.agent(agent).hidden_matches("deploy freeze", limit=7, mode=mode)  # type: ignore[arg-type]
         assert full.hidden, agent
         assert alone == full.hidden, agent
         assert notice == full.notice

@@ -15,8 +15,8 @@ from tests.support.engines import make_engine
 @pytest.fixture
 def engine(tmp_path: Path) -> MemoryEngine:
     engine = make_engine(EdgeStore(tmp_path / "store"))
-    engine.add("main", "Production deploy is frozen until the audit ends")
-    engine.add("main", "The billing review is on Thursday")
+    engine.agent("main").add("Production deploy is frozen until the audit ends")
+    engine.agent("main").add("The billing review is on Thursday")
     return engine
 
 
@@ -29,8 +29,8 @@ def test_a_search_asked_to_go_on_finds_what_it_finds_without_asking(
         asked.append(True)
         return False
 
-    plain = engine.search("main", "deploy freeze")
-    watched = engine.search("main", "deploy freeze", stop=go_on)
+    plain = engine.agent("main").search("deploy freeze")
+    watched = engine.agent("main").search("deploy freeze", stop=go_on)
     assert [h.note.id for h in watched.hits] == [h.note.id for h in plain.hits]
     assert len(asked) == 2  # after the query's embedding, and before the notes are read
 
@@ -44,5 +44,5 @@ def test_a_stopped_search_raises_at_the_next_stage(engine: MemoryEngine, stage: 
         return len(asked) > stage
 
     with pytest.raises(SearchStopped):
-        engine.search("main", "deploy freeze", stop=stop_at_stage)
+        engine.agent("main").search("deploy freeze", stop=stop_at_stage)
     assert len(asked) == stage + 1

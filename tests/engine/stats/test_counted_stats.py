@@ -149,7 +149,7 @@ def test_without_a_time_index_the_weeks_are_read(tmp_path: Path) -> None:
 def test_demo_and_team_stores_on_edge(tmp_path: Path) -> None:
     demo = make_engine(EdgeStore(tmp_path / "demo"), settings=demo_engine().settings)
     seed_demo(demo)
-    demo.consolidate("dev")
+    demo.agent("dev").consolidate()
     assert_counts_equal_the_scan(demo)
     team = make_engine(EdgeStore(tmp_path / "team"), settings=team_settings())
     build_team_store(team)

@@ -96,12 +96,12 @@ def test_demo_figures_by_hand(demo: MemoryEngine) -> None:
     assert stats.weeks[0] == "2025-10-13" and stats.weeks[-1] == "2026-11-16"
     # The same counts the app shows in its header.
     for scope in demo.agents():
-        assert agent(stats, scope.agent).visible == demo.count(scope, "visible")
-        assert agent(stats, scope.agent).private == demo.count(scope, "private")
+        assert agent(stats, scope.agent).visible == demo.agent(scope).count("visible")
+        assert agent(stats, scope.agent).private == demo.agent(scope).count("private")
 
 
 def test_consolidation_runs_merges_and_savings(demo: MemoryEngine) -> None:
-    run = demo.consolidate("dev")
+    run = demo.agent("dev").consolidate()
     merged = sum(len(m.dropped) for m in run.merges)
     assert merged > 0
     stats = demo.stats()
@@ -110,7 +110,7 @@ def test_consolidation_runs_merges_and_savings(demo: MemoryEngine) -> None:
     assert dev.private == 6 - merged and dev.soft_deleted == merged
     assert (agent(stats, "main").runs, agent(stats, "main").merged_away) == (0, 0)
 
-    demo.undo("dev", run.id)
+    demo.agent("dev").undo(run.id)
     dev = agent(demo.stats(), "dev")
     assert (dev.runs, dev.undo_runs, dev.merges, dev.undone_merges) == (1, 1, 0, len(run.merges))
     assert dev.private == 6

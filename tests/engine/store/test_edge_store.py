@@ -87,7 +87,7 @@ def test_a_second_open_in_the_same_process_is_refused_too(tmp_path: Path) -> Non
 def test_metadata_file_beside_the_shard_and_notes_survive_reopening(tmp_path: Path) -> None:
     store = EdgeStore(tmp_path / "s")
     engine = make_engine(store, settings=Settings())
-    note = engine.add("main", "Production deploy is frozen until Friday")
+    note = engine.agent("main").add("Production deploy is frozen until Friday")
     engine.close()
     meta = json.loads((tmp_path / "s" / "edge" / "amem_notes" / "collection.json").read_text())
     assert meta["vector_size"] == 64
@@ -98,7 +98,10 @@ def test_metadata_file_beside_the_shard_and_notes_survive_reopening(tmp_path: Pa
     assert info is not None and info.embedding_model == HashEmbedder().model_name
     assert info.points_count == 1 and info.vector_size == 64
     assert reopened.resolve_alias("amem_notes") == "amem_notes"
-    assert make_engine(reopened, settings=Settings()).get("main", note.id).content == note.content
+    assert (
+        make_engine(reopened, settings=Settings()).agent("main").get(note.id).content
+        == note.content
+    )
     reopened.close()
 
 
@@ -294,13 +297,18 @@ def test_open_store_defaults_to_edge_and_keeps_qdrant_client_folders(
 ) -> None:
     old = tmp_path / "old"
     legacy = QdrantStore(path=str(old))
-    note = make_engine(legacy, settings=Settings()).add(
-        "main", "Written by an earlier version of the app"
+    note = (
+        make_engine(legacy, settings=Settings())
+        .agent("main")
+        .add("Written by an earlier version of the app")
     )
     legacy.close()
     reopened = open_store(Settings(store_path=old))
     assert isinstance(reopened, QdrantStore)
-    assert make_engine(reopened, settings=Settings()).get("main", note.id).content == note.content
+    assert (
+        make_engine(reopened, settings=Settings()).agent("main").get(note.id).content
+        == note.content
+    )
     reopened.close()
 
     fresh = open_store(Settings(store_path=tmp_path / "new"))

@@ -47,7 +47,7 @@ def test_server_lost_during_a_session(mode: Any) -> None:
     with FakeServer("ok", hang_seconds=3) as server:
         store = QdrantStore(url=server.url, timeout=2)
         engine = make_engine(store)
-        assert engine.list_notes("main").total == 0  # healthy: the fake has no collections
+        assert engine.agent("main").list_notes().total == 0  # healthy: the fake has no collections
         if mode == "down":
             server.stop()
         else:
@@ -57,12 +57,12 @@ def test_server_lost_during_a_session(mode: Any) -> None:
                 call()
             assert name
         for call in (
-            lambda: engine.list_notes("main"),
-            lambda: engine.search("main", "deploy freeze"),
-            lambda: engine.add("main", "A note written while the server is gone"),
-            lambda: engine.get("main", "00000000-0000-0000-0000-000000000001"),
+            lambda: engine.agent("main").list_notes(),
+            lambda: engine.agent("main").search("deploy freeze"),
+            lambda: engine.agent("main").add("A note written while the server is gone"),
+            lambda: engine.agent("main").get("00000000-0000-0000-0000-000000000001"),
             lambda: engine.agents(),
-            lambda: engine.count("dev"),
+            lambda: engine.agent("dev").count(),
         ):
             with pytest.raises(StoreUnavailable):
                 call()
@@ -94,42 +94,44 @@ def _state(store: FlakyStore) -> dict[str, dict[str, str]]:
 def flaky() -> tuple[MemoryEngine, FlakyStore]:
     store = FlakyStore(QdrantStore(path=":memory:"))
     engine = make_engine(store)  # type: ignore[arg-type]
-    engine.add("main", "Private note of main about the deploy window")
-    engine.add_shared("main", "Shared convention: snake_case JSON keys")
-    engine.add("dev", "Dev keeps a private note about flaky CI")
-    engine.add("sandbox", "Sandbox note in its own Mode B collection")
+    engine.agent("main").add("Private note of main about the deploy window")
+    engine.agent("main").add("Shared convention: snake_case JSON keys", shared=True)
+    engine.agent("dev").add("Dev keeps a private note about flaky CI")
+    engine.agent("sandbox").add("Sandbox note in its own Mode B collection")
     return engine, store
 
 
 def test_outage_then_recovery(flaky: tuple[MemoryEngine, FlakyStore]) -> None:
     engine, store = flaky
     before = _state(store)
-    note = engine.list_notes("main", "private").notes[0]
+    note = engine.agent("main").list_notes("private").notes[0]
     store.down = True
     for call in (
-        lambda: engine.add("main", "Written during the outage, must not land"),
-        lambda: engine.update("main", note.id, content="Changed during the outage"),
-        lambda: engine.delete("main", note.id),
-        lambda: engine.publish("main", note.id),
-        lambda: engine.search("dev", "deploy"),
-        lambda: engine.list_notes("dev"),
+        lambda: engine.agent("main").add("Written during the outage, must not land"),
+        lambda: engine.agent("main").update(note.id, content="Changed during the outage"),
+        lambda: engine.agent("main").delete(note.id),
+        lambda: engine.agent("main").publish(note.id),
+        lambda: engine.agent("dev").search("deploy"),
+        lambda: engine.agent("dev").list_notes(),
     ):
         with pytest.raises(StoreUnavailable):
             call()
     store.down = False
     assert _state(store) == before
     # Back to work: the same calls now succeed.
-    engine.update("main", note.id, content="Changed once the store is back")
-    assert engine.get("main", note.id).content == "Changed once the store is back"
+    engine.agent("main").update(note.id, content="Changed once the store is back")
+    assert engine.agent("main").get(note.id).content == "Changed once the store is back"
 
 
 OPERATIONS: dict[str, Callable[[MemoryEngine, str], object]] = {
-    "add": lambda e, _: e.add("main", "A brand new private note of main"),
-    "add_shared": lambda e, _: e.add_shared("dev", "A brand new shared note by dev"),
-    "update": lambda e, i: e.update("main", i, content="New content for main's note", tags=["t"]),
-    "delete": lambda e, i: e.delete("main", i),
-    "publish": lambda e, i: e.publish("main", i),
-    "add_mode_b": lambda e, _: e.add("sandbox", "A second note in the sandbox"),
+    "add": lambda e, _: e.agent("main").add("A brand new private note of main"),
+    "add_shared": lambda e, _: e.agent("dev").add("A brand new shared note by dev", shared=True),
+    "update": lambda e, i: e.agent("main").update(
+        i, content="New content for main's note", tags=["t"]
+    ),
+    "delete": lambda e, i: e.agent("main").delete(i),
+    "publish": lambda e, i: e.agent("main").publish(i),
+    "add_mode_b": lambda e, _: e.agent("sandbox").add("A second note in the sandbox"),
 }
 
 
@@ -140,8 +142,8 @@ def test_a_fault_at_any_call_leaves_no_half_done_write(op: str) -> None:
     for budget in range(12):
         store = FlakyStore(QdrantStore(path=":memory:"))
         engine = make_engine(store)  # type: ignore[arg-type]
-        target = engine.add("main", "Private note of main about the deploy window")
-        engine.add("sandbox", "Sandbox note in its own Mode B collection")
+        target = engine.agent("main").add("Private note of main about the deploy window")
+        engine.agent("sandbox").add("Sandbox note in its own Mode B collection")
         before = _state(store)
         store.fail_after = budget
         try:
@@ -179,15 +181,15 @@ def test_embedded_store_under_concurrent_searches_and_writes(tmp_path: Path, whe
     def write(agent: str) -> None:
         try:
             for i in range(40):
-                engine.add(agent, f"{agent} writes note number {i} about deploys")
+                engine.agent(agent).add(f"{agent} writes note number {i} about deploys")
         except BaseException as exc:
             errors.append(exc)
 
     def read(agent: str) -> None:
         try:
             while writing.is_set():
-                engine.search(agent, "note about deploys", limit=5)
-                engine.list_notes(agent, "visible", limit=5)
+                engine.agent(agent).search("note about deploys", limit=5)
+                engine.agent(agent).list_notes("visible", limit=5)
         except BaseException as exc:
             errors.append(exc)
 

@@ -148,7 +148,7 @@ def test_skip_invalid_writes_the_valid_lines(store: QdrantStore) -> None:
     )
     result = engine.import_lines([good, "nope"], "target", skip_invalid=True)
     assert result.written == 1 and [r.line for r in result.rejected] == [2]
-    assert engine.get("dev", nid(1)).content == "Good note one here"
+    assert engine.agent("dev").get(nid(1)).content == "Good note one here"
 
 
 def test_existing_ids_need_replace(store: QdrantStore) -> None:
@@ -163,7 +163,7 @@ def test_existing_ids_need_replace(store: QdrantStore) -> None:
         [json.dumps({"id": nid(1), "payload": changed})], "target", replace=True
     )
     assert replaced.written == 1
-    assert engine.get("main", nid(1)).content == "Second version of the note"
+    assert engine.agent("main").get(nid(1)).content == "Second version of the note"
 
 
 def test_vectors_of_another_model_are_re_embedded(store: QdrantStore) -> None:
@@ -184,7 +184,7 @@ def test_vectors_of_another_model_are_re_embedded(store: QdrantStore) -> None:
     ]
     result = engine.import_lines(lines, "target")
     assert (result.written, result.vectors_kept, result.reembedded) == (2, 1, 1)
-    vectors = engine.vectors_of("target", [nid(1), nid(2)])
+    vectors = engine.collection("target").vectors_of([nid(1), nid(2)])
     assert vectors[nid(1)].shape == (64,)
     assert vectors[nid(2)][63] == pytest.approx(1.0)
 
@@ -260,4 +260,4 @@ def test_export_lines_never_break_inside_a_record(store: QdrantStore) -> None:
     assert json.loads(line)["payload"]["content"] == content
     again = make_engine(store, settings=real_settings(collection="copy"))
     assert again.import_lines([line], "copy").written == 1
-    assert again.get("main", nid(1)).content == content
+    assert again.agent("main").get(nid(1)).content == content

@@ -25,7 +25,7 @@ def writer(store: QdrantStore) -> Iterator[MemoryEngine]:
 
 def shown_panes(engine: MemoryEngine, agent: str) -> dict[PaneName, dict[str, MemoryNote]]:
     return {
-        which: {n.id: n for n in engine.list_notes(agent, which, limit=200).notes}
+        which: {n.id: n for n in engine.agent(agent).list_notes(which, limit=200).notes}
         for which in ("private", "shared")
     }
 
@@ -33,16 +33,16 @@ def shown_panes(engine: MemoryEngine, agent: str) -> dict[PaneName, dict[str, Me
 def test_publish_moves_delete_removes_and_new_notes_come_in(
     engine: MemoryEngine, writer: MemoryEngine
 ) -> None:
-    kept = engine.add("main", "Kept as it is for the whole test")
-    moving = engine.add("main", "This note gets published by main")
-    leaving = engine.add("main", "This note gets deleted by main")
+    kept = engine.agent("main").add("Kept as it is for the whole test")
+    moving = engine.agent("main").add("This note gets published by main")
+    leaving = engine.agent("main").add("This note gets deleted by main")
     shown = shown_panes(engine, "main")
     watch = [*shown["private"], *shown["shared"]]
-    before = engine.probe("main", watch=watch)
-    writer.publish("main", moving.id)
-    writer.delete("main", leaving.id)
-    added = writer.add("main", "A brand new private note from the agent")
-    now = engine.probe("main", watch=watch, since=before)
+    before = engine.agent("main").probe(watch=watch)
+    writer.agent("main").publish(moving.id)
+    writer.agent("main").delete(leaving.id)
+    added = writer.agent("main").add("A brand new private note from the agent")
+    now = engine.agent("main").probe(watch=watch, since=before)
     found = changes(engine.scope("main"), shown, now, before, include_inactive=False)
     private, shared = found.panes["private"], found.panes["shared"]
     assert sorted(private.removed) == sorted([moving.id, leaving.id])
@@ -56,11 +56,11 @@ def test_publish_moves_delete_removes_and_new_notes_come_in(
 
 
 def test_deleted_notes_stay_when_they_are_shown(engine: MemoryEngine, writer: MemoryEngine) -> None:
-    note = engine.add("main", "Deleted while soft-deleted notes are shown")
+    note = engine.agent("main").add("Deleted while soft-deleted notes are shown")
     shown = shown_panes(engine, "main")
-    before = engine.probe("main", watch=[note.id])
-    writer.delete("main", note.id)
-    now = engine.probe("main", watch=[note.id], since=before)
+    before = engine.agent("main").probe(watch=[note.id])
+    writer.agent("main").delete(note.id)
+    now = engine.agent("main").probe(watch=[note.id], since=before)
     found = changes(engine.scope("main"), shown, now, before, include_inactive=True)
     assert found.panes["private"].removed == []
     assert [n.active for n in found.panes["private"].changed] == [False]
@@ -69,14 +69,14 @@ def test_deleted_notes_stay_when_they_are_shown(engine: MemoryEngine, writer: Me
 def test_a_count_the_probe_cannot_explain_is_relisted(
     engine: MemoryEngine, writer: MemoryEngine
 ) -> None:
-    old = engine.add("main", "Published later, but not watched by the app")
+    old = engine.agent("main").add("Published later, but not watched by the app")
     shown = shown_panes(engine, "main")
-    before = engine.probe("main")  # nothing watched
-    writer.publish("main", old.id)
-    now = engine.probe("main", since=before)
+    before = engine.agent("main").probe()  # nothing watched
+    writer.agent("main").publish(old.id)
+    now = engine.agent("main").probe(since=before)
     found = changes(engine.scope("main"), shown, now, before, include_inactive=False)
     assert found.relist == {"private", "shared"}
-    listing = engine.list_notes("main", "shared").notes
+    listing = engine.agent("main").list_notes("shared").notes
     update, words = relisted(engine.scope("main"), shown["shared"], listing, now)
     assert [n.id for n in update.changed] == [old.id]
     assert [w.text for w in words] == [

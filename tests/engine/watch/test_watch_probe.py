@@ -51,13 +51,13 @@ def test_since_finds_points_dated_at_or_after_a_moment(store: QdrantStore) -> No
 def test_first_probe_learns_then_new_notes_are_found(
     engine: MemoryEngine, writer: MemoryEngine
 ) -> None:
-    engine.add("main", "An old note written before following started")
-    first = engine.probe("main")
+    engine.agent("main").add("An old note written before following started")
+    first = engine.agent("main").probe()
     assert not first.found_new  # the first probe only learns what is there
     assert first.counts["private"] == 1 and first.visible == first.everything == 1
-    added = writer.add("main", "The deploy freeze starts on Friday at noon")
-    shared = writer.add_shared("dev", "Priya reviews every database migration")
-    second = engine.probe("main", since=first)
+    added = writer.agent("main").add("The deploy freeze starts on Friday at noon")
+    shared = writer.agent("dev").add("Priya reviews every database migration", shared=True)
+    second = engine.agent("main").probe(since=first)
     assert [n.id for n in second.new_notes["private"]] == [added.id]
     assert [n.id for n in second.new_notes["shared"]] == [shared.id]
     assert second.counts_moved(first)
@@ -66,19 +66,19 @@ def test_first_probe_learns_then_new_notes_are_found(
     shared_words = note_activity(engine.scope("main"), None, second.new_notes["shared"][0])
     assert shared_words is not None and shared_words.text.startswith("dev added a shared note")
     # Found once: the next probe has nothing new.
-    third = engine.probe("main", since=second)
+    third = engine.agent("main").probe(since=second)
     assert not third.found_new and not third.counts_moved(second)
 
 
 def test_watched_notes_show_each_change(engine: MemoryEngine, writer: MemoryEngine) -> None:
     scope = engine.scope("main")
-    note = engine.add("main", "Staging runs on the blue cluster this week")
-    shown = engine.get("main", note.id)
-    last = engine.probe("main", watch=[note.id])
+    note = engine.agent("main").add("Staging runs on the blue cluster this week")
+    shown = engine.agent("main").get(note.id)
+    last = engine.agent("main").probe(watch=[note.id])
 
     def after(change: object) -> str:
         nonlocal last, shown
-        last = engine.probe("main", watch=[note.id], since=last)
+        last = engine.agent("main").probe(watch=[note.id], since=last)
         now = last.watched[note.id]
         activity = note_activity(scope, shown, now)
         assert activity is not None, change
@@ -86,17 +86,17 @@ def test_watched_notes_show_each_change(engine: MemoryEngine, writer: MemoryEngi
             shown = now
         return f"{activity.kind}: {activity.text}"
 
-    writer.update("main", note.id, content="Staging runs on the green cluster this week")
+    writer.agent("main").update(note.id, content="Staging runs on the green cluster this week")
     assert after("edit") == "edited: main edited “Staging runs on the green cluster this week”"
-    writer.publish("main", note.id)
+    writer.agent("main").publish(note.id)
     assert after("publish").startswith("published: main published")
-    writer.unpublish("main", note.id)
+    writer.agent("main").unpublish(note.id)
     assert after("unpublish").startswith("unpublished: main unpublished")
-    writer.delete("main", note.id)
+    writer.agent("main").delete(note.id)
     assert after("delete").startswith("deleted: ")
-    writer.restore("main", note.id)
+    writer.agent("main").restore(note.id)
     assert after("restore").startswith("restored: ")
-    writer.update("main", note.id, tags=["infra"])
+    writer.agent("main").update(note.id, tags=["infra"])
     assert after("tags") == "changed: “Staging runs on the green cluster this week” changed: tags"
     assert note_activity(scope, shown, last.watched[note.id]) is None
 
@@ -104,11 +104,11 @@ def test_watched_notes_show_each_change(engine: MemoryEngine, writer: MemoryEngi
 def test_a_note_that_leaves_the_agents_view_is_gone(
     engine: MemoryEngine, writer: MemoryEngine
 ) -> None:
-    note = writer.add_shared("main", "The on-call rota is in the wiki")
-    shown = engine.get("dev", note.id)
-    first = engine.probe("dev", watch=[note.id])
-    writer.unpublish("main", note.id)
-    second = engine.probe("dev", watch=[note.id], since=first)
+    note = writer.agent("main").add("The on-call rota is in the wiki", shared=True)
+    shown = engine.agent("dev").get(note.id)
+    first = engine.agent("dev").probe(watch=[note.id])
+    writer.agent("main").unpublish(note.id)
+    second = engine.agent("dev").probe(watch=[note.id], since=first)
     assert second.watched[note.id] is None
     gone = note_activity(engine.scope("dev"), shown, None)
     assert gone is not None and gone.kind == "gone" and "no longer visible to dev" in gone.text
@@ -124,21 +124,21 @@ def test_a_consolidation_run_is_seen_and_told(engine: MemoryEngine, writer: Memo
             (make_note("c", "main", "Each deploy needs two approvals first"), turned(3, 8, 4)),
         ],
     )
-    before = engine.history("main")
-    first = engine.probe("main")
-    writer.consolidate("main")
-    second = engine.probe("main", since=first)
+    before = engine.agent("main").history()
+    first = engine.agent("main").probe()
+    writer.agent("main").consolidate()
+    second = engine.agent("main").probe(since=first)
     assert second.counts_moved(first) and second.runs != first.runs
-    fresh = new_runs(before, engine.history("main"))
+    fresh = new_runs(before, engine.agent("main").history())
     assert [run_activity(r).text for r in fresh] == [
         "a consolidation run of main merged 3 notes into 1"
     ]
 
 
 def test_mode_b_agent_has_one_pane(engine: MemoryEngine, writer: MemoryEngine) -> None:
-    first = engine.probe("sandbox")
-    note = writer.add("sandbox", "Sandbox experiments use the scratch bucket")
-    second = engine.probe("sandbox", since=first)
+    first = engine.agent("sandbox").probe()
+    note = writer.agent("sandbox").add("Sandbox experiments use the scratch bucket")
+    second = engine.agent("sandbox").probe(since=first)
     assert set(second.counts) == {"private"}
     assert [n.id for n in second.new_notes["private"]] == [note.id]
 
@@ -148,10 +148,10 @@ def test_embedded_store_probe_reads_nothing_while_nothing_is_written(
 ) -> None:
     counting = FlakyStore(store)
     engine = make_engine(counting)  # type: ignore[arg-type]
-    engine.add("main", "A note so that the collection exists")
-    first = engine.probe("main")
+    engine.agent("main").add("A note so that the collection exists")
+    first = engine.agent("main").probe()
     calls = dict(counting.calls)
-    again = engine.probe("main", since=first)
+    again = engine.agent("main").probe(since=first)
     if store.embedded:
         assert counting.calls == calls and again.counts == first.counts
     else:  # a server: others write there, so every probe looks (a few calls, no scan)
@@ -164,7 +164,7 @@ def test_embedded_store_probe_reads_nothing_while_nothing_is_written(
 def test_many_new_notes_overflow_and_the_window_moves_on(
     engine: MemoryEngine, writer: MemoryEngine
 ) -> None:
-    first = engine.probe("main")
+    first = engine.agent("main").probe()
     notes = [
         MemoryNote.from_payload(
             f"00000000-0000-4000-8000-{i:012d}",
@@ -180,22 +180,22 @@ def test_many_new_notes_overflow_and_the_window_moves_on(
         for i in range(NEW_LIMIT + 5)
     ]
     writer.put_notes(MODE_A, notes)
-    second = engine.probe("main", since=first)
+    second = engine.agent("main").probe(since=first)
     assert second.overflow and len(second.new_notes["private"]) == NEW_LIMIT
     assert len(second.seen) < NEW_LIMIT  # only the notes at the window's new start
-    third = engine.probe("main", since=second)
+    third = engine.agent("main").probe(since=second)
     assert not third.counts_moved(second)
 
 
 def test_sweep_finds_an_add_hidden_by_a_hard_delete(
     engine: MemoryEngine, writer: MemoryEngine
 ) -> None:
-    gone = writer.add("main", "A note that another tool removes for good")
-    last = engine.probe("main")
-    added = writer.add("main", "A note added while the other one was removed")
+    gone = writer.agent("main").add("A note that another tool removes for good")
+    last = engine.agent("main").probe()
+    added = writer.agent("main").add("A note added while the other one was removed")
     writer.store.delete_points(MODE_A, [gone.id])
     found: list[str] = []
     for _ in range(SWEEP_EVERY + 1):
-        last = engine.probe("main", since=last)
+        last = engine.agent("main").probe(since=last)
         found += [n.id for n in last.new_notes["private"]]
     assert found == [added.id]
