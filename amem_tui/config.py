@@ -1,5 +1,8 @@
 """Settings: platformdirs folders, openclaw.json, ``AMEM_*`` environment, CLI flags.
 
+What the engine needs is its own model (:mod:`amem_tui.engine.settings`); this module
+reads the files, the environment and the flags, and builds it.
+
 Flags beat the environment, which beats the configuration file. With nothing
 configured: the embedded store in the user data folder, agent ``main`` in Mode A,
 collection ``amem_notes``.
@@ -12,117 +15,39 @@ import os
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import ValidationError
 
 from amem_tui.engine.errors import ConfigError, InvalidInput
-from amem_tui.engine.scope import (
-    DEFAULT_AGENT,
-    DEFAULT_COLLECTION,
-    agent_from_session_key,
-    validate_agent_id,
+from amem_tui.engine.scope import agent_from_session_key, validate_agent_id
+from amem_tui.engine.settings import (
+    DEFAULT_LOW_QUALITY_PATTERNS,
+    AgentConfig,
+    EngineSettings,
+    Mem0PluginConfig,
 )
-from amem_tui.paths import config_dir, data_dir
+from amem_tui.paths import config_dir
+
+__all__ = [
+    "DEFAULT_LOW_QUALITY_PATTERNS",
+    "AgentConfig",
+    "EngineSettings",
+    "Mem0PluginConfig",
+    "Settings",
+    "load_settings",
+]
 
 PLUGIN_NAME = "openclaw-amem"
 MEM0_PLUGIN_NAME = "openclaw-mem0"
 OPENCLAW_CONFIG = Path("~/.openclaw/openclaw.json")
 
 
-class AgentConfig(BaseModel):
-    """One agent from openclaw.json; a ``collection`` makes it Mode B."""
+class Settings(EngineSettings):
+    """The engine's settings (:class:`~amem_tui.engine.settings.EngineSettings`) and what
+    only the apps read: openclaw-amem's ``topK``."""
 
-    agent: str
-    collection: str | None = None
-
-
-class Mem0PluginConfig(BaseModel):
-    """The OpenClaw mem0 plugin's entry in openclaw.json: who the user is, where the
-    memories are, and which embedder made their vectors."""
-
-    user_id: str
-    mode: str = "platform"
-    embedder_provider: str | None = None
-    embedder_model: str | None = None
-    collection_name: str | None = None
-    dimension: int | None = None
-    url: str | None = None
-
-
-#: Instruction-like text that should never steer an agent from memory: notes that
-#: match are flagged ``low_quality`` at write time (shown apart, never refused).
-DEFAULT_LOW_QUALITY_PATTERNS: tuple[str, ...] = (
-    r"\b(ignore|forget) (all |any )?(of )?(the |your )?(previous|prior|above|earlier) "
-    r"(instructions|prompts?|rules|messages)",
-    r"\bdisregard\b.{0,80}\b(instructions|rules|guidelines)",
-    r"\byou are now\b",
-    r"\bsystem prompt\b",
-    r"\bnew instructions\s*:",
-    r"\b(do not|don't) (tell|inform|alert) the user\b",
-)
-
-
-class Settings(BaseModel):
-    """Everything the engine needs to open a store and act as an agent."""
-
-    store_path: Path | None = None
-    url: str | None = None
-    api_key: str | None = Field(default=None, repr=False)
-    collection: str = DEFAULT_COLLECTION
-    default_agent: str = DEFAULT_AGENT
-    agent: str | None = None
-    session_key: str | None = None
     top_k: int = 5
-    agents: list[AgentConfig] = Field(default_factory=list)
-    config_file: Path | None = None
-    model: str | None = None
-    read_only: bool = False
-    consolidation_time: str = "02:30"
-    #: Embedded backend for a new folder (AMEM_BACKEND): Qdrant Edge, or qdrant-client.
-    backend: Literal["edge", "qdrant-local"] | None = None
-    low_quality_patterns: list[str] = Field(
-        default_factory=lambda: list(DEFAULT_LOW_QUALITY_PATTERNS)
-    )
-    #: Cosine similarity at or above which private notes are merged (see consolidation/).
-    consolidation_threshold: float = Field(default=0.85, gt=0.0, le=1.0)
-    #: The user whose memories a mem0 collection is read for (--user, AMEM_USER).
-    user: str | None = None
-    #: Read exactly this mem0 ``user_id`` (e.g. ``alice:agent:main``), whatever the agent.
-    namespace: str | None = None
-    #: For a subagent's session key in a mem0 store: what ``memory_search`` reads
-    #: (``search``), or what its auto-recall reads (``recall``: main's memories).
-    mem0_view: Literal["search", "recall"] = "search"
-    #: The OpenClaw mem0 plugin's entry, when openclaw.json has one.
-    mem0: Mem0PluginConfig | None = None
-    #: The embedding model of collections that name none in their metadata.
-    collection_models: dict[str, str] = Field(default_factory=dict)
-
-    @property
-    def collection_chosen(self) -> bool:
-        """True when the collection was named (a flag, the environment, openclaw-amem's
-        entry, or a caller): only a default is replaced by a mem0 collection found."""
-        return "collection" in self.model_fields_set
-
-    @property
-    def embedded_path(self) -> Path:
-        """The embedded store folder (used when no URL is given)."""
-        return self.store_path or data_dir() / "store"
-
-    @property
-    def store_label(self) -> str:
-        """Where the store is, for headers and messages."""
-        return self.url or str(self.embedded_path)
-
-    def dedicated_collections(self) -> dict[str, str]:
-        """Mode B agents and their collections."""
-        return {a.agent: a.collection for a in self.agents if a.collection}
-
-    def configured_agents(self) -> list[str]:
-        """The default agent, then every agent named in the configuration."""
-        names = [self.default_agent]
-        names += [a.agent for a in self.agents if a.agent not in names]
-        return names
 
 
 def read_openclaw_config(path: Path) -> dict[str, Any]:

@@ -10,13 +10,13 @@ another (see :mod:`amem_tui.engine.formats.mem0`).
 
 from __future__ import annotations
 
-from amem_tui.config import Settings
 from amem_tui.engine import scope as rules
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.errors import InvalidInput
 from amem_tui.engine.formats import mem0
 from amem_tui.engine.models import SHARED
 from amem_tui.engine.scope import DEFAULT_AGENT, AgentScope
+from amem_tui.engine.settings import EngineSettings
 from amem_tui.engine.store.filters import Filter, MatchAny
 
 #: Points read per step while looking for the agents a collection holds.
@@ -35,7 +35,7 @@ def label(scope: AgentScope) -> str:
 class AgentDirectory:
     """Resolves agents from the settings, and finds the ones the Mode A collection holds."""
 
-    def __init__(self, settings: Settings, shared: CollectionService) -> None:
+    def __init__(self, settings: EngineSettings, shared: CollectionService) -> None:
         self.settings = settings
         self.shared = shared
 

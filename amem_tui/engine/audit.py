@@ -11,11 +11,11 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
-from amem_tui.config import Settings
 from amem_tui.engine.collections import Collections
 from amem_tui.engine.formats.openclaw import ACCESS_FIELDS
 from amem_tui.engine.models import EVERYONE, SHARED, MemoryNote
 from amem_tui.engine.scope import validate_agent_id
+from amem_tui.engine.settings import EngineSettings
 
 PREVIEW_CHARS = 120
 
@@ -147,7 +147,7 @@ def _exposed(source: set[str], target: set[str]) -> list[str]:
     return sorted(source - target)
 
 
-def default_audit_collections(collections: Collections, settings: Settings) -> list[str]:
+def default_audit_collections(collections: Collections, settings: EngineSettings) -> list[str]:
     """The configured collections that exist, aliases resolved, each once."""
     store = collections.store
     names = [settings.collection, *settings.dedicated_collections().values()]
@@ -160,7 +160,7 @@ def default_audit_collections(collections: Collections, settings: Settings) -> l
 
 
 def build_audit(
-    collections: Collections, settings: Settings, names: Sequence[str] | None = None
+    collections: Collections, settings: EngineSettings, names: Sequence[str] | None = None
 ) -> AuditReport:
     """Scan the collections (default: the configured ones) and build the report."""
     store = collections.store

@@ -14,7 +14,6 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from amem_tui.config import Settings
 from amem_tui.engine.agent_view import AgentView
 from amem_tui.engine.agents import AgentDirectory
 from amem_tui.engine.clock import Clock, IdFactory, Timekeeper, iso, new_uuid, utc_now
@@ -30,6 +29,7 @@ from amem_tui.engine.notes import NoteWriter
 from amem_tui.engine.reading import ListScope
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.search import SearchSpace
+from amem_tui.engine.settings import EngineSettings
 from amem_tui.engine.store.base import NoteStore
 from amem_tui.engine.wiring import find_mem0_collection, model_choices, open_store
 from amem_tui.paths import cache_dir
@@ -57,14 +57,14 @@ class MemoryEngine:
 
     def __init__(
         self,
-        settings: Settings | None = None,
+        settings: EngineSettings | None = None,
         *,
         store: NoteStore | None = None,
         embedder: Embedder | None = None,
         clock: Clock = utc_now,
         new_id: IdFactory | None = None,
     ) -> None:
-        self.settings = settings or Settings()
+        self.settings = settings or EngineSettings()
         self.embedder = embedder or make_embedder(self.settings.model, cache_dir())
         self._embedders = Embedders(self.embedder)
         self.time = Timekeeper(clock, new_id or new_uuid)

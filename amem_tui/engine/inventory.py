@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from amem_tui.config import Settings
 from amem_tui.engine.collections import Collections, CollectionService
 from amem_tui.engine.consolidation.runlog import is_runs_collection
+from amem_tui.engine.settings import EngineSettings
 
 
 class CollectionView(BaseModel):
@@ -61,7 +61,7 @@ class StoreStatus(BaseModel):
 
 
 def collection_views(
-    collections: Collections, settings: Settings, read_only: bool
+    collections: Collections, settings: EngineSettings, read_only: bool
 ) -> list[CollectionView]:
     """Every collection of the store plus every configured one (existing or not)."""
     store = collections.store

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from amem_tui.config import Settings
 from amem_tui.engine.collections import Collections
 from amem_tui.engine.modelinfo import ModelChoices, plugin_model
+from amem_tui.engine.settings import EngineSettings
 from amem_tui.engine.store import MEMORY, connect
 from amem_tui.engine.store.base import NoteStore
 
@@ -16,7 +16,7 @@ from amem_tui.engine.store.base import NoteStore
 MEM0_SIZED_NAME = re.compile(r"mem0_\d+d")
 
 
-def model_choices(settings: Settings) -> ModelChoices:
+def model_choices(settings: EngineSettings) -> ModelChoices:
     """What the settings say built collections that name no model."""
     plugin = settings.mem0
     return ModelChoices(
@@ -28,7 +28,7 @@ def model_choices(settings: Settings) -> ModelChoices:
     )
 
 
-def find_mem0_collection(collections: Collections, settings: Settings) -> str | None:
+def find_mem0_collection(collections: Collections, settings: EngineSettings) -> str | None:
     """The mem0 collection to read when none was chosen and the default does not exist.
 
     Looked for as the OpenClaw mem0 plugin names it: its entry's ``collectionName``,
@@ -55,7 +55,7 @@ def find_mem0_collection(collections: Collections, settings: Settings) -> str | 
     return None
 
 
-def open_store(settings: Settings) -> NoteStore:
+def open_store(settings: EngineSettings) -> NoteStore:
     """Open the store the settings name: a server URL, else the embedded folder.
 
     Embedded folders open on Qdrant Edge unless qdrant-client's local mode wrote them

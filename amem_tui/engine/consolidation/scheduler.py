@@ -12,9 +12,9 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, time, timedelta, tzinfo
 from typing import Protocol
 
-from amem_tui.config import Settings
 from amem_tui.engine.errors import AmemError, ConfigError
 from amem_tui.engine.models import ConsolidationRun, RunTrigger
+from amem_tui.engine.settings import EngineSettings
 
 DEFAULT_TIME = "02:30"
 #: The longest the thread sleeps between checks (so a changed clock is noticed).
@@ -53,7 +53,7 @@ def next_occurrence(after: datetime, at: time, tz: tzinfo | None = None) -> date
 class Consolidates(Protocol):
     """What the scheduler drives: an engine that consolidates agents (the facade)."""
 
-    settings: Settings
+    settings: EngineSettings
 
     @property
     def read_only(self) -> bool:

@@ -1,0 +1,115 @@
+"""The settings the engine needs: where the store is, which agents exist and how they
+read, the model, the write-time checks, consolidation.
+
+:mod:`amem_tui.config` builds them (openclaw.json, the ``AMEM_*`` environment, flags);
+a script may build them directly. With nothing set: the embedded store in the user
+data folder, agent ``main`` in Mode A, collection ``amem_notes``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from amem_tui.engine.scope import DEFAULT_AGENT, DEFAULT_COLLECTION
+from amem_tui.paths import data_dir
+
+
+class AgentConfig(BaseModel):
+    """One agent from openclaw.json; a ``collection`` makes it Mode B."""
+
+    agent: str
+    collection: str | None = None
+
+
+class Mem0PluginConfig(BaseModel):
+    """The OpenClaw mem0 plugin's entry in openclaw.json: who the user is, where the
+    memories are, and which embedder made their vectors."""
+
+    user_id: str
+    mode: str = "platform"
+    embedder_provider: str | None = None
+    embedder_model: str | None = None
+    collection_name: str | None = None
+    dimension: int | None = None
+    url: str | None = None
+
+
+#: Instruction-like text that should never steer an agent from memory: notes that
+#: match are flagged ``low_quality`` at write time (shown apart, never refused).
+DEFAULT_LOW_QUALITY_PATTERNS: tuple[str, ...] = (
+    r"\b(ignore|forget) (all |any )?(of )?(the |your )?(previous|prior|above|earlier) "
+    r"(instructions|prompts?|rules|messages)",
+    r"\bdisregard\b.{0,80}\b(instructions|rules|guidelines)",
+    r"\byou are now\b",
+    r"\bsystem prompt\b",
+    r"\bnew instructions\s*:",
+    r"\b(do not|don't) (tell|inform|alert) the user\b",
+)
+
+
+class EngineSettings(BaseModel):
+    """Everything the engine needs to open a store and act as an agent.
+
+    Built by :mod:`amem_tui.config` from openclaw.json, the environment and flags (or
+    given directly by a script); the engine never reads a file or the environment.
+    """
+
+    store_path: Path | None = None
+    url: str | None = None
+    api_key: str | None = Field(default=None, repr=False)
+    collection: str = DEFAULT_COLLECTION
+    default_agent: str = DEFAULT_AGENT
+    agent: str | None = None
+    session_key: str | None = None
+    agents: list[AgentConfig] = Field(default_factory=list)
+    config_file: Path | None = None
+    model: str | None = None
+    read_only: bool = False
+    consolidation_time: str = "02:30"
+    #: Embedded backend for a new folder (AMEM_BACKEND): Qdrant Edge, or qdrant-client.
+    backend: Literal["edge", "qdrant-local"] | None = None
+    low_quality_patterns: list[str] = Field(
+        default_factory=lambda: list(DEFAULT_LOW_QUALITY_PATTERNS)
+    )
+    #: Cosine similarity at or above which private notes are merged (see consolidation/).
+    consolidation_threshold: float = Field(default=0.85, gt=0.0, le=1.0)
+    #: The user whose memories a mem0 collection is read for (--user, AMEM_USER).
+    user: str | None = None
+    #: Read exactly this mem0 ``user_id`` (e.g. ``alice:agent:main``), whatever the agent.
+    namespace: str | None = None
+    #: For a subagent's session key in a mem0 store: what ``memory_search`` reads
+    #: (``search``), or what its auto-recall reads (``recall``: main's memories).
+    mem0_view: Literal["search", "recall"] = "search"
+    #: The OpenClaw mem0 plugin's entry, when openclaw.json has one.
+    mem0: Mem0PluginConfig | None = None
+    #: The embedding model of collections that name none in their metadata.
+    collection_models: dict[str, str] = Field(default_factory=dict)
+
+    @property
+    def collection_chosen(self) -> bool:
+        """True when the collection was named (a flag, the environment, openclaw-amem's
+        entry, or a caller): only a default is replaced by a mem0 collection found."""
+        return "collection" in self.model_fields_set
+
+    @property
+    def embedded_path(self) -> Path:
+        """The embedded store folder (used when no URL is given)."""
+        return self.store_path or data_dir() / "store"
+
+    @property
+    def store_label(self) -> str:
+        """Where the store is, for headers and messages."""
+        return self.url or str(self.embedded_path)
+
+    def dedicated_collections(self) -> dict[str, str]:
+        """Mode B agents and their collections."""
+        return {a.agent: a.collection for a in self.agents if a.collection}
+
+    def configured_agents(self) -> list[str]:
+        """The default agent, then every agent named in the configuration."""
+        names = [self.default_agent]
+        names += [a.agent for a in self.agents if a.agent not in names]
+        return names
