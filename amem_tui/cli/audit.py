@@ -11,7 +11,7 @@ from amem_tui.cli.command import Command
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
-    from amem_tui.engine.audit import AuditReport, NoteRef
+    from amem_tui.engine import AuditReport, NoteRef
 
 
 def audit_arguments(parser: argparse.ArgumentParser) -> None:

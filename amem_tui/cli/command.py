@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from amem_tui.engine.errors import AmemError, InvalidInput
+from amem_tui.engine import AmemError, InvalidInput
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context

@@ -16,7 +16,7 @@ from amem_tui.cli.output import agent_names, shorten, warn
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
-    from amem_tui.engine.compare import (
+    from amem_tui.engine import (
         ComparedAgent,
         ComparedHit,
         ComparedNote,

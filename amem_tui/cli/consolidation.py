@@ -12,8 +12,7 @@ from amem_tui.cli.output import FLATTEN, shorten
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
-    from amem_tui.engine.models import ConsolidationRun
-    from amem_tui.engine.scope import AgentScope
+    from amem_tui.engine import AgentScope, ConsolidationRun
 
 #: What a dry run says, in its messages and its text: it has no id to undo.
 DRY_RUN_MESSAGE = (

@@ -15,11 +15,10 @@ from typing import TYPE_CHECKING, Any
 from amem_tui.cli.options import CommonOptions
 from amem_tui.cli.output import warn
 from amem_tui.config import Settings, load_settings
-from amem_tui.engine.errors import InvalidInput
+from amem_tui.engine import InvalidInput
 
 if TYPE_CHECKING:
-    from amem_tui.engine.engine import MemoryEngine
-    from amem_tui.engine.scope import AgentScope
+    from amem_tui.engine import AgentScope, MemoryEngine
 
 #: How many known names an unknown-agent message lists before "… and N more".
 NAMES_SHOWN = 12
@@ -75,7 +74,7 @@ class Context:
     def engine(self) -> MemoryEngine:
         """The engine, opened on first use."""
         if self._engine is None:
-            from amem_tui.engine.engine import MemoryEngine  # heavy: only when a command runs
+            from amem_tui.engine import MemoryEngine  # heavy: only when a command runs
 
             self._engine = MemoryEngine(self.settings)
         return self._engine
@@ -131,7 +130,7 @@ class Context:
         The message names what is missing in the plugin's terms: the user, else the
         user's agent, else (``--namespace``) the exact ``user_id``.
         """
-        from amem_tui.engine.formats.mem0 import parse_namespace
+        from amem_tui.engine import parse_namespace
 
         namespaces = sorted(self.engine.collection(scope.collection).namespaces())
         wanted = scope.namespace

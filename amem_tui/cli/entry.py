@@ -15,7 +15,7 @@ from amem_tui.cli.command import Command, FailedWithReport, OpenTui
 from amem_tui.cli.options import CommonOptions, options_from
 from amem_tui.cli.output import emit, error_facts, error_kind, report_error, sanitize
 from amem_tui.cli.parser import COMMANDS, build_parser
-from amem_tui.engine.errors import AmemError
+from amem_tui.engine import AmemError
 
 if TYPE_CHECKING:
     import argparse

@@ -25,8 +25,7 @@ from amem_tui.cli.output import (
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
-    from amem_tui.engine.models import MemoryNote
-    from amem_tui.engine.scope import AgentScope
+    from amem_tui.engine import AgentScope, MemoryNote
 
 
 def shown(ctx: Context, scope: AgentScope, note: MemoryNote) -> MemoryNote:

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 if TYPE_CHECKING:
-    from amem_tui.engine.models import MemoryNote
-    from amem_tui.engine.scope import AgentScope
+    from amem_tui.engine import AgentScope, MemoryNote
 
 Result = TypeVar("Result")
 
@@ -80,7 +79,7 @@ def _dataclass_json(value: Any) -> JsonValue:
 
 
 def _model_json(model: Any) -> JsonValue:
-    from amem_tui.engine.models import ConsolidationRun, MemoryNote
+    from amem_tui.engine import ConsolidationRun, MemoryNote
 
     if isinstance(model, MemoryNote):
         return {"id": model.id, **model.to_payload()}

@@ -25,7 +25,7 @@ from amem_tui.cli.output import (
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
-    from amem_tui.engine.models import HiddenMatch, MemoryNote, SearchHit, SearchResult
+    from amem_tui.engine import HiddenMatch, MemoryNote, SearchHit, SearchResult
 
 
 def search_arguments(parser: argparse.ArgumentParser) -> None:
@@ -71,7 +71,7 @@ def search_notes(ctx: Context, options: SearchOptions) -> FoundNotes:
     if options.limit < 1:
         raise UsageError("--limit must be at least 1")
     if options.query.strip():  # a blank query embeds nothing: no model to load
-        from amem_tui.engine.embed import load_in_background  # heavy: only when a search runs
+        from amem_tui.engine import load_in_background  # heavy: only when a search runs
 
         ctx.in_background(load_in_background(ctx.engine.embedder))  # while the store opens
     scope = ctx.reading_scope()
@@ -154,7 +154,7 @@ class FoundNotes:
 
 
 def _explained(hit: SearchHit) -> HitExplanation:
-    from amem_tui.engine.search import explain_hit  # ranking code: only once a search ran
+    from amem_tui.engine import explain_hit  # ranking code: only once a search ran
 
     return HitExplanation(
         similarity=_round(hit.similarity),

@@ -16,7 +16,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command, UsageError
-from amem_tui.engine.errors import AmemError
+from amem_tui.engine import AmemError
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context

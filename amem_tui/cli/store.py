@@ -9,7 +9,7 @@ from amem_tui.cli.command import Command, NoOptions
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
-    from amem_tui.engine.inventory import CollectionView, StoreStatus
+    from amem_tui.engine import CollectionView, StoreStatus
 
 
 # -------------------------------------------------------------------- status

@@ -15,12 +15,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
 from amem_tui.cli.command import Command, FailedWithReport
 from amem_tui.cli.output import FLATTEN, JsonLines
-from amem_tui.engine.errors import AmemError, InvalidInput
+from amem_tui.engine import AmemError, InvalidInput
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
-    from amem_tui.engine.engine import MemoryEngine
-    from amem_tui.engine.transfer import ImportResult
+    from amem_tui.engine import ImportResult, MemoryEngine
 
 
 def real_collection(ctx: Context) -> str:
@@ -79,7 +78,7 @@ class ExportLines(JsonLines):
 
     def lines(self) -> Iterator[str]:
         """Each point as one JSON line (see :func:`amem_tui.engine.transfer.dump_line`)."""
-        from amem_tui.engine.transfer import dump_line  # the export line format
+        from amem_tui.engine import dump_line  # the export line format
 
         for record in self.engine.export_lines(self.collection, vectors=self.vectors):
             yield dump_line(record)
@@ -91,7 +90,7 @@ def export(ctx: Context, options: ExportOptions) -> Exported | ExportLines:
     To standard output the records are the whole answer: no summary follows them
     (with ``--json`` they are the items of one JSON array).
     """
-    from amem_tui.engine.transfer import dump_line  # the export line format
+    from amem_tui.engine import dump_line  # the export line format
 
     engine = ctx.engine
     collection = real_collection(ctx)

@@ -1,39 +1,223 @@
-"""The scoped memory engine: a library with no UI dependencies.
+"""The scoped memory engine: a library with no UI dependencies, and the only way in
+for the CLI and the TUI (an import contract keeps it so).
 
-Public names are imported lazily so that submodules (errors, scope) can be
-used by the settings module without loading the whole engine.
+Every public name is typed for the type checker, and imported on first use at run time,
+so that importing the package (or the settings module, which needs only errors and
+scope) does not load the whole engine, and the TUI's first frame waits for none of it.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-_EXPORTS = {
-    "MemoryEngine": "amem_tui.engine.engine",
-    "open_store": "amem_tui.engine.engine",
-    "AmemError": "amem_tui.engine.errors",
-    "ConfigError": "amem_tui.engine.errors",
-    "InvalidInput": "amem_tui.engine.errors",
-    "ModelMismatch": "amem_tui.engine.errors",
-    "ModelUnavailable": "amem_tui.engine.errors",
-    "NotFound": "amem_tui.engine.errors",
-    "PermissionDenied": "amem_tui.engine.errors",
-    "ReadOnlyStore": "amem_tui.engine.errors",
-    "SearchStopped": "amem_tui.engine.errors",
-    "StoreLocked": "amem_tui.engine.errors",
-    "StoreUnavailable": "amem_tui.engine.errors",
-    "MemoryNote": "amem_tui.engine.models",
-    "NotePage": "amem_tui.engine.models",
-    "SearchHit": "amem_tui.engine.models",
-    "SearchResult": "amem_tui.engine.models",
-    "AgentScope": "amem_tui.engine.scope",
+if TYPE_CHECKING:
+    from amem_tui.engine.activity import (
+        Activity,
+        PaneUpdate,
+        changes,
+        new_runs,
+        relisted,
+        run_activity,
+    )
+    from amem_tui.engine.agent_view import AgentView
+    from amem_tui.engine.agents import label as agent_label
+    from amem_tui.engine.audit import AuditReport, NoteRef
+    from amem_tui.engine.compare import (
+        COMPARE_SCOPES,
+        ComparedAgent,
+        ComparedHit,
+        ComparedNote,
+        CompareScope,
+        Comparison,
+        GroupName,
+        SideAccess,
+    )
+    from amem_tui.engine.consolidation import ConsolidationPlan
+    from amem_tui.engine.embed import load_in_background
+    from amem_tui.engine.engine import MemoryEngine
+    from amem_tui.engine.errors import (
+        AmemError,
+        ConfigError,
+        InvalidInput,
+        ModelMismatch,
+        ModelUnavailable,
+        NotFound,
+        PermissionDenied,
+        PlanOutdated,
+        ReadOnlyStore,
+        SearchStopped,
+        StoreLocked,
+        StoreUnavailable,
+    )
+    from amem_tui.engine.formats.mem0 import is_mem0_note, is_subagent_session, parse_namespace
+    from amem_tui.engine.inventory import CollectionView, StoreStatus
+    from amem_tui.engine.keywords import tokenize
+    from amem_tui.engine.models import (
+        NOTE_FIELDS,
+        WEAK_SIMILARITY,
+        ConsolidationRun,
+        HiddenMatch,
+        MemoryNote,
+        MergeRecord,
+        NotePage,
+        SearchHit,
+        SearchResult,
+    )
+    from amem_tui.engine.reading import ListScope
+    from amem_tui.engine.scope import DEFAULT_AGENT, AgentScope, agent_from_session_key
+    from amem_tui.engine.search import SearchMode
+    from amem_tui.engine.search.explain import explain_hit
+    from amem_tui.engine.settings import AgentConfig, EngineSettings
+    from amem_tui.engine.stats import AGENT_FIGURES, AgentStats, StoreStats
+    from amem_tui.engine.transfer import ImportResult, dump_line
+    from amem_tui.engine.watch import Probe
+    from amem_tui.engine.wiring import open_store
+
+#: Each public name: the module that defines it, and its name there.
+_EXPORTS: dict[str, tuple[str, str]] = {
+    "AGENT_FIGURES": ("amem_tui.engine.stats", "AGENT_FIGURES"),
+    "Activity": ("amem_tui.engine.activity", "Activity"),
+    "AgentConfig": ("amem_tui.engine.settings", "AgentConfig"),
+    "AgentScope": ("amem_tui.engine.scope", "AgentScope"),
+    "AgentStats": ("amem_tui.engine.stats", "AgentStats"),
+    "AgentView": ("amem_tui.engine.agent_view", "AgentView"),
+    "AmemError": ("amem_tui.engine.errors", "AmemError"),
+    "AuditReport": ("amem_tui.engine.audit", "AuditReport"),
+    "COMPARE_SCOPES": ("amem_tui.engine.compare", "COMPARE_SCOPES"),
+    "CollectionView": ("amem_tui.engine.inventory", "CollectionView"),
+    "CompareScope": ("amem_tui.engine.compare", "CompareScope"),
+    "ComparedAgent": ("amem_tui.engine.compare", "ComparedAgent"),
+    "ComparedHit": ("amem_tui.engine.compare", "ComparedHit"),
+    "ComparedNote": ("amem_tui.engine.compare", "ComparedNote"),
+    "Comparison": ("amem_tui.engine.compare", "Comparison"),
+    "ConfigError": ("amem_tui.engine.errors", "ConfigError"),
+    "ConsolidationPlan": ("amem_tui.engine.consolidation", "ConsolidationPlan"),
+    "ConsolidationRun": ("amem_tui.engine.models", "ConsolidationRun"),
+    "DEFAULT_AGENT": ("amem_tui.engine.scope", "DEFAULT_AGENT"),
+    "EngineSettings": ("amem_tui.engine.settings", "EngineSettings"),
+    "GroupName": ("amem_tui.engine.compare", "GroupName"),
+    "HiddenMatch": ("amem_tui.engine.models", "HiddenMatch"),
+    "ImportResult": ("amem_tui.engine.transfer", "ImportResult"),
+    "InvalidInput": ("amem_tui.engine.errors", "InvalidInput"),
+    "ListScope": ("amem_tui.engine.reading", "ListScope"),
+    "MemoryEngine": ("amem_tui.engine.engine", "MemoryEngine"),
+    "MemoryNote": ("amem_tui.engine.models", "MemoryNote"),
+    "MergeRecord": ("amem_tui.engine.models", "MergeRecord"),
+    "ModelMismatch": ("amem_tui.engine.errors", "ModelMismatch"),
+    "ModelUnavailable": ("amem_tui.engine.errors", "ModelUnavailable"),
+    "NOTE_FIELDS": ("amem_tui.engine.models", "NOTE_FIELDS"),
+    "NotFound": ("amem_tui.engine.errors", "NotFound"),
+    "NotePage": ("amem_tui.engine.models", "NotePage"),
+    "NoteRef": ("amem_tui.engine.audit", "NoteRef"),
+    "PaneUpdate": ("amem_tui.engine.activity", "PaneUpdate"),
+    "PermissionDenied": ("amem_tui.engine.errors", "PermissionDenied"),
+    "PlanOutdated": ("amem_tui.engine.errors", "PlanOutdated"),
+    "Probe": ("amem_tui.engine.watch", "Probe"),
+    "ReadOnlyStore": ("amem_tui.engine.errors", "ReadOnlyStore"),
+    "SearchHit": ("amem_tui.engine.models", "SearchHit"),
+    "SearchMode": ("amem_tui.engine.search", "SearchMode"),
+    "SearchResult": ("amem_tui.engine.models", "SearchResult"),
+    "SearchStopped": ("amem_tui.engine.errors", "SearchStopped"),
+    "SideAccess": ("amem_tui.engine.compare", "SideAccess"),
+    "StoreLocked": ("amem_tui.engine.errors", "StoreLocked"),
+    "StoreStats": ("amem_tui.engine.stats", "StoreStats"),
+    "StoreStatus": ("amem_tui.engine.inventory", "StoreStatus"),
+    "StoreUnavailable": ("amem_tui.engine.errors", "StoreUnavailable"),
+    "WEAK_SIMILARITY": ("amem_tui.engine.models", "WEAK_SIMILARITY"),
+    "agent_from_session_key": ("amem_tui.engine.scope", "agent_from_session_key"),
+    "agent_label": ("amem_tui.engine.agents", "label"),
+    "changes": ("amem_tui.engine.activity", "changes"),
+    "dump_line": ("amem_tui.engine.transfer", "dump_line"),
+    "explain_hit": ("amem_tui.engine.search.explain", "explain_hit"),
+    "is_mem0_note": ("amem_tui.engine.formats.mem0", "is_mem0_note"),
+    "is_subagent_session": ("amem_tui.engine.formats.mem0", "is_subagent_session"),
+    "load_in_background": ("amem_tui.engine.embed", "load_in_background"),
+    "new_runs": ("amem_tui.engine.activity", "new_runs"),
+    "open_store": ("amem_tui.engine.wiring", "open_store"),
+    "parse_namespace": ("amem_tui.engine.formats.mem0", "parse_namespace"),
+    "relisted": ("amem_tui.engine.activity", "relisted"),
+    "run_activity": ("amem_tui.engine.activity", "run_activity"),
+    "tokenize": ("amem_tui.engine.keywords", "tokenize"),
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "AGENT_FIGURES",
+    "COMPARE_SCOPES",
+    "DEFAULT_AGENT",
+    "NOTE_FIELDS",
+    "WEAK_SIMILARITY",
+    "Activity",
+    "AgentConfig",
+    "AgentScope",
+    "AgentStats",
+    "AgentView",
+    "AmemError",
+    "AuditReport",
+    "CollectionView",
+    "CompareScope",
+    "ComparedAgent",
+    "ComparedHit",
+    "ComparedNote",
+    "Comparison",
+    "ConfigError",
+    "ConsolidationPlan",
+    "ConsolidationRun",
+    "EngineSettings",
+    "GroupName",
+    "HiddenMatch",
+    "ImportResult",
+    "InvalidInput",
+    "ListScope",
+    "MemoryEngine",
+    "MemoryNote",
+    "MergeRecord",
+    "ModelMismatch",
+    "ModelUnavailable",
+    "NotFound",
+    "NotePage",
+    "NoteRef",
+    "PaneUpdate",
+    "PermissionDenied",
+    "PlanOutdated",
+    "Probe",
+    "ReadOnlyStore",
+    "SearchHit",
+    "SearchMode",
+    "SearchResult",
+    "SearchStopped",
+    "SideAccess",
+    "StoreLocked",
+    "StoreStats",
+    "StoreStatus",
+    "StoreUnavailable",
+    "agent_from_session_key",
+    "agent_label",
+    "changes",
+    "dump_line",
+    "explain_hit",
+    "is_mem0_note",
+    "is_subagent_session",
+    "load_in_background",
+    "new_runs",
+    "open_store",
+    "parse_namespace",
+    "relisted",
+    "run_activity",
+    "tokenize",
+]
 
 
 def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        return getattr(importlib.import_module(_EXPORTS[name]), name)
-    raise AttributeError(f"module 'amem_tui.engine' has no attribute {name!r}")
+    """Import a public name on first use (and keep it, so the next use is a lookup)."""
+    try:
+        module, attr = _EXPORTS[name]
+    except KeyError:
+        raise AttributeError(f"module 'amem_tui.engine' has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(module), attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])

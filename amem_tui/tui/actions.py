@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     from textual.binding import ActiveBinding
 
-    from amem_tui.engine.scope import AgentScope
+    from amem_tui.engine import AgentScope
 
 
 #: Where the focus is on the main screen, as far as the footer cares.

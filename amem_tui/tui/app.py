@@ -13,7 +13,7 @@ from textual.binding import BindingType
 from textual.command import Provider
 from textual.notifications import SeverityLevel
 
-from amem_tui.engine.errors import AmemError
+from amem_tui.engine import AmemError
 from amem_tui.paths import config_dir
 from amem_tui.tui import heap
 from amem_tui.tui.actions import APP_ACTIONS, bindings, help_rows
@@ -23,7 +23,7 @@ from amem_tui.tui.themes import bundled_theme_dir, load_themes, user_theme_dir
 
 if TYPE_CHECKING:
     from amem_tui.config import Settings
-    from amem_tui.engine.engine import MemoryEngine
+    from amem_tui.engine import MemoryEngine
 
 # The first frame is drawn before the settings, pydantic, numpy, the store or the
 # model are loaded: this module imports Textual and light project modules only. The
@@ -242,7 +242,7 @@ def run(
     """
 
     def open_engine() -> MemoryEngine:
-        from amem_tui.engine.engine import MemoryEngine
+        from amem_tui.engine import MemoryEngine
 
         return MemoryEngine(open_settings())
 

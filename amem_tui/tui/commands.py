@@ -8,9 +8,7 @@ from functools import partial
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
-from amem_tui.engine.errors import AmemError
-from amem_tui.engine.formats.mem0 import is_subagent_session
-from amem_tui.engine.scope import agent_from_session_key
+from amem_tui.engine import AmemError, agent_from_session_key, is_subagent_session
 from amem_tui.tui.actions import palette_actions
 from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.text import one_line

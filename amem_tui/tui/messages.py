@@ -14,21 +14,22 @@ from textual.message import Message
 if TYPE_CHECKING:
     from datetime import datetime
 
-    from amem_tui.engine.activity import Activity, PaneUpdate
-    from amem_tui.engine.audit import AuditReport
-    from amem_tui.engine.compare import Comparison
-    from amem_tui.engine.consolidation import ConsolidationPlan
-    from amem_tui.engine.models import (
+    from amem_tui.engine import (
+        Activity,
+        AgentScope,
+        AuditReport,
+        Comparison,
+        ConsolidationPlan,
         ConsolidationRun,
         HiddenMatch,
         MemoryNote,
         NotePage,
+        PaneUpdate,
+        Probe,
         SearchHit,
         SearchResult,
+        StoreStats,
     )
-    from amem_tui.engine.scope import AgentScope
-    from amem_tui.engine.stats import StoreStats
-    from amem_tui.engine.watch import Probe
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,7 @@ class NoteData:
     @classmethod
     def missing(cls, note_id: str, reason: str) -> NoteData:
         """What the detail shows for a note that is gone or not visible: its id and why."""
-        from amem_tui.engine.models import MemoryNote
+        from amem_tui.engine import MemoryNote
 
         return cls(note=MemoryNote(id=note_id, content=""), links=[], conflicts=[], notes=[reason])
 

@@ -13,7 +13,7 @@ from rich.text import Text
 from amem_tui.tui.text import one_line
 
 if TYPE_CHECKING:
-    from amem_tui.engine.models import MemoryNote, MergeRecord, SearchHit
+    from amem_tui.engine import MemoryNote, MergeRecord, SearchHit
 
 #: Width of the field-name column of the detail view.
 LABEL_WIDTH = 18
@@ -71,8 +71,8 @@ def visibility(note: MemoryNote, agent: str) -> str:
 def explain_hit(hit: SearchHit) -> Text:
     """Why a search hit is there: its rank score, the engine's full explanation, the words
     that matched, and whether it is a weak match."""
-    from amem_tui.engine.models import WEAK_SIMILARITY
-    from amem_tui.engine.search.explain import explain_hit as explanation  # when shown
+    from amem_tui.engine import WEAK_SIMILARITY
+    from amem_tui.engine import explain_hit as explanation  # when shown
 
     text = Text()
     text.append(f"{'why this hit':<{LABEL_WIDTH}}", style="bold")

@@ -8,17 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from amem_tui.engine.errors import AmemError, InvalidInput
-from amem_tui.engine.scope import DEFAULT_AGENT, AgentScope
+from amem_tui.engine import DEFAULT_AGENT, AgentScope, AmemError, InvalidInput
 from amem_tui.tui.messages import ScopeData
 from amem_tui.tui.widgets.note_pane import PAGE_SIZE
 
 if TYPE_CHECKING:
     from datetime import datetime
 
-    from amem_tui.engine.engine import MemoryEngine
-    from amem_tui.engine.models import ConsolidationRun
-    from amem_tui.engine.reading import ListScope
+    from amem_tui.engine import ConsolidationRun, ListScope, MemoryEngine
 
 MEM0_HISTORY = (
     "mem0 memories are never consolidated here: amem-tui reads a mem0 collection "

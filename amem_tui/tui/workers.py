@@ -12,7 +12,7 @@ from __future__ import annotations
 from textual.message_pump import MessagePump
 from textual.worker import Worker, WorkerState
 
-from amem_tui.engine.errors import (
+from amem_tui.engine import (
     AmemError,
     InvalidInput,
     ModelUnavailable,

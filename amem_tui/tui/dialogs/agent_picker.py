@@ -17,7 +17,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
-from amem_tui.engine.scope import AgentScope
+from amem_tui.engine import AgentScope
 from amem_tui.tui.text import cell
 from amem_tui.tui.widgets.header import VIEW_LABELS
 

@@ -15,7 +15,7 @@ from amem_tui.tui.render import merge_text
 from amem_tui.tui.text import plural
 
 if TYPE_CHECKING:
-    from amem_tui.engine.models import ConsolidationRun
+    from amem_tui.engine import ConsolidationRun
 
 
 class ConsolidationPreview(Dialog[bool]):

@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 
 if TYPE_CHECKING:
-    from amem_tui.engine.audit import AuditReport
+    from amem_tui.engine import AuditReport
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 CELL_WIDTH = 72

@@ -23,14 +23,8 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input, Label, Select, Static
 from textual.worker import get_current_worker
 
-from amem_tui.engine.agents import label
-from amem_tui.engine.compare import (
-    COMPARE_SCOPES,
-    ComparedHit,
-    ComparedNote,
-    CompareScope,
-    Comparison,
-)
+from amem_tui.engine import COMPARE_SCOPES, ComparedHit, ComparedNote, CompareScope, Comparison
+from amem_tui.engine import agent_label as label
 from amem_tui.tui.actions import COMPARE_ACTIONS, bindings
 from amem_tui.tui.messages import ActionRefused, AgentsLoaded, ComparisonReady, ReadProgress
 from amem_tui.tui.text import one_line
@@ -40,8 +34,7 @@ from amem_tui.tui.widgets.query_input import QueryInput
 from amem_tui.tui.workers import ReportsWorkerFailures
 
 if TYPE_CHECKING:
-    from amem_tui.engine.engine import MemoryEngine
-    from amem_tui.engine.scope import AgentScope
+    from amem_tui.engine import AgentScope, MemoryEngine
 
 #: Notes shown per group (the title gives the full count), and hits per agent.
 GROUP_LIMIT = 500

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from textual.binding import Binding
     from textual.events import Resize
 
-    from amem_tui.engine.engine import MemoryEngine
+    from amem_tui.engine import MemoryEngine
 
 TabName = Literal["private", "shared", "history"]
 TAB_ORDER: tuple[TabName, ...] = ("private", "shared", "history")

@@ -19,8 +19,7 @@ from textual.containers import Horizontal
 from textual.widgets import ProgressBar
 from textual.worker import get_current_worker
 
-from amem_tui.engine.errors import AmemError
-from amem_tui.engine.scope import AgentScope
+from amem_tui.engine import AgentScope, AmemError
 from amem_tui.tui.actions import MAIN_ACTIONS, bindings, key_for
 from amem_tui.tui.messages import (
     ActionDone,
@@ -57,8 +56,7 @@ from amem_tui.tui.widgets.store_banner import StoreBanner
 if TYPE_CHECKING:
     from datetime import datetime
 
-    from amem_tui.engine.engine import MemoryEngine
-    from amem_tui.engine.models import ConsolidationRun, SearchResult
+    from amem_tui.engine import ConsolidationRun, MemoryEngine, SearchResult
 
 # Dialogs and the audit screen are imported where they open, not here: the first
 # frame needs none of them, and the audit screen pulls in the audit and

@@ -22,7 +22,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, ProgressBar, Static
 from textual.worker import get_current_worker
 
-from amem_tui.engine.stats import AGENT_FIGURES
+from amem_tui.engine import AGENT_FIGURES
 from amem_tui.tui.actions import OVERVIEW_ACTIONS, bindings
 from amem_tui.tui.messages import ActionRefused, ReadProgress, StatsReady
 from amem_tui.tui.text import cell, one_line
@@ -30,8 +30,7 @@ from amem_tui.tui.widgets.overview_charts import Bar, BarRows, SeriesRow, Weekly
 from amem_tui.tui.workers import ReportsWorkerFailures
 
 if TYPE_CHECKING:
-    from amem_tui.engine.engine import MemoryEngine
-    from amem_tui.engine.stats import AgentStats, StoreStats
+    from amem_tui.engine import AgentStats, MemoryEngine, StoreStats
 
 
 #: Seconds between two looks at the store's revisions while following.

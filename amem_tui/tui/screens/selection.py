@@ -19,8 +19,7 @@ from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.widgets.note_pane import NotePane
 
 if TYPE_CHECKING:
-    from amem_tui.engine.engine import MemoryEngine
-    from amem_tui.engine.models import ConsolidationRun, SearchHit, SearchResult
+    from amem_tui.engine import ConsolidationRun, MemoryEngine, SearchHit, SearchResult
     from amem_tui.tui.messages import NoteData, NoteLoaded, PaneName
 
 #: Seconds the detail view waits after a search or a cleared search before it loads the

@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING
 from textual.screen import Screen
 
 if TYPE_CHECKING:
-    from amem_tui.engine.engine import MemoryEngine
-    from amem_tui.engine.scope import AgentScope
+    from amem_tui.engine import AgentScope, MemoryEngine
 
 
 class StoreViews(Screen[None]):

@@ -29,9 +29,7 @@ from amem_tui.tui.workers import ReportsWorkerFailures, refusal
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from amem_tui.engine.engine import MemoryEngine
-    from amem_tui.engine.models import MemoryNote
-    from amem_tui.engine.scope import AgentScope
+    from amem_tui.engine import AgentScope, MemoryEngine, MemoryNote
     from amem_tui.tui.dialogs.note_editor import NoteDraft
 
 

@@ -20,9 +20,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from amem_tui.engine.errors import AmemError, NotFound
-from amem_tui.engine.formats.mem0 import is_mem0_note
-from amem_tui.engine.models import NOTE_FIELDS
+from amem_tui.engine import NOTE_FIELDS, AmemError, NotFound, is_mem0_note
 from amem_tui.tui.messages import NoteData, NoteLoaded
 from amem_tui.tui.render import (
     LABEL_WIDTH,
@@ -39,15 +37,15 @@ from amem_tui.tui.text import clean, literal, one_line
 from amem_tui.tui.workers import ReportsWorkerFailures
 
 if TYPE_CHECKING:
-    from amem_tui.engine.engine import MemoryEngine
-    from amem_tui.engine.models import (
+    from amem_tui.engine import (
+        AgentScope,
         ConsolidationRun,
+        MemoryEngine,
         MemoryNote,
         MergeRecord,
         SearchHit,
         SearchResult,
     )
-    from amem_tui.engine.scope import AgentScope
 
 _SHOWN_APART = {"content", "evolution_history", "links", "conflicts_with"}
 #: Extra keys the engine adds to a note fit to show an agent (counts, never ids).

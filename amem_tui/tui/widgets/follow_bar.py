@@ -27,17 +27,20 @@ from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import WorkerState
 
-from amem_tui.engine.errors import AmemError, StoreUnavailable
+from amem_tui.engine import AmemError, StoreUnavailable
 from amem_tui.tui.messages import ActivityEntry, FollowFailed, FollowUpdate, PaneName
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.note_pane import PAGE_SIZE
 
 if TYPE_CHECKING:
-    from amem_tui.engine.activity import Activity
-    from amem_tui.engine.engine import MemoryEngine
-    from amem_tui.engine.models import ConsolidationRun, MemoryNote
-    from amem_tui.engine.scope import AgentScope
-    from amem_tui.engine.watch import Probe
+    from amem_tui.engine import (
+        Activity,
+        AgentScope,
+        ConsolidationRun,
+        MemoryEngine,
+        MemoryNote,
+        Probe,
+    )
     from amem_tui.tui.widgets.detail import NoteDetail
     from amem_tui.tui.widgets.header import HeaderBar
     from amem_tui.tui.widgets.history_pane import HistoryPane
@@ -234,7 +237,7 @@ class FollowBar(Static):
             self.post_message(FollowFailed(f"{type(exc).__name__}: {exc}", False))
 
     def _look(self, request: PollRequest) -> FollowUpdate:
-        from amem_tui.engine.activity import changes, new_runs, relisted, run_activity
+        from amem_tui.engine import changes, new_runs, relisted, run_activity
 
         engine, scope = self.engine, request.scope
         since = None if request.resync else request.since

@@ -16,7 +16,7 @@ from textual.widget import Widget
 from amem_tui.tui.text import one_line
 
 if TYPE_CHECKING:
-    from amem_tui.engine.scope import AgentScope
+    from amem_tui.engine import AgentScope
 
 SEPARATOR = "  │ "
 #: What a mem0 view reads, in the plugin's words.

@@ -32,10 +32,7 @@ from amem_tui.tui.widgets.tabbed_pane import TabbedPane
 if TYPE_CHECKING:
     from datetime import datetime
 
-    from amem_tui.engine.consolidation import ConsolidationPlan
-    from amem_tui.engine.engine import MemoryEngine
-    from amem_tui.engine.models import ConsolidationRun
-    from amem_tui.engine.scope import AgentScope
+    from amem_tui.engine import AgentScope, ConsolidationPlan, ConsolidationRun, MemoryEngine
 
 NOTHING_TO_UNDO = "A dry run changed nothing: there is nothing to undo."
 HISTORY_TITLE = "Consolidation history"

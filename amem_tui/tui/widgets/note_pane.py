@@ -39,10 +39,7 @@ from amem_tui.tui.widgets.note_table import NoteTable
 from amem_tui.tui.widgets.tabbed_pane import TabbedPane
 
 if TYPE_CHECKING:
-    from amem_tui.engine.engine import MemoryEngine
-    from amem_tui.engine.models import MemoryNote, SearchHit
-    from amem_tui.engine.reading import ListScope
-    from amem_tui.engine.scope import AgentScope
+    from amem_tui.engine import AgentScope, ListScope, MemoryEngine, MemoryNote, SearchHit
 
 #: Notes per page of a listing.
 PAGE_SIZE = 200

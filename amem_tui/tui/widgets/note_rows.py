@@ -16,7 +16,7 @@ from rich.text import Text
 from amem_tui.tui.text import cell, one_line
 
 if TYPE_CHECKING:
-    from amem_tui.engine.models import MemoryNote, SearchHit
+    from amem_tui.engine import MemoryNote, SearchHit
 
 
 def newest_first(notes: Iterable[MemoryNote]) -> list[MemoryNote]:
@@ -44,7 +44,7 @@ GAP = "  "
 
 def query_word_count(query: str) -> int:
     """How many distinct words of ``query`` keyword search looks for."""
-    from amem_tui.engine.keywords import tokenize  # only once a search is shown
+    from amem_tui.engine import tokenize  # only once a search is shown
 
     return len(set(tokenize(query)))
 

@@ -39,7 +39,7 @@ from textual.timer import Timer
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
-from amem_tui.engine.errors import SearchStopped
+from amem_tui.engine import SearchStopped
 from amem_tui.tui import heap
 from amem_tui.tui.actions import key_for
 from amem_tui.tui.messages import HiddenFound, SearchAbandoned, SearchDone, SearchFailed
@@ -48,9 +48,7 @@ from amem_tui.tui.widgets.query_input import QueryInput
 from amem_tui.tui.workers import ReportsWorkerFailures
 
 if TYPE_CHECKING:
-    from amem_tui.engine.engine import MemoryEngine
-    from amem_tui.engine.models import SearchResult
-    from amem_tui.engine.scope import AgentScope
+    from amem_tui.engine import AgentScope, MemoryEngine, SearchResult
 
 #: Hits (and hidden matches) asked for per search.
 SEARCH_LIMIT = 40
