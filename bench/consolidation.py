@@ -9,6 +9,10 @@ that must be left alone, then times, side by side in the same run:
 - plan: a dry run (reads the agent's notes with their vectors, clusters them
   with a block-wise similarity matrix, builds the merges; writes nothing);
 - run: a real run (records the plan, applies the merges, rewrites links);
+- check: what applying a plan made earlier (the TUI's preview) adds to a run: one
+  read of the agent's candidates, without vectors, and a digest of each payload,
+  to confirm they are the notes the plan was made from (a run that plans and
+  applies at once, as "run" here and the CLI do, skips it); with its share of "run";
 - naive plan: what one nearest-neighbour query per note would cost (one store
   search per candidate), timed on --naive-sample notes and scaled to all of them.
 Figures are wall-clock seconds (CPU seconds of this process in brackets; local
@@ -29,6 +33,7 @@ import numpy as np
 
 from amem_tui.config import AgentConfig, Settings
 from amem_tui.engine.consolidation import DEFAULT_THRESHOLD
+from amem_tui.engine.consolidation.basis import current_basis
 from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.models import MemoryNote, content_hash
@@ -122,6 +127,10 @@ def measure(size: int, dup_rate: float, sample: int) -> dict[str, float]:
     )
     out["merges"] = float(len(plan.merges))
     out["dropped"] = float(sum(len(m.dropped) for m in plan.merges))
+    scope = engine.scope("main")
+    _, out["check"], out["check_cpu"] = _timed(
+        lambda: current_basis(engine.collection(scope.collection), scope)
+    )
     run, out["run"], out["run_cpu"] = _timed(
         lambda: engine.agent("main").consolidate(threshold=DEFAULT_THRESHOLD)
     )
@@ -154,14 +163,17 @@ def main(argv: list[str] | None = None) -> int:
     first = rows[0][1]
     print(
         f"{'private':>8} {'in store':>8} {'merges':>7} {'dropped':>7} {'plan s (cpu)':>14} "
-        f"{'run s (cpu)':>14} {'plan x':>7} {'run x':>7} {'naive s':>9} {'naive/plan':>10}"
+        f"{'run s (cpu)':>14} {'check s (cpu)':>14} {'check/run':>9} {'plan x':>7} {'run x':>7} "
+        f"{'naive s':>9} {'naive/plan':>10}"
     )
     for size, row in rows:
         plan = f"{row['plan']:.2f} ({row['plan_cpu']:.2f})"
         run = f"{row['run']:.2f} ({row['run_cpu']:.2f})"
+        check = f"{row['check']:.2f} ({row['check_cpu']:.2f})"
         print(
             f"{size:>8} {int(row['notes']):>8} {int(row['merges']):>7} {int(row['dropped']):>7} "
-            f"{plan:>14} {run:>14} {row['plan_cpu'] / first['plan_cpu']:>7.1f} "
+            f"{plan:>14} {run:>14} {check:>14} {row['check_cpu'] / row['run_cpu']:>9.2f} "
+            f"{row['plan_cpu'] / first['plan_cpu']:>7.1f} "
             f"{row['run_cpu'] / first['run_cpu']:>7.1f} {row['naive']:>9.1f} "
             f"{row['naive'] / row['plan']:>10.1f}"
         )

@@ -93,6 +93,17 @@ class Consolidator:
         settled store (and a plan made before they were finished is refused if they
         touched its notes).
         """
+        return self._apply(service, scope, plan, progress, confirm=True)
+
+    def _apply(
+        self,
+        service: CollectionService,
+        scope: AgentScope,
+        plan: ConsolidationPlan,
+        progress: Progress | None,
+        *,
+        confirm: bool,
+    ) -> ConsolidationRun:
         planned = plan.run
         if (planned.agent, planned.collection) != (scope.agent, scope.collection):
             raise InvalidInput(
@@ -100,6 +111,24 @@ class Consolidator:
                 f"'{planned.collection}', not agent '{scope.agent}''s in '{scope.collection}'"
             )
         exists = service.exists()
+        if confirm:
+            self._confirm(service, scope, plan, exists)
+        run = planned.model_copy(deep=True)
+        run.dry_run = False
+        run.finished_at = None
+        if not exists:  # nothing to merge and nowhere to record it
+            run.status = "done"
+            run.finished_at = self.time.now()
+            if progress is not None:
+                progress(0, 0)
+            return run
+        return self.applier.record_and_run(run, progress)
+
+    def _confirm(
+        self, service: CollectionService, scope: AgentScope, plan: ConsolidationPlan, exists: bool
+    ) -> None:
+        """Refuse a plan already applied, or whose candidates moved since it was made."""
+        planned = plan.run
         resumed = self.applier.resume(scope) if exists else []
         if exists and self.log.load_runs(scope.collection, scope.agent, [planned.id]):
             raise InvalidInput(f"consolidation plan {planned.id} was applied already")
@@ -111,16 +140,6 @@ class Consolidator:
             raise PlanOutdated(
                 planned.id, scope.agent, changed.modified, changed.deleted, changed.added, why=why
             )
-        run = planned.model_copy(deep=True)
-        run.dry_run = False
-        run.finished_at = None
-        if not exists:  # nothing to merge and nowhere to record it
-            run.status = "done"
-            run.finished_at = self.time.now()
-            if progress is not None:
-                progress(0, 0)
-            return run
-        return self.applier.record_and_run(run, progress)
 
     def consolidate(
         self,
@@ -140,7 +159,9 @@ class Consolidator:
             if progress is not None:
                 progress(len(plan.run.merges), len(plan.run.merges))
             return plan.run
-        return self.apply(service, scope, plan, progress)
+        # Planned a moment ago under the same lock: nothing to confirm (another process
+        # writing meanwhile meets each change's compare-and-set, as always).
+        return self._apply(service, scope, plan, progress, confirm=False)
 
     def undo(
         self, service: CollectionService, scope: AgentScope, run_id: str, merge_keeper: str | None
