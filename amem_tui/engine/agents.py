@@ -58,20 +58,26 @@ class AgentDirectory:
             return self.mem0_scope(None, session_key or settings.session_key)
         return found
 
-    def search_scope(
+    def view_scope(
         self, agent: str | AgentScope | None, session_key: str | None
     ) -> tuple[AgentScope, str | None]:
-        """The scope a search runs as, and the session key it came from (if any).
+        """The scope an agent's view is made for, and the session key it came from.
 
-        An explicit agent wins; a session key ``agent:<id>:<rest>`` resolves to
-        ``<id>``. An agent given as a session key is read as one.
+        An explicit agent wins (an id is checked as an id: a session key given as the
+        agent is refused, with where it goes instead); else a session key
+        ``agent:<id>:<rest>`` resolves to ``<id>``, and a malformed one is refused.
         """
         if isinstance(agent, AgentScope):
             return agent, None
-        if isinstance(agent, str) and agent.startswith("agent:"):
-            if rules.agent_from_session_key(agent) is None:
-                raise InvalidInput(f"not a session key of the form agent:<id>:<rest>: {agent!r}")
-            session_key, agent = agent, None
+        if isinstance(agent, str):
+            if agent.startswith("agent:"):
+                raise InvalidInput(
+                    f"{agent!r} is a session key, not an agent id: give it as the session key"
+                )
+            return self.scope(agent), None
+        malformed = rules.agent_from_session_key(session_key or "") is None
+        if session_key and session_key.startswith("agent:") and malformed:
+            raise InvalidInput(f"not a session key of the form agent:<id>:<rest>: {session_key!r}")
         settings = self.settings
         if agent is None and session_key:
             if self.shared.format == "mem0":
@@ -81,7 +87,7 @@ class AgentDirectory:
         if agent is None and not settings.agent and settings.session_key:
             # No agent named anywhere: the configured session key decides, so say so.
             return self.scope(None), settings.session_key
-        return self.scope(agent), None
+        return self.scope(None), None
 
     def named(self, name: str) -> AgentScope:
         """An agent by id, or in a mem0 collection a namespace as the plugin writes it

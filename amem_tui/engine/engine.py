@@ -290,14 +290,10 @@ class MemoryEngine:
         """One agent's reads and writes, its scope resolved once (see :class:`AgentView`).
 
         ``agent`` is an id, a scope already resolved, or None for the configured agent;
-        a ``session_key`` (``agent:<id>:<rest>``, or given as ``agent``) resolves to its
-        agent, as the plugin that wrote the store resolves it.
+        with no agent, a ``session_key`` (``agent:<id>:<rest>``) resolves to its agent,
+        as the plugin that wrote the store resolves it.
         """
-        directory = self._directory()
-        if isinstance(agent, str):  # an explicit id is checked, never read as a session key
-            scope, key = directory.scope(agent), None
-        else:
-            scope, key = directory.search_scope(agent, session_key)
+        scope, key = self._directory().view_scope(agent, session_key)
         return AgentView(
             scope,
             space=self._space(scope),

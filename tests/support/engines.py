@@ -7,12 +7,13 @@ argument can be replaced. ``open_backend`` opens each embedded backend by name.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -132,3 +133,24 @@ def second_client(store: QdrantStore) -> QdrantStore:
     if isinstance(store, StandInServerStore):
         return QdrantStore(url=store.standin.url)
     return store
+
+
+def wrap_view_calls(
+    engine: MemoryEngine, method: str, wrapper: Callable[..., Any]
+) -> Callable[[], None]:
+    """Route ``method`` of every view ``engine.agent()`` makes from now on through
+    ``wrapper(view, original, *args, **kwargs)`` (to watch or hold what an app asks of
+    an agent's view); returns what puts the engine back as it was."""
+    make = engine.agent
+
+    def agent(*args: Any, **kwargs: Any) -> Any:
+        view = make(*args, **kwargs)
+        setattr(view, method, functools.partial(wrapper, view, getattr(view, method)))
+        return view
+
+    engine.agent = agent  # type: ignore[method-assign]
+
+    def undo() -> None:
+        engine.agent = make  # type: ignore[method-assign]
+
+    return undo

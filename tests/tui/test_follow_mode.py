@@ -243,7 +243,7 @@ async def test_embedded_store_follows_the_apps_own_background_work() -> None:
         bar = main.follow_bar
         await until(pilot, lambda: bar.polls >= 1 and not bar.in_flight)
         # What the nightly scheduler does, from a thread of this process.
-        worker = threading.Thread(target=engine.consolidate, args=("main",))
+        worker = threading.Thread(target=engine.agent("main").consolidate)
         worker.start()
         worker.join()
         await until(

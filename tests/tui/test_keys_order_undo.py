@@ -11,6 +11,7 @@ from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.detail import NoteDetail
 from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.widgets.note_pane import NotePane
+from tests.support.engines import wrap_view_calls
 from tests.support.tui import SIZE, demo_app, demo_engine, main_screen, settle
 
 
@@ -179,13 +180,12 @@ async def test_undo_merge_is_off_in_a_read_only_store() -> None:
 async def test_hits_show_first_and_hidden_matches_follow() -> None:
     engine = demo_engine()
     found: list[str] = []
-    original = engine.hidden_matches
 
-    def broken(*args: Any, **kwargs: Any) -> Any:
-        found.append(str(args[1]))
+    def broken(view: Any, original: Any, query: str, *args: Any, **kwargs: Any) -> Any:
+        found.append(query)
         raise RuntimeError("hidden-match step failed")
 
-    engine.hidden_matches = broken  # type: ignore[method-assign]
+    mend = wrap_view_calls(engine, "hidden_matches", broken)
     app = demo_app(engine, agent="dev")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -196,7 +196,7 @@ async def test_hits_show_first_and_hidden_matches_follow() -> None:
         assert result.hits, "the hits do not wait for the hidden matches"
         assert found and found[-1] == "flight to lisbon offsite seat"
         assert "hidden matches" not in status(app)
-        engine.hidden_matches = original  # type: ignore[method-assign]
+        mend()
         await pilot.press("backspace", "t")
         await settle(pilot)
         assert "hidden matches (^t to show)" in status(app)

@@ -20,6 +20,7 @@ from amem_tui.tui.screens.selection import DETAIL_AFTER_SEARCH
 from amem_tui.tui.widgets import search_box
 from amem_tui.tui.widgets.note_pane import NotePane
 from amem_tui.tui.widgets.search_box import SearchBox
+from tests.support.engines import wrap_view_calls
 from tests.support.tui import SIZE, demo_app, demo_engine, main_screen, settle, until
 
 #: A safety net so a broken test ends instead of hanging; never a timing assertion.
@@ -27,10 +28,9 @@ GATE_LIMIT = 60.0
 
 
 class GatedSearch:
-    """Wraps engine.search: records each call and holds it until the gate opens."""
+    """Wraps the views' search: records each call and holds it until the gate opens."""
 
     def __init__(self, engine: MemoryEngine) -> None:
-        self.inner = engine.search
         self.gate = threading.Event()
         self.calls: list[tuple[str, str]] = []
         #: Queries whose search ran to the end (a search typed over stops early).
@@ -39,17 +39,17 @@ class GatedSearch:
         self.active = 0
         self.most_active = 0
         self._lock = threading.Lock()
-        engine.search = self  # type: ignore[method-assign]
+        wrap_view_calls(engine, "search", self)
 
-    def __call__(self, scope: Any, query: str, **kwargs: Any) -> Any:
+    def __call__(self, view: Any, search: Any, query: str, **kwargs: Any) -> Any:
         with self._lock:
-            self.calls.append((scope.agent, query))
+            self.calls.append((view.scope.agent, query))
             self.active += 1
             self.most_active = max(self.most_active, self.active)
         self.started.set()
         try:
             self.gate.wait(GATE_LIMIT)
-            result = self.inner(scope, query, **kwargs)
+            result = search(query, **kwargs)
             self.finished.append(query)
             return result
         finally:
@@ -370,16 +370,15 @@ async def test_a_short_screen_keeps_the_hint_line_for_notes() -> None:
 
 
 class RecordedReads:
-    """Wraps engine.get: the ids the app reads one by one (the detail view's loads)."""
+    """Wraps the views' get: the ids the app reads one by one (the detail view's loads)."""
 
     def __init__(self, engine: MemoryEngine) -> None:
-        self.inner = engine.get
         self.ids: list[str] = []
-        engine.get = self  # type: ignore[method-assign]
+        wrap_view_calls(engine, "get", self)
 
-    def __call__(self, scope: Any, note_id: str) -> Any:
+    def __call__(self, view: Any, get: Any, note_id: str) -> Any:
         self.ids.append(note_id)
-        return self.inner(scope, note_id)
+        return get(note_id)
 
 
 def another_listed_note(main: MainScreen) -> str:

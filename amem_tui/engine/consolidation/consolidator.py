@@ -54,6 +54,18 @@ class Consolidator:
     ) -> ConsolidationPlan:
         """What one run for one agent would merge, and the notes it was planned from
         (reads only; see ``AgentView.plan_consolidation``)."""
+        plan = self._plan(service, scope, threshold=threshold, trigger=trigger)
+        plan.run.finished_at = self.time.now()
+        return plan
+
+    def _plan(
+        self,
+        service: CollectionService,
+        scope: AgentScope,
+        *,
+        threshold: float,
+        trigger: RunTrigger,
+    ) -> ConsolidationPlan:
         if trigger not in ("manual", "scheduled"):
             raise InvalidInput(f"trigger must be 'manual' or 'scheduled', not {trigger!r}")
         if not 0.0 < threshold <= 1.0:
@@ -76,7 +88,6 @@ class Consolidator:
             run.merges = plan.merges
             run.link_changes = plan.links
             basis = plan.basis
-        run.finished_at = self.time.now()
         return ConsolidationPlan(run, basis)
 
     def apply(
@@ -154,11 +165,12 @@ class Consolidator:
         """Plan one run for one agent, then apply that plan (a dry run only plans)."""
         if not dry_run and service.exists():
             self.applier.resume(scope)  # before planning: the plan sees a settled store
-        plan = self.plan(service, scope, threshold=threshold, trigger=trigger)
         if dry_run:
+            plan = self.plan(service, scope, threshold=threshold, trigger=trigger)
             if progress is not None:
                 progress(len(plan.run.merges), len(plan.run.merges))
             return plan.run
+        plan = self._plan(service, scope, threshold=threshold, trigger=trigger)
         # Planned a moment ago under the same lock: nothing to confirm (another process
         # writing meanwhile meets each change's compare-and-set, as always).
         return self._apply(service, scope, plan, progress, confirm=False)

@@ -216,9 +216,10 @@ def test_read_only_refuses_every_write(real_store: QdrantStore) -> None:
     with pytest.raises(ReadOnlyStore, match="read-only"):
         engine.agent("main").add("A note a read-only engine must refuse")
     ro = make_engine(real_store, settings=real_settings(read_only=True))
-    for action in (ro.delete, ro.restore, ro.publish, ro.unpublish):
+    main = ro.agent("main")
+    for action in (main.delete, main.restore, main.publish, main.unpublish):
         with pytest.raises(ReadOnlyStore):
-            action("main", MAIN_PRIVATE)
+            action(MAIN_PRIVATE)
     with pytest.raises(ReadOnlyStore):
         ro.put_notes(AMEM_ALIAS, [MemoryNote(id=MAIN_PRIVATE, content="y" * 20)])
     # Even the store itself refuses, whatever path asks.

@@ -236,8 +236,8 @@ def test_session_key_resolves_to_the_agent(engine: MemoryEngine) -> None:
     by_key = engine.agent(session_key=key).search("deploy freeze")
     assert (by_key.agent, by_key.mode, by_key.session_key) == ("dev", "A", key)
     assert ids(by_key) == [own.id] == ids(engine.agent("dev").search("deploy freeze"))
-    as_agent = engine.agent(key).search("deploy freeze")
-    assert ids(as_agent) == [own.id] and as_agent.session_key == key
+    with pytest.raises(InvalidInput, match="is a session key, not an agent id"):
+        engine.agent(key)  # an agent id is checked as one, never read as a session key
 
 
 def test_session_key_of_a_mode_b_agent(engine: MemoryEngine) -> None:
@@ -291,9 +291,10 @@ def test_search_changes_nothing(linked: MemoryEngine, store: QdrantStore) -> Non
     linked.put_notes("amem_notes", [MemoryNote.from_payload(nid(90), legacy)])
     before = snapshot(store)
     assert before["amem_notes"] and before["amem_notes_sandbox"]
-    for agent in ("main", "dev", "sandbox", "agent:dev:abc"):
+    views = [linked.agent(a) for a in ("main", "dev", "sandbox")]
+    for view in [*views, linked.agent(session_key="agent:dev:abc")]:
         for mode in ("hybrid", "dense", "keyword"):
-            result = linked.agent(agent).search(QUERY, mode=mode, hidden=True)  # type: ignore[arg-type]
+            result = view.search(QUERY, mode=mode, hidden=True)  # type: ignore[arg-type]
             for hit in result.hits:  # mutating a hit must not reach the store either
                 hit.note.retrieval_count += 1
     assert_unchanged(before, snapshot(store))
