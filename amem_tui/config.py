@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import urllib.parse
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from amem_tui.engine.errors import ConfigError, InvalidInput
-from amem_tui.engine.scope import agent_from_session_key, validate_agent_id
+from amem_tui.engine.scope import validate_agent_id, validate_session_key
 from amem_tui.engine.settings import (
     DEFAULT_LOW_QUALITY_PATTERNS,
     AgentConfig,
@@ -348,9 +349,18 @@ def load_settings(
         if value is not None and field in source:
             _check_agent(value, source[field])
     if settings.session_key and "session_key" in source:
-        found = agent_from_session_key(settings.session_key)
-        if found is not None:
-            _check_agent(found, source["session_key"])
+        try:
+            validate_session_key(settings.session_key)
+        except InvalidInput as exc:
+            raise ConfigError(f"{source['session_key']}: {exc}") from None
+    if settings.url is not None:
+        problem = server_url_problem(settings.url)
+        if problem is not None:
+            url_from = source.get("url", "url")
+            raise ConfigError(
+                f"{url_from}: not a Qdrant server URL ({problem}); give http://HOST:PORT or "
+                "https://HOST:PORT, e.g. http://localhost:6333"
+            )
     _check_collections(settings, source, where)
     for pattern in settings.low_quality_patterns:
         try:
@@ -365,7 +375,13 @@ def load_settings(
 #: weaker layers said about the whole group (``--store`` beats ``AMEM_URL``, and
 #: ``--session-key`` beats ``AMEM_AGENT``), so flags beat the environment as a whole.
 _GROUPS = (("store_path", "url"), ("agent", "session_key"))
-_FLAG_NAMES = {"store_path": "store", "config_file": "config"}
+_FLAG_NAMES = {
+    "store_path": "store",
+    "config_file": "config",
+    "session_key": "session-key",
+    "mem0_view": "view",
+    "read_only": "read-only",
+}
 
 
 def _layer(
@@ -425,6 +441,31 @@ _ENV_NAMES = {
     "user": "AMEM_USER",
     "collection_models": "AMEM_COLLECTION_MODELS",
 }
+
+
+def server_url_problem(url: str) -> str | None:
+    """What makes ``url`` unusable as a Qdrant server's address, or None.
+
+    The scheme (when given) is http or https, the host is there and well formed, the
+    port is 1-65535. The URL itself is never quoted: it may hold a password.
+    """
+    text = url.strip()
+    scheme = text.split("://", 1)[0].lower() if "://" in text else "http"
+    if scheme not in ("http", "https"):
+        shown = scheme if scheme.isalnum() and len(scheme) <= 10 else "that"
+        return f"the scheme {shown!r} is not http or https"
+    try:
+        parts = urllib.parse.urlsplit(text if "://" in text else f"http://{text}")
+        port = parts.port
+    except ValueError as exc:
+        if "IPv6" in str(exc):
+            return "its host is not a valid address: an IPv6 address goes in brackets, [::1]"
+        return "its port is not a number from 1 to 65535"
+    if not parts.hostname:
+        return "it names no host"
+    if port is not None and not 0 < port < 65536:
+        return "its port is not a number from 1 to 65535"
+    return None
 
 
 def _check_agent(value: str, where: str) -> None:

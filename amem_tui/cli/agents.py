@@ -95,5 +95,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         handler=list_agents,
         text=agents_text,
         options=NoOptions,
+        reads=True,
     ),
 )

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command
+from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
@@ -50,7 +51,8 @@ def audit_text(report: AuditReport) -> str:
     ]
     for col in report.collections:
         search = "vector search" if col.searchable else "keyword search only"
-        lines.append(f"collection {col.name}: {col.points} points, {col.format}, {search}")
+        points = plural(col.points, "point")
+        lines.append(f"collection {col.name}: {points}, {col.format}, {search}")
     shared = report.shared_by_owner
     lines.append(f"shared notes by owner ({sum(len(v) for v in shared.values())})")
     for owner in sorted(shared):
@@ -80,7 +82,8 @@ def audit_text(report: AuditReport) -> str:
     for agent in report.unconfigured_agents:
         bad_id = "" if agent.valid_id else " (not a valid agent id)"
         lines.append(
-            f"  {agent.agent}{bad_id}: {agent.notes} notes in {', '.join(agent.collections)}"
+            f"  {agent.agent}{bad_id}: {plural(agent.notes, 'note')} in "
+            f"{', '.join(agent.collections)}"
         )
     return "\n".join(lines)
 
@@ -93,5 +96,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         text=audit_text,
         arguments=audit_arguments,
         options=AuditOptions,
+        reads=True,
     ),
 )

@@ -69,8 +69,9 @@ class Command(Generic[Options, Result]):
     they fill, its handler and its text renderer (the handler's result as text).
 
     ``settings`` builds the settings the command runs with, when they are not simply
-    the command line's (the demo's own store). ``options`` None passes the argparse
-    namespace itself.
+    the command line's (the demo's own store). ``reads`` marks a command that reads
+    the store: on an empty default store it says how to fill it or find another.
+    ``options`` None passes the argparse namespace itself.
     """
 
     name: str
@@ -80,6 +81,7 @@ class Command(Generic[Options, Result]):
     arguments: Callable[[argparse.ArgumentParser], None] = _no_arguments
     options: type[Options] | None = None
     settings: Callable[[CommonOptions], Settings] | None = None
+    reads: bool = False
 
 
 def text_argument(value: str) -> str:

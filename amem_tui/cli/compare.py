@@ -169,5 +169,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         text=compare_text,
         arguments=compare_arguments,
         options=CompareOptions,
+        reads=True,
     ),
 )

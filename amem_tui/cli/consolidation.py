@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command, NoOptions, UsageError
 from amem_tui.cli.output import FLATTEN, shorten
+from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
@@ -78,27 +79,94 @@ def history(ctx: Context, _: NoOptions) -> list[ConsolidationRun]:
 # ---------------------------------------------------------------------- undo
 def undo_arguments(parser: argparse.ArgumentParser) -> None:
     """``undo RUN_ID [--merge KEEPER_ID]``."""
-    parser.add_argument("run_id", metavar="RUN_ID")
-    parser.add_argument("--merge", metavar="KEEPER_ID", default=None, help="undo only this merge")
+    parser.add_argument("run_id", metavar="RUN_ID", help="the run's id, or the start of it")
+    parser.add_argument(
+        "--merge",
+        metavar="KEEPER_ID",
+        default=None,
+        help="undo only the merge that kept this note (its id, or the start of it)",
+    )
 
 
 @dataclass(frozen=True)
 class UndoOptions:
-    """``undo``: the run, and (``--merge``) the one merge of it to undo."""
+    """``undo``: the run, and (``--merge``) the one merge of it to undo; either may be
+    given as the start of its id."""
 
     run_id: str
     merge: str | None
 
 
+class AmbiguousId(UsageError):
+    """The start of an id that several runs (or merges) share (exit 2): ``matches``
+    holds them all."""
+
+    def __init__(self, message: str, matches: list[str]) -> None:
+        super().__init__(message)
+        self.matches = matches
+
+
+#: How many matching runs an ambiguous id's message lists.
+MATCHES_SHOWN = 8
+
+
+def _by_prefix(given: str, ids: list[str]) -> list[str]:
+    """``given`` itself if it is one of ``ids``, else the ids it starts (any case)."""
+    if given in ids:
+        return [given]
+    start = given.strip().lower()
+    return [known for known in ids if known.lower().startswith(start)]
+
+
+def _run_named(runs: list[ConsolidationRun], given: str) -> ConsolidationRun | None:
+    """The run ``given`` names (its id or the start of it), None when none does."""
+    if not given.strip():
+        raise UsageError("undo needs a run id, or the start of one (see history)")
+    found = _by_prefix(given, [run.id for run in runs])
+    if len(found) > 1:
+        matching = [run for run in runs if run.id in found]
+        shown = "; ".join(
+            f"{run.id} (agent {run.agent}, {run.started_at}, {plural(len(run.merges), 'merge')})"
+            for run in matching[:MATCHES_SHOWN]
+        )
+        more = len(matching) - MATCHES_SHOWN
+        raise AmbiguousId(
+            f"run id '{given}' is the start of {len(found)} runs: {shown}"
+            + (f" and {more} more" if more > 0 else "")
+            + "; give more of the id",
+            found,
+        )
+    return next((run for run in runs if run.id in found), None)
+
+
+def _merge_named(run: ConsolidationRun, given: str) -> str:
+    """The keeper id of ``run``'s merge that ``given`` names (or ``given`` itself, for
+    the engine to refuse when no merge has it)."""
+    keepers = list(dict.fromkeys(merge.keeper for merge in run.merges))
+    found = _by_prefix(given, keepers) if given.strip() else []
+    if len(found) > 1:
+        raise AmbiguousId(
+            f"--merge '{given}' is the start of {len(found)} kept notes of run {run.id}: "
+            f"{', '.join(found)}; give more of the id",
+            found,
+        )
+    return found[0] if found else given
+
+
 def undo(ctx: Context, options: UndoOptions) -> ConsolidationRun:
-    """Revert a consolidation run, or one of its merges with --merge KEEPER_ID."""
+    """Revert a consolidation run, or one of its merges with --merge KEEPER_ID (each by
+    its id or the start of it, as history shows them)."""
     engine = ctx.engine
+    run = _run_named(engine.history(), options.run_id)
+    run_id = run.id if run is not None else options.run_id  # unknown: the engine says so
+    merge = options.merge
+    if run is not None and merge is not None:
+        merge = _merge_named(run, merge)
     if ctx.names_an_agent():
         agent: str | AgentScope = ctx.writing_scope()
     else:  # no acting agent named: the run's own agent undoes it
-        owners = [r.agent for r in engine.history() if r.id == options.run_id]
-        agent = owners[0] if owners else ctx.acting_agent()
-    return engine.agent(agent).undo(options.run_id, options.merge)
+        agent = run.agent if run is not None else ctx.acting_agent()
+    return engine.agent(agent).undo(run_id, merge)
 
 
 # ----------------------------------------------------------------- rendering
@@ -106,7 +174,7 @@ def _run_lines(run: ConsolidationRun, run_id: str | None, messages: list[str]) -
     state = "dry run, not stored" if run.dry_run else run.status
     head = (
         f"{run_id or 'plan'}  {run.started_at}  agent {run.agent}  {run.trigger}  "
-        f"{state}  threshold {run.threshold:.2f}  {len(run.merges)} merge(s)"
+        f"{state}  threshold {run.threshold:.2f}  {plural(len(run.merges), 'merge')}"
     )
     if run.undoes:
         head += f"  undoes {run.undoes}"
@@ -159,6 +227,7 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         handler=history,
         text=history_text,
         options=NoOptions,
+        reads=True,
     ),
     Command(
         "undo",

@@ -16,6 +16,7 @@ from amem_tui.cli.options import CommonOptions
 from amem_tui.cli.output import warn
 from amem_tui.config import Settings, load_settings
 from amem_tui.engine import InvalidInput
+from amem_tui.wording import empty_store_hint
 
 if TYPE_CHECKING:
     from amem_tui.engine import AgentScope, MemoryEngine
@@ -174,6 +175,15 @@ class Context:
         a library still importing while the interpreter shuts down fails, and says so
         on stdout."""
         self._background.append(thread)
+
+    def hint_if_empty(self) -> None:
+        """On stderr, how to get started, when the default store (no ``--store``,
+        ``--url`` or configured server) holds no notes: most often a first run."""
+        if self._engine is None:
+            return
+        hint = empty_store_hint(self.settings, self._engine)
+        if hint is not None:
+            warn(hint, self.as_json, "empty_store", {"store": self.settings.store_label})
 
     def close(self) -> None:
         """Wait for the work left in the background, then close the engine if it was

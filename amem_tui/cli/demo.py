@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command, OpenTui
+from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
@@ -80,7 +81,7 @@ def fill_demo(ctx: Context, options: DemoOptions) -> DemoStore | OpenTui[DemoSto
     where = f"--url {settings.url}" if settings.url else f"--store {settings.embedded_path}"
     if config is not None:
         where += f" --config {config}"
-    notes = ", ".join(f"{n} notes in {c}" for c, n in counts.items())
+    notes = ", ".join(f"{plural(n, 'note')} in {c}" for c, n in counts.items())
     message = "\n".join(
         [
             f"demo store at {settings.store_label}: {notes}",

@@ -22,6 +22,7 @@ from amem_tui.cli.output import (
     note_text,
     scope_label,
 )
+from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
@@ -222,7 +223,8 @@ def list_text(listing: NoteListing) -> str:
     """A heading (whose notes, how many of how many), then each note's block."""
     run = f" of run {listing.run_id}" if listing.run_id is not None else ""
     who = scope_label(listing.agent, listing.mode, listing.collection, listing.mem0)
-    head = f"{who}: {len(listing.notes)} of {listing.total} {listing.scope} notes{run}"
+    listed = plural(listing.total, f"{listing.scope} note")
+    head = f"{who}: {len(listing.notes)} of {listed}{run}"
     return "\n".join([head, *(note_text(note) for note in listing.notes)])
 
 
@@ -258,6 +260,7 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         text=note_text,
         arguments=note_id_argument,
         options=NoteId,
+        reads=True,
     ),
     Command(
         "delete",
@@ -290,5 +293,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         text=list_text,
         arguments=list_arguments,
         options=ListOptions,
+        reads=True,
     ),
 )

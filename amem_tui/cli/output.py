@@ -253,8 +253,18 @@ def error_kind(error: BaseException) -> str:
 
 
 #: Facts an error may carry besides its message (the agent, the note, the rule, the
-#: agents a mistyped name could have meant), copied into its JSON object.
-ERROR_FACTS = ("agent", "note_id", "action", "rule", "known_agents")
+#: agents a mistyped name could have meant, both hashes of a note changed elsewhere,
+#: the ids the start of an id matches), copied into its JSON object.
+ERROR_FACTS = (
+    "agent",
+    "note_id",
+    "action",
+    "rule",
+    "known_agents",
+    "expected_hash",
+    "actual_hash",
+    "matches",
+)
 
 
 def error_facts(error: BaseException) -> dict[str, Any]:

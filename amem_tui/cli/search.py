@@ -22,6 +22,7 @@ from amem_tui.cli.output import (
     scope_label,
     shorten,
 )
+from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
@@ -225,7 +226,7 @@ def search_text(found: FoundNotes) -> str:
     """One line per hit (score, why visible, id, content), then the hidden matches."""
     where = scope_label(found.agent, found.mode, found.collection, found.mem0)
     how = found.search_mode + ("" if found.exact else ", approximate")
-    lines = [f"{where}: {len(found.hits)} hits ({how})"]
+    lines = [f"{where}: {plural(len(found.hits), 'hit')} ({how})"]
     if found.notice:
         lines.append(f"note: {found.notice}")
     for hit in found.hits:
@@ -248,5 +249,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         text=search_text,
         arguments=search_arguments,
         options=SearchOptions,
+        reads=True,
     ),
 )

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command
 from amem_tui.cli.output import FLATTEN
+from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
@@ -111,15 +112,15 @@ def stats_text(figures: StoreFigures) -> str:
         unattributed = f" ({collection.unattributed} naming no agent)" if bad else ""
         checked = "malformed not checked" if unchecked else f"{bad} malformed{unattributed}"
         lines.append(
-            f"{collection.name}: {collection.points} points ({collection.format}), {checked}"
+            f"{collection.name}: {plural(collection.points, 'point')} ({collection.format}), "
+            f"{checked}"
         )
     owners = ", ".join(
         f"{owner} {stats.shared_owners[owner]} ({part:.0%})"
         for owner, part in figures.shared_share.items()
     )
-    lines.append(
-        f"shared scope: {figures.shared_total} notes" + (f", written by {owners}" if owners else "")
-    )
+    shared = plural(figures.shared_total, "note")
+    lines.append(f"shared scope: {shared}" + (f", written by {owners}" if owners else ""))
     if stats.history_error:
         lines.append(f"consolidation history not read: {stats.history_error}")
     if unchecked:
@@ -139,5 +140,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         text=stats_text,
         arguments=stats_arguments,
         options=StatsOptions,
+        reads=True,
     ),
 )

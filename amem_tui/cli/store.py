@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command, NoOptions
+from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
@@ -61,7 +62,7 @@ def collections_text(views: list[CollectionView]) -> str:
             continue
         if view.bookkeeping:
             lines.append(
-                f"{view.name}: {view.points} points, {view.bookkeeping}; "
+                f"{view.name}: {plural(view.points, 'point')}, {view.bookkeeping}; "
                 "holds no memories, never searched or written"
             )
             continue
@@ -70,7 +71,7 @@ def collections_text(views: list[CollectionView]) -> str:
         model = view.model or "unknown model"
         ro = f"; read-only: {view.read_only_reason}" if view.read_only else ""
         lines.append(
-            f"{view.name}{aliases}: {view.points} points, {view.format}, "
+            f"{view.name}{aliases}: {plural(view.points, 'point')}, {view.format}, "
             f"{model} ({view.vector_size} dims, from {view.model_source}){used}{ro}"
         )
         if not view.searchable:
@@ -85,6 +86,7 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         handler=status,
         text=status_text,
         options=NoOptions,
+        reads=True,
     ),
     Command(
         "collections",
@@ -92,5 +94,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         handler=collections,
         text=collections_text,
         options=NoOptions,
+        reads=True,
     ),
 )

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 from amem_tui.cli.command import Command, FailedWithReport
 from amem_tui.cli.output import FLATTEN, JsonLines
 from amem_tui.engine import AmemError, InvalidInput
+from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
@@ -113,7 +114,8 @@ def export_text(result: Exported | ExportLines) -> str:
     if isinstance(result, ExportLines):
         return ""  # written as its lines
     vectors = " with vectors" if result.vectors else ""
-    return f"exported {result.points} points{vectors} from {result.collection} to {result.file}"
+    points = plural(result.points, "point")
+    return f"exported {points}{vectors} from {result.collection} to {result.file}"
 
 
 # -------------------------------------------------------------------- import
@@ -263,8 +265,8 @@ def import_notes(ctx: Context, options: ImportOptions) -> Imported:
         raise FailedWithReport(imported, AmemError(f"import stopped: {result.error}"))
     if result.rejected and not options.skip_invalid and not options.dry_run:
         refusal = InvalidInput(
-            f"import refused: {len(result.rejected)} of {result.lines} lines rejected; "
-            "nothing was written (fix them, or pass --skip-invalid)"
+            f"import refused: {len(result.rejected)} of {plural(result.lines, 'line')} "
+            "rejected; nothing was written (fix them, or pass --skip-invalid)"
         )
         raise FailedWithReport(imported, refusal)
     return imported
@@ -278,20 +280,25 @@ def import_text(imported: Imported) -> str:
         lines.append(
             f"line {bad.line}: rejected ({bad.reason})" + (f" id {bad.id}" if bad.id else "")
         )
-    if result.dry_run:
-        verb = "would write"
-        count = result.valid
-    else:
-        verb = "wrote"
-        count = result.written
-    lines.append(
-        f"{result.file}: {result.lines} lines, {result.valid} valid, "
-        f"{len(result.rejected)} rejected; {verb} {count} notes to {result.collection} "
-        f"({result.vectors_kept} with their vectors, {result.reembedded} re-embedded)"
+    found = (
+        f"{result.file}: {plural(result.lines, 'line')}, {result.valid} valid, "
+        f"{len(result.rejected)} rejected"
     )
+    if result.dry_run:
+        done = f"would write {plural(result.valid, 'note')} to {result.collection}"
+        if result.valid:
+            done += f" ({result.vectors_kept} with their vectors, {result.reembedded} to re-embed)"
+    elif result.written:
+        done = (
+            f"wrote {plural(result.written, 'note')} to {result.collection} "
+            f"({result.vectors_kept} with their vectors, {result.reembedded} re-embedded)"
+        )
+    else:
+        done = f"wrote nothing to {result.collection}"
+    lines.append(f"{found}; {done}")
     if imported.notes_per_second:
         lines.append(
-            f"{result.written} notes in {imported.seconds:.1f} s "
+            f"{plural(result.written, 'note')} in {imported.seconds:.1f} s "
             f"({imported.notes_per_second:,.0f} notes/s, the store optimized and its keyword "
             "index saved)"
         )

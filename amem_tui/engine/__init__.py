@@ -47,6 +47,7 @@ if TYPE_CHECKING:
         PlanOutdated,
         ReadOnlyStore,
         SearchStopped,
+        StaleNote,
         StoreLocked,
         StoreUnavailable,
     )
@@ -120,6 +121,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "SearchResult": ("amem_tui.engine.models", "SearchResult"),
     "SearchStopped": ("amem_tui.engine.errors", "SearchStopped"),
     "SideAccess": ("amem_tui.engine.compare", "SideAccess"),
+    "StaleNote": ("amem_tui.engine.errors", "StaleNote"),
     "StoreLocked": ("amem_tui.engine.errors", "StoreLocked"),
     "StoreStats": ("amem_tui.engine.stats", "StoreStats"),
     "StoreStatus": ("amem_tui.engine.inventory", "StoreStatus"),
@@ -187,6 +189,7 @@ __all__ = [
     "SearchResult",
     "SearchStopped",
     "SideAccess",
+    "StaleNote",
     "StoreLocked",
     "StoreStats",
     "StoreStatus",

@@ -318,7 +318,8 @@ def _hits(
     which: CompareScope,
     dedicated: Mapping[str, str],
 ) -> list[ComparedHit]:
-    results = f"{len(other_ranks)} results" if other_ranks else "results"
+    count = len(other_ranks)
+    results = ("1 result" if count == 1 else f"{count} results") if count else "results"
     service = sides[mine].service
     other = label(sides[1 - mine].scope)
     out: list[ComparedHit] = []

@@ -111,6 +111,21 @@ class NotFound(AmemError):
         self.agent = agent
 
 
+class StaleNote(InvalidInput):
+    """An update that expected a note's hash, and found the note changed since: nothing
+    was written. Both hashes are named, so the caller can tell which version it had."""
+
+    def __init__(self, note_id: str, expected_hash: str, actual_hash: str) -> None:
+        super().__init__(
+            f"note {note_id} was changed elsewhere since it was loaded: expected hash "
+            f"{expected_hash}, it now has {actual_hash or '(none)'}; nothing was written, "
+            "reload and retry"
+        )
+        self.note_id = note_id
+        self.expected_hash = expected_hash
+        self.actual_hash = actual_hash
+
+
 class StoreUnavailable(AmemError):
     """The store cannot be opened or reached."""
 

@@ -17,7 +17,7 @@ from typing import Literal
 from amem_tui.engine import scope as rules
 from amem_tui.engine.clock import Timekeeper
 from amem_tui.engine.collections import CollectionService
-from amem_tui.engine.errors import ConfigError, InvalidInput, PermissionDenied
+from amem_tui.engine.errors import ConfigError, InvalidInput, PermissionDenied, StaleNote
 from amem_tui.engine.models import EvolutionEntry, MemoryNote, content_hash
 from amem_tui.engine.reading import read_note
 from amem_tui.engine.scope import AgentScope
@@ -314,9 +314,7 @@ class NoteWriter:
                 check_content(content)
             new_tags = check_texts(tags, "tags") if tags is not None else None
             if expected_hash is not None and note.hash != expected_hash:
-                raise InvalidInput(
-                    f"note {note.id} was changed elsewhere since it was loaded; reload and retry"
-                )
+                raise StaleNote(note.id, expected_hash, note.hash)
             changed: dict[str, object] = {}
             reembed = False
             if content is not None and content != note.content:

@@ -66,6 +66,28 @@ def validate_agent_id(agent: str | None) -> str:
     return agent
 
 
+#: The session keys OpenClaw gives, as a message names them.
+SESSION_KEY_SHAPES = (
+    "agent:<id>:<rest> (e.g. agent:dev:main, agent:main:subagent:<name>), "
+    "or main (the primary session)"
+)
+_PRIMARY_SESSION = re.compile(r"^main(:.*)?$", re.DOTALL)
+
+
+def validate_session_key(session_key: str) -> str:
+    """Return ``session_key`` if it has a session key's shape, else raise
+    :class:`InvalidInput` naming the shapes: a key that names no agent would
+    otherwise act as the default agent without a word."""
+    agent = agent_from_session_key(session_key)
+    if agent is not None:
+        validate_agent_id(agent)
+        return session_key
+    if _PRIMARY_SESSION.fullmatch(session_key):
+        return session_key
+    shown = repr(session_key if len(session_key) <= 40 else session_key[:40] + "…")
+    raise InvalidInput(f"{shown} is not a session key; the accepted shapes: {SESSION_KEY_SHAPES}")
+
+
 def agent_from_session_key(session_key: str | None) -> str | None:
     """The ``<id>`` of a session key ``agent:<id>:<rest>``, or None."""
     if not session_key:

@@ -102,6 +102,8 @@ class ImportResult(BaseModel):
     rejected: list[RejectedLine] = Field(default_factory=list)
     written: int = 0
     written_ids: list[str] = Field(default_factory=list)
+    #: Of the notes written (in a dry run: that would be), how many kept the vector
+    #: their line gave and how many were embedded again; nothing written, both 0.
     vectors_kept: int = 0
     reembedded: int = 0
     dry_run: bool = False
@@ -340,8 +342,9 @@ def import_lines(
         service, result, lines, target_model, target_dim, replace, slots, progress
     )
     result.valid = len(checked)
-    result.vectors_kept = sum(1 for c in checked if c.has_vector)
-    result.reembedded = len(checked) - result.vectors_kept
+    if dry_run:  # what a write would do; a write counts what it did (see _write)
+        result.vectors_kept = sum(1 for c in checked if c.has_vector)
+        result.reembedded = len(checked) - result.vectors_kept
     if dry_run or (result.rejected and not skip_invalid) or not checked:
         result.complete = not dry_run and not checked and not result.rejected
         return result
@@ -355,7 +358,7 @@ def import_lines(
         if isinstance(again, RejectedLine):  # the file changed between the passes
             result.error = (
                 f"line {number} changed while importing ({again.reason}) "
-                f"(after {result.written} of {len(checked)} notes were written)"
+                f"({_written(result.written, len(checked))})"
             )
             return result
         batch.append(again)
@@ -439,6 +442,11 @@ def _first_pass(
     return kept
 
 
+def _written(done: int, total: int) -> str:
+    """How far an import came before it stopped: ``after 3 of 10 notes were written``."""
+    return f"after {done} of {total} {'note was' if total == 1 else 'notes were'} written"
+
+
 def _write(
     service: CollectionService,
     writer: NoteWriter,
@@ -457,13 +465,14 @@ def _write(
             sparse_slots=sparse_slots,
         )
     except AmemError as exc:
-        result.error = f"{exc} (after {result.written} of {total} notes were written)"
+        result.error = f"{exc} ({_written(result.written, total)})"
         return False
     except Exception as exc:
-        result.error = (
-            f"{type(exc).__name__}: {exc} (after {result.written} of {total} notes were written)"
-        )
+        result.error = f"{type(exc).__name__}: {exc} ({_written(result.written, total)})"
         return False
     result.written += len(batch)
     result.written_ids.extend(v.note.id for v in batch)
+    kept = sum(1 for v in batch if v.vector is not None)
+    result.vectors_kept += kept
+    result.reembedded += len(batch) - kept
     return True

@@ -1,0 +1,61 @@
+"""Words the CLI and the TUI both show: counted nouns, and the hint for a first run.
+
+Neither interface imports the other, so what they must say alike lives here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from amem_tui.config import Settings
+    from amem_tui.engine import MemoryEngine
+
+#: Nouns whose plural is not the noun and an "s".
+_PLURALS = {"memory": "memories", "entry": "entries", "is": "are", "was": "were"}
+
+
+def plural(count: int, noun: str, plural_form: str | None = None) -> str:
+    """``count`` and ``noun``, in the plural unless the count is one: ``1 group``,
+    ``2 groups``, ``0 memories``."""
+    if count == 1:
+        return f"{count} {noun}"
+    return f"{count} {plural_form or _PLURALS.get(noun, noun + 's')}"
+
+
+def plural_word(count: int, noun: str, plural_form: str | None = None) -> str:
+    """``noun`` agreeing with ``count`` (without the count): ``group``, ``groups``."""
+    return plural(count, noun, plural_form).split(" ", 1)[1]
+
+
+def is_default_store(settings: Settings) -> bool:
+    """True when no ``--store``, ``--url`` or configured server names the store: the
+    embedded folder in the user data folder is used."""
+    return settings.url is None and settings.store_path is None
+
+
+def store_is_empty(engine: MemoryEngine) -> bool:
+    """True when no collection of the store holds a point (none may exist yet)."""
+    names = engine.status().collections
+    for name in names:
+        info = engine.collection(name).info()
+        if info is not None and info.points_count:
+            return False
+    return True
+
+
+def empty_store_hint(settings: Settings, engine: MemoryEngine) -> str | None:
+    """What to do when the default store holds nothing (most often a first run), or
+    None: it is another store, or it holds notes. Reads the store: call it off the
+    UI thread."""
+    if not is_default_store(settings) or not store_is_empty(engine):
+        return None
+    return EMPTY_STORE_HINT.format(store=settings.store_label)
+
+
+#: The first-run hint; ``{store}`` is the default store's folder.
+EMPTY_STORE_HINT = (
+    "the default store ({store}) holds no notes yet: run 'amem-tui demo' to explore a "
+    "demo memory, or point at your agents' memory with --url http://localhost:6333 "
+    "(a Qdrant server) or --store PATH (an embedded store folder)"
+)
