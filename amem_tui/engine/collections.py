@@ -258,6 +258,15 @@ class CollectionService:
             return None
         return cache.consolidated_ids(info.points_count)
 
+    def malformed_note_ids(self) -> list[str] | None:
+        """Ids of the points that read as malformed, from the note index (None where there
+        is none: only a read of every note finds them)."""
+        cache = self._index_cache()
+        info = self.info()
+        if cache is None or info is None:
+            return None
+        return cache.malformed_ids(info.points_count)
+
     def prepare_index(self) -> None:
         """Read the collection into its note index now, and save it (after a bulk load)."""
         cache = self._index_cache()

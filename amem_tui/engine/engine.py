@@ -255,13 +255,16 @@ class MemoryEngine:
 
         return build_stats(self.agents(), self.collection, self.history, progress)
 
-    def counted_stats(self) -> StoreStats | None:
+    def counted_stats(self, complete: bool = False, history: bool = True) -> StoreStats | None:
         """The same figures from the store's indexes, without reading the notes: malformed
-        points are left ``pending`` (only :meth:`stats` finds them). None when a
-        collection cannot be counted this way (see :mod:`.stats.counts`)."""
+        points are left ``pending`` (only :meth:`stats` reads them all), unless
+        ``complete`` and the note index names them. ``history`` False leaves the
+        consolidation figures pending too. None when a collection cannot be counted this
+        way (see :mod:`.stats.counts`)."""
         from amem_tui.engine.stats import count_stats
 
-        return count_stats(self.agents(), self.collection, self.history)
+        runs = self.history if history else None
+        return count_stats(self.agents(), self.collection, runs, complete)
 
     def revisions(self) -> list[int | None]:
         """How many writes each collection the agents read has had (see

@@ -28,6 +28,7 @@ from amem_tui.engine.store.filters import (
     Condition,
     Empty,
     Filter,
+    HasId,
     Match,
     MatchAny,
     MatchExcept,
@@ -308,6 +309,8 @@ def matches(flt: Filter, note: MemoryNote) -> bool:
     def holds(cond: Condition) -> bool:
         if isinstance(cond, Filter):
             return matches(cond, note)
+        if isinstance(cond, HasId):
+            return note.id in cond.ids
         value = payload.get(cond.key)
         if isinstance(cond, Since | Before):
             when, moment = (

@@ -155,6 +155,10 @@ class IndexCache:
         """Ids of notes whose evolution history records a consolidation (index, current)."""
         return self.current(points_count).consolidated_ids()
 
+    def malformed_ids(self, points_count: int) -> list[str]:
+        """Ids of notes that read as malformed (index, current)."""
+        return self.current(points_count).malformed_ids()
+
     def select(
         self, points_count: int, keep: Callable[[AccessRecord], bool], key: SelectionKey
     ) -> Selection:

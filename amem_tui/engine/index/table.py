@@ -395,6 +395,14 @@ class NoteIndex:
         live = self.records.consolidated & (self.records.access >= 0)
         return self.ids.many(np.flatnonzero(live).tolist())
 
+    def malformed_ids(self) -> list[str]:
+        """Ids of live notes that read as malformed (no content or agent id, wrong types)."""
+        codes = [code for code, key in enumerate(self.records.keys) if key[3]]
+        if not codes:
+            return []
+        bad = np.isin(self.records.access, np.asarray(codes, dtype=np.int32))
+        return self.ids.many(np.flatnonzero(bad).tolist())
+
     def select(self, keep: Keep) -> Selection:
         """The live notes whose record ``keep`` accepts.
 

@@ -7,7 +7,8 @@ week; its consolidation runs and what they merged away. For the shared scope: ho
 much of it each owner wrote.
 
 :mod:`.counts` answers from the store's indexes in a blink (malformed points still
-``pending``); :mod:`.scan` reads every note and gives every figure exactly. Reading only.
+``pending``, unless the note index names them); :mod:`.scan` reads every note and
+gives every figure exactly. Reading only.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 from amem_tui.engine.stats.counts import count_stats, countable
 from amem_tui.engine.stats.figures import (
     AGENT_FIGURES,
+    HISTORY_FIGURES,
     SCAN_ONLY,
     UNDATED,
     AgentStats,
@@ -27,6 +29,7 @@ from amem_tui.engine.stats.scan import build_stats
 
 __all__ = [
     "AGENT_FIGURES",
+    "HISTORY_FIGURES",
     "SCAN_ONLY",
     "UNDATED",
     "AgentStats",

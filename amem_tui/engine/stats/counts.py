@@ -6,7 +6,9 @@ or one facet that counts every agent at once. The filters come from
 :mod:`amem_tui.engine.scope`, so they say what the rules say; on well-formed notes
 the figures equal those of :mod:`.scan`, which a test checks. Malformed points can
 only be found by reading every note: the report leaves them ``pending``, and
-``visible`` and the shared scope may still count such points until that read. One
+``visible`` and the shared scope may still count such points until that read, unless
+the note index (which read every note once, and is kept current) names them: then
+they are left out of the counts and judged one by one (``complete``). One
 more difference: a store cannot tell an empty ``readers`` or ``writers`` list from a
 missing one, so such a note counts as legacy here (openclaw-amem never writes one).
 
@@ -36,6 +38,7 @@ from amem_tui.engine.scope import (
     utc_time,
 )
 from amem_tui.engine.stats.figures import (
+    HISTORY_FIGURES,
     SCAN_ONLY,
     UNDATED,
     CollectionStats,
@@ -47,8 +50,9 @@ from amem_tui.engine.stats.figures import (
     monday,
     written_week,
 )
+from amem_tui.engine.stats.scan import ReadCollection, count_note
 from amem_tui.engine.store.base import NoteStore
-from amem_tui.engine.store.filters import Before, Filter, Since
+from amem_tui.engine.store.filters import Before, Filter, HasId, Since
 
 #: Indexes a collection needs to be counted rather than read.
 NEEDED_INDEXES = ("agent_id", "owner", "readers", "is_active")
@@ -75,19 +79,32 @@ def both(*filters: Filter | None) -> Filter:
 
 
 class _Counting:
-    """One collection's counts: the store, its name, and who wrote what."""
+    """One collection's counts: the store, its name, and who wrote what; the points of
+    ``left_out`` (the malformed ones, judged one by one instead) are never counted."""
 
-    def __init__(self, service: CollectionService) -> None:
+    def __init__(self, service: CollectionService, left_out: Sequence[str] = ()) -> None:
         self.store: NoteStore = service.store
         self.name = service.real_name
         self.indexed = self.store.indexed_fields(self.name)
+        self.left_out = frozenset(left_out)
+        self._without = Filter(must_not=(HasId(tuple(sorted(left_out))),)) if left_out else None
+
+    def _only_counted(self, flt: Filter | None) -> Filter | None:
+        if self._without is None:
+            return flt
+        return both(flt, self._without)
+
+    def total(self) -> int:
+        """Every point of the collection, malformed or not."""
+        return self.store.count(self.name)
 
     def count(self, flt: Filter | None = None) -> int:
-        return self.store.count(self.name, flt)
+        return self.store.count(self.name, self._only_counted(flt))
 
     def facet(self, key: str, flt: Filter | None = None) -> Counter[str]:
         """Points per value of ``key`` (empty values left out)."""
-        return Counter({k: n for k, n in self.store.facet(self.name, key, flt).items() if k})
+        found = self.store.facet(self.name, key, self._only_counted(flt))
+        return Counter({k: n for k, n in found.items() if k})
 
     def written(self, flt: Filter | None = None) -> Counter[str]:
         """Matching notes by who wrote them (``effective_owner``): the owner, else the
@@ -124,6 +141,8 @@ class _Counting:
         """Notes written per week by writer, reading only the fields a week needs."""
         out: dict[str, Counter[str]] = {}
         for point in self.store.scan(self.name, fields=WEEK_FIELDS):
+            if point.id in self.left_out:
+                continue
             writer, week = written_week(point.payload)
             if writer:
                 out.setdefault(week, Counter())[writer] += 1
@@ -136,7 +155,7 @@ def _midnight(day: date) -> str:
 
 def _fill(counting: _Counting, readers: Readers, collection: CollectionStats) -> Counter[str]:
     """Count one collection's figures for its readers; returns its shared scope by owner."""
-    collection.points = counting.count()
+    collection.points = counting.total()
     mode_a = [pair for pair in readers if pair[0].mode == "A"]
     private = counting.facet("agent_id", active_filter()) if mode_a else Counter()
     active = counting.count(active_filter()) if len(mode_a) < len(readers) else 0
@@ -178,21 +197,40 @@ def _fill(counting: _Counting, readers: Readers, collection: CollectionStats) ->
 def count_stats(
     scopes: Sequence[AgentScope],
     service_of: Callable[[str], CollectionService],
-    history: Callable[[], list[ConsolidationRun]],
+    history: Callable[[], list[ConsolidationRun]] | None,
+    complete: bool = False,
 ) -> StoreStats | None:
     """The report from counts and facets (malformed points ``pending``), or None when a
-    collection cannot be counted this way (see the module docstring)."""
+    collection cannot be counted this way (see the module docstring).
+
+    ``complete``: the note index (which every search of an embedded store keeps) names
+    the malformed points; the counts leave them out and each of them is judged by the
+    rules, as a read of every note would, so nothing is pending. Where a collection has
+    no note index, its malformed points stay pending. Without ``history`` its figures
+    (:data:`HISTORY_FIGURES`) are pending: the history reads the note index, which a
+    store without a saved one must first build by reading every note.
+    """
     out, entries, by_agent = layout(scopes, service_of)
     if not all(countable(service) for service, _ in entries.values()):
         return None
     shares: Counter[str] = Counter()
+    found_all = complete
     for name, (service, readers) in entries.items():
         collection = CollectionStats(name=name, format=service.format)
         out.collections.append(collection)
-        shares.update(_fill(_Counting(service), readers, collection))
+        malformed = service.malformed_note_ids() if complete else None
+        found_all = found_all and malformed is not None
+        shares.update(_fill(_Counting(service, malformed or ()), readers, collection))
+        if malformed:
+            entry = ReadCollection(service, readers)
+            for point in service.store.retrieve(service.real_name, malformed):
+                count_note(entry, service.note(point.id, point.payload), collection, shares)
     out.shared_owners = dict(sorted(shares.items(), key=lambda item: (-item[1], item[0])))
-    out.pending = list(SCAN_ONLY)
+    out.pending = [] if found_all else list(SCAN_ONLY)
     finish(out)
+    if history is None:
+        out.pending += HISTORY_FIGURES
+        return out
     try:
         consolidation(by_agent, history())
     except AmemError as exc:

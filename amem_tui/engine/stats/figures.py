@@ -28,6 +28,8 @@ UNDATED = "undated"
 ABANDONED = ("abandoned", "planned", "planning")
 #: Figures only a read of every note gives (``pending`` until then).
 SCAN_ONLY = ("malformed",)
+#: Figures of the consolidation history (``pending`` in a report made without it).
+HISTORY_FIGURES = ("runs", "merges", "merged_away")
 
 
 #: Each agent's figures, as CLI tables and the overview name them: (short title, field

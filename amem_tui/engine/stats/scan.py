@@ -41,7 +41,7 @@ LIVELY_PAGE = 512
 
 
 @dataclass
-class _Collection:
+class ReadCollection:
     """One collection being read: its service, its agents and who could each note concern."""
 
     service: CollectionService
@@ -76,9 +76,11 @@ def wrote(service: CollectionService, scope: AgentScope, note: MemoryNote) -> bo
     return note.effective_owner == scope.agent
 
 
-def _count(
-    entry: _Collection, note: MemoryNote, collection: CollectionStats, shares: Counter[str]
+def count_note(
+    entry: ReadCollection, note: MemoryNote, collection: CollectionStats, shares: Counter[str]
 ) -> None:
+    """Add one note to the figures of the agents it concerns, of its collection and of
+    the shared scope's owners (``shares``), as the rules judge it."""
     service = entry.service
     amem = service.format == "amem"
     active, malformed = note.active, note.malformed
@@ -134,7 +136,7 @@ def build_stats(
     built and ``history_error`` says why.
     """
     out, laid_out, by_agent = layout(scopes, service_of)
-    entries = {name: _Collection(service, readers) for name, (service, readers) in laid_out.items()}
+    entries = {name: ReadCollection(*entry) for name, entry in laid_out.items()}
     sizes = {name: entry.service.store.count(name) for name, entry in entries.items()}
     page = LIVELY_PAGE if progress is not None else SCAN_PAGE
     total, done = sum(sizes.values()), 0
@@ -144,7 +146,7 @@ def build_stats(
         out.collections.append(collection)
         service = entry.service
         for point in service.store.scan(service.name, page=page):
-            _count(entry, service.note(point.id, point.payload), collection, shares)
+            count_note(entry, service.note(point.id, point.payload), collection, shares)
             done += 1
             if progress is not None and done % PROGRESS_EVERY == 0:
                 progress(done, total)

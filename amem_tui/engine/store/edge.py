@@ -60,6 +60,7 @@ from amem_tui.engine.store.filters import (
     Condition,
     Empty,
     Filter,
+    HasId,
     Match,
     MatchAny,
     MatchExcept,
@@ -117,6 +118,8 @@ def to_edge_filter(flt: Filter | None) -> qe.Filter | None:
             return qe.FieldCondition(cond.key, range=qe.RangeDateTime(gte=cond.moment))
         if isinstance(cond, Before):
             return qe.FieldCondition(cond.key, range=qe.RangeDateTime(lt=cond.moment))
+        if isinstance(cond, HasId):
+            return qe.HasIdCondition({_edge_id(i) for i in cond.ids if valid_id(i)})
         raise TypeError(f"unknown condition {cond!r}")
 
     return qe.Filter(
@@ -124,6 +127,12 @@ def to_edge_filter(flt: Filter | None) -> qe.Filter | None:
         should=[condition(c) for c in flt.should] or None,
         must_not=[condition(c) for c in flt.must_not] or None,
     )
+
+
+def _edge_id(text: str) -> EdgeId:
+    """An id as Edge's id conditions take it: an integer, or a UUID."""
+    found = qdrant_id(text)
+    return found if isinstance(found, int) else UUID(found)
 
 
 def _point(record: Any, with_vectors: bool) -> StoredPoint:

@@ -64,6 +64,13 @@ class Before:
 
 
 @dataclass(frozen=True)
+class HasId:
+    """The point's id is one of ``ids`` (as stored: UUID text or an unsigned integer)."""
+
+    ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Filter:
     """A backend-neutral filter: all of ``must``, one of ``should``, none of ``must_not``.
 
@@ -75,4 +82,4 @@ class Filter:
     must_not: tuple[Condition, ...] = ()
 
 
-Condition = Match | MatchAny | MatchExcept | Empty | Since | Before | Filter
+Condition = Match | MatchAny | MatchExcept | Empty | Since | Before | HasId | Filter

@@ -33,6 +33,7 @@ from amem_tui.engine.store.filters import (
     Condition,
     Empty,
     Filter,
+    HasId,
     Match,
     MatchAny,
     MatchExcept,
@@ -76,6 +77,8 @@ def to_qdrant_filter(flt: Filter | None) -> qm.Filter | None:
             return qm.FieldCondition(key=cond.key, match=qm.MatchExcept(**{"except": values}))
         if isinstance(cond, Empty):
             return qm.IsEmptyCondition(is_empty=qm.PayloadField(key=cond.key))
+        if isinstance(cond, HasId):
+            return qm.HasIdCondition(has_id=[qdrant_id(i) for i in cond.ids if valid_id(i)])
         raise TypeError(f"unknown condition {cond!r}")
 
     return qm.Filter(

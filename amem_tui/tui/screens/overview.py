@@ -4,10 +4,13 @@ Notes written per week by each agent (sparklines on one time axis), who shares w
 (each owner's part of the shared scope, and notes shared with chosen readers), and
 what consolidation saved each agent; then the figures as a table. The same data as
 ``amem-tui stats``. A worker first asks the store for its counts (a blink, where its
-indexes allow), draws them, then reads every note a page at a time to find malformed
-points, saying on screen that those are still coming and how far the read is; a
-store of 100k notes never freezes the screen. While following, the counts are asked
-again whenever a collection's revision moves.
+indexes allow) and draws them, saying on screen which figures are still coming; then
+the note index (kept for search, and saved beside the store) names the malformed
+points and the notes holding openclaw-amem's merges, which complete the figures. Only
+where there is no note index to ask, every note is read, a page at a time, with its
+progress on screen; a store of 100k notes never freezes the screen. While following,
+the counts are asked again whenever a collection's revision moves (the note index
+catches up by reading only what was written).
 """
 
 from __future__ import annotations
@@ -50,12 +53,14 @@ def pictured(stats: StoreStats) -> dict[str, object]:
         "selective": [a.selectively_shared for a in stats.agents],
         "saved": [(a.runs, a.merges, a.merged_away, a.private) for a in stats.agents],
         "history_error": stats.history_error,
+        "history_pending": "runs" in stats.pending,
     }
 
 
 def keep_malformed(counted: StoreStats, read: StoreStats) -> StoreStats:
-    """Counts taken again, with the malformed figures of the last full read carried over."""
-    if read.pending:
+    """Counts taken again, with the malformed figures of the last full read carried over
+    (where the counts could not name the malformed points themselves)."""
+    if "malformed" not in counted.pending or "malformed" in read.pending:
         return counted
     malformed = {(a.agent, a.collection, a.label): a.malformed for a in read.agents}
     for agent in counted.agents:
@@ -63,8 +68,18 @@ def keep_malformed(counted: StoreStats, read: StoreStats) -> StoreStats:
     bad = {c.name: (c.malformed, c.unattributed) for c in read.collections}
     for collection in counted.collections:
         collection.malformed, collection.unattributed = bad.get(collection.name, (0, 0))
-    counted.pending = []
+    counted.pending = [key for key in counted.pending if key != "malformed"]
     return counted
+
+
+def coming(stats: StoreStats) -> str:
+    """The figures a report does not hold yet, in words."""
+    parts = []
+    if "malformed" in stats.pending:
+        parts.append("malformed points")
+    if "runs" in stats.pending:
+        parts.append("consolidation runs")
+    return " and ".join(parts)
 
 
 def series(stats: StoreStats) -> tuple[list[SeriesRow], list[str]]:
@@ -160,7 +175,10 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="overview")
     def build(self) -> None:
-        """Build the figures off the UI thread, posting progress as the store is read."""
+        """Build the figures off the UI thread: the counts first (the store's indexes),
+        then the malformed points and the consolidation history (the note index), and
+        only where no note index can name the malformed points, a read of every note,
+        posting its progress."""
         worker = get_current_worker()
 
         def progress(done: int, total: int) -> None:
@@ -169,9 +187,15 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
             self.post_message(ReadProgress(done, total))
 
         self._revisions = self.engine.revisions()
-        counted = self.engine.counted_stats()
+        counted = self.engine.counted_stats(history=False)
         if counted is not None:
             self.post_message(StatsReady(counted))
+            complete = self.engine.counted_stats(complete=True)
+            if worker.is_cancelled or complete is None:
+                return
+            self.post_message(StatsReady(complete))
+            if not complete.pending:
+                return
         try:
             stats = self.engine.stats(progress)
         except StopReading:
@@ -180,15 +204,16 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="overview-recount")
     def recount(self) -> None:
-        """While following: when a collection's revision moved, ask for the counts again
-        (malformed figures stay those of the last full read)."""
+        """While following: when a collection's revision moved, ask for the counts again,
+        the note index (caught up with what was written) naming the malformed points
+        (without one, they stay those of the last full read)."""
         if self.stats is None or self._revisions is None:
             return
         revisions = self.engine.revisions()
         if revisions == self._revisions or None in revisions:
             return
         self._revisions = revisions
-        counted = self.engine.counted_stats()
+        counted = self.engine.counted_stats(complete=True)
         if counted is None or get_current_worker().is_cancelled:
             return
         self.post_message(StatsReady(keep_malformed(counted, self.stats)))
@@ -201,7 +226,7 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
         read = f"{message.done:,} of {message.total:,} points"
         if self.stats is not None and self.stats.pending:
             self.query_one("#overview-status", Static).update(
-                f"{self._summary(self.stats)} · still coming: malformed points (?), "
+                f"{self._summary(self.stats)} · still coming: {coming(self.stats)} (?), "
                 f"reading every note… {read}"
             )
         else:
@@ -229,7 +254,7 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
         self.query_one("#overview-progress", ProgressBar).display = bool(stats.pending)
         status = self._summary(stats)
         if stats.pending:
-            status += " · still coming: malformed points (?), reading every note…"
+            status += f" · still coming: {coming(stats)} (?)…"
         self.query_one("#overview-status", Static).update(status)
         if before is not None and pictured(before) == pictured(stats):
             self._fill_figures(self.query_one("#overview-figures", DataTable), stats)
@@ -245,6 +270,8 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
         savings = (
             Static(f"Consolidation history not read: {stats.history_error}", markup=False)
             if stats.history_error
+            else Static("Still coming: the consolidation history…", markup=False)
+            if "runs" in stats.pending
             else BarRows([saving_bar(agent) for agent in stats.agents], id="overview-savings")
         )
         await body.mount_all(

@@ -26,7 +26,7 @@ from amem_tui.engine.models import MemoryNote
 from amem_tui.engine.scope import matches
 from amem_tui.engine.store.base import StoredPoint
 from amem_tui.engine.store.edge import EdgeStore
-from amem_tui.engine.store.filters import Before, Empty, Filter, Match, MatchExcept, Since
+from amem_tui.engine.store.filters import Before, Empty, Filter, HasId, Match, MatchExcept, Since
 from amem_tui.engine.store.qdrant import QdrantStore
 from tests.support.engines import make_engine
 from tests.support.team_store import build_team_store, team_settings
@@ -177,8 +177,60 @@ def test_new_conditions_mean_the_same_in_the_store_and_in_python(tmp_path: Path,
         Filter(must=(Since("timestamp", "2026-10-05T00:00:00Z"),)),
         Filter(must=(Before("timestamp", "2026-10-12T00:00:00Z"),)),
         Filter(must_not=(MatchExcept("readers", ("dev",)),)),
+        Filter(must=(HasId(tuple(str(n) for n in range(1, 120, 3))),)),
+        Filter(must_not=(HasId(("2", "5", "not-an-id")),)),
     ]
     for flt in conditions:
         expected = sum(matches(flt, note) for note in notes)
         assert store.count(COLLECTION, flt) == expected, flt
         assert 0 < expected < len(notes), flt
+
+
+def malformed_payload(rng: random.Random, n: int) -> dict[str, Any]:
+    """A point that reads as malformed: no content, no agent id, or a field of the wrong
+    type (which a store's index may still match)."""
+    payload = random_payload(rng, n)
+    fault = rng.choice(("content", "agent_id", "is_active", "readers", "owner", "timestamp"))
+    if fault in ("content", "agent_id"):
+        payload.pop(fault, None)
+    elif fault == "is_active":
+        payload["is_active"] = "false"
+    elif fault == "readers":
+        payload["readers"] = payload.get("agent_id", "main")
+    elif fault == "owner":
+        payload["owner"] = 7
+    else:
+        payload["timestamp"] = 20261001
+    return payload
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+def test_complete_counts_judge_the_malformed_points_as_the_scan(tmp_path: Path, seed: int) -> None:
+    engine = random_store(tmp_path, seed)
+    rng = random.Random(seed)
+    bad = [StoredPoint(str(1000 + n), malformed_payload(rng, n), [0.5] * DIM) for n in range(40)]
+    engine.store.upsert(COLLECTION, bad[:30])
+    engine.store.upsert("lab_notes", bad[30:])
+    complete = engine.counted_stats(complete=True)
+    assert complete is not None
+    read = engine.stats()
+    assert complete.pending == [] == read.pending
+    assert sum(c.malformed for c in read.collections) == 40
+    assert complete.model_dump() == read.model_dump()
+    # Not the counts alone: those still count the malformed points as notes.
+    counted = engine.counted_stats()
+    assert counted is not None
+    assert without_pending(counted.model_dump(), "malformed", "unattributed") != without_pending(
+        read.model_dump(), "malformed", "unattributed"
+    )
+
+
+def test_complete_counts_of_the_team_store_and_without_history(tmp_path: Path) -> None:
+    team = make_engine(EdgeStore(tmp_path / "team"), settings=team_settings())
+    build_team_store(team)
+    complete = team.counted_stats(complete=True)
+    assert complete is not None
+    assert complete.model_dump() == team.stats().model_dump()
+    early = team.counted_stats(history=False)
+    assert early is not None
+    assert early.pending == ["malformed", "runs", "merges", "merged_away"]
