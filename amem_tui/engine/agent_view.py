@@ -158,6 +158,7 @@ class AgentView:
         exact: bool | None = None,
         links: bool = True,
         stop: Callable[[], bool] | None = None,
+        wait: bool = True,
     ) -> SearchResult:
         """What the agent finds for ``query``, best first and explained; changes nothing.
 
@@ -167,7 +168,9 @@ class AgentView:
         compares the query with every vector, False walks the HNSW graph, None scans up
         to 250,000 notes (``result.exact`` says which it was). ``stop`` is asked between
         the stages; when it says True, :class:`SearchStopped` is raised (an app stops a
-        search whose query was typed over). See :mod:`amem_tui.engine.search`.
+        search whose query was typed over). ``wait`` False answers from what is loaded
+        rather than wait for the model or the keyword index (``result.partial`` says what
+        was left out). See :mod:`amem_tui.engine.search`.
         """
         return searching.search(
             self._space,
@@ -180,6 +183,7 @@ class AgentView:
             links=links,
             session_key=self.session_key,
             stop=stop,
+            wait=wait,
         )
 
     def hidden_matches(

@@ -228,6 +228,12 @@ class CollectionService:
             return cache.select(points_count, keep, key)
         return NoteIndex.build(self.notes(flt)).select(keep)
 
+    def index_ready(self) -> bool:
+        """True when :meth:`select` answers without reading every note first (no note
+        index is kept for this store: the store filters, which never waits long)."""
+        cache = self._index_cache()
+        return cache is None or cache.ready()
+
     def _index_cache(self) -> IndexCache | None:
         if not self.store.embedded:
             return None

@@ -448,6 +448,10 @@ class SearchResult(BaseModel):
     total: int | None = None
     #: How many candidates each retriever contributed before fusion.
     candidates: int | None = None
+    #: What a search that would not wait left out, in words (None: nothing): asked
+    #: while the model or the keyword index was still loading, it answered from what
+    #: was there (see ``search(wait=False)``).
+    partial: str | None = None
 
 
 #: What started a consolidation run (``undo`` and ``openclaw`` runs are recorded, never asked for).

@@ -1,6 +1,7 @@
 """The overview on a store that counts from its indexes (Qdrant Edge): the counted
-figures show at once, malformed points are marked as still coming until every note is
-read, and while following the figures are counted again after a write elsewhere."""
+figures show at once, malformed points and the consolidation history are marked as
+still coming until the note index names them (every note is read only where there is
+none), and while following the figures are counted again after a write elsewhere."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
 
 from amem_tui.demo import seed_demo
 from amem_tui.engine.engine import MemoryEngine
@@ -47,7 +48,7 @@ def malformed_cells(screen: OverviewScreen) -> list[str]:
 
 
 async def wait_for(pilot: Any, done: Any) -> None:
-    for _ in range(300):
+    for _ in range(1500):  # 30 s: a loaded machine takes its time
         if done():
             return
         await pilot.pause(0.02)
@@ -56,32 +57,56 @@ async def wait_for(pilot: Any, done: Any) -> None:
 
 async def test_counts_first_then_the_malformed_figures(tmp_path: Path) -> None:
     engine = edge_demo(tmp_path)
-    reading, release = threading.Event(), threading.Event()
-    real_stats = engine.stats
+    counting, release = threading.Event(), threading.Event()
+    real_counts = engine.counted_stats
+    reads: list[object] = []
 
-    def slow_stats(progress: Any = None) -> Any:
-        reading.set()
-        release.wait(10)
-        return real_stats(progress)
+    def slow_completion(complete: bool = False, history: bool = True) -> Any:
+        if complete:
+            counting.set()
+            release.wait(10)
+        return real_counts(complete, history)
 
-    engine.stats = slow_stats  # type: ignore[method-assign]
+    def full_read(progress: Any = None) -> Any:
+        reads.append(progress)
+        raise AssertionError("the note index names the malformed points: no full read")
+
+    engine.counted_stats = slow_completion  # type: ignore[method-assign]
+    engine.stats = full_read  # type: ignore[method-assign]
     app = demo_app(engine)
     async with app.run_test(size=(160, 40)) as pilot:
         await settle(pilot)
         await pilot.press("o")
         screen = app.screen
         assert isinstance(screen, OverviewScreen)
-        await wait_for(pilot, lambda: reading.is_set() and drawn(screen, pending=True))
+        await wait_for(pilot, lambda: counting.is_set() and drawn(screen, pending=True))
         counted = screen.stats
-        assert counted is not None and counted.pending == ["malformed"]
+        assert counted is not None
+        assert counted.pending == ["malformed", "runs", "merges", "merged_away"]
         assert [a.private for a in counted.agents] == [8, 6, 3]
         assert malformed_cells(screen) == ["?", "?", "?"]
         status = str(screen.query_one("#overview-status").render())
-        assert "still coming: malformed points (?)" in status
+        assert "still coming: malformed points and consolidation runs (?)" in status
+        shown = [str(widget.render()) for widget in screen.query(Static)]
+        assert "Still coming: the consolidation history…" in shown
         release.set()
         await wait_for(pilot, lambda: drawn(screen, pending=False))
         assert malformed_cells(screen) == ["0", "0", "0"]
         assert "still coming" not in str(screen.query_one("#overview-status").render())
+        assert reads == []
+
+
+async def test_without_a_note_index_every_note_is_read(tmp_path: Path) -> None:
+    engine = edge_demo(tmp_path)
+    engine.collection("amem_notes").malformed_note_ids = lambda: None  # type: ignore[method-assign]
+    app = demo_app(engine)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("o")
+        screen = app.screen
+        assert isinstance(screen, OverviewScreen)
+        await wait_for(pilot, lambda: drawn(screen, pending=False))
+        assert malformed_cells(screen) == ["0", "0", "0"]
 
 
 async def test_following_counts_again_after_a_write(tmp_path: Path) -> None:

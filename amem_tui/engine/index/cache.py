@@ -68,6 +68,16 @@ class IndexCache:
             self._set(index, token, dirty=False)
             return index
 
+    def ready(self) -> bool:
+        """True when :meth:`current` can answer without reading the collection: an index
+        is in memory (caught up by reading only what changed) or saved, and no read of
+        the collection is under way."""
+        if self._reader.locked():
+            return False
+        if self._index is not None:
+            return True
+        return self.folder is not None and files.saved(self.folder)
+
     def _set(self, index: NoteIndex, token: tuple[int, int], dirty: bool) -> None:
         with self._lock:
             if index is not self._index:

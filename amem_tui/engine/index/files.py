@@ -151,6 +151,15 @@ def _read_arrays(path: Path) -> dict[str, np.ndarray]:
     return arrays
 
 
+def saved(folder: Path) -> bool:
+    """True when ``folder`` holds an index of this format (whatever state it reflects)."""
+    try:
+        meta = json.loads((folder / META).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(meta, dict) and meta.get("format") == FORMAT and (folder / ARRAYS).is_file()
+
+
 def load(folder: Path) -> tuple[NoteIndex, dict[str, Any]] | None:
     """The saved index and the state it was built at, or None (missing, old, unreadable)."""
     try:

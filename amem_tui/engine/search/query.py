@@ -35,8 +35,16 @@ def search(
     links: bool = True,
     session_key: str | None = None,
     stop: Callable[[], bool] | None = None,
+    wait: bool = True,
 ) -> SearchResult:
     """What the agent of ``space`` finds for ``query``, best first, explained.
+
+    ``wait`` False answers from what is loaded already rather than wait for the rest
+    (an app's first queries, typed while the model loads and the keyword index is
+    read): by words alone while the model loads, by meaning alone while the keyword
+    index is read, and with no hits while both are; ``partial`` then says what was
+    left out, and hidden matches are not looked for. Asked again once both are there,
+    the same search gives the whole answer.
 
     ``exact``: compare the query with every vector (True), walk the graph (False), or
     (None) scan while the collection is small enough (:func:`scans_exactly`); the
@@ -61,22 +69,53 @@ def search(
     if not query.strip():
         return result
     notices: list[str] = []
-    vector = query_vector(space.own, query, mode, notices)
+    loading = [] if wait else still_loading(space, mode)
+    vector = None if "model" in loading else query_vector(space.own, query, mode, notices)
     stop_if_asked(stop)
     if vector is None and mode != "keyword":
         result.search_mode = "keyword"
+    if "keyword index" in loading and result.search_mode == "hybrid":
+        result.search_mode = "dense"  # by meaning alone until the index is read
+    ranked = not ("keyword index" in loading and result.search_mode == "keyword")
+    result.partial = _partial(loading, ranked)
     info = space.own.info()
-    if info is not None:
+    if info is not None and ranked:
         if result.search_mode != "keyword":
             result.exact = scans_exactly(exact, info.points_count)
         rank(space, query, vector, result, limit, result.exact, info.points_count, now, stop)
         if links and vector is not None and result.hits:
             walk_links(space, vector, result)
         mark_matched_terms(result, query)
-    if hidden:
+    if hidden and result.partial is None:
         result.hidden = find_hidden(space, query, vector, limit, notices, mode, exact)
     result.notice = " ".join(notices) or None
     return result
+
+
+def still_loading(space: SearchSpace, mode: SearchMode) -> list[str]:
+    """What a search in ``mode`` would wait for now: ``model`` (its model is still
+    loading), ``keyword index`` (every note is still being read into it)."""
+    out = []
+    if mode != "keyword":
+        embedder = space.own.embedder()
+        if embedder is not None and not embedder.loaded:
+            out.append("model")
+    if mode != "dense" and not space.own.index_ready():
+        out.append("keyword index")
+    return out
+
+
+def _partial(loading: list[str], ranked: bool) -> str | None:
+    """What a search that did not wait left out, in words (``ranked``: it found hits
+    with what was there)."""
+    if not loading:
+        return None
+    if not ranked:
+        what = " and the ".join(loading)
+        return f"no hits yet: the {what} {'are' if len(loading) == 2 else 'is'} still loading"
+    if loading == ["model"]:
+        return "the model is still loading: matched by words only"
+    return "the keyword index is still loading: matched by meaning only"
 
 
 def hidden_matches(

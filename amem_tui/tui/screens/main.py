@@ -441,3 +441,5 @@ class MainScreen(FollowActions, StoreViews, SelectionScreen):
         header = self.header_bar
         header.model_note = "" if message.ready else message.detail
         header.show(self.scope, self.counts)
+        if message.ready:
+            self.search_box.complete_partial()

@@ -20,6 +20,10 @@ frame for the hits; a search slower than the hold shows the text first, as befor
 An emptied box brings the listings back :data:`CLEAR_SETTLE` later, unless text comes
 first: Ctrl+U followed at once by a new query goes straight to the new hits, instead
 of drawing the listings (about 50 ms of work at 100k notes) while the keys wait.
+
+A query typed before the model is loaded or the keyword index read is answered from
+what is there (by words, or by meaning alone), marked partial on the status line, and
+searched again as soon as the rest is ready (:meth:`SearchBox.complete_partial`).
 """
 
 from __future__ import annotations
@@ -184,6 +188,14 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         with contextlib.suppress(Exception):  # a failing store shows in the next load
             self.engine.agent(scope).warm_up()
         heap.settle()
+        with contextlib.suppress(RuntimeError):  # the app closed meanwhile
+            self.app.call_from_thread(self.complete_partial)
+
+    def complete_partial(self) -> None:
+        """Search again for a query whose answer on screen is partial (the model or the
+        keyword index has come meanwhile)."""
+        if self.result is not None and self.result.partial and self.query_text:
+            self.start_search()
 
     # ---------------------------------------------------------------- typing
     @on(Input.Changed, "#search")
@@ -304,6 +316,7 @@ class SearchBox(ReportsWorkerFailures, Vertical):
                 limit=SEARCH_LIMIT,
                 exact=False,
                 stop=lambda: not self._is_current(generation, query),
+                wait=False,
             )
         except SearchStopped:
             self.post_message(SearchAbandoned(generation, query))
@@ -312,6 +325,8 @@ class SearchBox(ReportsWorkerFailures, Vertical):
             self.post_message(SearchFailed(generation, query, str(exc)))
             raise  # reported by the worker-error handler
         self.post_message(SearchDone(generation, query, result))
+        if result.partial:
+            return  # searched again once the rest is there
         worker = get_current_worker()
         # Hidden matches cost about a search again: only for a query the user has
         # stopped typing, so they never compete with the next query's search.
@@ -432,6 +447,8 @@ class SearchBox(ReportsWorkerFailures, Vertical):
                 "toggle_hidden",
             )
             parts.append(f"{len(result.hidden)} hidden matches ({key} to {verb})")
+        if result.partial:
+            parts.append(f"partial: {result.partial}")
         if result.notice:
             parts.append(result.notice)
         parts.append("Esc clears")
