@@ -251,6 +251,7 @@ class EdgeStore(ShardOptimizing):
                 shutil.rmtree(folder / "shard.optimizing", ignore_errors=True)
                 shard = load_shard(str(folder / "shard"))
             opened = OpenShard(folder, shard, meta)
+            opened.read_graph_ahead()
             self._collections[collection] = opened
         # Writes since the last optimize (maybe by a process that quit before it ran).
         optimized = int(meta.get("optimized_points", 0))
@@ -597,6 +598,7 @@ class EdgeStore(ShardOptimizing):
                     with contextlib.suppress(OSError):
                         opened.process.kill()
         for opened in opened_all:
+            opened.stop_reading()
             self._wait_optimizer(opened)
             with opened.lock:
                 with contextlib.suppress(Exception):

@@ -25,6 +25,7 @@ scan.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import subprocess
@@ -36,7 +37,7 @@ from typing import Any
 
 import qdrant_edge as qe
 
-from amem_tui.engine.store.shard_files import read_ahead
+from amem_tui.engine.store.shard_files import read_ahead, read_graph_behind
 
 META_FILE = "collection.json"
 #: An HNSW graph (built when a bulk load is optimized, in a child process). Measured
@@ -132,6 +133,24 @@ class OpenShard:
         self.journal: list[qe.UpdateOperation] | None = None
         #: Held for every call on the shard, so a swap never closes it under a reader.
         self.lock = threading.RLock()
+        #: The child reading a compact shard's graph ahead of its first searches.
+        self.reader: subprocess.Popen[bytes] | None = None
+
+    def read_graph_ahead(self) -> None:
+        """Start reading a compact shard's graph into the page cache, in the background
+        (see :func:`.shard_files.read_graph_behind`)."""
+        self.stop_reading()
+        if self.compact:
+            self.reader = read_graph_behind(self.folder / "shard")
+
+    def stop_reading(self) -> None:
+        """End the graph's read ahead, if it still runs (closing the store)."""
+        reader, self.reader = self.reader, None
+        if reader is not None and reader.poll() is None:
+            with contextlib.suppress(OSError):
+                reader.kill()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                reader.wait(timeout=5)
 
     @property
     def compact(self) -> bool:
@@ -235,6 +254,7 @@ class OpenShard:
                 self._compacted(compact)
                 self.write_meta()
                 shutil.rmtree(old, ignore_errors=True)
+                self.read_graph_ahead()
         finally:
             self.journal = None
             self.process = None

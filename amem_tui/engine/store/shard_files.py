@@ -30,6 +30,9 @@ from pathlib import Path
 #: Files and folders a load leaves on disk, read only as searches need them: the full
 #: vectors, the payloads, the HNSW graph. The write-ahead log lies outside ``segments``.
 LEFT_ON_DISK = frozenset({"matrix.dat", "payload_storage", "vector_index"})
+#: What every search of a compact shard walks first: its HNSW graph (the rest a search
+#: reads is a few vectors and payloads, wherever they lie).
+FIRST_SEARCH_READS = "vector_index"
 _CHUNK = 1 << 20
 
 
@@ -75,6 +78,33 @@ def read_ahead(shard: Path) -> None:
             if done.returncode == 0:
                 return
     read_here(shard)
+
+
+def read_graph_behind(shard: Path) -> subprocess.Popen[bytes] | None:
+    """Start reading a compact shard's HNSW graph into the page cache in the background,
+    and return the reading child (None where none could start).
+
+    On a cold start (the page cache dropped, or a store just copied) the first searches
+    of a big compact shard waited for their graph pages one fault at a time; read
+    ahead in sequence, at the lowest priority, they are in memory by the time a person
+    has typed a query. The child only reads: the caller never waits for it.
+    """
+    find = shutil.which("find")
+    if find is None or not (shard / "segments").is_dir():
+        return None
+    nice = shutil.which("nice")
+    command = [
+        find, str(shard / "segments"), "-path", f"*/{FIRST_SEARCH_READS}/*", "-type", "f",
+        "-exec", "cat", "{}", "+",
+    ]  # fmt: skip
+    if nice is not None:
+        command = [nice, "-n", "19", *command]
+    try:
+        return subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )
+    except OSError:
+        return None
 
 
 def read_here(shard: Path) -> int:

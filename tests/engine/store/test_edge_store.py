@@ -22,6 +22,7 @@ from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.engine.store.filters import Filter, Match
 from amem_tui.engine.store.qdrant import QdrantStore
 from amem_tui.engine.store.shard_files import (
+    read_graph_behind,
     files_loaded_into_memory,
     find_command,
     read_ahead,
@@ -258,6 +259,35 @@ def test_read_ahead_reads_what_a_load_copies_and_leaves_the_rest(tmp_path: Path)
     reopened = EdgeStore(tmp_path)  # opening reads ahead, then loads as before
     assert [h.id for h in reopened.search("c", vectors[0], None, 1)] == ["0"]
     reopened.close()
+
+
+def _children() -> list[str]:
+    """The commands of this process's child processes."""
+    found = []
+    for task in Path("/proc/self/task").iterdir():
+        for pid in (task / "children").read_text().split():
+            cmdline = Path(f"/proc/{pid}/cmdline")
+            if cmdline.exists():
+                found.append(cmdline.read_text().replace("\0", " "))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads /proc")
+def test_a_compact_shard_reads_its_graph_ahead_in_the_background(tmp_path: Path) -> None:
+    vectors = _clustered(91, 9, seed=4)
+    store = EdgeStore(tmp_path, optimize_after=50, compact_vectors_from=60, background=False)
+    store.ensure_collection("c", 64, "m")
+    store.upsert("c", [StoredPoint(str(i), {}, v) for i, v in enumerate(vectors)])
+    store.close()
+    shard = tmp_path / "edge" / "c" / "shard"
+    reader = read_graph_behind(shard)
+    assert reader is not None
+    assert reader.wait(timeout=30) == 0
+    assert any("vector_index" in arg for arg in reader.args)
+    reopened = EdgeStore(tmp_path)
+    assert [h.id for h in reopened.search("c", vectors[0], None, 1, exact=False)] == ["0"]
+    reopened.close()
+    assert not [c for c in _children() if "vector_index" in c]  # closing ends the read
 
 
 def test_counts_stay_exact_through_writes_deletes_and_optimizes(tmp_path: Path) -> None:
