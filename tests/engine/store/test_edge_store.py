@@ -22,10 +22,10 @@ from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.engine.store.filters import Filter, Match
 from amem_tui.engine.store.qdrant import QdrantStore
 from amem_tui.engine.store.shard_files import (
-    read_graph_behind,
     files_loaded_into_memory,
     find_command,
     read_ahead,
+    read_graph_behind,
     read_here,
 )
 from tests.support.engines import make_engine
