@@ -104,6 +104,12 @@ class MemoryEngine:
         self._collections.save_indexes()
         self.store.close()
 
+    def release_memory(self) -> int:
+        """Hand back what the process holds of the store's files and no longer needs
+        (an embedded store's pages mapped to read them: they stay in the page cache);
+        for an app to call now and then. Returns the bytes of mappings released."""
+        return self.store.release_pages()
+
     def __enter__(self) -> MemoryEngine:
         return self
 

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 # imported where they are first needed.
 
 DEFAULT_THEME = "amem-dark"
+#: Seconds between two hand-backs of the store's mapped pages (see ``release_memory``).
+RELEASE_EVERY = 2.0
 
 
 def palette_commands() -> type[Provider]:
@@ -149,6 +151,20 @@ class AmemApp(App[int]):
         for problem in self.startup_problems:
             self.notify(problem, title="Configuration", severity="warning", markup=False)
         self.call_after_refresh(self._start_model_load)
+        # The pages of the store's files each search touched stay in this process until
+        # handed back (they stay in the page cache): a few megabytes a search, which
+        # would add up to the whole store over a session.
+        self.set_interval(RELEASE_EVERY, self._release_memory, name="release-memory")
+
+    def _release_memory(self) -> None:
+        self.run_worker(
+            self._engine_release, thread=True, exclusive=True, exit_on_error=False, group="release"
+        )
+
+    def _engine_release(self) -> None:
+        if self._engine is not None:
+            with contextlib.suppress(Exception):  # only memory: never worth an error
+                self._engine.release_memory()
 
     def _start_opening(self) -> None:
         self.run_worker(self._open_engine, thread=True, exit_on_error=False, group="open")

@@ -218,6 +218,12 @@ class NoteStore(Protocol):
         """A folder beside the collection for data derived from it (None: none here)."""
         ...
 
+    def release_pages(self) -> int:
+        """Hand back the pages of the store's files that this process mapped to read
+        them and no longer needs (they stay in the page cache); returns the bytes of
+        mappings released (0: nothing to release, or a store that maps nothing)."""
+        ...
+
     def close(self) -> None:
         """Release the store (and its lock, for an embedded store)."""
         ...

@@ -66,6 +66,7 @@ from amem_tui.engine.store.filters import (
     MatchExcept,
     Since,
 )
+from amem_tui.engine.store.mapped_pages import release_mapped_pages
 
 #: Keyword indexes on new collections: the scope fields plus openclaw-amem's own.
 KEYWORD_INDEXES = ("agent_id", "owner", "readers", "writers", "hash", "topics", "subjects")
@@ -73,6 +74,9 @@ BOOL_INDEXES = ("is_active",)
 #: Time indexes: ``stats`` counts the notes of each week with them.
 DATETIME_INDEXES = ("timestamp",)
 LOCK_FILE = "edge.lock"
+#: Shard files whose mapped pages every search reads (the keyword indexes it filters
+#: with, the id tracker, the compact vectors): never released.
+KEPT_MAPPED = ("/payload_index/", "id_tracker", "/quantized")
 JOURNAL_DIR = "journal"
 SIDECAR_DIR = "derived"
 SHARDS_DIR = "edge"
@@ -252,6 +256,8 @@ class EdgeStore(ShardOptimizing):
                 shard = load_shard(str(folder / "shard"))
             opened = OpenShard(folder, shard, meta)
             opened.read_graph_ahead()
+            # The write-ahead log was read to replay it; nothing reads those pages again.
+            release_mapped_pages(folder / "shard" / "wal")
             self._collections[collection] = opened
         # Writes since the last optimize (maybe by a process that quit before it ran).
         optimized = int(meta.get("optimized_points", 0))
@@ -584,6 +590,16 @@ class EdgeStore(ShardOptimizing):
         if wanted:
             self._update(opened, qe.UpdateOperation.delete_points(wanted), "deleting", wanted)
             self._note_writes(opened, len(wanted))
+
+    # ---------------------------------------------------------------- memory
+    def release_pages(self) -> int:
+        """Drop from this process the pages of the shards' files that are read as
+        searches need them (full vectors, graph, payloads, the write-ahead log): they
+        stay in the page cache, and a search maps again the few it touches (see
+        :mod:`.mapped_pages`). What a load keeps in memory is left alone."""
+        if self._closed:
+            return 0
+        return release_mapped_pages(self.root / SHARDS_DIR, skip=KEPT_MAPPED)
 
     # ---------------------------------------------------------------- close
     def close(self) -> None:

@@ -238,6 +238,10 @@ class QdrantStore:
         folder = self._folder(self.resolve_alias(collection))
         return folder / "derived" if folder is not None else None
 
+    def release_pages(self) -> int:
+        """Nothing: qdrant-client maps no store files into this process."""
+        return 0
+
     # ---------------------------------------------------------- collections
     def list_collections(self) -> list[str]:
         """Names of all collections."""

@@ -158,6 +158,10 @@ class ReadOnlyGuard:
         """None: nothing is written into a store opened read-only."""
         return None
 
+    def release_pages(self) -> int:
+        """Release the wrapped store's mapped pages (reading only)."""
+        return self.inner.release_pages()
+
     def close(self) -> None:
         """Close the wrapped store."""
         self.inner.close()

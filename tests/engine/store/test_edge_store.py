@@ -353,3 +353,37 @@ def test_open_store_defaults_to_edge_and_keeps_qdrant_client_folders(
     assert isinstance(escape, QdrantStore)
     escape.close()
     assert isinstance(open_store(chosen), QdrantStore)  # its folder now says qdrant-client
+
+
+def _resident_kib_under(root: Path) -> int:
+    """KiB of this process's resident memory in mappings of files under ``root``."""
+    total, inside = 0, False
+    prefix = str(root.resolve())
+    for line in Path("/proc/self/smaps").read_text().splitlines():
+        head = line.split(maxsplit=5)
+        if len(head) >= 5 and "-" in head[0] and ":" not in head[0]:
+            inside = len(head) > 5 and head[5].startswith(prefix)
+        elif inside and line.startswith("Rss:"):
+            total += int(line.split()[1])
+    return total
+
+
+@pytest.mark.skipif(not Path("/proc/self/smaps").exists(), reason="reads /proc")
+def test_released_pages_leave_the_process_and_searches_answer_the_same(tmp_path: Path) -> None:
+    vectors = _clustered(3000, 12, seed=5)
+    store = EdgeStore(tmp_path, optimize_after=10**9, background=False)
+    store.ensure_collection("c", 64, "m")
+    points = [StoredPoint(str(i), {"agent_id": "main", "n": i}, v) for i, v in enumerate(vectors)]
+    store.upsert("c", points)
+    store.close()
+    store = EdgeStore(tmp_path)
+    before = [[h.id for h in store.search("c", v, None, 5)] for v in vectors[:40]]
+    store.retrieve("c", [str(i) for i in range(0, 3000, 7)], with_vectors=True)
+    held = _resident_kib_under(tmp_path)
+    assert held > 0
+    assert store.release_pages() > 0
+    assert _resident_kib_under(tmp_path) < held
+    assert [[h.id for h in store.search("c", v, None, 5)] for v in vectors[:40]] == before
+    assert store.retrieve("c", ["7"])[0].payload == {"agent_id": "main", "n": 7}
+    store.close()
+    assert store.release_pages() == 0  # closed: nothing to hand back
