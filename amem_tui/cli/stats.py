@@ -5,7 +5,8 @@ soft-deleted, selectively shared, legacy, malformed) and its consolidation savin
 the notes each agent wrote per week; who wrote the shared scope. Reading only.
 
 The figures come from the store's indexes (counts and facets) where it has them;
-malformed points are only found by reading every note, which ``--check`` does.
+malformed points are found by ``--check``: from the note index an embedded store keeps
+(kept current, and saved beside the store), else by reading every note.
 """
 
 from __future__ import annotations
@@ -24,18 +25,19 @@ if TYPE_CHECKING:
 
 
 def stats_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--check``: read every note, to find malformed points too."""
+    """``--check``: count malformed points too (the note index, else every note read)."""
     parser.add_argument(
         "--check",
         action="store_true",
-        help="read every note (slow on a big store) to find malformed points; without it "
-        "the figures come from the store's indexes and malformed points are not counted",
+        help="count malformed points too (named by the note index an embedded store keeps, "
+        "else found by reading every note: slow on a big store); without it the figures "
+        "come from the store's indexes and malformed points are not counted",
     )
 
 
 @dataclass(frozen=True)
 class StatsOptions:
-    """``stats``: read every note (``--check``) or count from the indexes."""
+    """``stats``: count from the indexes, malformed points too with ``--check``."""
 
     check: bool
 
@@ -52,7 +54,11 @@ class StoreFigures:
 
 def store_stats(ctx: Context, options: StatsOptions) -> StoreFigures:
     """The engine's figures, with each owner's share of the shared scope."""
-    counted = None if options.check else ctx.engine.counted_stats()
+    # --check: the note index names the malformed points where the store keeps one;
+    # only without it is every note read.
+    counted = ctx.engine.counted_stats(complete=options.check)
+    if counted is None or (options.check and counted.pending):
+        counted = None
     stats = counted if counted is not None else ctx.engine.stats()
     share = {owner: round(part, 4) for owner, part in stats.shared_share().items()}
     return StoreFigures(stats, stats.shared_total, share)
