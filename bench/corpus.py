@@ -241,6 +241,9 @@ def embed_cached(texts: list[str], label: str, progress: bool = True) -> np.ndar
     CACHE.mkdir(parents=True, exist_ok=True)
     embedder = None
     parts: list[np.ndarray] = []
+    # The templates repeat texts (a quarter of them at 100,000 notes): each distinct text
+    # is embedded once, and a repeat takes the vector already made.
+    known: dict[str, np.ndarray] = {}
     started = time.perf_counter()
     for start in range(0, len(texts), CHUNK):
         chunk = texts[start : start + CHUNK]
@@ -248,13 +251,15 @@ def embed_cached(texts: list[str], label: str, progress: bool = True) -> np.ndar
         path = CACHE / f"emb-{label}-{digest}.npy"
         if path.exists():
             parts.append(np.load(path))
+            known.update(zip(chunk, parts[-1], strict=True))
             continue
         if embedder is None:
             embedder = _embedder()
-        # Embed in length order: batches of similar length waste less time on padding.
-        order = sorted(range(len(chunk)), key=lambda i: len(chunk[i]))
-        vectors = np.empty((len(chunk), embedder.dim), dtype=np.float32)
-        vectors[order] = embedder.embed_documents([chunk[i] for i in order])
+        fresh = sorted({text for text in chunk if text not in known}, key=len)
+        # Embedded in length order: batches of similar length waste less time on padding.
+        if fresh:
+            known.update(zip(fresh, embedder.embed_documents(fresh), strict=True))
+        vectors = np.stack([known[text] for text in chunk]).astype(np.float32)
         tmp = path.with_suffix(".tmp.npy")
         np.save(tmp, vectors)
         tmp.rename(path)

@@ -7,7 +7,10 @@ amem-tui skips it), and nothing else: no
 store, no model, no pydantic, no numpy. What it takes to show its first frame and to
 put a typed query's first row on screen is what any Textual app pays on this machine.
 
-Usage: python bench/floor_app.py TEXTS.json
+Without a texts file it is the bare app: the same header, input and table, empty,
+with nothing read before its first frame (what the first frame is compared with).
+
+Usage: python bench/floor_app.py [TEXTS.json]
 """
 
 from __future__ import annotations
@@ -59,5 +62,8 @@ class FloorApp(App[None]):
 
 
 if __name__ == "__main__":
-    with open(sys.argv[1], encoding="utf-8") as handle:
-        FloorApp(json.load(handle)).run()
+    if len(sys.argv) < 2:
+        FloorApp([]).run()
+    else:
+        with open(sys.argv[1], encoding="utf-8") as handle:
+            FloorApp(json.load(handle)).run()

@@ -17,11 +17,21 @@ read from the screen as a person reads it (bench/terminal.py):
 - typed right after Ctrl+U: then each query again, its keys sent at once after the
   Ctrl+U that clears the one before (no wait for the clear to show), timed the same
   way: what a person who clears and types on meets;
-- peak RSS of each app's process (VmHWM) after the queries.
+- peak RSS of each app's process (VmHWM) after the queries;
+- the bare app's first frame: the floor app with no texts to read before it starts (a
+  bare Textual app: header, input, empty table), started ``--bare`` times per round
+  beside the others; amem-tui's first frame is given as a ratio to it too;
+- with ``--early``, amem-tui also gets its first query typed as soon as its first frame
+  is on screen (before the store has opened, the model loaded or the index been read),
+  and the time from the first frame until that query's right hit shows is reported
+  ("first query after the first frame"): what a person who starts typing at once waits.
 
 Usage: python bench/latency.py --store FOLDER --notes N [--queries 50] [--size 160x48]
-       [--rounds 2] [--baseline CHECKOUT]   (earlier code, timed beside the current)
+       [--rounds 2] [--bare 3] [--early]
+       [--baseline CHECKOUT]   (earlier code, timed beside the current)
        [--baseline-store COPY]   (the baseline's own copy of the store)
+       [--cold COMMAND]   (run before each amem-tui start, e.g. one that drops the page
+                           cache: "sync; echo 3 > /proc/sys/vm/drop_caches")
 """
 
 from __future__ import annotations
@@ -29,6 +39,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -89,6 +100,7 @@ def time_amem(
     tops: list[str],
     size: tuple[int, int],
     code: Path | None = None,
+    early: bool = False,
 ) -> dict[str, Any]:
     exe = str(Path(sys.executable).with_name("amem-tui"))
     # Another checkout's package first on the path: the same store and keys, other code.
@@ -98,11 +110,20 @@ def time_amem(
     try:
         app.wait_for(lambda s: "amem-tui" in s and "Private" in s)
         first = time.perf_counter() - app.started
+        first_query = None
+        if early:  # typed at once: the store may still be opening, the model loading
+            app.keys("/")
+            app.type(queries[0])
+            marker = f"hits for '{queries[0][:40]}"
+            app.wait_for(lambda s, m=marker, t=tops[0]: m in s and t in s, timeout=600)
+            first_query = time.perf_counter() - app.started - first
+            app.keys("C-u")
         app.wait_for(lambda s: "visible" in s, timeout=600)
         filled = time.perf_counter() - app.started
         # Panes filled and the model ready: what a person sees before typing.
         app.wait_for(lambda s: "Private" in s and "loading" not in s.lower(), timeout=600)
-        app.keys("/")
+        if not early:
+            app.keys("/")
         latencies: list[float] = []
         clears: list[float] = []
         for query, top in zip(queries, tops, strict=True):
@@ -120,6 +141,7 @@ def time_amem(
         return {
             "first_frame_s": first,
             "filled_s": filled,
+            "first_query_s": first_query,
             "typing": figures(latencies),
             "after_clear": figures(after_clear),
             "clearing": figures(clears),
@@ -127,6 +149,24 @@ def time_amem(
         }
     finally:
         app.stop()
+
+
+def time_bare(size: tuple[int, int]) -> float:
+    """Seconds from start to the bare app's first frame (the floor app with no texts)."""
+    app = TerminalApp([sys.executable, str(HERE / "floor_app.py")], size=size, env=environment())
+    app.start()
+    try:
+        app.wait_for(lambda s: "floor app" in s)
+        return time.perf_counter() - app.started
+    finally:
+        app.stop()
+
+
+def run_cold(command: str | None) -> None:
+    """Run the command that makes the next start a cold one (drops the page cache)."""
+    if command:
+        subprocess.run(command, shell=True, check=True)
+        time.sleep(0.5)
 
 
 def time_floor(texts_file: Path, queries: list[str], size: tuple[int, int]) -> dict[str, Any]:
@@ -180,6 +220,11 @@ def main() -> None:
         type=Path,
         help="a copy of the store for the baseline (when the two save different index formats)",
     )
+    parser.add_argument("--bare", type=int, default=3, help="bare-app starts per round")
+    parser.add_argument(
+        "--early", action="store_true", help="type the first query at amem-tui's first frame"
+    )
+    parser.add_argument("--cold", help="a shell command run before each amem-tui start")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     width, height = (int(x) for x in args.size.split("x"))
@@ -190,18 +235,24 @@ def main() -> None:
         texts_file = Path(tmp) / "texts.json"
         texts_file.write_text(json.dumps(data.texts), encoding="utf-8")
         runs: dict[str, list[dict[str, Any]]] = {"floor": [], "amem": []}
+        bare: list[float] = []
         if args.baseline is not None:
             runs["before"] = []
         for _ in range(args.rounds):  # alternated: all see the same machine load
+            bare.extend(time_bare((width, height)) for _ in range(args.bare))
             runs["floor"].append(time_floor(texts_file, queries, (width, height)))
             time.sleep(1)
             if args.baseline is not None:
                 store = args.baseline_store or args.store
+                run_cold(args.cold)
                 runs["before"].append(
-                    time_amem(store, queries, tops, (width, height), args.baseline)
+                    time_amem(store, queries, tops, (width, height), args.baseline, args.early)
                 )
                 time.sleep(1)
-            runs["amem"].append(time_amem(args.store, queries, tops, (width, height)))
+            run_cold(args.cold)
+            runs["amem"].append(
+                time_amem(args.store, queries, tops, (width, height), early=args.early)
+            )
     out: dict[str, Any] = {
         name: {
             "first_frame_s": statistics.median(r["first_frame_s"] for r in rs),
@@ -213,8 +264,18 @@ def main() -> None:
         }
         for name, rs in runs.items()
     }
+    for name, rs in runs.items():
+        if name != "floor" and args.early:
+            out[name]["first_query_s"] = [r["first_query_s"] for r in rs]
+    out["bare"] = {
+        "first_frame_s": statistics.median(bare) if bare else None,
+        "samples_s": [round(b, 3) for b in bare],
+    }
     out["ratios"] = {
         "first_frame": out["amem"]["first_frame_s"] / out["floor"]["first_frame_s"],
+        "first_frame_to_bare": out["amem"]["first_frame_s"] / out["bare"]["first_frame_s"]
+        if bare
+        else None,
         "typing_p50_extra_ms": out["amem"]["typing"]["p50_ms"] - out["floor"]["typing"]["p50_ms"],
         "typing_p90_extra_ms": out["amem"]["typing"]["p90_ms"] - out["floor"]["typing"]["p90_ms"],
         "after_clear_p50_extra_ms": out["amem"]["after_clear"]["p50_ms"]
@@ -243,7 +304,17 @@ def main() -> None:
             f" p90 {after['p90_ms']:.0f} ms max {after['max_ms']:.0f} ms"
             f"  over 300 ms {after['over_300']}/{after['n']}"
         )
+        if args.early and name != "floor":
+            shown = ", ".join(f"{q:.2f}" for q in row["first_query_s"])
+            print(f"  {'':6}  first query typed at the first frame, answered after {shown} s")
+    if bare:
+        print(
+            f"  bare    first frame {out['bare']['first_frame_s']:.2f} s (median of "
+            f"{len(bare)}: {', '.join(f'{b:.2f}' for b in bare)})"
+        )
     ratios = out["ratios"]
+    if bare:
+        print(f"  first frame {ratios['first_frame_to_bare']:.2f}x the bare app's")
     print(
         f"  first frame {ratios['first_frame']:.2f}x the floor; typing p50 "
         f"{ratios['typing_p50_extra_ms']:+.0f} ms, p90 {ratios['typing_p90_extra_ms']:+.0f} ms;"

@@ -1,0 +1,136 @@
+"""``stats`` and the overview against a CLI search process, on one built store, in one run.
+
+The floor is what a person already waits for on this store: one ``amem-tui search``
+process (interpreter, imports, the store opened, the model loaded, one hybrid
+search). Alternated with it, ``--runs`` times each:
+
+- ``stats``: the whole ``amem-tui stats`` process (its figures counted from the
+  store's indexes; malformed points are left to ``stats --check``);
+- ``stats --check``: the same with every figure, malformed points included (found by
+  the note index where the store keeps one, else by reading every note).
+
+Then the overview in the app (tmux, as a person sees it; bench/terminal.py), ``--runs``
+times: the app is started and left to fill its panes and load its model, ``o`` is
+pressed, and the time runs until the first figures are on screen (its status line
+counts the agents and points), then until nothing is still coming (the malformed
+points and the consolidation history).
+
+Each figure is given as min / median / max with its ratio (of medians) to the search
+process. Usage:
+
+    python bench/overview.py --store FOLDER [--agent main] [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import corpus  # noqa: E402
+from terminal import TerminalApp, environment  # noqa: E402
+
+#: The overview's status line once its counts are drawn: "8 agents · 100,000 points".
+COUNTED = re.compile(r"\d+ agents · [\d,]+ points")
+
+
+def run(command: list[str]) -> float:
+    """Seconds the whole process took (it must succeed)."""
+    began = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    took = time.perf_counter() - began
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed ({done.returncode}): {done.stderr.strip()}")
+    return took
+
+
+def spread(samples: list[float]) -> dict[str, Any]:
+    """min, median and max of a figure, with its samples."""
+    return {
+        "min": min(samples),
+        "median": statistics.median(samples),
+        "max": max(samples),
+        "samples": [round(s, 3) for s in samples],
+    }
+
+
+def overview_in_app(exe: str, store: Path, agent: str, size: tuple[int, int]) -> dict[str, float]:
+    """One app start: seconds from pressing ``o`` to the first figures and to the last."""
+    command = [exe, "--store", str(store), "--agent", agent]
+    app = TerminalApp(command, size=size, env=environment())
+    app.start()
+    out: dict[str, float] = {}
+    try:
+        app.wait_for(lambda s: "visible" in s, timeout=600)
+        app.wait_for(lambda s: "Private" in s and "loading" not in s.lower(), timeout=600)
+        time.sleep(1.0)  # the warm-up after the panes fill (the note index) settles
+        app.keys("o")
+        began = time.perf_counter()
+        app.wait_for(lambda s: COUNTED.search(s) is not None, timeout=600)
+        out["first_s"] = time.perf_counter() - began
+        app.wait_for(
+            lambda s: COUNTED.search(s) is not None and "still coming" not in s, timeout=600
+        )
+        out["complete_s"] = time.perf_counter() - began
+        app.keys("escape")
+    finally:
+        app.stop()
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--store", type=Path, required=True)
+    parser.add_argument("--agent", default="main")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--size", default="160x48")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    exe = str(Path(sys.executable).with_name("amem-tui"))
+    queries = corpus.generate(10).queries
+    base = [exe, "--store", str(args.store)]
+    search: list[float] = []
+    stats: list[float] = []
+    checked: list[float] = []
+    run([*base, "--agent", args.agent, "search", queries[0]])  # the saved index caught up
+    for i in range(args.runs):  # alternated: each sees the same machine load
+        search.append(run([*base, "--agent", args.agent, "search", queries[i % len(queries)]]))
+        stats.append(run([*base, "stats"]))
+        checked.append(run([*base, "stats", "--check"]))
+    width, height = (int(x) for x in args.size.split("x"))
+    shown = [
+        overview_in_app(exe, args.store, args.agent, (width, height)) for _ in range(args.runs)
+    ]
+    floor = statistics.median(search)
+    figures: dict[str, Any] = {
+        "search_process_s": spread(search),
+        "stats_process_s": spread(stats),
+        "stats_check_process_s": spread(checked),
+        "overview_first_s": spread([s["first_s"] for s in shown]),
+        "overview_complete_s": spread([s["complete_s"] for s in shown]),
+    }
+    for name in ("stats_process_s", "stats_check_process_s", "overview_complete_s"):
+        figures[name]["to_search"] = figures[name]["median"] / floor
+    if args.json:
+        print(json.dumps(figures))
+        return
+    print(f"stats and the overview against a CLI search process, store {args.store}")
+    for name, row in figures.items():
+        ratio = f"  {row['to_search']:.2f}x the search process" if "to_search" in row else ""
+        print(
+            f"  {name:24} min {row['min']:.2f} s  median {row['median']:.2f} s  "
+            f"max {row['max']:.2f} s{ratio}"
+        )
+
+
+if __name__ == "__main__":
+    main()
