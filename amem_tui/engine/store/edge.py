@@ -256,8 +256,8 @@ class EdgeStore(ShardOptimizing):
                 shard = load_shard(str(folder / "shard"))
             opened = OpenShard(folder, shard, meta)
             opened.read_graph_ahead()
-            # The write-ahead log was read to replay it; nothing reads those pages again.
-            release_mapped_pages(folder / "shard" / "wal")
+            with opened.lock:  # the log was read to replay it; nothing reads it again
+                release_mapped_pages(folder / "shard" / "wal")
             self._collections[collection] = opened
         # Writes since the last optimize (maybe by a process that quit before it ran).
         optimized = int(meta.get("optimized_points", 0))
@@ -596,10 +596,20 @@ class EdgeStore(ShardOptimizing):
         """Drop from this process the pages of the shards' files that are read as
         searches need them (full vectors, graph, payloads, the write-ahead log): they
         stay in the page cache, and a search maps again the few it touches (see
-        :mod:`.mapped_pages`). What a load keeps in memory is left alone."""
-        if self._closed:
-            return 0
-        return release_mapped_pages(self.root / SHARDS_DIR, skip=KEPT_MAPPED)
+        :mod:`.mapped_pages`). What a load keeps in memory is left alone.
+
+        Each shard's lock is held while its mappings are released, so no call on it
+        (a write rolling its log over, a swap after an optimize) unmaps one of them in
+        between: an address handed back must still be the file's.
+        """
+        released = 0
+        with self._lock:
+            opened_all = [] if self._closed else list(self._collections.values())
+        for opened in opened_all:
+            with opened.lock:
+                if not self._closed:
+                    released += release_mapped_pages(opened.folder / "shard", skip=KEPT_MAPPED)
+        return released
 
     # ---------------------------------------------------------------- close
     def close(self) -> None:

@@ -10,7 +10,10 @@ process (``madvise(MADV_DONTNEED)``) leaves them in the page cache, shared and
 reclaimable, and the next search that needs one maps it again with a minor fault.
 
 Only shared mappings and read-only private ones are released: a private writable
-mapping may hold changes that exist nowhere else. Linux only; elsewhere nothing is done.
+mapping may hold changes that exist nowhere else. The caller must keep the files
+mapped meanwhile (hold whatever lock the code that unmaps them takes): between reading
+``/proc/self/maps`` and the ``madvise``, an unmapped range could be reused for memory
+whose contents the call would discard. Linux only; elsewhere nothing is done.
 """
 
 from __future__ import annotations
