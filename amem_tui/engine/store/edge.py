@@ -77,6 +77,8 @@ LOCK_FILE = "edge.lock"
 #: Shard files whose mapped pages every search reads (the keyword indexes it filters
 #: with, the id tracker, the compact vectors): never released.
 KEPT_MAPPED = ("/payload_index/", "id_tracker", "/quantized")
+#: What every search of a shard without compact vectors walks: its vectors and graph.
+SEARCHED_MAPPED = ("/vector_storage/", "/vector_index/")
 JOURNAL_DIR = "journal"
 SIDECAR_DIR = "derived"
 SHARDS_DIR = "edge"
@@ -606,9 +608,12 @@ class EdgeStore(ShardOptimizing):
         with self._lock:
             opened_all = [] if self._closed else list(self._collections.values())
         for opened in opened_all:
+            # A shard that keeps its full vectors for the graph walk reads them (and the
+            # graph) on every search: handing them back would only cost the next one.
+            skip = KEPT_MAPPED if opened.compact else (*KEPT_MAPPED, *SEARCHED_MAPPED)
             with opened.lock:
                 if not self._closed:
-                    released += release_mapped_pages(opened.folder / "shard", skip=KEPT_MAPPED)
+                    released += release_mapped_pages(opened.folder / "shard", skip=skip)
         return released
 
     # ---------------------------------------------------------------- close
