@@ -150,6 +150,14 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         palette=PaletteEntry(5, "Restore the selected note", "undo a soft delete"),
     ),
     Action(
+        "copy",
+        "y",
+        "copy",
+        "Copy",
+        show=False,
+        palette=PaletteEntry(16, "Copy the selected note", "its content, to the clipboard"),
+    ),
+    Action(
         "consolidate",
         "c",
         "consolidate",
@@ -300,13 +308,67 @@ def palette_actions() -> list[tuple[Action, PaletteEntry]]:
     return sorted(offered, key=lambda pair: pair[1].rank)
 
 
-def disabled_reason(action: str, *, read_only: bool, scope: AgentScope | None) -> str | None:
-    """Why ``action`` cannot run for ``scope`` right now, or None when it may."""
-    if action in WRITE_ACTIONS and read_only:
-        return READ_ONLY_REASON
+@dataclass(frozen=True)
+class Situation:
+    """What decides which of the main screen's actions may run now."""
+
+    read_only: bool
+    #: The agent the screen acts as (None until it is loaded).
+    scope: AgentScope | None = None
+    #: Why the agent's collection cannot be written (a mem0 collection), if it cannot.
+    collection_refusal: str | None = None
+    #: A text box has the focus: the keys it takes are typed, not bound.
+    typing: bool = False
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether an action may run now.
+
+    It runs; or it is off for a ``reason`` (its key is dimmed in the footer, and the
+    reason is said when it is tried, by key or from the palette); or its key is
+    ``typed`` into the focused text box instead (``/`` in the search box).
+    """
+
+    reason: str | None = None
+    typed: bool = False
+
+    @property
+    def runs(self) -> bool:
+        """True when the action may run."""
+        return self.reason is None and not self.typed
+
+    @property
+    def binding_state(self) -> bool | None:
+        """Textual's ``check_action`` answer: True (runs), None (dimmed), False (unbound)."""
+        if self.typed:
+            return False
+        return True if self.reason is None else None
+
+
+RUNS = Verdict()
+
+
+def verdict(action: str, now: Situation) -> Verdict:
+    """May ``action`` (an ``action_<name>`` of the main screen) run now, and if not, why.
+
+    The one answer for the bindings (``check_action``), keys of dimmed actions, the
+    command palette and the footer.
+    """
+    if action == "focus_search" and now.typing:
+        return Verdict(typed=True)
+    if action not in WRITE_ACTIONS:
+        return RUNS
+    if now.read_only:
+        return Verdict(READ_ONLY_REASON)
+    if now.collection_refusal:
+        return Verdict(now.collection_refusal)
+    scope = now.scope
     if action == "publish" and scope is not None and not scope.has_shared_scope:
-        return f"{scope.agent} is a Mode B agent: it has no shared scope, so it cannot publish."
-    return None
+        return Verdict(
+            f"{scope.agent} is a Mode B agent: it has no shared scope, so it cannot publish."
+        )
+    return RUNS
 
 
 def key_for(

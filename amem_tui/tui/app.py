@@ -143,7 +143,7 @@ class AmemApp(App[int]):
 
         opening = self.screen if isinstance(self.screen, OpeningScreen) else None
         draft = opening.draft if opening is not None else ("", False)
-        screen = MainScreen(engine, self.initial_agent, draft)
+        screen = MainScreen(engine, self.initial_agent, draft, follow=self.follow_on_start)
         if opening is not None:
             self.switch_screen(screen)
         else:

@@ -8,8 +8,9 @@ from functools import partial
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
-from amem_tui.engine import AmemError, agent_from_session_key, is_subagent_session
+from amem_tui.engine import AgentScope, AmemError, agent_from_session_key, is_subagent_session
 from amem_tui.tui.actions import palette_actions
+from amem_tui.tui.messages import ActionRefused
 from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.header import VIEW_LABELS
@@ -43,10 +44,10 @@ class AmemCommands(Provider):
                 help_text = f"act as {scope.agent} on collection {scope.collection}"
             out.append((title, partial(main.switch_agent, scope), help_text))
         for action, entry in palette_actions():
-            reason = main.disabled_reason(action.action)
+            reason = main.verdict(action.action).reason
             help_text = f"not available: {reason}" if reason else entry.help
-            # run_action, not the binding: a dimmed action still says why it is off.
-            out.append((entry.title, partial(main.run_action, action.action), help_text))
+            # attempt, not the binding: a dimmed action still says why it is off.
+            out.append((entry.title, partial(main.attempt, action.action), help_text))
         for name in sorted(self.app.available_themes):
             out.append(
                 (f"Theme: {name}", partial(setattr, self.app, "theme", name), "change the colours")
@@ -91,7 +92,7 @@ def _session_hits(main: MainScreen, session_key: str, key: str, agent: str) -> l
             hits.append(
                 (
                     title,
-                    partial(main.switch_to_session_key, session_key, view),
+                    partial(_switch_to_session_key, main, session_key, view),
                     f"as the OpenClaw mem0 plugin: reads user_id {view.namespace}",
                 )
             )
@@ -101,7 +102,17 @@ def _session_hits(main: MainScreen, session_key: str, key: str, agent: str) -> l
     return [
         (
             title,
-            partial(main.switch_to_session_key, session_key),
+            partial(_switch_to_session_key, main, session_key),
             "resolved as openclaw-amem does: agent:<id>:<rest> gives <id>",
         )
     ]
+
+
+def _switch_to_session_key(
+    main: MainScreen, session_key: str, view: AgentScope | None = None
+) -> None:
+    """Act as the agent a session key names (``view``: one of the views it reads)."""
+    try:
+        main.switch_agent(view or main.engine.session_views(session_key, main.scope)[0])
+    except AmemError as exc:
+        main.post_message(ActionRefused("Rejected", str(exc)))

@@ -67,6 +67,8 @@ class ScopeData:
     deleted: dict[str, int] = field(default_factory=dict)
     #: Said once the agent is shown (e.g. why another scope than the one asked for).
     notice: str | None = None
+    #: The agent has a shared scope to show (Mode A, not mem0): the Shared pane lists it.
+    shares: bool = False
 
 
 @dataclass
@@ -290,6 +292,19 @@ class FollowUpdate(Message):
     resync: bool = False
     #: How long the poll took (the next one waits at least twice that).
     seconds: float = 0.0
+    #: Set by the follow bar: the panes were reloaded or switched since the poll began.
+    stale: bool = False
+
+
+@dataclass
+class Watched:
+    """What follow mode compares the store with: the notes each pane lists (by id), the
+    ids worth a closer look (the subject, the rows on screen and around them) and the
+    consolidation runs shown."""
+
+    shown: dict[PaneName, dict[str, MemoryNote]]
+    watch: list[str]
+    runs: list[ConsolidationRun]
 
 
 @dataclass

@@ -79,12 +79,18 @@ def no_shared_reason(scope: AgentScope, mem0: bool) -> str:
     )
 
 
+def next_run_of(engine: MemoryEngine) -> datetime | None:
+    """When the nightly consolidation runs next (the scheduler is only asked, never
+    started); None when none is scheduled or the configured time is bad (an optional
+    line must never break a load)."""
+    try:
+        return engine.scheduler.next_run_time()
+    except AmemError:
+        return None
+
+
 def load_scope_data(
-    engine: MemoryEngine,
-    scope: AgentScope,
-    show_deleted: bool,
-    next_run: datetime | None,
-    notice: str | None = None,
+    engine: MemoryEngine, scope: AgentScope, show_deleted: bool, notice: str | None = None
 ) -> ScopeData:
     """The listings, counts and history of ``scope``, read from the store."""
     view = engine.agent(scope)
@@ -128,9 +134,10 @@ def load_scope_data(
         counts=counts,
         collection_exists=view.service.info() is not None,
         history_error=history_error,
-        next_run=next_run,
+        next_run=next_run_of(engine),
         mem0=mem0,
         collection_refusal=refusal,
         deleted=deleted,
         notice=notice,
+        shares=shares,
     )

@@ -16,76 +16,55 @@ import pytest
 from amem_tui.demo import demo_id
 from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.note_pane import NotePane
-from tests.support.tui import SIZE, demo_app, demo_engine, settle
+from tests.support.tui import demo_app, demo_engine, settle, snapshot
 
 SMALL = (80, 24)
 WIDE = (200, 50)
+#: A search typed and sent to the hits.
+SEARCH = ["slash", *"production deploy frozen", "enter"]
 
 
-async def _select(pilot: Any, which: str, key: str) -> None:
-    await settle(pilot)
-    screen = pilot.app.screen
-    assert isinstance(screen, MainScreen)
-    pane = screen.query_one(f"#{which}", NotePane)
-    assert pane.select(demo_id(key))
-    pane.table.focus()
-    await settle(pilot)
+def _selected(which: str, note_id: str) -> Any:
+    """What ``then`` does to select a note of a pane (and focus the pane)."""
+
+    async def select(pilot: Any) -> None:
+        screen = pilot.app.screen
+        assert isinstance(screen, MainScreen)
+        pane = screen.query_one(f"#{which}", NotePane)
+        assert pane.select(note_id)
+        pane.table.focus()
+        await settle(pilot)
+
+    return select
 
 
 def test_main_view(snap_compare: Any) -> None:
-    async def run_before(pilot: Any) -> None:
-        await settle(pilot)
-
-    assert snap_compare(demo_app(), terminal_size=SIZE, run_before=run_before)
+    assert snapshot(snap_compare)
 
 
 def test_live_search(snap_compare: Any) -> None:
-    async def run_before(pilot: Any) -> None:
-        await settle(pilot)
-        await pilot.press("slash", *"production deploy frozen", "enter")
-        await settle(pilot)
-
-    assert snap_compare(demo_app(agent="dev"), terminal_size=SIZE, run_before=run_before)
+    assert snapshot(snap_compare, demo_app(agent="dev"), keys=SEARCH)
 
 
 def test_mode_b_agent(snap_compare: Any) -> None:
-    async def run_before(pilot: Any) -> None:
-        await settle(pilot)
-
-    assert snap_compare(demo_app(agent="sandbox"), terminal_size=SIZE, run_before=run_before)
+    assert snapshot(snap_compare, demo_app(agent="sandbox"))
 
 
 def test_note_detail_with_hidden_link_and_conflict(snap_compare: Any) -> None:
-    async def run_before(pilot: Any) -> None:
-        await _select(pilot, "shared", "shared-freeze")
-
-    assert snap_compare(demo_app(agent="dev"), terminal_size=SIZE, run_before=run_before)
+    select = _selected("shared", demo_id("shared-freeze"))
+    assert snapshot(snap_compare, demo_app(agent="dev"), then=select)
 
 
 def test_agent_switcher(snap_compare: Any) -> None:
-    async def run_before(pilot: Any) -> None:
-        await settle(pilot)
-        await pilot.press("s")
-        await settle(pilot)
-
-    assert snap_compare(demo_app(), terminal_size=SIZE, run_before=run_before)
+    assert snapshot(snap_compare, keys=["s"])
 
 
 def test_add_note_dialog_mode_b(snap_compare: Any) -> None:
-    async def run_before(pilot: Any) -> None:
-        await settle(pilot)
-        await pilot.press("a")
-        await settle(pilot)
-
-    assert snap_compare(demo_app(agent="sandbox"), terminal_size=SIZE, run_before=run_before)
+    assert snapshot(snap_compare, demo_app(agent="sandbox"), keys=["a"])
 
 
 def test_read_only(snap_compare: Any) -> None:
-    async def run_before(pilot: Any) -> None:
-        await settle(pilot)
-
-    app = demo_app(demo_engine(read_only=True))
-    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+    assert snapshot(snap_compare, demo_app(demo_engine(read_only=True)))
 
 
 def test_hostile_content(snap_compare: Any) -> None:
@@ -93,115 +72,72 @@ def test_hostile_content(snap_compare: Any) -> None:
     engine.agent("main").add(
         "[bold red]markup[/] stray [/] ANSI \x1b[31mred\x1b[0m OSC \x1b]0;title\x07 end",
     )
-
-    async def run_before(pilot: Any) -> None:
-        await settle(pilot)
-        screen = pilot.app.screen
-        pane = screen.query_one("#private", NotePane)
-        assert pane.select("00000000-0000-0000-0000-000000000001")
-        pane.table.focus()
-        await settle(pilot)
-
-    assert snap_compare(demo_app(engine), terminal_size=SIZE, run_before=run_before)
+    select = _selected("private", "00000000-0000-0000-0000-000000000001")
+    assert snapshot(snap_compare, demo_app(engine), then=select)
 
 
 def test_consolidation_preview(snap_compare: Any) -> None:
-    async def run_before(pilot: Any) -> None:
-        await settle(pilot)
-        await pilot.press("c")
-        await settle(pilot)
-
-    assert snap_compare(demo_app(agent="dev"), terminal_size=SIZE, run_before=run_before)
+    assert snapshot(snap_compare, demo_app(agent="dev"), keys=["c"])
 
 
 def test_history_after_consolidation(snap_compare: Any) -> None:
     engine = demo_engine()
     engine.agent("dev").consolidate(dry_run=False)
 
-    async def run_before(pilot: Any) -> None:
-        await settle(pilot)
-        screen = pilot.app.screen
-        screen.query_one("#history").table.focus()
+    async def focus_history(pilot: Any) -> None:
+        pilot.app.screen.query_one("#history").table.focus()
         await settle(pilot)
 
-    assert snap_compare(demo_app(engine, agent="dev"), terminal_size=SIZE, run_before=run_before)
+    assert snapshot(snap_compare, demo_app(engine, agent="dev"), then=focus_history)
 
 
 # ------------------------------------------------ the same states, small and wide
-async def _settled(pilot: Any) -> None:
-    await settle(pilot)
-
-
-async def _searched(pilot: Any) -> None:
-    await settle(pilot)
-    await pilot.press("slash", *"production deploy frozen", "enter")
-    await settle(pilot)
-
-
-async def _previewed(pilot: Any) -> None:
-    await settle(pilot)
-    await pilot.press("c")
-    await settle(pilot)
-
-
-async def _adding(pilot: Any) -> None:
-    await settle(pilot)
-    await pilot.press("a")
-    await settle(pilot)
-
-
-async def _helped(pilot: Any) -> None:
-    await settle(pilot)
-    await pilot.press("f1")
-    await settle(pilot)
-
-
 def test_main_view_small(snap_compare: Any) -> None:
-    assert snap_compare(demo_app(), terminal_size=SMALL, run_before=_settled)
+    assert snapshot(snap_compare, size=SMALL)
 
 
 def test_main_view_wide(snap_compare: Any) -> None:
-    assert snap_compare(demo_app(), terminal_size=WIDE, run_before=_settled)
+    assert snapshot(snap_compare, size=WIDE)
 
 
 def test_live_search_small(snap_compare: Any) -> None:
-    assert snap_compare(demo_app(agent="dev"), terminal_size=SMALL, run_before=_searched)
+    assert snapshot(snap_compare, demo_app(agent="dev"), size=SMALL, keys=SEARCH)
 
 
 def test_live_search_wide(snap_compare: Any) -> None:
-    assert snap_compare(demo_app(agent="dev"), terminal_size=WIDE, run_before=_searched)
+    assert snapshot(snap_compare, demo_app(agent="dev"), size=WIDE, keys=SEARCH)
 
 
 def test_consolidation_preview_small(snap_compare: Any) -> None:
-    assert snap_compare(demo_app(agent="dev"), terminal_size=SMALL, run_before=_previewed)
+    assert snapshot(snap_compare, demo_app(agent="dev"), size=SMALL, keys=["c"])
 
 
 def test_consolidation_preview_wide(snap_compare: Any) -> None:
-    assert snap_compare(demo_app(agent="dev"), terminal_size=WIDE, run_before=_previewed)
+    assert snapshot(snap_compare, demo_app(agent="dev"), size=WIDE, keys=["c"])
 
 
 def test_add_note_dialog_small(snap_compare: Any) -> None:
-    assert snap_compare(demo_app(), terminal_size=SMALL, run_before=_adding)
+    assert snapshot(snap_compare, size=SMALL, keys=["a"])
 
 
 def test_add_note_dialog(snap_compare: Any) -> None:
-    assert snap_compare(demo_app(), terminal_size=SIZE, run_before=_adding)
+    assert snapshot(snap_compare, keys=["a"])
 
 
 def test_add_note_dialog_wide(snap_compare: Any) -> None:
-    assert snap_compare(demo_app(), terminal_size=WIDE, run_before=_adding)
+    assert snapshot(snap_compare, size=WIDE, keys=["a"])
 
 
 def test_help_small(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AMEM_CONFIG_DIR", "amem-config")  # the folder the help names
-    assert snap_compare(demo_app(), terminal_size=SMALL, run_before=_helped)
+    assert snapshot(snap_compare, size=SMALL, keys=["f1"])
 
 
 def test_help(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AMEM_CONFIG_DIR", "amem-config")  # the folder the help names
-    assert snap_compare(demo_app(), terminal_size=SIZE, run_before=_helped)
+    assert snapshot(snap_compare, keys=["f1"])
 
 
 def test_help_wide(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AMEM_CONFIG_DIR", "amem-config")  # the folder the help names
-    assert snap_compare(demo_app(), terminal_size=WIDE, run_before=_helped)
+    assert snapshot(snap_compare, size=WIDE, keys=["f1"])

@@ -15,15 +15,12 @@ from amem_tui.demo import demo_id
 from amem_tui.tui.screens.compare import CompareScreen
 from amem_tui.tui.screens.overview import OverviewScreen
 from amem_tui.tui.widgets.compared_list import ComparedList
-from tests.support.tui import demo_app, demo_engine, settle
+from tests.support.tui import demo_app, demo_engine, settle, snapshot
 
 SIZES = {"80x24": (80, 24), "120x40": (120, 40), "200x50": (200, 50)}
 
 
-async def _open_compare(pilot: Any) -> CompareScreen:
-    await settle(pilot)
-    await pilot.press("v")
-    await settle(pilot)
+def _compare(pilot: Any) -> CompareScreen:
     screen = pilot.app.screen
     assert isinstance(screen, CompareScreen)
     return screen
@@ -31,36 +28,35 @@ async def _open_compare(pilot: Any) -> CompareScreen:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_compare_groups(snap_compare: Any, size: str) -> None:
-    async def run_before(pilot: Any) -> None:
-        screen = await _open_compare(pilot)
-        both = screen.query_one("#list-both", ComparedList)
+    async def select_shared_with_main(pilot: Any) -> None:
+        both = _compare(pilot).query_one("#list-both", ComparedList)
         both.table.focus()
         row = [n.id for n in both.entries].index(demo_id("dev-selective"))  # type: ignore[union-attr]
         both.table.move_cursor(row=row)
         await settle(pilot)
 
-    assert snap_compare(demo_app(), terminal_size=SIZES[size], run_before=run_before)
+    assert snapshot(snap_compare, size=SIZES[size], keys=["v"], then=select_shared_with_main)
 
 
 @pytest.mark.parametrize("size", ["80x24", "120x40"])
 def test_compare_query(snap_compare: Any, size: str) -> None:
-    async def run_before(pilot: Any) -> None:
-        await _open_compare(pilot)
+    async def search(pilot: Any) -> None:
+        _compare(pilot)
         await pilot.press("slash", *"deploy freeze", "enter")
         await settle(pilot)
 
-    assert snap_compare(demo_app(), terminal_size=SIZES[size], run_before=run_before)
+    assert snapshot(snap_compare, size=SIZES[size], keys=["v"], then=search)
 
 
 def test_compare_mode_a_with_mode_b(snap_compare: Any) -> None:
-    async def run_before(pilot: Any) -> None:
-        screen = await _open_compare(pilot)
+    async def choose_sandbox(pilot: Any) -> None:
+        screen = _compare(pilot)
         await pilot.click("#compare-b")  # B is dev; the next agent down is sandbox
         await pilot.press("down", "enter")
         await settle(pilot)
         assert screen.scope_b is not None and screen.scope_b.agent == "sandbox"
 
-    assert snap_compare(demo_app(), terminal_size=SIZES["120x40"], run_before=run_before)
+    assert snapshot(snap_compare, size=SIZES["120x40"], keys=["v"], then=choose_sandbox)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -68,10 +64,7 @@ def test_overview(snap_compare: Any, size: str) -> None:
     engine = demo_engine()
     engine.agent("dev").consolidate()  # so that the savings have something to show
 
-    async def run_before(pilot: Any) -> None:
-        await settle(pilot)
-        await pilot.press("o")
-        await settle(pilot)
+    async def shown(pilot: Any) -> None:
         assert isinstance(pilot.app.screen, OverviewScreen)
 
-    assert snap_compare(demo_app(engine), terminal_size=SIZES[size], run_before=run_before)
+    assert snapshot(snap_compare, demo_app(engine), size=SIZES[size], keys=["o"], then=shown)

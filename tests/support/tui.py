@@ -1,9 +1,11 @@
-"""Helpers for the Pilot and snapshot tests: a demo engine and a way to wait for workers."""
+"""Helpers for the Pilot and snapshot tests: a demo engine, the app started and settled
+(:func:`started`, :func:`snapshot`), and ways to wait for workers."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -78,3 +80,51 @@ async def settle(pilot: Pilot[Any]) -> None:
         with contextlib.suppress(WorkerCancelled, WorkerFailed):
             await app.workers.wait_for_complete(running)
     await pilot.pause()
+
+
+@contextlib.asynccontextmanager
+async def started(
+    app: AmemApp | None = None,
+    *,
+    agent: str | None = None,
+    size: tuple[int, int] = SIZE,
+    notifications: bool = False,
+) -> AsyncIterator[Pilot[Any]]:
+    """The app running under Pilot at ``size``, its first load settled (``notifications``:
+    drawn, as they are off by default under Pilot).
+
+    ``app`` defaults to :func:`demo_app` on a fresh demo engine (as ``agent``)::
+
+        async with started(agent="dev") as pilot:
+            await pilot.press("p")
+    """
+    running = app if app is not None else demo_app(agent=agent)
+    async with running.run_test(size=size, notifications=notifications) as pilot:
+        await settle(pilot)
+        yield pilot
+
+
+def snapshot(
+    snap_compare: Any,
+    app: AmemApp | None = None,
+    *,
+    size: tuple[int, int] = SIZE,
+    keys: Sequence[str] = (),
+    then: Callable[[Pilot[Any]], Awaitable[None]] | None = None,
+) -> bool:
+    """Compare the app's screen with its snapshot once it has settled, ``keys`` were
+    pressed (and settled) and ``then`` ran."""
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        if keys:
+            await pilot.press(*keys)
+            await settle(pilot)
+        if then is not None:
+            await then(pilot)
+
+    return bool(
+        snap_compare(
+            app if app is not None else demo_app(), terminal_size=size, run_before=run_before
+        )
+    )

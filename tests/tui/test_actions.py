@@ -11,8 +11,9 @@ from amem_tui.tui.actions import (
     MAIN_ACTIONS,
     READ_ONLY_REASON,
     WRITE_ACTIONS,
-    disabled_reason,
+    Situation,
     palette_actions,
+    verdict,
 )
 from amem_tui.tui.app import AmemApp
 from amem_tui.tui.messages import ConsolidationFinished, ConsolidationProgress
@@ -44,15 +45,30 @@ def test_palette_offers_each_entry_once_in_rank_order() -> None:
 
 def test_read_only_turns_off_exactly_the_writing_actions() -> None:
     for action in MAIN_ACTIONS:
-        reason = disabled_reason(action.action, read_only=True, scope=MODE_A)
+        reason = verdict(action.action, Situation(read_only=True, scope=MODE_A)).reason
         assert (reason == READ_ONLY_REASON) == (action.action in WRITE_ACTIONS), action.id
-        assert disabled_reason(action.action, read_only=False, scope=MODE_A) is None
+        assert verdict(action.action, Situation(read_only=False, scope=MODE_A)).runs
 
 
 def test_a_mode_b_agent_cannot_publish() -> None:
-    reason = disabled_reason("publish", read_only=False, scope=MODE_B)
+    reason = verdict("publish", Situation(read_only=False, scope=MODE_B)).reason
     assert reason is not None and "Mode B" in reason
-    assert disabled_reason("unpublish", read_only=False, scope=MODE_B) is None
+    assert verdict("unpublish", Situation(read_only=False, scope=MODE_B)).runs
+
+
+def test_a_collection_that_cannot_be_written_turns_off_the_writes_with_its_reason() -> None:
+    mem0 = Situation(read_only=False, scope=MODE_A, collection_refusal="a mem0 collection")
+    for action in MAIN_ACTIONS:
+        found = verdict(action.action, mem0)
+        assert found.reason == ("a mem0 collection" if action.writes else None), action.id
+        assert found.binding_state is (None if action.writes else True), action.id
+
+
+def test_slash_is_typed_while_a_text_box_has_the_focus() -> None:
+    typing = Situation(read_only=False, scope=MODE_A, typing=True)
+    assert verdict("focus_search", typing).binding_state is False
+    assert not verdict("focus_search", typing).runs
+    assert verdict("focus_search", Situation(read_only=False)).binding_state is True
 
 
 def test_progress_messages_coalesce_but_the_end_does_not() -> None:

@@ -18,7 +18,14 @@ from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets import follow_bar
 from amem_tui.tui.widgets.note_pane import NotePane
 from tests.support.qdrant_standin import QdrantStandIn
-from tests.support.tui import SIZE, demo_app, demo_engine, server_demo_engines, settle, until
+from tests.support.tui import (
+    demo_app,
+    demo_engine,
+    server_demo_engines,
+    settle,
+    started,
+    until,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -83,8 +90,7 @@ async def test_new_notes_appear_and_the_selection_stays(
 ) -> None:
     engine, writer = engines
     app = AmemApp(engine, user_config=False, follow=True)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         bar = main_screen(app).follow_bar
         assert bar.following and bar.display
         await until(pilot, lambda: bar.polls >= 1 and not bar.in_flight)
@@ -99,7 +105,10 @@ async def test_new_notes_appear_and_the_selection_stays(
         main = main_screen(app)
         assert main.selected_id == selected  # the selection stays
         assert pane(app, "private").current_id == selected  # and the cursor on it
-        assert main.note_data is not None and main.note_data.note.id == selected
+        assert (
+            main.detail_view.note_data is not None
+            and main.detail_view.note_data.note.id == selected
+        )
         assert "private 9 · shared 6 · visible 15" in str(main.header_bar.render())
         texts = activity_texts(app)
         assert any(t.startswith("main added “The release train") for t in texts)
@@ -116,8 +125,7 @@ async def test_a_deleted_note_leaves_and_an_edit_shows(
 ) -> None:
     engine, writer = engines
     app = AmemApp(engine, user_config=False)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await pilot.press("f")
         bar = main_screen(app).follow_bar
         await until(pilot, lambda: bar.polls >= 1 and not bar.in_flight)
@@ -131,8 +139,8 @@ async def test_a_deleted_note_leaves_and_an_edit_shows(
         await until(
             pilot,
             lambda: (
-                main.note_data is not None
-                and main.note_data.note.content.startswith("Edited elsewhere")
+                main.detail_view.note_data is not None
+                and main.detail_view.note_data.note.content.startswith("Edited elsewhere")
             ),
         )
         assert state_cell(app, "private", selected) == "edited"
@@ -174,8 +182,7 @@ class SlowStore:
 async def test_polls_never_overlap(engines: tuple[MemoryEngine, MemoryEngine]) -> None:
     engine, _ = engines
     app = AmemApp(engine, user_config=False)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         slow = SlowStore(engine.store, delay=0.15)
         engine.store = slow  # type: ignore[assignment]
         await pilot.press("f")
@@ -196,8 +203,7 @@ async def test_the_app_resumes_after_an_outage(
 ) -> None:
     engine, writer = engines
     app = AmemApp(engine, user_config=False, follow=True)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         main = main_screen(app)
         bar = main.follow_bar
         await until(pilot, lambda: bar.polls >= 1 and not bar.in_flight)
@@ -222,22 +228,20 @@ async def test_the_app_resumes_after_an_outage(
 
 async def test_the_palette_offers_follow_mode() -> None:
     app = demo_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await pilot.press("ctrl+p")
         await settle(pilot)
         await pilot.press(*"follow this")
         await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)
-        assert main_screen(app).following
+        assert main_screen(app).follow_bar.following
 
 
 async def test_embedded_store_follows_the_apps_own_background_work() -> None:
     engine = demo_engine()
     app = demo_app(engine)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await pilot.press("f")
         main = main_screen(app)
         bar = main.follow_bar
@@ -249,4 +253,5 @@ async def test_embedded_store_follows_the_apps_own_background_work() -> None:
         await until(
             pilot, lambda: any("consolidation run of main" in t for t in activity_texts(app))
         )
-        assert main.history_pane.runs  # the history pane shows the run
+        # The bar logs the run, then the screen shows it (the same message, one step up).
+        await until(pilot, lambda: bool(main.history_pane.runs))

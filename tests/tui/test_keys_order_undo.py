@@ -12,7 +12,7 @@ from amem_tui.tui.widgets.detail import NoteDetail
 from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.widgets.note_pane import NotePane
 from tests.support.engines import wrap_view_calls
-from tests.support.tui import SIZE, demo_app, demo_engine, main_screen, settle
+from tests.support.tui import demo_app, demo_engine, main_screen, settle, started
 
 
 def status(app: Any) -> str:
@@ -29,8 +29,7 @@ def notices(app: Any) -> list[str]:
 
 async def test_hidden_matches_toggle_from_the_search_box_with_the_key_the_hint_names() -> None:
     app = demo_app(agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await pilot.press("slash", *"flight to lisbon offsite seat")
         await settle(pilot)
         main = main_screen(app)
@@ -60,8 +59,7 @@ async def test_hidden_matches_toggle_from_the_search_box_with_the_key_the_hint_n
 
 async def test_hint_follows_a_rebound_key() -> None:
     app = demo_app(agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         app.set_keymap({"toggle_hidden_anywhere": "ctrl+g"})
         await pilot.press("slash", *"flight to lisbon offsite seat")
         await settle(pilot)
@@ -74,8 +72,7 @@ async def test_hint_follows_a_rebound_key() -> None:
 async def test_private_rows_are_newest_first() -> None:
     engine = demo_engine()
     app = demo_app(engine)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app):
         table = main_screen(app).query_one("#private", NotePane).table
         shown = [str(key.value) for key in table.rows]
         notes = {n.id: n for n in engine.agent("main").list_notes("private", limit=100).notes}
@@ -109,7 +106,7 @@ async def test_undo_one_merge_from_the_history_detail() -> None:
     engine, run = _two_merges()
     chosen, other = run.merges[1], run.merges[0]
     app = demo_app(engine, agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
+    async with started(app) as pilot:
         main, detail = await _show_run(pilot)
         assert "m (or Enter" in detail_text(app)
         # Two merges, the first chosen from the start (issue 13): m asks about it.
@@ -142,7 +139,7 @@ async def test_undo_merge_cancelled_changes_nothing_and_refusal_names_the_reason
     engine, run = _two_merges()
     merge = run.merges[0]
     app = demo_app(engine, agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
+    async with started(app) as pilot:
         main, detail = await _show_run(pilot)
         detail.query_one("#links", OptionList).highlighted = 0
         await pilot.press("m")
@@ -169,7 +166,7 @@ async def test_undo_merge_is_off_in_a_read_only_store() -> None:
     engine, _ = _two_merges()
     engine.settings = engine.settings.model_copy(update={"read_only": True})
     app = demo_app(engine, agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
+    async with started(app) as pilot:
         await _show_run(pilot)
         await pilot.press("m")
         await settle(pilot)
@@ -187,11 +184,10 @@ async def test_hits_show_first_and_hidden_matches_follow() -> None:
 
     mend = wrap_view_calls(engine, "hidden_matches", broken)
     app = demo_app(engine, agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await pilot.press("slash", *"flight to lisbon offsite seat")
         await settle(pilot)
-        result = main_screen(app).search_result
+        result = main_screen(app).search_box.result
         assert result is not None and result.query == "flight to lisbon offsite seat"
         assert result.hits, "the hits do not wait for the hidden matches"
         assert found and found[-1] == "flight to lisbon offsite seat"
@@ -200,4 +196,4 @@ async def test_hits_show_first_and_hidden_matches_follow() -> None:
         await pilot.press("backspace", "t")
         await settle(pilot)
         assert "hidden matches (^t to show)" in status(app)
-        assert main_screen(app).search_result.hidden  # type: ignore[union-attr]
+        assert main_screen(app).search_box.result.hidden  # type: ignore[union-attr]

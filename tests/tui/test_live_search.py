@@ -16,12 +16,12 @@ from amem_tui.demo import demo_id
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.tui import heap
 from amem_tui.tui.screens.main import MainScreen
-from amem_tui.tui.screens.selection import DETAIL_AFTER_SEARCH
 from amem_tui.tui.widgets import search_box
+from amem_tui.tui.widgets.browser import DETAIL_AFTER_SEARCH
 from amem_tui.tui.widgets.note_pane import NotePane
 from amem_tui.tui.widgets.search_box import SearchBox
 from tests.support.engines import wrap_view_calls
-from tests.support.tui import SIZE, demo_app, demo_engine, main_screen, settle, until
+from tests.support.tui import demo_app, demo_engine, main_screen, settle, started, until
 
 #: A safety net so a broken test ends instead of hanging; never a timing assertion.
 GATE_LIMIT = 60.0
@@ -88,8 +88,7 @@ async def test_typing_fast_searches_the_first_key_then_only_the_final_text() -> 
     engine = demo_engine()
     gated = GatedSearch(engine)
     app = demo_app(engine, agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         shown = record_shown(app)
         await pilot.press("slash", "f")
         await wait_started(pilot, gated)  # the first key searched at once, no debounce
@@ -109,8 +108,7 @@ async def test_typing_fast_searches_the_first_key_then_only_the_final_text() -> 
 async def test_a_search_typed_over_stops_before_reading_its_notes() -> None:
     engine = demo_engine()
     gated = GatedSearch(engine)
-    async with demo_app(engine, agent="dev").run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(demo_app(engine, agent="dev")) as pilot:
         await pilot.press("slash", "f")
         await wait_started(pilot, gated)
         await pilot.press(*"rozen")  # typed over while the search for "f" is held
@@ -125,8 +123,7 @@ async def test_a_slow_result_for_an_older_agent_never_shows() -> None:
     engine = demo_engine()
     gated = GatedSearch(engine)
     app = demo_app(engine)  # main
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         shown = record_shown(app)
         await pilot.press("slash", *"trip")
         await wait_started(pilot, gated)
@@ -153,8 +150,7 @@ async def test_clearing_while_a_search_runs_keeps_the_full_lists() -> None:
     engine = demo_engine()
     gated = GatedSearch(engine)
     app = demo_app(engine, agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         shown = record_shown(app)
         await pilot.press("slash", "d")
         await wait_started(pilot, gated)
@@ -174,8 +170,7 @@ async def test_a_query_typed_on_after_a_clear_goes_straight_to_its_hits(
     # settling time made long here, so the test never races it).
     monkeypatch.setattr(search_box, "CLEAR_SETTLE", GATE_LIMIT)
     app = demo_app(agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         box = main_screen(app).search_box
         pane = main_screen(app).query_one("#private", NotePane)
         await pilot.press("slash", *"deploy")
@@ -200,8 +195,7 @@ async def test_a_query_typed_on_after_a_clear_goes_straight_to_its_hits(
 
 async def test_a_clear_alone_brings_the_listings_back() -> None:
     app = demo_app(agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         pane = main_screen(app).query_one("#private", NotePane)
         await pilot.press("slash", *"deploy")
         await settle(pilot)
@@ -221,8 +215,7 @@ async def typed_while_held(
     monkeypatch.setattr(search_box, "ECHO_HOLD", hold)
     engine = demo_engine()
     gated = GatedSearch(engine)
-    async with demo_app(engine, agent="dev").run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(demo_app(engine, agent="dev")) as pilot:
         await pilot.press("slash", "d")
         await wait_started(pilot, gated)
         yield pilot, main_screen(pilot.app).search_box, gated
@@ -272,8 +265,7 @@ async def test_enter_goes_to_the_results_of_the_final_text() -> None:
     gated = GatedSearch(engine)
     gated.gate.set()
     app = demo_app(engine, agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await pilot.press("slash", *"production deploy frozen", "enter")
         await settle(pilot)
         main = main_screen(app)
@@ -298,8 +290,7 @@ def burst(app: Any, keys: str) -> None:
 
 async def test_keys_typed_right_after_slash_go_into_the_search_box() -> None:
     app = demo_app(agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         private = pilot.app.screen.query_one("#private", NotePane)
         rows_before = private.table.row_count
         burst(app, "/deploy freeze")  # 'd' on a note would ask to delete it
@@ -323,8 +314,7 @@ def burst_keys(app: Any, keys: list[str]) -> None:
 
 async def test_editing_keys_in_a_burst_act_in_the_order_typed() -> None:
     app = demo_app(agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         burst(app, "/lisbon")
         await settle(pilot)
         box = app.screen.query_one("#search", Input)
@@ -342,8 +332,7 @@ async def test_a_search_moves_no_pane_on_a_tall_screen() -> None:
     # A line that appeared with the first search would move every pane under it, and a
     # moved pane is drawn again whole.
     app = demo_app(agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         main = main_screen(app)
         panes = main.query_one("#private", NotePane), main.query_one("#shared", NotePane)
         before = [pane.region.y for pane in panes]
@@ -360,8 +349,7 @@ async def test_a_search_moves_no_pane_on_a_tall_screen() -> None:
 
 async def test_a_short_screen_keeps_the_hint_line_for_notes() -> None:
     app = demo_app(agent="dev")
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
+    async with started(app, size=(80, 24)) as pilot:
         line = main_screen(app).query_one("#search-status", Static)
         assert not line.display
         burst(app, "/deploy freeze")
@@ -399,8 +387,7 @@ async def test_a_waiting_detail_load_is_dropped_when_a_query_is_typed() -> None:
     engine = demo_engine()
     gated = GatedSearch(engine)
     app = demo_app(engine, agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         main = main_screen(app)
         assert main.scope is not None
         other = another_listed_note(main)
@@ -418,7 +405,7 @@ async def test_a_waiting_detail_load_is_dropped_when_a_query_is_typed() -> None:
         gated.gate.set()
         await settle(pilot)
         assert other not in reads.ids
-        best = main.search_result.hits[0].note.id  # type: ignore[union-attr]
+        best = main.search_box.result.hits[0].note.id  # type: ignore[union-attr]
         assert reads.ids == [best]
         assert main.selected_id == best
         assert_detail_shows(main, best)
@@ -427,8 +414,7 @@ async def test_a_waiting_detail_load_is_dropped_when_a_query_is_typed() -> None:
 async def test_a_waiting_detail_load_ends_in_the_note_when_nothing_comes_meanwhile() -> None:
     engine = demo_engine()
     app = demo_app(engine, agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         main = main_screen(app)
         assert main.scope is not None
         other = another_listed_note(main)
@@ -463,7 +449,6 @@ async def test_the_heap_is_frozen_once_the_agent_is_warm() -> None:
 
     gc.unfreeze()
     app = demo_app(agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app):
         assert gc.get_freeze_count() > 0
     gc.unfreeze()

@@ -16,7 +16,7 @@ from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.tui.screens.overview import OverviewScreen
 from tests.support.engines import make_engine
-from tests.support.tui import demo_app, demo_engine, settle
+from tests.support.tui import demo_app, demo_engine, started
 
 
 def edge_demo(tmp_path: Path) -> MemoryEngine:
@@ -74,8 +74,7 @@ async def test_counts_first_then_the_malformed_figures(tmp_path: Path) -> None:
     engine.counted_stats = slow_completion  # type: ignore[method-assign]
     engine.stats = full_read  # type: ignore[method-assign]
     app = demo_app(engine)
-    async with app.run_test(size=(160, 40)) as pilot:
-        await settle(pilot)
+    async with started(app, size=(160, 40)) as pilot:
         await pilot.press("o")
         screen = app.screen
         assert isinstance(screen, OverviewScreen)
@@ -100,8 +99,7 @@ async def test_without_a_note_index_every_note_is_read(tmp_path: Path) -> None:
     engine = edge_demo(tmp_path)
     engine.collection("amem_notes").malformed_note_ids = lambda: None  # type: ignore[method-assign]
     app = demo_app(engine)
-    async with app.run_test(size=(160, 40)) as pilot:
-        await settle(pilot)
+    async with started(app, size=(160, 40)) as pilot:
         await pilot.press("o")
         screen = app.screen
         assert isinstance(screen, OverviewScreen)
@@ -112,8 +110,7 @@ async def test_without_a_note_index_every_note_is_read(tmp_path: Path) -> None:
 async def test_following_counts_again_after_a_write(tmp_path: Path) -> None:
     engine = edge_demo(tmp_path)
     app = demo_app(engine)
-    async with app.run_test(size=(160, 40)) as pilot:
-        await settle(pilot)
+    async with started(app, size=(160, 40)) as pilot:
         screen = OverviewScreen(engine, following=True)
         await app.push_screen(screen)
         await wait_for(pilot, lambda: drawn(screen, pending=False))

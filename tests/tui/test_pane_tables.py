@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from amem_tui.tui.widgets.note_pane import NotePane
-from tests.support.tui import SIZE, demo_app, demo_engine, main_screen, settle, until
+from tests.support.tui import demo_app, demo_engine, main_screen, settle, started, until
 
 
 def private(app: Any) -> NotePane:
@@ -37,8 +37,7 @@ async def wait_for_listing(pilot: Any, pane: NotePane) -> None:
 
 async def test_a_clear_shows_the_listing_as_it_was_left_without_adding_rows() -> None:
     app = demo_app(agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         pane = private(app)
         listing = pane.table
         ids = [str(key.value) for key in listing.rows]
@@ -57,8 +56,7 @@ async def test_a_clear_shows_the_listing_as_it_was_left_without_adding_rows() ->
 async def test_a_listing_changed_while_hits_were_shown_is_rebuilt_on_clear() -> None:
     engine = demo_engine()
     app = demo_app(engine, agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         pane = private(app)
         await pilot.press("slash", *"deploy")
         await settle(pilot)
@@ -73,8 +71,7 @@ async def test_a_listing_changed_while_hits_were_shown_is_rebuilt_on_clear() -> 
 
 async def test_the_focus_follows_from_the_hits_to_the_listing() -> None:
     app = demo_app(agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await pilot.press("slash", *"deploy", "enter")
         await settle(pilot)
         panes = main_screen(app).query(NotePane)
@@ -97,8 +94,7 @@ async def test_the_listing_shown_again_scrolls_just_enough_to_show_the_hit_selec
     # A short screen: the listing is taller than its pane, and the hit's row is
     # near its top in one case and below its last line in the other.
     app = demo_app(agent="main")
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
+    async with started(app, size=(80, 24)) as pilot:
         pane = private(app)
         listing = pane.table
         await pilot.press("slash", *query, "enter")

@@ -8,7 +8,7 @@ from textual.widgets import Static
 
 from amem_tui.tui.screens.main import MainScreen
 from tests.support.faults import FlakyStore
-from tests.support.tui import SIZE, demo_app, demo_engine, settle
+from tests.support.tui import demo_app, demo_engine, settle, started
 
 
 def banner(app: Any) -> Static:
@@ -27,8 +27,7 @@ async def test_banner_while_the_store_is_down_cleared_when_it_is_back() -> None:
     flaky = FlakyStore(engine.store)
     engine.store = flaky  # type: ignore[assignment]
     app = demo_app(engine)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         before = rows(app, "private")
         assert before and not banner(app).display
         search_y = app.screen.query_one("#search").region.y
@@ -57,8 +56,7 @@ async def test_banner_while_the_store_is_down_cleared_when_it_is_back() -> None:
 async def test_reload_shows_changes_made_elsewhere() -> None:
     engine = demo_engine()
     app = demo_app(engine)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         note = engine.agent("main").add("Written elsewhere: shows only after a reload")
         for _ in range(5):
             await pilot.pause(0.1)

@@ -16,7 +16,7 @@ from amem_tui.tui.screens.overview import OverviewScreen
 from amem_tui.tui.widgets.access_panel import AccessPanel
 from amem_tui.tui.widgets.compared_list import ComparedList
 from amem_tui.tui.widgets.overview_charts import WeeklyNotes
-from tests.support.tui import demo_app, demo_engine, settle
+from tests.support.tui import demo_app, demo_engine, settle, started
 
 MAIN_ONLY = {
     "main-vendor", "main-standup", "main-standup-dup", "main-trip",
@@ -46,7 +46,7 @@ async def open_compare(pilot: Any) -> CompareScreen:
 
 async def test_v_compares_the_current_agent_with_the_next() -> None:
     app = demo_app(agent="main")
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app) as pilot:
         screen = await open_compare(pilot)
         assert screen.scope_a is not None and screen.scope_a.agent == "main"
         assert screen.scope_b is not None and screen.scope_b.agent == "dev"
@@ -64,8 +64,7 @@ async def test_v_compares_the_current_agent_with_the_next() -> None:
 
 async def test_the_palette_opens_compare_and_overview() -> None:
     app = demo_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
+    async with started(app, size=(120, 40)) as pilot:
         await pilot.press("ctrl+p", *"Compare two agents", "enter")
         await settle(pilot)
         assert isinstance(app.screen, CompareScreen)
@@ -78,7 +77,7 @@ async def test_the_palette_opens_compare_and_overview() -> None:
 
 async def test_selecting_a_note_explains_each_sides_access() -> None:
     app = demo_app()
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app) as pilot:
         screen = await open_compare(pilot)
         both = screen.query_one("#list-both", ComparedList)
         both.table.focus()
@@ -99,7 +98,7 @@ async def test_selecting_a_note_explains_each_sides_access() -> None:
 async def test_one_query_searches_as_both() -> None:
     engine = demo_engine()
     app = demo_app(engine)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app) as pilot:
         screen = await open_compare(pilot)
         await pilot.press("slash", *"deploy freeze", "enter")
         await settle(pilot)
@@ -120,7 +119,7 @@ async def test_one_query_searches_as_both() -> None:
 
 async def test_swap_and_another_agent() -> None:
     app = demo_app()
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with started(app) as pilot:
         screen = await open_compare(pilot)
         await pilot.press("w")
         await settle(pilot)
@@ -140,8 +139,7 @@ async def test_overview_pictures_and_figures() -> None:
     engine = demo_engine()
     engine.agent("dev").consolidate()
     app = demo_app(engine)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
+    async with started(app, size=(80, 24)) as pilot:
         await pilot.press("o")
         await settle(pilot)
         screen = app.screen
@@ -176,8 +174,7 @@ async def test_overview_shows_progress_and_never_blocks_the_screen() -> None:
 
     engine.stats = slow_stats  # type: ignore[method-assign]
     app = demo_app(engine)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
+    async with started(app, size=(80, 24)) as pilot:
         await pilot.press("o")
         for _ in range(100):
             await pilot.pause(0.01)

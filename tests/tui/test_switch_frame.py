@@ -9,13 +9,12 @@ from textual.widgets import Static
 
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.note_pane import NotePane
-from tests.support.tui import SIZE, demo_app, main_screen, settle
+from tests.support.tui import demo_app, main_screen, settle, started
 
 
 async def test_switch_waits_for_every_widget_before_painting() -> None:
     app = demo_app()  # main (Mode A) → sandbox (Mode B)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         main = main_screen(app)
         main.switch_hold_limit = 600.0  # only the widgets may end the hold in this test
         header = main.query_one(HeaderBar)

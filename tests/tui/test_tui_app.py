@@ -17,7 +17,7 @@ from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.widgets.note_pane import NotePane
-from tests.support.tui import SIZE, demo_app, demo_engine, main_screen, settle
+from tests.support.tui import demo_app, demo_engine, main_screen, settle, started
 
 
 def pane(app: Any, which: str) -> NotePane:
@@ -49,13 +49,12 @@ async def select(pilot: Any, which: str, note_id: str) -> None:
     assert p.select(note_id), f"{note_id} not in {which}"
     await settle(pilot)
     main = main_screen(pilot.app)
-    assert main.note_data is not None and main.note_data.note.id == note_id
+    assert main.detail_view.note_data is not None and main.detail_view.note_data.note.id == note_id
 
 
 async def test_main_view_shows_private_shared_and_header() -> None:
     app = demo_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app):
         assert len(row_ids(app, "private")) == 8
         # The shared scope, and dev's note whose readers name main.
         assert set(row_ids(app, "shared")) == {
@@ -75,13 +74,12 @@ async def test_main_view_shows_private_shared_and_header() -> None:
             main_screen(app).query_one(HistoryPane).query_one(".pane-message", Static).render()
         )
         # A note is selected and its detail shown.
-        assert main_screen(app).note_data is not None
+        assert main_screen(app).detail_view.note_data is not None
 
 
 async def test_switch_agent_with_picker_changes_every_pane() -> None:
     app = demo_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await pilot.press("s")
         await settle(pilot)
         picker = app.screen
@@ -107,8 +105,7 @@ async def test_switch_agent_with_picker_changes_every_pane() -> None:
 
 async def test_switch_agent_by_session_key_from_palette() -> None:
     app = demo_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await pilot.press("ctrl+p")
         await settle(pilot)
         await pilot.press(*"agent:dev:1234")
@@ -124,8 +121,7 @@ async def test_switch_agent_by_session_key_from_palette() -> None:
 
 async def test_live_search_shows_only_visible_hits_and_clearing_restores() -> None:
     app = demo_app(agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await pilot.press("slash")
         await pilot.press(*"production deploy frozen", "enter")
         await settle(pilot)
@@ -152,8 +148,7 @@ async def test_live_search_shows_only_visible_hits_and_clearing_restores() -> No
 async def test_add_private_note_through_modal() -> None:
     engine = demo_engine()
     app = demo_app(engine)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await pilot.press("a")
         await settle(pilot)
         assert isinstance(app.screen, NoteEditor)
@@ -171,8 +166,7 @@ async def test_add_private_note_through_modal() -> None:
 async def test_add_shared_note_and_quality_gate_refusal() -> None:
     engine = demo_engine()
     app = demo_app(engine)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await pilot.press("a")
         await settle(pilot)
         app.screen.query_one(
@@ -197,8 +191,7 @@ async def test_edit_note_changes_content_and_tags() -> None:
     engine = demo_engine()
     app = demo_app(engine)
     note_id = demo_id("main-trip")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await select(pilot, "private", note_id)
         await pilot.press("e")
         await settle(pilot)
@@ -218,8 +211,7 @@ async def test_publish_asks_first_and_cancel_changes_nothing() -> None:
     engine = demo_engine()
     app = demo_app(engine)
     note_id = demo_id("main-vendor")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await select(pilot, "private", note_id)
         await pilot.press("p")
         await settle(pilot)
@@ -241,8 +233,7 @@ async def test_unpublish_makes_note_private_again() -> None:
     engine = demo_engine()
     app = demo_app(engine)
     note_id = demo_id("shared-snake")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await select(pilot, "shared", note_id)
         await pilot.press("u", "y")
         await settle(pilot)
@@ -254,8 +245,7 @@ async def test_unpublish_makes_note_private_again() -> None:
 async def test_publish_is_disabled_for_mode_b_with_the_reason() -> None:
     engine = demo_engine()
     app = demo_app(engine, agent="sandbox")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await select(pilot, "private", demo_id("sandbox-tools"))
         assert main_screen(app).check_action("publish", ()) is None
         await pilot.press("p")
@@ -269,8 +259,7 @@ async def test_permission_denied_is_a_notification_naming_the_rule() -> None:
     engine = demo_engine()
     app = demo_app(engine, agent="dev")
     note_id = demo_id("shared-snake")  # owned by main
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await select(pilot, "shared", note_id)
         await pilot.press("d", "y")
         await settle(pilot)
@@ -284,8 +273,7 @@ async def test_soft_delete_then_restore() -> None:
     engine = demo_engine()
     app = demo_app(engine)
     note_id = demo_id("main-trip")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await select(pilot, "private", note_id)
         await pilot.press("d", "y")
         await settle(pilot)
@@ -303,8 +291,7 @@ async def test_soft_delete_then_restore() -> None:
 async def test_read_only_store_disables_writes_and_says_why() -> None:
     engine = demo_engine(read_only=True)
     app = demo_app(engine)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         assert "READ-ONLY" in header_text(app)
         for key in ("a", "p", "d", "c"):
             await pilot.press(key)
@@ -316,8 +303,7 @@ async def test_read_only_store_disables_writes_and_says_why() -> None:
 
 async def test_links_follow_the_read_rule() -> None:
     app = demo_app(agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await select(pilot, "shared", demo_id("shared-freeze"))
         links = main_screen(app).query_one("#links", OptionList)
         prompts = [str(links.get_option_at_index(i).prompt) for i in range(links.option_count)]
@@ -331,8 +317,8 @@ async def test_links_follow_the_read_rule() -> None:
         links.highlighted = visible
         await pilot.press("enter")
         await settle(pilot)
-        assert main_screen(app).note_data is not None
-        assert main_screen(app).note_data.note.id == demo_id("shared-snake")
+        assert main_screen(app).detail_view.note_data is not None
+        assert main_screen(app).detail_view.note_data.note.id == demo_id("shared-snake")
 
 
 async def test_hostile_content_is_shown_literally() -> None:
@@ -345,8 +331,7 @@ async def test_hostile_content_is_shown_literally() -> None:
     ]
     ids = [engine.agent("main").add(text).id for text in hostile]
     app = demo_app(engine)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         for note_id in ids:
             await select(pilot, "private", note_id)
             text = detail_text(app)
@@ -359,8 +344,7 @@ async def test_hostile_content_is_shown_literally() -> None:
 
 async def test_help_screen_lists_binding_ids() -> None:
     app = demo_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await pilot.press("f1")
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen)
@@ -373,8 +357,7 @@ async def test_help_screen_lists_binding_ids() -> None:
 
 async def test_keymap_rebinds_by_id() -> None:
     app = demo_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         app.set_keymap({"switch_agent": "g"})
         await pilot.press("g")
         await settle(pilot)
@@ -399,8 +382,7 @@ async def test_panes_load_page_by_page() -> None:
     ]
     engine.put_notes("amem_notes", notes)
     app = demo_app(engine)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         private = pane(app, "private")
         assert private.total == 458
         assert private.loaded == 200
@@ -416,8 +398,7 @@ async def test_panes_load_page_by_page() -> None:
 async def test_consolidate_previews_then_applies_and_history_updates() -> None:
     engine = demo_engine()
     app = demo_app(engine, agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         before = engine.agent("dev").count("private")
         await pilot.press("c")
         await settle(pilot)
@@ -449,8 +430,7 @@ async def test_undo_a_consolidation_run_from_the_history_pane() -> None:
     assert run.merges
     before = engine.agent("dev").count("private")
     app = demo_app(engine, agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         history = main_screen(app).query_one(HistoryPane)
         history.table.focus()
         await settle(pilot)
@@ -474,8 +454,7 @@ def rendered_rows(app: Any, which: str) -> list[str]:
 async def test_content_column_keeps_its_width_after_a_refresh() -> None:
     engine = demo_engine()
     app = demo_app(engine, agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await pilot.press("c")
         await settle(pilot)
         assert isinstance(app.screen, ConsolidationPreview)
@@ -508,8 +487,7 @@ async def test_audit_key_opens_the_report_and_escape_closes_it() -> None:
 
     engine = demo_engine()
     app = demo_app(engine)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await pilot.press("A")
         await settle(pilot)
         screen = app.screen
@@ -533,8 +511,7 @@ async def test_audit_key_opens_the_report_and_escape_closes_it() -> None:
 async def test_history_pane_shows_the_next_nightly_run() -> None:
     engine = demo_engine()
     app = demo_app(engine)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app):
         when = engine.scheduler.next_run_time()
         assert when is not None
         subtitle = str(main_screen(app).query_one(HistoryPane).border_subtitle)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from amem_tui.tui.dialogs.consolidation import ConsolidationPreview
-from tests.support.tui import SIZE, demo_app, demo_engine, main_screen, settle
+from tests.support.tui import demo_app, demo_engine, main_screen, settle, started
 
 
 async def preview(pilot: Any) -> ConsolidationPreview:
@@ -21,8 +21,7 @@ async def preview(pilot: Any) -> ConsolidationPreview:
 async def test_applying_the_preview_records_the_previewed_run() -> None:
     engine = demo_engine()
     app = demo_app(engine, agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         shown = (await preview(pilot)).run
         app.screen.query_one("#apply").press()
         await settle(pilot)
@@ -36,8 +35,7 @@ async def test_applying_the_preview_records_the_previewed_run() -> None:
 async def test_a_preview_outdated_by_an_edit_is_refused_with_what_changed() -> None:
     engine = demo_engine()
     app = demo_app(engine, agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         shown = (await preview(pilot)).run
         edited = shown.merges[0].dropped[0]
         dev = engine.agent("dev")

@@ -13,7 +13,7 @@ from amem_tui.tui.screens.help import HelpScreen
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.widgets.note_pane import NotePane
-from tests.support.tui import demo_app, main_screen, settle
+from tests.support.tui import demo_app, main_screen, settle, started
 
 SMALL = (80, 24)
 MEDIUM = (120, 40)
@@ -33,8 +33,7 @@ def within_screen(app: Any, widget: Any) -> bool:
 
 async def test_a_narrow_terminal_shows_one_pane_at_a_time_and_tab_moves_between_them() -> None:
     app = demo_app()
-    async with app.run_test(size=SMALL) as pilot:
-        await settle(pilot)
+    async with started(app, size=SMALL) as pilot:
         screen = main_screen(app)
         assert shown_panes(app) == ["private"]
         private = screen.query_one("#private", NotePane)
@@ -45,10 +44,15 @@ async def test_a_narrow_terminal_shows_one_pane_at_a_time_and_tab_moves_between_
         await settle(pilot)
         await pilot.press("tab")
         await settle(pilot)
-        assert shown_panes(app) == ["shared"] and screen.focus_area() == "shared"
+        assert (
+            shown_panes(app) == ["shared"] and screen.browser.focus_area(screen.focused) == "shared"
+        )
         await pilot.press("tab")
         await settle(pilot)
-        assert shown_panes(app) == ["history"] and screen.focus_area() == "history"
+        assert (
+            shown_panes(app) == ["history"]
+            and screen.browser.focus_area(screen.focused) == "history"
+        )
         await pilot.press("shift+tab")
         await settle(pilot)
         assert shown_panes(app) == ["shared"]
@@ -60,12 +64,11 @@ async def test_a_narrow_terminal_shows_one_pane_at_a_time_and_tab_moves_between_
 async def test_content_gets_most_of_the_width_at_every_size() -> None:
     for size in (SMALL, MEDIUM, WIDE):
         app = demo_app(agent="dev")
-        async with app.run_test(size=size) as pilot:
-            await settle(pilot)
+        async with started(app, size=size) as pilot:
             screen = main_screen(app)
             for which in ("private", "shared"):
                 pane = screen.query_one(f"#{which}", NotePane)
-                screen.focus_tab(which)  # shown, when the panes are tabs
+                screen.panes.focus_tab(which)  # shown, when the panes are tabs
                 await settle(pilot)
                 table = pane.table
                 content = table.columns[next(k for k in table.columns if k.value == "content")]
@@ -75,8 +78,7 @@ async def test_content_gets_most_of_the_width_at_every_size() -> None:
 async def test_every_column_is_used_and_the_history_is_no_wider_than_it_needs() -> None:
     for size in (MEDIUM, WIDE):
         app = demo_app()
-        async with app.run_test(size=size) as pilot:
-            await settle(pilot)
+        async with started(app, size=size):
             screen = main_screen(app)
             history = screen.query_one(HistoryPane)
             private = screen.query_one("#private", NotePane)
@@ -89,8 +91,7 @@ async def test_every_column_is_used_and_the_history_is_no_wider_than_it_needs() 
 
 async def test_the_history_steps_aside_while_hits_are_shown_at_a_medium_width() -> None:
     app = demo_app(agent="dev")
-    async with app.run_test(size=MEDIUM) as pilot:
-        await settle(pilot)
+    async with started(app, size=MEDIUM) as pilot:
         await pilot.press("slash", *"deploy freeze", "enter")
         await settle(pilot)
         assert shown_panes(app) == ["private", "shared"]
@@ -98,8 +99,7 @@ async def test_the_history_steps_aside_while_hits_are_shown_at_a_medium_width() 
         await settle(pilot)
         assert shown_panes(app) == ["private", "shared", "history"]
     app = demo_app(agent="dev")
-    async with app.run_test(size=WIDE) as pilot:
-        await settle(pilot)
+    async with started(app, size=WIDE) as pilot:
         await pilot.press("slash", *"deploy freeze", "enter")
         await settle(pilot)
         assert shown_panes(app) == ["private", "shared", "history"]
@@ -107,8 +107,7 @@ async def test_the_history_steps_aside_while_hits_are_shown_at_a_medium_width() 
 
 async def test_the_header_shortens_but_keeps_the_agent_and_the_counts() -> None:
     app = demo_app()
-    async with app.run_test(size=SMALL) as pilot:
-        await settle(pilot)
+    async with started(app, size=SMALL):
         header = main_screen(app).query_one(HeaderBar)
         line = str(header.render())
         assert len(line) <= header.content_size.width
@@ -119,8 +118,7 @@ async def test_the_header_shortens_but_keeps_the_agent_and_the_counts() -> None:
 
 async def test_the_footer_fits_after_a_shrink_and_nothing_peeks_out() -> None:
     app = demo_app()
-    async with app.run_test(size=WIDE) as pilot:
-        await settle(pilot)
+    async with started(app, size=WIDE) as pilot:
         await pilot.resize_terminal(*SMALL)
         await settle(pilot)
         keys = list(app.screen.query(FooterKey))
@@ -134,8 +132,7 @@ async def test_the_footer_fits_after_a_shrink_and_nothing_peeks_out() -> None:
 
 async def test_undo_keys_and_quit_are_offered_where_they_apply() -> None:
     app = demo_app(agent="dev")
-    async with app.run_test(size=MEDIUM) as pilot:
-        await settle(pilot)
+    async with started(app, size=MEDIUM) as pilot:
         footer = {k.key for k in app.screen.query(FooterKey)}
         assert "q" in footer and "z" not in footer and "m" not in footer
         main_screen(app).query_one(HistoryPane).focus()
@@ -151,8 +148,7 @@ async def test_undo_keys_and_quit_are_offered_where_they_apply() -> None:
 
 async def test_dialogs_fit_a_small_terminal_with_their_buttons_in_view() -> None:
     app = demo_app(agent="dev")
-    async with app.run_test(size=SMALL) as pilot:
-        await settle(pilot)
+    async with started(app, size=SMALL) as pilot:
         await pilot.press("c")
         await settle(pilot)
         assert isinstance(app.screen, ConsolidationPreview)
@@ -178,12 +174,11 @@ async def test_dialogs_fit_a_small_terminal_with_their_buttons_in_view() -> None
 async def test_a_row_that_fits_no_pane_is_never_drawn_without_content() -> None:
     # While searching at 80 columns the content column is still there, and wide.
     app = demo_app(agent="dev")
-    async with app.run_test(size=SMALL) as pilot:
-        await settle(pilot)
+    async with started(app, size=SMALL) as pilot:
         await pilot.press("slash", *"deploy freeze", "enter")
         await settle(pilot)
         screen = main_screen(app)
-        pane = screen.query_one(f"#{screen.current_tab}", NotePane)
+        pane = screen.query_one(f"#{screen.panes.current_tab}", NotePane)
         table: DataTable[Any] = pane.table
         header = table.render_line(0).text
         assert header.split()[:2] == ["cosine", "match"]

@@ -23,7 +23,7 @@ from tests.support.mem0_stores import (
     SUBAGENT_SESSION,
     mem0_engine,
 )
-from tests.support.tui import SIZE, demo_app, main_screen, settle
+from tests.support.tui import demo_app, main_screen, settle, started
 
 
 def listed(app: Any) -> set[str]:
@@ -48,8 +48,7 @@ async def select(pilot: Any, note_id: str) -> None:
 
 async def test_several_users_and_none_chosen_shows_the_first_and_says_so() -> None:
     app = demo_app(mem0_engine())
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app):
         scope = main_screen(app).scope
         assert scope is not None and (scope.user, scope.agent) == ("alice", "main")
         assert listed(app) == NAMESPACES["alice"]
@@ -60,8 +59,7 @@ async def test_several_users_and_none_chosen_shows_the_first_and_says_so() -> No
 
 async def test_the_switcher_lists_user_and_agent_pairs_and_reaches_exactly_one() -> None:
     app = demo_app(mem0_engine(user="alice"))
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         assert not app.notice_log  # a user is named: nothing to choose
         await pilot.press("s")
         await settle(pilot)
@@ -94,8 +92,7 @@ async def test_the_switcher_lists_user_and_agent_pairs_and_reaches_exactly_one()
 
 async def test_a_subagent_key_offers_its_search_and_auto_recall_views_each_labelled() -> None:
     app = demo_app(mem0_engine(user="alice"))
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await pilot.press("ctrl+p")
         await settle(pilot)
         await pilot.press(*SUBAGENT_SESSION)
@@ -116,8 +113,7 @@ async def test_a_subagent_key_offers_its_search_and_auto_recall_views_each_label
 
 async def test_a_recall_view_from_the_settings_is_labelled() -> None:
     app = demo_app(mem0_engine(user="alice", session_key=SUBAGENT_SESSION, mem0_view="recall"))
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app):
         assert "subagent-helper" in header(app) and "auto-recall view (alice)" in header(app)
         assert listed(app) == NAMESPACES["alice"]
 
@@ -125,8 +121,7 @@ async def test_a_recall_view_from_the_settings_is_labelled() -> None:
 async def test_mem0_memories_are_read_only_with_the_reason_everywhere() -> None:
     engine = mem0_engine(user="alice")
     app = demo_app(engine)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await select(pilot, ALICE_COFFEE)
         assert "may modify        no:" in detail_text(app)
         assert "mem0 memory" in detail_text(app) and "never writes" in detail_text(app)
@@ -145,8 +140,7 @@ async def test_mem0_memories_are_read_only_with_the_reason_everywhere() -> None:
 
 async def test_mem0_fields_are_shown_as_mem0_wrote_them() -> None:
     app = demo_app(mem0_engine(user="alice"))
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await select(pilot, ALICE_STANDUP)
         text = detail_text(app)
         assert "updated_at        2026-02-03T09:15:00.000Z" in text
@@ -158,8 +152,7 @@ async def test_mem0_fields_are_shown_as_mem0_wrote_them() -> None:
         text = detail_text(app)
         assert "mem0 metadata" in text and "category" in text and "preference" in text
     app = demo_app(mem0_engine(collection=PY_COLLECTION, user="alice"))
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await select(pilot, ALICE_STANDUP)
         text = detail_text(app)
         assert "role              user" in text and "actor_id          alice" in text

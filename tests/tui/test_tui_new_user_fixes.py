@@ -16,7 +16,7 @@ from amem_tui.tui.dialogs.note_editor import NoteEditor
 from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.widgets.note_pane import NotePane
-from tests.support.tui import SIZE, demo_app, demo_engine, main_screen, settle
+from tests.support.tui import SIZE, demo_app, demo_engine, main_screen, settle, started
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,8 +51,7 @@ async def focus_history(pilot: Any) -> HistoryPane:
 # 1 ------------------------------------------------------------------------------
 async def test_a_soft_delete_leaves_the_cursor_on_its_row() -> None:
     app = demo_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         private = pane(app, "private")
         private.table.focus()
         await pilot.press("down", "down")  # row 3
@@ -64,15 +63,14 @@ async def test_a_soft_delete_leaves_the_cursor_on_its_row() -> None:
         assert ids[2] not in [str(key.value) for key in private.table.rows]
         assert private.table.cursor_row == 2
         assert main_screen(app).selected_id == ids[3]  # the next note, not row 1
-        assert main_screen(app).note_data is not None
-        assert main_screen(app).note_data.note.id == ids[3]
+        assert main_screen(app).detail_view.note_data is not None
+        assert main_screen(app).detail_view.note_data.note.id == ids[3]
 
 
 # 2 ------------------------------------------------------------------------------
 async def test_restore_on_an_active_note_says_what_to_do_when_deleted_notes_are_shown() -> None:
     app = demo_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await pilot.press("x")
         await settle(pilot)
         pane(app, "private").table.focus()
@@ -87,8 +85,7 @@ async def test_restore_on_an_active_note_says_what_to_do_when_deleted_notes_are_
 async def test_apply_and_undo_with_the_history_focused_keep_the_detail_on_runs() -> None:
     engine = demo_engine()
     app = demo_app(engine, agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         history = await focus_history(pilot)
         await pilot.press("c")
         await settle(pilot)
@@ -118,8 +115,7 @@ async def test_undo_merge_on_an_undo_run_says_why_not() -> None:
     run = engine.agent("dev").consolidate(dry_run=False)
     undo = engine.agent("dev").undo(run.id)
     app = demo_app(engine, agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         history = await focus_history(pilot)
         history.table.move_cursor(row=history.table.get_row_index(undo.id))
         await settle(pilot)
@@ -136,8 +132,7 @@ async def test_a_merge_is_chosen_from_the_start_and_one_dropped_note_is_singular
     run = engine.agent("main").consolidate(dry_run=False, threshold=0.8)
     assert [len(m.dropped) for m in run.merges] == [1]
     app = demo_app(engine)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await focus_history(pilot)
         merges = main_screen(app).query_one("#links", OptionList)
         assert merges.display and merges.highlighted == 0
@@ -179,8 +174,7 @@ async def test_empty_lists_and_unchanged_fields_are_not_shown_python_style() -> 
     )
     engine.put_notes("amem_notes", [legacy])
     app = demo_app(engine)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         pane(app, "private").select(legacy.id)
         pane(app, "private").table.focus()
         await settle(pilot)
@@ -194,8 +188,7 @@ async def test_empty_lists_and_unchanged_fields_are_not_shown_python_style() -> 
 # 8 ------------------------------------------------------------------------------
 async def test_no_notification_covers_a_dialog_or_outlives_an_agent_switch() -> None:
     app = demo_app(agent="sandbox")
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await settle(pilot)
+    async with started(app, size=SIZE, notifications=True) as pilot:
         await pilot.press("p")  # Mode B: refused, with a notification
         await settle(pilot)
         assert toasts(app)
@@ -221,8 +214,7 @@ async def test_the_audit_names_the_demo_configuration() -> None:
     from amem_tui.tui.screens.audit import AuditScreen
 
     app = demo_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await pilot.press("A")
         await settle(pilot)
         assert isinstance(app.screen, AuditScreen)
@@ -234,8 +226,7 @@ async def test_the_audit_names_the_demo_configuration() -> None:
 # 10 -----------------------------------------------------------------------------
 async def test_the_agent_list_is_aligned_and_stops_at_its_ends() -> None:
     app = demo_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await pilot.press("s")
         await settle(pilot)
         picker = app.screen
@@ -259,8 +250,7 @@ async def test_the_agent_list_is_aligned_and_stops_at_its_ends() -> None:
 async def test_the_editor_saves_only_when_asked_as_the_docs_say() -> None:
     engine = demo_engine()
     app = demo_app(engine)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await pilot.press("a")
         await settle(pilot)
         editor = app.screen

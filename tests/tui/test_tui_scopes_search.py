@@ -11,7 +11,7 @@ from textual.widgets import Static
 from amem_tui.demo import demo_id
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.note_pane import NotePane
-from tests.support.tui import SIZE, demo_app, demo_engine, main_screen, settle
+from tests.support.tui import demo_app, demo_engine, main_screen, settle, started
 
 
 def pane(app: Any, which: str) -> NotePane:
@@ -31,8 +31,7 @@ def detail_text(app: Any) -> str:
 
 async def test_a_note_shared_through_readers_is_in_the_shared_pane_with_its_readers() -> None:
     app = demo_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         shared = rows(app, "shared")
         selective = shared[demo_id("dev-selective")]
         assert "readers dev, main" in selective and "Staging" in selective
@@ -48,8 +47,7 @@ async def test_a_note_shared_through_readers_is_in_the_shared_pane_with_its_read
 async def test_counts_and_panes_agree_for_every_agent(agent: str) -> None:
     engine = demo_engine()
     app = demo_app(engine, agent=agent)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         screen = main_screen(app)
         assert screen.scope is not None
         visible = engine.agent(agent).count("visible")
@@ -72,11 +70,10 @@ async def test_counts_and_panes_agree_for_every_agent(agent: str) -> None:
 
 async def test_search_shows_cosine_the_words_that_matched_and_weak_hits_apart() -> None:
     app = demo_app(agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await pilot.press("slash", *"deploy freeze", "enter")
         await settle(pilot)
-        result = main_screen(app).search_result
+        result = main_screen(app).search_box.result
         assert result is not None and len(result.hits) == 10
         shown = {**rows(app, "private"), **rows(app, "shared")}
         # The agent's true top-k: every hit is shown, none dropped as "weak".
@@ -105,11 +102,10 @@ async def test_search_shows_cosine_the_words_that_matched_and_weak_hits_apart() 
 
 async def test_a_weak_hit_says_why_in_the_detail() -> None:
     app = demo_app(agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await pilot.press("slash", *"deploy freeze", "enter")
         await settle(pilot)
-        result = main_screen(app).search_result
+        result = main_screen(app).search_box.result
         assert result is not None
         weak = next(h for h in result.hits if h.weak and h.via == "match")
         which = "private" if weak.because == "private" else "shared"
@@ -122,8 +118,7 @@ async def test_a_weak_hit_says_why_in_the_detail() -> None:
 
 async def test_the_detail_never_names_a_note_the_agent_cannot_read() -> None:
     app = demo_app(agent="dev")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         pane(app, "shared").select(demo_id("shared-freeze"))
         pane(app, "shared").table.focus()
         await settle(pilot)
@@ -134,8 +129,7 @@ async def test_the_detail_never_names_a_note_the_agent_cannot_read() -> None:
         assert "1 link this agent cannot see" in text
         # As main, who may read it, the same note names it.
     app = demo_app(agent="main")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         pane(app, "shared").select(demo_id("shared-freeze"))
         pane(app, "shared").table.focus()
         await settle(pilot)

@@ -15,7 +15,7 @@ from amem_tui.demo import demo_id
 from amem_tui.paths import config_dir
 from amem_tui.tui.app import AmemApp
 from amem_tui.tui.themes import bundled_theme_dir, load_themes
-from tests.support.tui import SIZE, demo_engine, settle
+from tests.support.tui import SIZE, demo_engine, settle, started
 
 HOLD = (
     "import sys, time\n"
@@ -67,8 +67,7 @@ async def test_user_themes_are_loaded_and_bad_ones_reported() -> None:
     (folder / "mine.toml").write_text('name = "mine"\nprimary = "#336699"\ndark = true\n')
     (folder / "broken.toml").write_text('name = "broken"\nprimary = "not a colour"\n')
     app = AmemApp(demo_engine(), user_config=True)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app):
         assert app.theme == "amem-dark"
         assert {"amem-dark", "amem-light", "mine"} <= set(app.available_themes)
         assert "broken" not in app.available_themes
@@ -77,12 +76,11 @@ async def test_user_themes_are_loaded_and_bad_ones_reported() -> None:
 
 async def test_hidden_matches_toggle_shows_reasons_not_content() -> None:
     app = AmemApp(demo_engine(), agent="dev", user_config=False)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
+    async with started(app) as pilot:
         await pilot.press("slash", *"flight to lisbon offsite seat", "enter")
         await settle(pilot)
         screen: Any = app.screen
-        result = screen.search_result
+        result = screen.search_box.result
         assert result is not None
         hidden_ids = {h.id for h in result.hidden}
         assert demo_id("main-trip") in hidden_ids

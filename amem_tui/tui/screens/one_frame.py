@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Iterator
 
 from textual.widget import Widget
 
 
-def in_one_frame(screen: Widget, change: Callable[[], object], hold_limit: float) -> None:
-    """Make ``change`` to many widgets of ``screen`` and show the result in one frame.
+@contextlib.contextmanager
+def in_one_frame(screen: Widget, hold_limit: float) -> Iterator[None]:
+    """Show what the body changes in many widgets of ``screen`` in one frame.
 
     ``batch_update()`` alone is not enough: a widget tells the screen it needs a
     repaint from its own message queue, when it next goes idle, so on a busy
@@ -31,7 +33,7 @@ def in_one_frame(screen: Widget, change: Callable[[], object], hold_limit: float
         screen.refresh()
 
     try:
-        change()
+        yield
     except BaseException:
         release()
         raise

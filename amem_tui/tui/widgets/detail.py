@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import work
+from textual import getters, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
@@ -54,6 +54,9 @@ _COUNTED = {"unreadable_links", "unreadable_conflicts"}
 CONFLICTS_SHOWN = 20
 #: Seconds between looks at whether a delayed load is still wanted.
 LOAD_POLL = 0.02
+NOTHING_HIGHLIGHTED = (
+    "No note selected. Use Tab to move between panes, arrows to move, a to add a note, F1 for help."
+)
 
 
 class NoteDetail(ReportsWorkerFailures, Vertical):
@@ -81,6 +84,13 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
         """The user chose one merge of the shown run (to undo it)."""
 
         keeper: str
+
+    #: The note's fields, its timeline, the links (or merges) beside it, and their title.
+    detail_text = getters.query_one("#detail-text", Static)
+    timeline_text = getters.query_one("#timeline-text", Static)
+    link_list = getters.query_one("#links", OptionList)
+    link_title = getters.query_one("#links-title", Static)
+    body_scroll = getters.query_one("#detail-body", VerticalScroll)
 
     def __init__(self, engine: MemoryEngine, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -116,16 +126,16 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
         list_title: str = "Links",
     ) -> None:
         self.run = None  # show_run sets it again after this
-        self.query_one("#detail-text", Static).update(body)
-        self.query_one("#timeline-text", Static).update(side or Text(""))
-        option_list = self.query_one("#links", OptionList)
+        self.detail_text.update(body)
+        self.timeline_text.update(side or Text(""))
+        option_list = self.link_list
         option_list.clear_options()
         option_list.add_options(list(links))
-        title = self.query_one("#links-title", Static)
+        title = self.link_title
         title.update(list_title)
         title.display = bool(links)
         option_list.display = bool(links)
-        self.query_one("#detail-body", VerticalScroll).scroll_home(animate=False)
+        self.body_scroll.scroll_home(animate=False)
 
     def show_message(self, message: str, title: str = "Detail") -> None:
         """An explanation instead of a note."""
@@ -134,6 +144,19 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
         self._set(Text(message, style="italic"))
 
     # ------------------------------------------------------------------ load
+    def show_subject(
+        self, scope: AgentScope, note_id: str | None, hit: SearchHit | None, after: float = 0.0
+    ) -> None:
+        """Show the subject: ``note_id`` as ``scope`` sees it (with ``hit``'s explanation,
+        while search hits are shown), loaded if need be; None: no row is highlighted."""
+        if note_id is None:
+            self.forget_note()
+            self.show_message(NOTHING_HIGHLIGHTED)
+        elif note_id != self.note_id or self.note_data is None or hit is not None:
+            self.load_note(scope, note_id, hit, after)
+        elif self.note is None or self.note.id != note_id:
+            self.show_note(self.note_data, scope.agent)  # loaded, but a run was shown since
+
     def load_note(
         self, scope: AgentScope, note_id: str, hit: SearchHit | None, after: float = 0.0
     ) -> None:
@@ -323,14 +346,14 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
         self.run = run
         if options:  # a merge is chosen from the start: the first one still undoable
             first = next((i for i, m in enumerate(run.merges) if not m.undone), 0)
-            self.query_one("#links", OptionList).highlighted = first
+            self.link_list.highlighted = first
 
     @property
     def chosen_merge(self) -> str | None:
         """The keeper of the merge highlighted in the list (the shown run's only one, else)."""
         if self.run is None:
             return None
-        option_list = self.query_one("#links", OptionList)
+        option_list = self.link_list
         index = option_list.highlighted
         if index is not None and option_list.display:
             option_id = option_list.get_option_at_index(index).id or ""

@@ -3,10 +3,16 @@
 Qdrant has no change feed, so the bar polls: one poll at a time (the next is only
 scheduled once the last has finished), sooner after a change, less and less often
 while nothing changes. Each poll is a cheap probe (:meth:`MemoryEngine.probe`); only
-what changed is read again and merged into the panes, with the cursor left on its
-note. New and changed rows are highlighted for a while, and each change is logged in
-words (the activity log, ``l``). While the store does not answer, the store banner
-shows and polling carries on; once it answers, the panes are reloaded as a whole.
+what changed is read again, and the answer (:class:`~amem_tui.tui.messages.FollowUpdate`)
+goes up to the screen, which merges it into the panes with the cursor left on its note.
+The bar keeps the timing, its status line and the activity log (``l``): each change in
+words. While the store does not answer (a ``FollowFailed`` goes up: the screen shows
+the store banner) polling carries on; once it answers, the screen reloads the panes as a
+whole.
+
+The screen tells the bar what to follow (:attr:`FollowBar.target`, set with each load
+of an agent, None while one loads), and gives it, once, the function that says what
+the panes show (:class:`~amem_tui.tui.messages.Watched`), read when a poll starts.
 
 On an embedded store only this process can write, so there the bar follows what
 the app's own background work changes (a scheduled consolidation, say).
@@ -19,13 +25,12 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
 from textual.timer import Timer
 from textual.widgets import Static
-from textual.worker import WorkerState
 
 from amem_tui.engine import AmemError, StoreUnavailable
 from amem_tui.tui.messages import ActivityEntry, FollowFailed, FollowUpdate, PaneName
@@ -33,6 +38,8 @@ from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.note_pane import PAGE_SIZE
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from amem_tui.engine import (
         Activity,
         AgentScope,
@@ -41,37 +48,18 @@ if TYPE_CHECKING:
         MemoryNote,
         Probe,
     )
-    from amem_tui.tui.widgets.detail import NoteDetail
-    from amem_tui.tui.widgets.header import HeaderBar
-    from amem_tui.tui.widgets.history_pane import HistoryPane
-    from amem_tui.tui.widgets.note_pane import NotePane
-    from amem_tui.tui.widgets.store_banner import StoreBanner
+    from amem_tui.tui.messages import Watched
 
 
-class FollowedScreen(Protocol):
-    """What the bar reads and updates on the screen it belongs to (the main screen)."""
+@dataclass(frozen=True)
+class FollowTarget:
+    """What the bar follows: an agent as the screen loaded it."""
 
-    scope: AgentScope | None
-    generation: int
-    show_deleted: bool
-    counts: dict[str, int] | None
-
-    @property
-    def selected_id(self) -> str | None: ...
-    @property
-    def private_pane(self) -> NotePane: ...
-    @property
-    def shared_pane(self) -> NotePane: ...
-    @property
-    def history_pane(self) -> HistoryPane: ...
-    @property
-    def header_bar(self) -> HeaderBar: ...
-    @property
-    def store_banner(self) -> StoreBanner: ...
-    @property
-    def detail_view(self) -> NoteDetail: ...
-
-    def load_scope(self, agent: AgentScope | str | None, select: str | None = None) -> None: ...
+    scope: AgentScope
+    #: The screen's load count: an answer for panes loaded since is stale.
+    load: int
+    #: Soft-deleted notes are listed too.
+    include_inactive: bool
 
 
 #: Seconds to the next poll after a change; each quiet poll waits longer, up to the most.
@@ -80,8 +68,6 @@ BACKOFF = 1.5
 MAX_INTERVAL = 15.0
 #: Seconds to the first retry once the store stopped answering.
 OUTAGE_INTERVAL = 2.0
-#: How long a new or changed row stays highlighted.
-HIGHLIGHT_SECONDS = 30.0
 #: Activity log entries kept.
 ACTIVITY_KEPT = 500
 
@@ -108,9 +94,20 @@ class FollowBar(Static):
     FollowBar { display: none; height: 1; padding: 0 1; background: $boost; color: $text; }
     """
 
-    def __init__(self, engine: MemoryEngine, *, id: str | None = None) -> None:
+    def __init__(
+        self,
+        engine: MemoryEngine,
+        watched: Callable[[], Watched],
+        *,
+        follow: bool = False,
+        id: str | None = None,
+    ) -> None:
         super().__init__("", id=id, markup=False)
         self.engine = engine
+        self.watched = watched
+        self.follow_on_mount = follow
+        #: What to follow (None: nothing yet, or the screen is loading an agent).
+        self.target: FollowTarget | None = None
         #: True while follow mode is on.
         self.following = False
         #: Polls started, and the most that ever ran at once (tests read these).
@@ -128,15 +125,9 @@ class FollowBar(Static):
         self._timer: Timer | None = None
         self._checked = ""
 
-    @property
-    def main(self) -> FollowedScreen:
-        """The main screen this bar belongs to."""
-        screen: Any = self.screen
-        return screen  # type: ignore[no-any-return]
-
     def on_mount(self) -> None:
         """Start following at once when the app was asked to (``--follow``)."""
-        if getattr(self.app, "follow_on_start", False):
+        if self.follow_on_mount:
             self.start()
 
     # ------------------------------------------------------------- on and off
@@ -174,54 +165,31 @@ class FollowBar(Static):
         # A timer of zero seconds never fires (Textual divides by its interval).
         self._timer = self.set_timer(max(delay, 0.05), self._tick)
 
-    def _loading(self) -> bool:
-        """True while the main screen loads an agent's panes (a poll would race it)."""
-        screen = self.screen  # the worker's node is the screen object itself
-        return any(
-            worker.node is screen
-            and worker.group == "scope"
-            and worker.state in (WorkerState.PENDING, WorkerState.RUNNING)
-            for worker in self.app.workers
-        )
-
     def _tick(self) -> None:
         self._timer = None
         if not self.following or self.in_flight:
             return  # never a second poll while one is under way
-        main = self.main
-        scope = main.scope
-        if scope is None or self._loading():
+        target = self.target
+        if target is None:  # the screen is loading an agent: a poll would race it
             self._schedule(0.25)
             return
-        request = self._request(main, scope)
+        watched = self.watched()
+        probe = self._probe
+        since = probe if probe is not None and probe.agent == target.scope.agent else None
+        request = PollRequest(
+            scope=target.scope,
+            load=target.load,
+            since=since,
+            shown=watched.shown,
+            watch=watched.watch,
+            include_inactive=target.include_inactive,
+            runs=watched.runs,
+            resync=self._resync,
+        )
         self.in_flight += 1
         self.most_in_flight = max(self.most_in_flight, self.in_flight)
         self.polls += 1
         self.poll(request)
-
-    def _request(self, main: FollowedScreen, scope: AgentScope) -> PollRequest:
-        shown: dict[PaneName, dict[str, MemoryNote]] = {"private": main.private_pane.shown_notes()}
-        if scope.has_shared_scope:
-            shown["shared"] = main.shared_pane.shown_notes()
-        # The selected note, and the rows on screen (and a screen around them): a row
-        # scrolled into view is looked at by the next poll.
-        watch: list[str] = [main.selected_id] if main.selected_id else []
-        panes = [main.private_pane, main.shared_pane][: len(shown)]
-        for pane in panes:
-            watch.extend(i for i in pane.ids_in_view() if i in shown[pane.which] and i not in watch)
-        since = (
-            self._probe if self._probe is not None and self._probe.agent == scope.agent else None
-        )
-        return PollRequest(
-            scope=scope,
-            load=main.generation,
-            since=since,
-            shown=shown,
-            watch=watch,
-            include_inactive=main.show_deleted,
-            runs=list(main.history_pane.runs.values()),
-            resync=self._resync,
-        )
 
     @work(thread=True, exit_on_error=False, group="follow")
     def poll(self, request: PollRequest) -> None:
@@ -288,68 +256,47 @@ class FollowBar(Static):
 
     # --------------------------------------------------------------- results
     def on_follow_update(self, message: FollowUpdate) -> None:
-        """Merge what changed into the panes, log it, and schedule the next poll."""
-        message.stop()
+        """Log what changed and schedule the next poll; the update goes on up to the
+        screen (marked ``stale`` when the panes were reloaded or switched meanwhile)."""
         self.in_flight -= 1
         if not self.following:
+            message.stop()
             return
-        main = self.main
         self._checked = self._clock()
         if self.failing is not None or message.resync:
             self.failing = None
             self._resync = False
-            main.store_banner.show_problem(None)
-        current = main.scope
-        if current is None or current.agent != message.agent or main.generation != message.load:
-            # The panes were reloaded or switched meanwhile: look again from what they show.
-            self._probe = None if current is None or current.agent != message.agent else self._probe
+        target = self.target
+        if target is None or target.scope.agent != message.agent or target.load != message.load:
+            # Look again from what the panes show now.
+            if target is None or target.scope.agent != message.agent:
+                self._probe = None
+            message.stale = True
             self._show("following")
             self._schedule(FIRST_INTERVAL)
             return
         before = self._probe
         self._probe = message.probe
+        self._log(message.agent, message.activities)
         if message.resync:
-            main.load_scope(message.agent)
-            self._log(message.agent, message.activities)
             self._after(changed=True, took=message.seconds)
             return
-        changed = self._apply(main, current, message) or message.probe.counts_moved(before)
+        touched = any(update.changed or update.removed for update in message.panes.values())
+        changed = (
+            touched
+            or bool(message.activities)
+            or message.runs is not None
+            or message.probe.counts_moved(before)
+        )
         self._after(changed=changed and before is not None, took=message.seconds)
 
-    def _apply(self, main: FollowedScreen, scope: AgentScope, message: FollowUpdate) -> bool:
-        touched: set[str] = set()
-        for which, update in message.panes.items():
-            pane = main.private_pane if which == "private" else main.shared_pane
-            total = message.totals.get(which, pane.listing_total)
-            if not update and total == pane.listing_total:
-                continue
-            pane.merge_notes(update.changed, update.removed, total, update.marks)
-            touched |= {n.id for n in update.changed} | set(update.removed)
-            if update.marks:
-                marked = list(update.marks)
-                self.set_timer(HIGHLIGHT_SECONDS, lambda p=pane, ids=marked: p.unmark(ids))
-        main.counts = message.counts
-        main.header_bar.show(scope, message.counts)
-        if message.runs is not None:
-            main.history_pane.show_runs(message.runs)
-        detail = main.detail_view
-        selected = detail.note_id
-        if selected is not None and selected in touched and detail.note_data is not None:
-            panes = (main.private_pane, main.shared_pane)
-            if any(selected in pane.table.rows for pane in panes):
-                detail.load_note(scope, selected, None)  # show the selected note as it is now
-        self._log(scope.agent, message.activities)
-        return bool(touched or message.activities or message.runs is not None)
-
     def on_follow_failed(self, message: FollowFailed) -> None:
-        """The store did not answer: show the banner and keep trying, less and less often."""
-        message.stop()
+        """The store did not answer: keep trying, less and less often (the screen shows
+        the store banner)."""
         self.in_flight -= 1
         if not self.following:
+            message.stop()
             return
-        main = self.main
-        if message.store_unavailable:
-            main.store_banner.show_problem(message.message)
         self._resync = True  # once it answers, reload rather than trust what was shown
         first = self.failing is None
         self.failing = message.message

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual.reactive import reactive
 from textual.widget import Widget
 
 from amem_tui.tui.text import one_line
@@ -80,38 +81,39 @@ def counts_text(
 
 
 class HeaderBar(Widget):
-    """One line saying who we act as, where, and how much there is."""
+    """One line saying who we act as, where, and how much there is (redrawn whenever
+    one of its reactive attributes changes)."""
 
     DEFAULT_CSS = """
     HeaderBar { height: 1; background: $panel; color: $foreground; padding: 0 1; }
     """
 
+    #: The agent shown (None while loading).
+    scope: reactive[AgentScope | None] = reactive(None)
+    #: Note counts: private, shared, visible.
+    counts: reactive[dict[str, int] | None] = reactive(None)
+    #: True when the collection is a mem0 collection (no modes, no shared scope).
+    mem0: reactive[bool] = reactive(False)
+    #: What the model is up to, while it is not ready ("loading model…").
+    model_note: reactive[str] = reactive("")
+
     def __init__(self, store_label: str, read_only: bool, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.store_label = store_label
         self.read_only = read_only
-        self.model_note = ""
-        self.scope: AgentScope | None = None
-        self.counts: dict[str, int] | None = None
-        #: True when the collection is a mem0 collection (no modes, no shared scope).
-        self.mem0 = False
 
     def show(
         self,
         scope: AgentScope | None,
         counts: dict[str, int] | None,
-        model_note: str = "",
         *,
         mem0: bool | None = None,
     ) -> None:
-        """Redraw from an agent scope and its note counts."""
-        if model_note:
-            self.model_note = model_note
+        """Show an agent scope and its note counts (and whether it is a mem0 collection)."""
         if mem0 is not None:
             self.mem0 = mem0
         self.scope = scope
         self.counts = counts
-        self.refresh()
 
     @property
     def text(self) -> str:

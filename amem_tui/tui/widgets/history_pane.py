@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual import work
+from textual import getters, work
 from textual.app import ComposeResult
 from textual.message import Message
 from textual.widgets import DataTable, Static
@@ -106,6 +106,10 @@ class HistoryPane(TabbedPane):
 
         run: ConsolidationRun | None
 
+    #: The table of runs, and the line said instead when there are none.
+    table: getters.query_one[DataTable[Text]] = getters.query_one(DataTable)
+    message_line = getters.query_one(".pane-message", Static)
+
     def __init__(self, engine: MemoryEngine, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.engine = engine
@@ -124,13 +128,8 @@ class HistoryPane(TabbedPane):
         yield table
         yield Static("", classes="pane-message", markup=False)
 
-    @property
-    def table(self) -> DataTable[Text]:
-        """The table inside."""
-        return self.query_one(DataTable)
-
     def _message(self, text: str) -> None:
-        message = self.query_one(".pane-message", Static)
+        message = self.message_line
         message.update(Text(text))
         message.display = bool(text)
 
@@ -321,6 +320,31 @@ class HistoryPane(TabbedPane):
             "Undo",
             lambda: self.undo(scope, run.id, None),
         )
+
+    def undo_chosen_merge(
+        self, scope: AgentScope, run: ConsolidationRun | None, keeper: str | None
+    ) -> None:
+        """``m``: undo the merge chosen in the list of the run the detail view shows
+        (``keeper``: the chosen merge, None when none is)."""
+        if run is None:
+            self.app.notify(
+                "Select a run in the consolidation history first (Tab to it): its merges "
+                "are listed in the detail view.",
+                markup=False,
+            )
+            return
+        blocker = merge_undo_blocker(run)
+        if blocker is not None:
+            self.app.notify(blocker, markup=False)
+            return
+        if keeper is None:
+            self.app.notify(
+                "This run has several merges: choose one in the list of merges beside the "
+                "run (Tab to it, arrows), then press Enter.",
+                markup=False,
+            )
+            return
+        self.undo_one_merge(scope, run, keeper)
 
     def undo_one_merge(
         self, scope: AgentScope, run: ConsolidationRun | None, keeper: str | None

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual import work
+from textual import getters, work
 from textual.app import ComposeResult
 from textual.message import Message
 from textual.widgets import DataTable, Static
@@ -48,6 +48,8 @@ PREFETCH_ROWS = 20
 #: Content column width before the pane has a size, and the narrowest it gets.
 CONTENT_FALLBACK = 60
 CONTENT_MIN = 12
+#: Seconds a row follow mode marked (new, changed) stays highlighted.
+HIGHLIGHT_SECONDS = 30.0
 
 
 class NotePane(TabbedPane):
@@ -64,6 +66,9 @@ class NotePane(TabbedPane):
 
         pane: NotePane
         note_id: str | None
+
+    #: What the pane says instead of (or under) its rows.
+    message_line = getters.query_one(".pane-message", Static)
 
     def __init__(
         self,
@@ -140,7 +145,7 @@ class NotePane(TabbedPane):
         if text == self._message_text:
             return  # an update asks for a layout pass, which redraws the whole screen
         self._message_text = text
-        message = self.query_one(".pane-message", Static)
+        message = self.message_line
         message.update(text)
         message.display = bool(text)
 
@@ -384,10 +389,13 @@ class NotePane(TabbedPane):
         """Put changed and new notes into the listing and take ``removed`` out, keeping
         the cursor on the note it is on (a new note goes to the top).
 
-        ``marks`` highlights rows (id -> kind of change) until :meth:`unmark`. While
-        search hits are shown only the kept listing changes.
+        ``marks`` highlights rows (id -> kind of change) for :data:`HIGHLIGHT_SECONDS`.
+        While search hits are shown only the kept listing changes.
         """
-        self.marks.update(marks or {})
+        if marks:
+            self.marks.update(marks)
+            marked = list(marks)
+            self.set_timer(HIGHLIGHT_SECONDS, lambda: self.unmark(marked))
         by_id = {note.id: note for note in changed}
         gone = set(removed)
         kept = [by_id.pop(note.id, note) for note in self.listing if note.id not in gone]

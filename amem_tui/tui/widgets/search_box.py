@@ -9,11 +9,12 @@ box (older text, another agent, a reload) is dropped, never shown.
 A change whose text is already out of date (more keys of a burst are in the box)
 starts nothing. The hits come first; the hidden matches (about as much work again)
 follow once the query has stayed in the box for :data:`HIDDEN_AFTER`. The box
-keeps the result and whether hidden matches are shown; the screen puts the hits in
-the panes when told (:class:`SearchBox.Results` and the other messages below).
+keeps the result and whether hidden matches are shown, and says on its status line
+what was found; the screen puts the hits in the panes when told
+(:class:`SearchBox.Results` and the other messages below).
 
 Typed text and its hits reach the screen in one frame: a change holds the screen's
-updates until its answer is reported, for at most :data:`ECHO_HOLD`. Drawing the
+updates until its answer is in, for at most :data:`ECHO_HOLD`. Drawing the
 typed text alone would cost a frame the search thread waits behind, and a second
 frame for the hits; a search slower than the hold shows the text first, as before.
 
@@ -35,10 +36,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import on, work
+from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
+from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
@@ -76,13 +78,27 @@ class SearchBox(ReportsWorkerFailures, Vertical):
     SearchBox { height: auto; }
     """
 
+    #: A short screen: a one-line input, and no line for the resting hint (the status
+    #: line comes when there is a search to report). Short until the screen's size says.
+    compact: reactive[bool] = reactive(True, init=False, always_update=True)
+
+    #: The query input, and the status line under it.
+    query_input = getters.child_by_id("search", Input)
+    status_line = getters.child_by_id("search-status", Static)
+
     @dataclass
     class Results(Message):
-        """The current query's hits are in: show them (and focus them if ``focus``)."""
+        """The current query's hits are in: show them (and focus them if ``focus``).
+
+        ``fresh``: the query differs from the one whose hits were shown before (its best
+        hit becomes the subject); else the same query was searched again (the agent's
+        panes were reloaded).
+        """
 
         result: SearchResult
         focus: bool
         show_hidden: bool
+        fresh: bool = True
 
     @dataclass
     class Failed(Message):
@@ -127,8 +143,6 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         self._wanted = False  # the query changed while it ran: search again after
         self._shown: tuple[int, str] | None = None  # (generation, query) on screen
         self._focus_results = False  # Enter was pressed: go to the hits once they come
-        # A short screen (see set_compact); taken as short until the screen's size says.
-        self._compact = True
         self._resting = True  # the status line shows the resting hint
         # The screen's updates held until the typed query's answer (see ECHO_HOLD).
         self._hold: ExitStack | None = None
@@ -146,18 +160,13 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         if self.app.is_headless:
             self.query_input.cursor_blink = False
         # Hidden until the screen's size says whether a short screen leaves it out.
-        self.query_one("#search-status", Static).display = False
+        self.status_line.display = False
         self.show_status("")
 
     def on_unmount(self) -> None:
         """Never leave the screen's updates or the collector held."""
         self.release_frames()
         self._resume_collector()
-
-    @property
-    def query_input(self) -> Input:
-        """The query input."""
-        return self.query_one("#search", Input)
 
     @property
     def showing_hidden(self) -> bool:
@@ -222,6 +231,7 @@ class SearchBox(ReportsWorkerFailures, Vertical):
     def _cleared(self) -> None:
         self._clear_timer = None
         if not self.query_text:
+            self.show_status("")  # what the box does, again
             self.post_message(self.Cleared())
 
     def _cancel_clear(self) -> None:
@@ -363,25 +373,20 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         message.stop()
         if not self._finished(message.generation, message.query):
             return
+        fresh = self._shown is None or self._shown[1] != message.query
         self._shown = (message.generation, message.query)
         self.result = message.result
-        # The screen puts the hits in the panes and calls report(): the status line and
-        # the hits change in one frame.
-        self.post_message(self.Results(message.result, self._take_focus(), self.show_hidden))
+        self._status_of(message.result)
+        self.post_message(self.Results(message.result, self._take_focus(), self.show_hidden, fresh))
+        # A moment later: the screen shows the hits (and the panes ask for their repaint)
+        # first, and the frame that ends the hold must include them with this status.
+        self.set_timer(RELEASE_AFTER_ANSWER, self.release_frames, name="echo-release")
 
     def on_search_abandoned(self, message: SearchAbandoned) -> None:
         """A search typed over stopped early: search the newest text."""
         message.stop()
         if self._finished(message.generation, message.query):
             self.start_search()  # the text came back to this query meanwhile: search it anew
-
-    def report(self, result: SearchResult) -> None:
-        """Say on the status line what ``result`` found (the screen shows its hits, in
-        the frame that also shows the typed text)."""
-        self._status_of(result)
-        # A moment later: the panes ask for their repaint once the screen's handler ends,
-        # and the frame that ends the hold must include them.
-        self.set_timer(RELEASE_AFTER_ANSWER, self.release_frames, name="echo-release")
 
     def on_search_failed(self, message: SearchFailed) -> None:
         """Say the current query's search failed (the error itself is notified)."""
@@ -416,6 +421,7 @@ class SearchBox(ReportsWorkerFailures, Vertical):
     def forget_result(self) -> None:
         """Drop the result on screen (the agent is about to change)."""
         self.result = None
+        self._shown = None
 
     def _take_focus(self) -> bool:
         focus, self._focus_results = self._focus_results, False
@@ -460,22 +466,19 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         The line is always there: showing or hiding it would move everything under
         it, and a moved pane is drawn again whole, which a keystroke must not cost.
         """
-        status = self.query_one("#search-status", Static)
+        status = self.status_line
         line = Text(text, no_wrap=True, overflow="ellipsis") if text else self._resting_hint()
         status.update(line, layout=False)
         self._resting = not text
         self._fit_status()
 
-    def set_compact(self, compact: bool) -> None:
-        """Fit a short screen: a one-line input, and no line for the resting hint (the
-        status line comes when there is a search to report)."""
+    def watch_compact(self, compact: bool) -> None:
         self.query_input.compact = compact
-        self._compact = compact
         self._fit_status()
 
     def _fit_status(self) -> None:
-        status = self.query_one("#search-status", Static)
-        shown = not (self._compact and self._resting)
+        status = self.status_line
+        shown = not (self.compact and self._resting)
         if status.display != shown:
             status.display = shown
 

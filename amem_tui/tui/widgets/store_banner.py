@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.reactive import reactive
 from textual.widgets import Static
 
 from amem_tui.tui.text import one_line
@@ -11,7 +12,10 @@ from amem_tui.tui.text import one_line
 class StoreBanner(Static):
     """Says the store is unavailable; hidden (taking no row) while it answers."""
 
-    def show_problem(self, problem: str | None) -> None:
+    #: Why the store did not answer (None: it answers, and the banner is hidden).
+    problem: reactive[str | None] = reactive(None, init=False)
+
+    def watch_problem(self, problem: str | None) -> None:
         """Show the banner for ``problem``, or hide it (the store answered again)."""
         if problem is None:
             self.display = False

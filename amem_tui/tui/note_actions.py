@@ -1,0 +1,212 @@
+"""What the user does to notes: add one, and edit, publish, unpublish, delete, restore or
+copy the subject (the highlighted row; see :mod:`amem_tui.tui.widgets.panes`).
+
+Each write says first what stops it (the write rule, in the engine's words), then asks
+(a dialog naming the note), then calls the engine in a worker of the screen. The
+outcome comes back as an :class:`~amem_tui.tui.messages.ActionDone`, or, through the
+screen's worker-error handler, an ``ActionRefused``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from amem_tui.tui.dialogs.confirm import confirm_then
+from amem_tui.tui.messages import ActionDone
+from amem_tui.tui.text import one_line
+from amem_tui.tui.workers import refusal
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from textual.widget import Widget
+
+    from amem_tui.engine import AgentScope, AgentView, MemoryEngine, MemoryNote
+    from amem_tui.tui.dialogs.note_editor import NoteDraft
+
+NO_SUBJECT = "Select a note first (arrows in a pane)."
+
+#: (title, body, button) of each confirmed write, and what the notification says after.
+QUESTIONS: dict[str, tuple[str, str, str, str]] = {
+    "publish": (
+        "Publish this note?",
+        "It moves to the shared scope: every Mode A agent will be able to read it. "
+        "It keeps its owner, and only the owner may change it.",
+        "Publish",
+        "Published note",
+    ),
+    "unpublish": (
+        "Unpublish this note?",
+        "It leaves the shared scope and becomes private to its owner again.",
+        "Unpublish",
+        "Unpublished note",
+    ),
+    "delete": (
+        "Soft-delete this note?",
+        "It is marked is_active=false and disappears from searches. Nothing is "
+        "hard-deleted: press x to show deleted notes and r to restore it.",
+        "Delete",
+        "Soft-deleted note",
+    ),
+    "restore": (
+        "Restore this note?",
+        "It becomes active again (is_active=true).",
+        "Restore",
+        "Restored note",
+    ),
+}
+
+
+class NoteActions:
+    """The note actions of a screen acting as one agent; ``host`` runs their workers."""
+
+    def __init__(self, host: Widget, engine: MemoryEngine) -> None:
+        self.host = host
+        self.engine = engine
+        #: Soft-deleted notes are listed (what restoring one asks for).
+        self.deleted_shown = False
+
+    def _say(self, text: str) -> None:
+        self.host.app.notify(text, markup=False)
+
+    def _write(self, label: str, write: Callable[[], MemoryNote]) -> None:
+        """Run one engine write in a thread; report the note it wrote (to select it)."""
+
+        def run() -> None:
+            note = write()
+            self.host.post_message(ActionDone(f"{label} {note.id}", note.id))
+
+        self.host.run_worker(run, thread=True, exit_on_error=False, group="write")
+
+    def _refused(self, scope: AgentScope, note: MemoryNote, action: str) -> bool:
+        """Say what stops ``action`` on ``note`` before any dialog opens (True if refused)."""
+        denial = self.engine.agent(scope).write_refusal(note, action)
+        if denial is not None:
+            self.host.post_message(refusal(denial))
+        return denial is not None
+
+    # ------------------------------------------------------------------ add
+    def add(self, scope: AgentScope) -> None:
+        """Write a new note (private by default)."""
+        reason = None
+        if not scope.has_shared_scope:
+            reason = f"{scope.agent} is Mode B: it has no shared scope, so notes stay private."
+
+        def save(draft: NoteDraft | None) -> None:
+            if draft is None:
+                return
+            kind = "shared" if draft.shared else "private"
+            self._write(
+                f"Added {kind} note",
+                lambda: self.engine.agent(scope).add(
+                    draft.content, shared=draft.shared, tags=draft.tags
+                ),
+            )
+
+        from amem_tui.tui.dialogs.note_editor import NoteEditor
+
+        self.host.app.push_screen(
+            NoteEditor(f"New note as {scope.agent}", scope.agent, shared_reason=reason), save
+        )
+
+    # -------------------------------------------------------------- the subject
+    def edit(self, scope: AgentScope, note: MemoryNote | None) -> None:
+        """Change the note's content and tags."""
+        if note is None:
+            self._say(NO_SUBJECT)
+            return
+        if self._refused(scope, note, "update"):
+            return
+
+        def save(draft: NoteDraft | None) -> None:
+            if draft is None:
+                return
+            content = draft.content if draft.content != note.content else None
+            tags = draft.tags if draft.tags != note.tags else None
+            if content is None and tags is None:
+                self._say("Nothing changed.")
+                return
+            self._write(
+                "Updated note",
+                lambda: self.engine.agent(scope).update(
+                    note.id, content=content, tags=tags, expected_hash=note.hash or None
+                ),
+            )
+
+        from amem_tui.tui.dialogs.note_editor import NoteEditor
+
+        editor = NoteEditor(
+            f"Edit note {note.id}",
+            scope.agent,
+            content=note.content,
+            tags=list(note.tags),
+            allow_scope=False,
+        )
+        self.host.app.push_screen(editor, save)
+
+    def publish(self, scope: AgentScope, note: MemoryNote | None) -> None:
+        """Share the private note (owner only; Mode A only)."""
+        if note is not None and note.is_shared:
+            self._say(f"Note {note.id} is already shared (u unpublishes it).")
+            return
+        self._confirm_then_write(
+            scope, note, "publish", lambda view, note_id: view.publish(note_id)
+        )
+
+    def unpublish(self, scope: AgentScope, note: MemoryNote | None) -> None:
+        """Make the shared note private to its owner again."""
+        if note is not None and not note.is_shared:
+            self._say(f"Note {note.id} is not shared: it is private already.")
+            return
+        self._confirm_then_write(
+            scope, note, "unpublish", lambda view, note_id: view.unpublish(note_id)
+        )
+
+    def delete(self, scope: AgentScope, note: MemoryNote | None) -> None:
+        """Soft-delete the note."""
+        self._confirm_then_write(scope, note, "delete", lambda view, note_id: view.delete(note_id))
+
+    def restore(self, scope: AgentScope, note: MemoryNote | None) -> None:
+        """Restore the soft-deleted note."""
+        if note is not None and note.active:
+            hint = (
+                "Select a deleted (struck-through) note to restore it."
+                if self.deleted_shown
+                else "Press x to show deleted notes."
+            )
+            self._say(f"Note {note.id} is not deleted. {hint}")
+            return
+        self._confirm_then_write(
+            scope, note, "restore", lambda view, note_id: view.restore(note_id)
+        )
+
+    def copy(self, scope: AgentScope, note: MemoryNote | None) -> None:
+        """Put the note's content on the clipboard (the terminal's, through OSC 52)."""
+        if note is None:
+            self._say(NO_SUBJECT)
+            return
+        self.host.app.copy_to_clipboard(note.content)
+        count = len(note.content)
+        self._say(f"Copied the content of note {note.id} ({count} characters).")
+
+    def _confirm_then_write(
+        self,
+        scope: AgentScope,
+        note: MemoryNote | None,
+        action: str,
+        write: Callable[[AgentView, str], MemoryNote],
+    ) -> None:
+        """Ask the action's question about ``note`` (naming it), then write."""
+        if note is None:
+            self._say(NO_SUBJECT)
+            return
+        if self._refused(scope, note, action):
+            return
+        title, body, label, done = QUESTIONS[action]
+        confirm_then(
+            self.host.app,
+            title,
+            f"{body}\n\n{note.id}\n{one_line(note.content, 70)}",
+            label,
+            lambda: self._write(done, lambda: write(self.engine.agent(scope), note.id)),
+        )

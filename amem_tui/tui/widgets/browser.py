@@ -1,0 +1,256 @@
+"""Browsing one agent's notes: the search box, the panes and the detail view.
+
+The browser puts what the search box finds in the panes (and the progress of a
+consolidation under them), and keeps the detail view on
+**the subject**: the highlighted row of the note pane the user works in (see
+:mod:`amem_tui.tui.widgets.panes`), or a linked note in no pane that the user chose to
+follow. The detail view shows a consolidation run instead while the history pane has
+the focus, and the hidden matches of a search while they are asked for. Every note
+action acts on the subject (:meth:`NoteBrowser.subject`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import getters, on
+from textual.containers import Vertical
+from textual.widgets import ProgressBar
+
+from amem_tui.tui.actions import key_for
+from amem_tui.tui.widgets.detail import NoteDetail
+from amem_tui.tui.widgets.history_pane import HistoryPane
+from amem_tui.tui.widgets.note_pane import NotePane
+from amem_tui.tui.widgets.panes import Panes
+from amem_tui.tui.widgets.search_box import SearchBox
+
+if TYPE_CHECKING:
+    from textual.app import ComposeResult
+    from textual.events import DescendantFocus
+    from textual.widget import Widget
+
+    from amem_tui.engine import (
+        AgentScope,
+        ConsolidationRun,
+        MemoryEngine,
+        MemoryNote,
+        SearchResult,
+    )
+    from amem_tui.tui.actions import FocusArea
+    from amem_tui.tui.messages import ConsolidationProgress, FollowUpdate, NoteLoaded, ScopeData
+
+#: Seconds the detail view waits after a search (or a cleared one) before it loads the
+#: subject: the hits come first, and keys typed meanwhile are not slowed by drawing a
+#: note that a newer search would replace at once.
+DETAIL_AFTER_SEARCH = 0.12
+
+
+class NoteBrowser(Vertical):
+    """The search box, the panes and the detail view of one agent; the subject."""
+
+    DEFAULT_CSS = """
+    NoteBrowser { height: 1fr; }
+    """
+
+    search_box = getters.child_by_id("search-box", SearchBox)
+    panes = getters.child_by_id("panes", Panes)
+    detail = getters.child_by_id("detail", NoteDetail)
+    #: How far an applied consolidation has come (shown only meanwhile).
+    progress_bar = getters.child_by_id("progress", ProgressBar)
+
+    def __init__(self, engine: MemoryEngine, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.engine = engine
+        #: The agent browsed (set with each load of its panes).
+        self.scope: AgentScope | None = None
+        #: A linked note in no pane that the detail shows (then the subject).
+        self.link_shown: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield SearchBox(self.engine, id="search-box")
+        with Panes(id="panes"):
+            yield NotePane(self.engine, "private", "Private", show_owner=False, id="private")
+            yield NotePane(self.engine, "shared", "Shared", show_owner=True, id="shared")
+            yield HistoryPane(self.engine, id="history")
+        yield NoteDetail(self.engine, id="detail")
+        yield ProgressBar(id="progress", show_eta=False)
+
+    def on_mount(self) -> None:
+        self.progress_bar.display = False
+        self.detail.show_message("Loading…")
+
+    def focus_area(self, focused: Widget | None) -> FocusArea | None:
+        """Where ``focused`` is, as far as the footer cares: a pane, the search box or the
+        detail view (``history`` while it shows a run)."""
+        tab = self.panes.tab_of(focused)
+        if tab is not None or focused is None:
+            return tab
+        if self.search_box in focused.ancestors_with_self:
+            return "search"
+        if self.detail in focused.ancestors_with_self:
+            return "history" if self.detail.run is not None else "detail"
+        return None
+
+    # ------------------------------------------------------------ the agent
+    def show_agent(self, data: ScopeData, include_inactive: bool, select: str | None) -> None:
+        """Show an agent's panes as loaded, the query in the box searched as it, and the
+        subject: ``select`` (a note just written) wherever it is now, else the subject
+        before (gone: the row it was on keeps the cursor)."""
+        scope, detail = data.scope, self.detail
+        switched, self.scope = self.scope != scope, scope
+        listings = switched or not self.search_box.query_text  # else searched again
+        self.panes.show_scope(data, include_inactive, listings)
+        if listings:
+            self.search_box.show_status("")
+        self.search_box.set_scope(scope)
+        if not data.collection_exists:
+            detail.show_message(
+                f"The collection {scope.collection} does not exist yet: "
+                f"{scope.agent} has written nothing. Press a to add a note."
+            )
+        elif switched:
+            detail.show_message("Loading…")
+        if switched:
+            detail.forget_note()
+        detail.note_data = None  # the note may have changed: load it again
+        history = self.panes.history
+        if self.panes.tab_of(self.screen.focused) == "history" and history.current_run:
+            if not history.table.has_focus:  # it held the focus while it had no runs
+                history.table.focus()
+            self.show_run(history.current_run)  # a run just applied or undone
+        else:
+            self.reselect(select, detail.note_id)
+
+    def forget(self) -> None:
+        """Another agent is about to be shown: what was selected and found goes."""
+        self.detail.forget_note()
+        self.search_box.forget_result()
+
+    def merge(self, update: FollowUpdate) -> None:
+        """Merge what follow mode found into the panes; a changed subject loads again."""
+        subject, loaded = self.selected_id, self.detail.note_data is not None
+        changed = self.panes.merge(update) and not self.link_shown
+        if changed and subject is not None and loaded and self.scope is not None:
+            self.detail.load_note(self.scope, subject, None)
+
+    # ---------------------------------------------------------- the subject
+    @property
+    def selected_id(self) -> str | None:
+        """The subject's id."""
+        return self.link_shown or self.panes.subject_id
+
+    def subject(self) -> MemoryNote | None:
+        """The subject as last loaded (as its pane lists it, until the detail has it)."""
+        data, wanted = self.detail.note_data, self.selected_id
+        if data is not None and wanted is not None and data.note.id == wanted:
+            return data.note
+        return None if self.link_shown else self.panes.subject_note()
+
+    @property
+    def _detail_taken(self) -> bool:
+        """The detail view shows a run (the history has the focus) or hidden matches."""
+        in_history = self.panes.tab_of(self.screen.focused) == "history"
+        run = in_history and self.panes.history.current_run is not None
+        return run or self.search_box.showing_hidden
+
+    def show_subject(self, after: float = 0.0) -> None:
+        """Show the subject in the detail view (loaded ``after`` seconds from now)."""
+        if self.scope is not None and not self._detail_taken:
+            self.link_shown = None
+            subject, hit = self.panes.subject_id, self.panes.subject_hit
+            self.detail.show_subject(self.scope, subject, hit, after)
+
+    def reselect(self, wanted: str | None, before: str | None = None, after: float = 0.0) -> None:
+        """Highlight ``wanted`` wherever it is (else ``before``, in the working pane),
+        then show the subject."""
+        if (wanted is None or not self.panes.select(wanted)) and before is not None:
+            self.panes.pane(self.panes.working).select(before)
+        self.show_subject(after)
+
+    def on_panes_subject_changed(self) -> None:
+        self.show_subject()
+
+    def on_note_loaded(self, message: NoteLoaded) -> None:
+        """Draw the note loaded, unless the detail view is taken meanwhile."""
+        if self.scope is not None and not self._detail_taken:
+            self.detail.show_note(message.data, self.scope.agent)
+
+    @on(NoteDetail.FollowLink)
+    def _follow_link(self, message: NoteDetail.FollowLink) -> None:
+        if self.panes.select(message.note_id):
+            self.panes.focus_tab(self.panes.working)
+        elif self.scope is not None:  # in no pane: the detail shows it, and it is the subject
+            self.link_shown = message.note_id
+            self.detail.load_note(self.scope, message.note_id, None)
+
+    # ------------------------------------------------------------ the runs
+    def on_descendant_focus(self, event: DescendantFocus) -> None:
+        run = self.panes.history.current_run
+        if self.panes.tab_of(event.widget) == "history" and run is not None:
+            self.show_run(run)
+
+    @on(HistoryPane.Highlighted)
+    def _run_highlighted(self, message: HistoryPane.Highlighted) -> None:
+        if message.run is not None and self.panes.history.table.has_focus:
+            self.show_run(message.run)
+
+    def show_run(self, run: ConsolidationRun) -> None:
+        """Show a consolidation run in the detail view, with the keys that undo it."""
+        active, display = self.screen.active_bindings, self.app.get_key_display
+        undo, merge = key_for(active, display, "undo"), key_for(active, display, "undo_merge")
+        hint = f"{undo} undoes this run; {merge} (or Enter in the list of merges) undoes "
+        self.detail.show_run(run, hint + "only the merge chosen there.")
+        self.screen.refresh_bindings()  # the footer offers the undo keys
+
+    def on_consolidation_progress(self, message: ConsolidationProgress) -> None:
+        self.progress_bar.update(total=max(message.total, 1), progress=message.done)
+        self.progress_bar.display = True
+
+    def on_consolidation_finished(self) -> None:
+        self.progress_bar.display = False
+
+    # ------------------------------------------------------------ searching
+    def on_search_box_typed(self) -> None:
+        """A query is typed: a note waiting to load would be replaced by the hits' at once."""
+        self.detail.drop_waiting_load()
+
+    def on_search_box_cleared(self) -> None:
+        """The query is gone: the listings come back, the hit highlighted stays so."""
+        subject = self.selected_id
+        self.panes.show_listings()
+        self.reselect(subject, after=DETAIL_AFTER_SEARCH)
+
+    def on_search_box_results(self, message: SearchBox.Results) -> None:
+        """Hits in the panes they belong to; a new query's best hit is the subject."""
+        result, subject = message.result, self.selected_id
+        with self.app.batch_update():  # the hits and the titles in one frame
+            best = self.panes.show_hits(result)
+            if best is not None and message.fresh:
+                self.panes.work_in(best)
+                subject = result.hits[0].note.id
+            self._after_search(message.focus, result if message.show_hidden else None, subject)
+
+    def on_search_box_failed(self, message: SearchBox.Failed) -> None:
+        """A failed search shows no hits (the failure itself is notified)."""
+        self.panes.show_no_hits(message.query)
+        self._after_search(message.focus, None, self.selected_id)
+
+    def _after_search(self, focus: bool, hidden: SearchResult | None, subject: str | None) -> None:
+        if focus:
+            self.panes.focus_tab(self.panes.working)
+        if hidden is not None:
+            self.detail.show_hidden(hidden)
+        else:
+            self.detail.forget_note()
+            self.reselect(subject, after=DETAIL_AFTER_SEARCH)
+
+    def on_search_box_hidden_matches(self, message: SearchBox.HiddenMatches) -> None:
+        """Show the hidden matches in the detail view, or the subject again."""
+        if message.shown:
+            self.detail.show_hidden(message.result)
+        else:
+            self.detail.forget_note()
+            self.show_subject()
+
+    def on_search_box_go_to_results(self) -> None:
+        self.panes.focus_tab(self.panes.working)

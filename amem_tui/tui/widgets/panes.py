@@ -1,0 +1,290 @@
+"""The main screen's three panes (Private, Shared, the consolidation history), and the
+note the user works on.
+
+- Side by side, the note panes share the width and the history pane is as wide as
+  its rows need; while search hits are shown it steps aside on a medium terminal
+  (``app.tcss``), so the hits keep their columns.
+- Narrow: one pane at a time, as tabs. The pane on show lists every pane in its border
+  title, and Tab and Shift+Tab move between them (past the last, on as usual).
+
+**The subject** is the note the detail view shows and every note action acts on: the
+highlighted row of the note pane the user works in (:attr:`Panes.working`). That pane
+is the focused one; with the focus elsewhere (the search box, the detail), it is the
+note pane focused last. Only the working pane can change the subject: a cursor moved
+in the other one (rows rebuilt by a search or a reload) changes nothing. When the
+subject changes, :class:`Panes.SubjectChanged` goes up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from rich.text import Text
+from textual import getters
+from textual.actions import SkipAction
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.reactive import reactive
+
+from amem_tui.tui.messages import Watched
+from amem_tui.tui.scope_loader import listing_of, no_shared_reason, private_title
+from amem_tui.tui.widgets.history_pane import HistoryPane
+from amem_tui.tui.widgets.note_pane import NotePane
+
+if TYPE_CHECKING:
+    from textual.events import DescendantFocus
+    from textual.widget import Widget
+
+    from amem_tui.engine import MemoryNote, SearchHit, SearchResult
+    from amem_tui.tui.messages import FollowUpdate, PaneName, ScopeData
+    from amem_tui.tui.widgets.tabbed_pane import TabbedPane
+
+TabName = Literal["private", "shared", "history"]
+TAB_ORDER: tuple[TabName, ...] = ("private", "shared", "history")
+TAB_HINT = "Tab: next pane"
+
+
+class Panes(Horizontal):
+    """The note panes and the history pane, side by side or as tabs; the subject."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("tab", "step_tab(1)", "Next pane", show=False),
+        Binding("shift+tab", "step_tab(-1)", "Previous pane", show=False),
+    ]
+
+    @dataclass
+    class SubjectChanged(Message):
+        """The subject is another note (``note_id``; None: no row is highlighted)."""
+
+        note_id: str | None
+
+    private = getters.child_by_id("private", NotePane)
+    shared = getters.child_by_id("shared", NotePane)
+    history = getters.child_by_id("history", HistoryPane)
+
+    #: One pane at a time, as tabs (a narrow terminal).
+    narrow: reactive[bool] = reactive(False, init=False)
+    #: The pane on show while the panes are tabs.
+    current_tab: reactive[TabName] = reactive[TabName]("private", init=False)
+    #: The agent has a shared scope to show (Mode A, not mem0); set with each agent.
+    shares: reactive[bool | None] = reactive[bool | None](None, init=False)
+
+    def __init__(self, *children: Widget, id: str | None = None) -> None:
+        super().__init__(*children, id=id)
+        #: The note pane the user works in: its highlighted row is the subject.
+        self.working: PaneName = "private"
+
+    def watch_narrow(self) -> None:
+        self.arrange_panes()
+
+    def watch_current_tab(self) -> None:
+        self.arrange_panes()
+
+    def watch_shares(self) -> None:
+        self.arrange_panes()
+
+    # ---------------------------------------------------------------- the subject
+    def pane(self, which: PaneName) -> NotePane:
+        """A note pane by name."""
+        return self.private if which == "private" else self.shared
+
+    @property
+    def subject_id(self) -> str | None:
+        """The id of the highlighted row of the working pane."""
+        return self.pane(self.working).current_id
+
+    @property
+    def subject_hit(self) -> SearchHit | None:
+        """The search hit behind the subject, when hits are shown."""
+        subject = self.subject_id
+        return self.pane(self.working).hits.get(subject) if subject else None
+
+    def subject_note(self) -> MemoryNote | None:
+        """The subject as its pane lists it (a hit's note while hits are shown)."""
+        pane, subject = self.pane(self.working), self.subject_id
+        if subject is None:
+            return None
+        hit = pane.hits.get(subject)
+        if hit is not None:
+            return hit.note
+        return next((note for note in pane.listing if note.id == subject), None)
+
+    def work_in(self, which: PaneName) -> None:
+        """Make ``which`` the working pane. The focus goes with it when a note pane held
+        it: the focused note pane is always the working one."""
+        moved = which != self.working
+        self.working = which
+        if self._note_pane_of(self.screen.focused) is not None:
+            self.focus_tab(which)  # its focus event says the subject changed
+        else:
+            if self.current_tab != "history":
+                self.current_tab = which
+            if moved:
+                self.post_message(self.SubjectChanged(self.subject_id))
+
+    def select(self, note_id: str) -> bool:
+        """Highlight ``note_id``: in the working pane if it is there, else in the other
+        (which becomes the working pane). False when no pane has its row."""
+        for which in (self.working, "shared" if self.working == "private" else "private"):
+            if self.pane(which).select(note_id):
+                self.work_in(which)
+                return True
+        return False
+
+    def on_note_pane_highlighted(self, message: NotePane.Highlighted) -> None:
+        """A cursor moved: the subject changes when it moved in the working pane."""
+        message.stop()
+        pane = message.pane
+        if pane.which == self.working and pane.current_id == message.note_id:
+            self.post_message(self.SubjectChanged(message.note_id))
+
+    def on_descendant_focus(self, event: DescendantFocus) -> None:
+        """A focused note pane is the working pane; as tabs, the focused pane is shown."""
+        tab = self.tab_of(event.widget)
+        if tab is not None:
+            self.current_tab = tab
+        pane = self._note_pane_of(event.widget)
+        if pane is not None:
+            self.working = pane.which
+            self.post_message(self.SubjectChanged(pane.current_id))
+
+    def _note_pane_of(self, widget: Widget | None) -> NotePane | None:
+        for pane in (self.private, self.shared):
+            if widget is pane or (widget is not None and pane in widget.ancestors):
+                return pane
+        return None
+
+    # ---------------------------------------------------------------- contents
+    def show_scope(self, data: ScopeData, include_inactive: bool, listings: bool) -> None:
+        """An agent's listings and history as loaded; ``listings``: show the listings now
+        (else the hits stay until the query in the box is searched as this agent)."""
+        scope, deleted, private = data.scope, data.deleted, data.private
+        kind = listing_of(scope, data.mem0)
+        self.private.keep_listing(
+            scope, private.notes, private.total, include_inactive, deleted.get("private", 0), kind
+        )
+        self.private.base_title = private_title(scope, data.mem0)
+        if data.shared is not None:
+            shared = data.shared
+            self.shared.keep_listing(
+                scope, shared.notes, shared.total, include_inactive, deleted.get("shared", 0)
+            )
+        self.history.show_history(scope.agent, data.history, data.history_error, data.next_run)
+        self.shares = data.shares
+        if listings:
+            self.show_listings()
+        if not data.shares:
+            self.shared.show_disabled(no_shared_reason(scope, data.mem0))
+            if self.working == "shared":
+                self.work_in("private")
+        self.arrange_panes()
+
+    def show_listings(self) -> None:
+        """The agent's listings, as kept (a search was cleared, or another agent shown)."""
+        self.private.show_kept_listing()
+        if self.shares:
+            self.shared.show_kept_listing()
+        self.arrange_panes()
+
+    def show_hits(self, result: SearchResult) -> PaneName | None:
+        """Each hit in the pane it belongs to, best first; the best hit's pane is returned."""
+        private = [h for h in result.hits if h.because in ("private", "collection")]
+        shared = [h for h in result.hits if h.because in ("shared", "reader")]
+        self.private.show_hits(private, result.query)
+        if self.shares:
+            self.shared.show_hits(shared, result.query)
+        self.arrange_panes()
+        if not result.hits:
+            return None
+        return "private" if result.hits[0] in private else "shared"
+
+    def show_no_hits(self, query: str) -> None:
+        """No hits at all (the search failed)."""
+        self.private.show_hits([], query)
+        if self.shares:
+            self.shared.show_hits([], query)
+        self.arrange_panes()
+
+    # ---------------------------------------------------------------- following
+    def watched(self, subject: str | None) -> Watched:
+        """What the note panes show, for follow mode's next poll."""
+        panes = [self.private, self.shared] if self.shares else [self.private]
+        shown = {pane.which: pane.shown_notes() for pane in panes}
+        # The subject, and the rows on screen (and a screen around them): a row scrolled
+        # into view is looked at by the next poll.
+        watch = [subject] if subject else []
+        for pane in panes:
+            watch.extend(i for i in pane.ids_in_view() if i in shown[pane.which] and i not in watch)
+        return Watched(shown, watch, list(self.history.runs.values()))
+
+    def merge(self, update: FollowUpdate) -> bool:
+        """Merge what follow mode found into the note panes (each cursor kept on its
+        note); True when the subject itself changed."""
+        touched: set[str] = set()
+        for which, change in update.panes.items():
+            pane = self.pane(which)
+            total = update.totals.get(which, pane.listing_total)
+            if not change and total == pane.listing_total:
+                continue
+            pane.merge_notes(change.changed, change.removed, total, change.marks)
+            touched |= {note.id for note in change.changed} | set(change.removed)
+        return self.subject_id in touched
+
+    # ---------------------------------------------------------------- tabs
+    def tab_pane(self, name: TabName) -> TabbedPane:
+        """The pane behind a tab."""
+        if name == "history":
+            return self.history
+        return self.pane(name)
+
+    def tab_of(self, widget: Widget | None) -> TabName | None:
+        """The tab whose pane holds ``widget``, if one does."""
+        for name in TAB_ORDER:
+            pane = self.tab_pane(name)
+            if widget is pane or (widget is not None and pane in widget.ancestors):
+                return name
+        return None
+
+    def focus_tab(self, name: TabName) -> None:
+        """Show a pane (as the current tab when narrow) and put the focus in it."""
+        self.current_tab = name
+        pane = self.tab_pane(name)
+        table = self.history.table if name == "history" else self.pane(name).table
+        # At once, not after this message: keys typed in the same burst follow the focus.
+        self.screen.set_focus(table if table.display else pane)
+
+    def action_step_tab(self, step: int) -> None:
+        """Tab: while the panes are tabs, on to the next pane, then on as usual."""
+        current = self.tab_of(self.screen.focused)
+        index = TAB_ORDER.index(current) + step if current is not None else -1
+        if not self.narrow or not 0 <= index < len(TAB_ORDER):
+            raise SkipAction()  # the screen's own Tab moves the focus on
+        self.focus_tab(TAB_ORDER[index])
+
+    def arrange_panes(self) -> None:
+        """Show the panes as tabs or side by side, at their widths (called as titles and
+        counts change: the strip of tabs shows them)."""
+        narrow = self.narrow
+        self.set_class(self.private.searching, "-searching")
+        self.shared.set_class(self.shares is False, "-no-shared-scope")
+        history = self.history
+        history.styles.width = "1fr" if narrow else history.natural_width()
+        tabs = self._tab_strip() if narrow else None
+        for name in TAB_ORDER:
+            pane = self.tab_pane(name)
+            pane.set_class(narrow and name != self.current_tab, "-tab-hidden")
+            pane.show_as_tab(tabs, TAB_HINT if narrow else "")
+
+    def _tab_strip(self) -> Text:
+        strip = Text()
+        for index, name in enumerate(TAB_ORDER):
+            if index:
+                strip.append(" │ ", style="dim")
+            pane = self.tab_pane(name)
+            if name == self.current_tab:
+                strip.append(f" {pane.title_text} ", style="bold reverse")
+            else:
+                strip.append(pane.tab_label, style="dim")
+        return strip
