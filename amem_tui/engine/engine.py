@@ -261,16 +261,20 @@ class MemoryEngine:
 
         return build_stats(self.agents(), self.collection, self.history, progress)
 
-    def counted_stats(self, complete: bool = False, history: bool = True) -> StoreStats | None:
+    def counted_stats(
+        self, complete: bool = False, history: bool = True, *, quick: bool = False
+    ) -> StoreStats | None:
         """The same figures from the store's indexes, without reading the notes: malformed
         points are left ``pending`` (only :meth:`stats` reads them all), unless
         ``complete`` and the note index names them. ``history`` False leaves the
-        consolidation figures pending too. None when a collection cannot be counted this
-        way (see :mod:`.stats.counts`)."""
+        consolidation figures pending too; ``quick`` counts only the cheapest figures
+        (points, private, shared by, visible) and leaves the rest pending, for a screen
+        to draw first. None when a collection cannot be counted this way (see
+        :mod:`.stats.counts`)."""
         from amem_tui.engine.stats import count_stats
 
         runs = self.history if history else None
-        return count_stats(self.agents(), self.collection, runs, complete)
+        return count_stats(self.agents(), self.collection, runs, complete, quick)
 
     def revisions(self) -> list[int | None]:
         """How many writes each collection the agents read has had (see

@@ -61,11 +61,11 @@ async def test_counts_first_then_the_malformed_figures(tmp_path: Path) -> None:
     real_counts = engine.counted_stats
     reads: list[object] = []
 
-    def slow_completion(complete: bool = False, history: bool = True) -> Any:
+    def slow_completion(complete: bool = False, history: bool = True, **how: Any) -> Any:
         if complete:
             counting.set()
             release.wait(10)
-        return real_counts(complete, history)
+        return real_counts(complete, history, **how)
 
     def full_read(progress: Any = None) -> Any:
         reads.append(progress)
@@ -81,16 +81,34 @@ async def test_counts_first_then_the_malformed_figures(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: counting.is_set() and drawn(screen, pending=True))
         counted = screen.stats
         assert counted is not None
-        assert counted.pending == ["malformed", "runs", "merges", "merged_away"]
+        # The cheapest counts first; the other counts come with the malformed points.
+        assert counted.pending == [
+            "soft_deleted",
+            "legacy",
+            "selectively_shared",
+            "weeks",
+            "malformed",
+            "runs",
+            "merges",
+            "merged_away",
+        ]
         assert [a.private for a in counted.agents] == [8, 6, 3]
+        assert [figure(screen, row, 2) for row in range(3)] == ["8", "6", "3"]
         assert malformed_cells(screen) == ["?", "?", "?"]
+        assert [figure(screen, row, 5) for row in range(3)] == ["?", "?", "?"]  # deleted
         status = str(screen.query_one("#overview-status").render())
-        assert "still coming: malformed points and consolidation runs (?)" in status
+        assert (
+            "still coming: deleted, legacy, selective and weekly counts, malformed points "
+            "and consolidation runs (?)" in status
+        )
         shown = [str(widget.render()) for widget in screen.query(Static)]
         assert "Still coming: the consolidation history…" in shown
+        assert "Still coming: the notes written per week…" in shown
         release.set()
         await wait_for(pilot, lambda: drawn(screen, pending=False))
         assert malformed_cells(screen) == ["0", "0", "0"]
+        assert [figure(screen, row, 5) for row in range(3)] == ["1", "0", "0"]
+        assert screen.query("#overview-weeks")
         assert "still coming" not in str(screen.query_one("#overview-status").render())
         assert reads == []
 

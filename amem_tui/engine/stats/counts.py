@@ -38,6 +38,7 @@ from amem_tui.engine.scope import (
     utc_time,
 )
 from amem_tui.engine.stats.figures import (
+    COUNTED_LATER,
     HISTORY_FIGURES,
     SCAN_ONLY,
     UNDATED,
@@ -153,14 +154,16 @@ def _midnight(day: date) -> str:
     return datetime(day.year, day.month, day.day).isoformat() + "Z"
 
 
-def _fill(counting: _Counting, readers: Readers, collection: CollectionStats) -> Counter[str]:
-    """Count one collection's figures for its readers; returns its shared scope by owner."""
+def _fill_first(
+    counting: _Counting, readers: Readers, collection: CollectionStats
+) -> tuple[Counter[str], int]:
+    """The cheapest figures of one collection (:data:`COUNTED_LATER` left out): its points,
+    each agent's private, shared-by and visible notes. Returns the shared scope by owner,
+    and how many notes it holds."""
     collection.points = counting.total()
     mode_a = [pair for pair in readers if pair[0].mode == "A"]
     private = counting.facet("agent_id", active_filter()) if mode_a else Counter()
     active = counting.count(active_filter()) if len(mode_a) < len(readers) else 0
-    deleted = counting.written(deleted_filter())
-    legacy = counting.written(legacy_filter(writers="writers" in counting.indexed))
     shares = counting.facet("owner", shared_filter())
     shared = counting.count(shared_filter())
     for scope, figures in readers:
@@ -173,6 +176,14 @@ def _fill(counting: _Counting, readers: Readers, collection: CollectionStats) ->
             figures.shared_by = shares[scope.agent]
         else:
             figures.private = figures.visible = active
+    return shares, shared
+
+
+def _fill_rest(counting: _Counting, readers: Readers) -> None:
+    """The figures :func:`_fill_first` leaves for later (:data:`COUNTED_LATER`)."""
+    deleted = counting.written(deleted_filter())
+    legacy = counting.written(legacy_filter(writers="writers" in counting.indexed))
+    for scope, figures in readers:
         figures.soft_deleted = deleted[scope.agent]
         figures.legacy = legacy[scope.agent]
         figures.selectively_shared = counting.count(selective_filter(scope))
@@ -188,6 +199,16 @@ def _fill(counting: _Counting, readers: Readers, collection: CollectionStats) ->
                 dated += writers[scope.agent]
         if written[scope.agent] > dated:
             figures.weeks[UNDATED] = written[scope.agent] - dated
+
+
+def _fill(
+    counting: _Counting, readers: Readers, collection: CollectionStats, quick: bool
+) -> Counter[str]:
+    """Count one collection's figures for its readers (only the first ones when
+    ``quick``); returns its shared scope by owner."""
+    shares, shared = _fill_first(counting, readers, collection)
+    if not quick:
+        _fill_rest(counting, readers)
     unowned = shared - sum(shares.values())
     if unowned:
         shares["(no owner)"] = unowned
@@ -199,6 +220,7 @@ def count_stats(
     service_of: Callable[[str], CollectionService],
     history: Callable[[], list[ConsolidationRun]] | None,
     complete: bool = False,
+    quick: bool = False,
 ) -> StoreStats | None:
     """The report from counts and facets (malformed points ``pending``), or None when a
     collection cannot be counted this way (see the module docstring).
@@ -208,25 +230,31 @@ def count_stats(
     rules, as a read of every note would, so nothing is pending. Where a collection has
     no note index, its malformed points stay pending. Without ``history`` its figures
     (:data:`HISTORY_FIGURES`) are pending: the history reads the note index, which a
-    store without a saved one must first build by reading every note.
+    store without a saved one must first build by reading every note. ``quick``
+    counts only the cheapest figures (every agent's private, shared-by and visible
+    notes, every collection's points): the rest (:data:`COUNTED_LATER`) are pending,
+    for a screen that draws those first.
     """
     out, entries, by_agent = layout(scopes, service_of)
     if not all(countable(service) for service, _ in entries.values()):
         return None
     shares: Counter[str] = Counter()
+    complete = complete and not quick  # the malformed points add to every figure
     found_all = complete
     for name, (service, readers) in entries.items():
         collection = CollectionStats(name=name, format=service.format)
         out.collections.append(collection)
         malformed = service.malformed_note_ids() if complete else None
         found_all = found_all and malformed is not None
-        shares.update(_fill(_Counting(service, malformed or ()), readers, collection))
+        shares.update(_fill(_Counting(service, malformed or ()), readers, collection, quick))
         if malformed:
             entry = ReadCollection(service, readers)
             for point in service.store.retrieve(service.real_name, malformed):
                 count_note(entry, service.note(point.id, point.payload), collection, shares)
     out.shared_owners = dict(sorted(shares.items(), key=lambda item: (-item[1], item[0])))
     out.pending = [] if found_all else list(SCAN_ONLY)
+    if quick:
+        out.pending = [*COUNTED_LATER, *out.pending]
     finish(out)
     if history is None:
         out.pending += HISTORY_FIGURES

@@ -30,6 +30,8 @@ ABANDONED = ("abandoned", "planned", "planning")
 SCAN_ONLY = ("malformed",)
 #: Figures of the consolidation history (``pending`` in a report made without it).
 HISTORY_FIGURES = ("runs", "merges", "merged_away")
+#: Figures a quick count leaves for later (``pending`` until the full count).
+COUNTED_LATER = ("soft_deleted", "legacy", "selectively_shared", "weeks")
 
 
 #: Each agent's figures, as CLI tables and the overview name them: (short title, field

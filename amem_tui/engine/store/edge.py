@@ -33,6 +33,7 @@ import numpy as np
 import qdrant_edge as qe
 
 from amem_tui.engine.errors import StoreLocked, StoreUnavailable
+from amem_tui.engine.store import edge_counting as counting
 from amem_tui.engine.store.base import (
     ChangeLog,
     CollectionInfo,
@@ -84,8 +85,6 @@ SIDECAR_DIR = "derived"
 SHARDS_DIR = "edge"
 #: Points written since the last optimize that make a bulk load worth optimizing.
 OPTIMIZE_AFTER = 1000
-#: Values a facet returns at most: far more agents and owners than any store holds.
-FACET_LIMIT = 100_000
 #: A point id as Edge takes it.
 EdgeId = int | UUID | str
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
@@ -258,7 +257,7 @@ class EdgeStore(ShardOptimizing):
                 shard = load_shard(str(folder / "shard"))
             opened = OpenShard(folder, shard, meta)
             opened.read_graph_ahead()
-            with opened.lock:  # the log was read to replay it; nothing reads it again
+            with opened.lock.writing():  # the log was read to replay it; nothing reads it again
                 release_mapped_pages(folder / "shard" / "wal")
             self._collections[collection] = opened
         # Writes since the last optimize (maybe by a process that quit before it ran).
@@ -284,7 +283,7 @@ class EdgeStore(ShardOptimizing):
         self.write_generation += 1
         self.changes.record(self.write_generation, opened.meta["name"], ids)
         try:
-            with opened.lock, self._calls(what):
+            with opened.lock.writing(), self._calls(what):
                 opened.shard.update(operation)
                 if opened.journal is not None:
                     opened.journal.append(operation)
@@ -451,7 +450,7 @@ class EdgeStore(ShardOptimizing):
         opened = self._open(collection) if wanted else None
         if opened is None:
             return []
-        with opened.lock, self._calls("reading"):
+        with opened.lock.reading(), self._calls("reading"):
             records = opened.shard.retrieve(wanted, True, with_vectors)
         return [_point(r, with_vectors) for r in records]
 
@@ -476,7 +475,7 @@ class EdgeStore(ShardOptimizing):
             with_payload=True,
             with_vector=with_vectors,
         )
-        with opened.lock, self._calls("reading"):
+        with opened.lock.reading(), self._calls("reading"):
             points = opened.shard.query(request)
         return [_point(p, with_vectors) for p in points]
 
@@ -503,7 +502,7 @@ class EdgeStore(ShardOptimizing):
                 with_payload=payload,
                 with_vector=with_vectors,
             )
-            with opened.lock, self._calls("reading"):
+            with opened.lock.reading(), self._calls("reading"):
                 points, cursor = opened.shard.scroll(request)
             for p in points:
                 yield _point(p, with_vectors)
@@ -511,34 +510,31 @@ class EdgeStore(ShardOptimizing):
                 return
 
     def count(self, collection: str, flt: Filter | None = None) -> int:
-        """Exact count of matching points."""
+        """Exact count of matching points (see :mod:`.edge_counting`)."""
         opened = self._open(collection)
         if opened is None:
             return 0
-        with opened.lock, self._calls("counting"):
-            if flt is None:
-                return opened.points()
-            request = qe.CountRequest(exact=True, filter=to_edge_filter(flt))
-            return int(opened.shard.count(request))
+        with opened.lock.reading(), self._calls("counting"):
+            return counting.count(opened.shard, to_edge_filter(flt), opened.points())
 
     def indexed_fields(self, collection: str) -> dict[str, str]:
         """The shard's payload indexes by field (``keyword``, ``bool``, ``datetime``...)."""
         opened = self._open(collection)
         if opened is None:
             return {}
-        with opened.lock, self._calls("reading the indexes"):
+        with opened.lock.reading(), self._calls("reading the indexes"):
             schema = opened.shard.info().payload_schema
         return {str(name): _schema_type(info.data_type) for name, info in schema.items()}
 
     def facet(self, collection: str, key: str, flt: Filter | None = None) -> dict[str, int]:
-        """Matching points per value of an indexed keyword field (exact)."""
+        """Matching points per value of an indexed keyword field (exact; see
+        :mod:`.edge_counting`)."""
         opened = self._open(collection)
         if opened is None:
             return {}
-        request = qe.FacetRequest(key, limit=FACET_LIMIT, exact=True, filter=to_edge_filter(flt))
-        with opened.lock, self._calls("counting"):
-            hits = opened.shard.facet(request).hits
-        return {str(hit.value): int(hit.count) for hit in hits}
+        edge_filter = to_edge_filter(flt)
+        with opened.lock.reading(), self._calls("counting"):
+            return counting.facet(opened.shard, key, edge_filter, opened.points())
 
     def time_bounds(self, collection: str, key: str) -> tuple[str, str] | None:
         """The earliest and latest value of a field with a datetime index."""
@@ -553,7 +549,7 @@ class EdgeStore(ShardOptimizing):
                 with_vector=False,
                 order_by=qe.OrderBy(key, direction=direction),
             )
-            with opened.lock, self._calls("reading"):
+            with opened.lock.reading(), self._calls("reading"):
                 points, _ = opened.shard.scroll(request)
             value = (points[0].payload or {}).get(key) if points else None
             if not isinstance(value, str):
@@ -581,7 +577,7 @@ class EdgeStore(ShardOptimizing):
             with_payload=with_payload,
             params=opened.search_params(exact),
         )
-        with opened.lock, self._calls("searching"):
+        with opened.lock.reading(), self._calls("searching"):
             points = opened.shard.query(request)
         return [ScoredPoint(str(p.id), dict(p.payload or {}), float(p.score)) for p in points]
 
@@ -611,7 +607,7 @@ class EdgeStore(ShardOptimizing):
             # A shard that keeps its full vectors for the graph walk reads them (and the
             # graph) on every search: handing them back would only cost the next one.
             skip = KEPT_MAPPED if opened.compact else (*KEPT_MAPPED, *SEARCHED_MAPPED)
-            with opened.lock:
+            with opened.lock.writing():
                 if not self._closed:
                     released += release_mapped_pages(opened.folder / "shard", skip=skip)
         return released
@@ -631,7 +627,7 @@ class EdgeStore(ShardOptimizing):
         for opened in opened_all:
             opened.stop_reading()
             self._wait_optimizer(opened)
-            with opened.lock:
+            with opened.lock.writing():
                 with contextlib.suppress(Exception):
                     opened.shard.flush()
                 with contextlib.suppress(Exception):

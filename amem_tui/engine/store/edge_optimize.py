@@ -36,7 +36,7 @@ class ShardOptimizing:
     # ------------------------------------------------------------ optimizing
     def _note_writes(self, opened: OpenShard, n: int) -> None:
         """Count writes; after a bulk load, optimize (in the background by default)."""
-        with opened.lock:
+        with opened.lock.writing():
             opened.dirty += n
             if opened.dirty < self.optimize_after or self._closed:
                 return
@@ -55,14 +55,14 @@ class ShardOptimizing:
             opened.optimize_in_place(opened.due_compact(self.compact_vectors_from))
 
     def _optimize_copy(self, opened: OpenShard) -> None:
-        with opened.lock:
+        with opened.lock.writing():
             compact = opened.due_compact(self.compact_vectors_from)
         opened.optimize_copy(lambda: self._closed, self._lock, compact)
 
     def _optimize_loop(self, opened: OpenShard) -> None:
         """Optimize copies until no big batch of writes is left (in its own thread)."""
         while not self._closed:
-            with opened.lock:
+            with opened.lock.writing():
                 if opened.dirty < self.optimize_after:
                     return
             with contextlib.suppress(Exception):  # searching works without it, only slower
@@ -84,7 +84,7 @@ class ShardOptimizing:
             return
         self._wait_optimizer(opened)
         while not self._closed:
-            with opened.lock:
+            with opened.lock.writing():
                 points = opened.points()
                 merged = int(opened.meta.get("optimized_points", 0))
                 compact = opened.due_compact(self.compact_vectors_from)

@@ -38,6 +38,7 @@ from typing import Any
 import qdrant_edge as qe
 
 from amem_tui.engine.store.shard_files import read_ahead, read_graph_behind
+from amem_tui.engine.store.shared_lock import SharedLock
 
 META_FILE = "collection.json"
 #: An HNSW graph (built when a bulk load is optimized, in a child process). Measured
@@ -131,8 +132,9 @@ class OpenShard:
         self.process: subprocess.Popen[bytes] | None = None
         #: Writes made while a copy is being optimized, replayed on the copy afterwards.
         self.journal: list[qe.UpdateOperation] | None = None
-        #: Held for every call on the shard, so a swap never closes it under a reader.
-        self.lock = threading.RLock()
+        #: Held for every call on the shard: shared by reads, which run side by side, and
+        #: alone by writes, a swap and a close, so none closes it under a reader.
+        self.lock = SharedLock()
         #: The child reading a compact shard's graph ahead of its first searches.
         self.reader: subprocess.Popen[bytes] | None = None
 
@@ -192,7 +194,7 @@ class OpenShard:
     def optimize_in_place(self, compact: bool = False) -> None:
         """Optimize the live shard in the calling thread (it holds the GIL meanwhile);
         ``compact`` switches it to compact vectors."""
-        with self.lock:
+        with self.lock.writing():
             self.dirty = 0
             if compact:
                 self.shard.flush()
@@ -212,7 +214,7 @@ class OpenShard:
         ``compact`` switches the copy to compact vectors."""
         live = self.folder / "shard"
         copy = self.folder / "shard.optimizing"
-        with self.lock:
+        with self.lock.writing():
             self.dirty = 0
             self.shard.flush()
             shutil.rmtree(copy, ignore_errors=True)
@@ -230,7 +232,7 @@ class OpenShard:
                 )
             if self.process.wait() != 0 or stopped():
                 return
-            with self.lock:
+            with self.lock.writing():
                 if stopped():
                     return
                 # Swap: the optimized copy becomes the shard, then gets what was written

@@ -3,8 +3,9 @@
 Notes written per week by each agent (sparklines on one time axis), who shares what
 (each owner's part of the shared scope, and notes shared with chosen readers), and
 what consolidation saved each agent; then the figures as a table. The same data as
-``amem-tui stats``. A worker first asks the store for its counts (a blink, where its
-indexes allow) and draws them, saying on screen which figures are still coming; then
+``amem-tui stats``. A worker first asks the store for its cheapest counts (each
+agent's private, shared and visible notes: a blink, where its indexes allow) and draws
+them, saying on screen which figures are still coming; then the other counts, and
 the note index (kept for search, and saved beside the store) names the malformed
 points and the notes holding openclaw-amem's merges, which complete the figures. Only
 where there is no note index to ask, every note is read, a page at a time, with its
@@ -54,6 +55,7 @@ def pictured(stats: StoreStats) -> dict[str, object]:
         "saved": [(a.runs, a.merges, a.merged_away, a.private) for a in stats.agents],
         "history_error": stats.history_error,
         "history_pending": "runs" in stats.pending,
+        "counts_pending": "weeks" in stats.pending,
     }
 
 
@@ -75,11 +77,13 @@ def keep_malformed(counted: StoreStats, read: StoreStats) -> StoreStats:
 def coming(stats: StoreStats) -> str:
     """The figures a report does not hold yet, in words."""
     parts = []
+    if "weeks" in stats.pending:
+        parts.append("deleted, legacy, selective and weekly counts")
     if "malformed" in stats.pending:
         parts.append("malformed points")
     if "runs" in stats.pending:
         parts.append("consolidation runs")
-    return " and ".join(parts)
+    return " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 2 else parts)
 
 
 def series(stats: StoreStats) -> tuple[list[SeriesRow], list[str]]:
@@ -187,7 +191,9 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
             self.post_message(ReadProgress(done, total))
 
         self._revisions = self.engine.revisions()
-        counted = self.engine.counted_stats(history=False)
+        # The cheapest figures first (the points, each agent's private, shared and
+        # visible notes), then every count with the malformed points and the history.
+        counted = self.engine.counted_stats(history=False, quick=True)
         if counted is not None:
             self.post_message(StatsReady(counted))
             complete = self.engine.counted_stats(complete=True)
@@ -212,10 +218,10 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
         revisions = self.engine.revisions()
         if revisions == self._revisions or None in revisions:
             return
-        self._revisions = revisions
         counted = self.engine.counted_stats(complete=True)
         if counted is None or get_current_worker().is_cancelled:
-            return
+            return  # the recount that cancelled this one sees the revisions moved too
+        self._revisions = revisions
         self.post_message(StatsReady(keep_malformed(counted, self.stats)))
 
     def on_read_progress(self, message: ReadProgress) -> None:
@@ -263,7 +269,9 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
         await body.remove_children()
         rows, axis = series(stats)
         weekly = (
-            WeeklyNotes(rows, axis, id="overview-weeks")
+            Static("Still coming: the notes written per week…", markup=False)
+            if "weeks" in stats.pending
+            else WeeklyNotes(rows, axis, id="overview-weeks")
             if axis
             else Static("No dated notes.", markup=False)
         )

@@ -234,3 +234,54 @@ def test_complete_counts_of_the_team_store_and_without_history(tmp_path: Path) -
     early = team.counted_stats(history=False)
     assert early is not None
     assert early.pending == ["malformed", "runs", "merges", "merged_away"]
+
+
+def test_quick_counts_are_the_first_figures_of_the_full_count(tmp_path: Path) -> None:
+    engine = random_store(tmp_path, 9)
+    full = engine.counted_stats()
+    quick = engine.counted_stats(quick=True, history=False, complete=True)
+    assert full is not None and quick is not None
+    assert quick.pending == [
+        "soft_deleted",
+        "legacy",
+        "selectively_shared",
+        "weeks",
+        "malformed",
+        "runs",
+        "merges",
+        "merged_away",
+    ]
+    first = ("agent", "collection", "private", "shared_by", "visible", "shared_with_it")
+    assert [{k: getattr(a, k) for k in first} for a in quick.agents] == [
+        {k: getattr(a, k) for k in first} for a in full.agents
+    ]
+    assert quick.shared_owners == full.shared_owners
+    assert [c.points for c in quick.collections] == [c.points for c in full.collections]
+    assert all(not a.weeks and not a.soft_deleted for a in quick.agents)
+    assert any(a.soft_deleted for a in full.agents)
+
+
+@pytest.mark.parametrize("seed", [10, 11])
+def test_counts_and_facets_of_filters_matching_most_points(tmp_path: Path, seed: int) -> None:
+    # The store counts these as everything minus their complement (edge_counting).
+    engine = random_store(tmp_path, seed, points=300)
+    store = engine.store
+    notes = [MemoryNote.from_payload(p.id, p.payload) for p in store.scan(COLLECTION, page=1000)]
+    wide = [
+        Filter(must_not=(Match("is_active", False),)),
+        Filter(must_not=(Match("is_active", False), Match("agent_id", "shared"))),
+        Filter(must_not=(Filter(must=(Since("timestamp", "2026-11-20T00:00:00Z"),)),)),
+        Filter(should=(Match("agent_id", "shared"), Empty("owner"), Match("is_active", True))),
+    ]
+    for flt in wide:
+        inside = [note for note in notes if matches(flt, note)]
+        assert len(notes) // 2 < len(inside) < len(notes), flt
+        assert store.count(COLLECTION, flt) == len(inside), flt
+        for key in ("agent_id", "owner"):
+            expected: dict[str, int] = {}
+            for note in inside:
+                value = note.agent_id if key == "agent_id" else note.owner
+                if value:
+                    expected[value] = expected.get(value, 0) + 1
+            found = store.facet(COLLECTION, key, flt)
+            assert {k: n for k, n in found.items() if k} == expected, (flt, key)
