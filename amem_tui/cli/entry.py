@@ -11,20 +11,19 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, TextIO
 
-from amem_tui.cli.command import Command, FailedWithReport, OpenTui
-from amem_tui.cli.options import CommonOptions, options_from
-from amem_tui.cli.output import emit, error_facts, error_kind, report_error, sanitize
-from amem_tui.cli.parser import COMMANDS, build_parser
+from amem_tui.cli.options import CommonOptions, options_from, tui_options
 from amem_tui.engine import AmemError
 
 if TYPE_CHECKING:
     import argparse
 
+    from amem_tui.cli.command import Command
     from amem_tui.cli.context import Context
     from amem_tui.config import Settings
 
-# The settings (pydantic) and the engine are imported once a command needs them: the
-# TUI draws its first frame before either is loaded.
+# The settings (pydantic), the engine, the subcommand modules and their parsers are
+# imported once a command needs them: the TUI draws its first frame before any of them
+# is loaded (a line without a subcommand is read with the common options alone).
 
 
 def run_tui(
@@ -111,16 +110,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     as_json = "--json" in (sys.argv[1:] if argv is None else list(argv))
 
     def fail(message: str, code: int, kind: str, error: BaseException | None = None) -> int:
+        from amem_tui.cli.output import error_facts, report_error
+
         facts = error_facts(error) if error is not None else {}
         return report_error(message, code, as_json, kind, facts)
 
     try:
+        tui = tui_options(sys.argv[1:] if argv is None else argv)
+        if tui is not None:
+            as_json = tui.json
+            return run_tui(partial(read_settings, tui), tui.follow, tui)
+        from amem_tui.cli.command import FailedWithReport, OpenTui
+        from amem_tui.cli.context import Context, settings_from_options
+        from amem_tui.cli.output import emit
+        from amem_tui.cli.parser import COMMANDS, build_parser
+
         parsed = build_parser().parse_args(argv)
         options = CommonOptions.from_namespace(parsed)
         as_json = options.json
         if options.command is None:
             return run_tui(partial(read_settings, options), options.follow, options)
-        from amem_tui.cli.context import Context, settings_from_options
 
         command = COMMANDS[options.command]
         settings = (command.settings or settings_from_options)(options)
@@ -145,6 +154,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         emit(result.then, False, command.text, sys.stdout)  # after the TUI: how to reach it again
         return code
     except AmemError as exc:
+        from amem_tui.cli.output import error_kind
+
         return fail(str(exc), exc.exit_code, error_kind(exc), exc)
     except KeyboardInterrupt:
         return fail("interrupted", 130, "interrupted")
@@ -162,6 +173,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return fail(invalid, 2, "invalid_input")
         if os.environ.get("AMEM_DEBUG"):
             raise
+        from amem_tui.cli.output import sanitize
+
         reason = sanitize(str(exc).strip().splitlines()[0] if str(exc).strip() else "")
         message = f"unexpected error ({type(exc).__name__}: {reason}); "
         message += "set AMEM_DEBUG=1 to see where"

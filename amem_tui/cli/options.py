@@ -1,20 +1,25 @@
 """The command line as typed objects, built once from what argparse parsed.
 
 :class:`CommonOptions` holds the options every subcommand takes (where the store
-is, who acts, how to answer); a command's own arguments come as the options class
-it declares (a dataclass whose field names are its argparse destinations), built by
-:func:`options_from`. Nothing else reads the argparse namespace.
+is, who acts, how to answer), declared on a parser by :func:`add_common_options`; a
+command's own arguments come as the options class it declares (a dataclass whose
+field names are its argparse destinations), built by :func:`options_from`. Nothing
+else reads the argparse namespace. A line that opens the TUI is read with the common
+options alone (:func:`tui_options`).
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 Options = TypeVar("Options")
+
+FOLLOW_HELP = "start the TUI in follow mode: its panes keep up with changes made elsewhere"
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,84 @@ class CommonOptions:
     def store_hint(self) -> str:
         """Where the command line says the store is (for the TUI's first frame)."""
         return self.url or self.store or ""
+
+
+def add_common_options(parser: argparse.ArgumentParser, suppress: bool) -> None:
+    """The options every subcommand takes, before or after its name.
+
+    On a subparser they default to ``SUPPRESS``, so that an option given before the
+    subcommand is not reset by the subparser's default.
+    """
+    default = argparse.SUPPRESS if suppress else None
+    parser.add_argument("--store", metavar="PATH", default=default, help="embedded store folder")
+    parser.add_argument("--url", metavar="URL", default=default, help="Qdrant server URL")
+    parser.add_argument("--config", metavar="FILE", default=default, help="openclaw.json to read")
+    parser.add_argument("--collection", metavar="NAME", default=default, help="Mode A collection")
+    parser.add_argument("--agent", metavar="ID", default=default, help="act as this agent")
+    parser.add_argument("--session-key", metavar="KEY", default=default, help="act as agent:<id>:…")
+    parser.add_argument(
+        "--new-agent",
+        action="store_true",
+        default=default,
+        help="let a write act as an agent that is neither configured nor in the store yet",
+    )
+    parser.add_argument(
+        "--user",
+        metavar="ID",
+        default=default,
+        help="mem0: whose memories to read (default: AMEM_USER, else the mem0 plugin's userId)",
+    )
+    parser.add_argument(
+        "--namespace",
+        metavar="USER_ID",
+        default=default,
+        help="mem0: read exactly this user_id, e.g. alice:agent:main",
+    )
+    parser.add_argument(
+        "--view",
+        choices=["search", "recall"],
+        default=default,
+        help="mem0, with a subagent's --session-key: what its memory_search reads (search, "
+        "the default) or what its auto-recall reads (recall: the user's main memories)",
+    )
+    parser.add_argument("--model", metavar="NAME", default=default, help="fastembed model name")
+    parser.add_argument(
+        "--read-only", action="store_true", default=default, help="refuse every write"
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        default=default,
+        help="answer in JSON (errors and warnings on stderr as JSON objects too)",
+    )
+
+
+class _NotTheTuiLine(Exception):
+    """Raised by :func:`tui_options`' parser instead of printing usage and exiting."""
+
+
+class _TuiLineParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _NotTheTuiLine(message)
+
+
+def tui_options(argv: Sequence[str]) -> CommonOptions | None:
+    """The options of a command line that opens the TUI (no subcommand), read with the
+    common options alone; None for every other line (a subcommand, ``--help``, a
+    mistake), which the whole parser reads.
+
+    So the TUI's first frame does not wait for the subcommand modules to be imported
+    and their parsers built. The options are those the whole parser declares before
+    a subcommand, so a line means the same to both.
+    """
+    parser = _TuiLineParser(add_help=False)
+    add_common_options(parser, suppress=False)
+    parser.add_argument("--follow", action="store_true", help=FOLLOW_HELP)
+    try:
+        parsed, rest = parser.parse_known_args(list(argv))
+    except _NotTheTuiLine:
+        return None
+    return None if rest else CommonOptions.from_namespace(parsed)
 
 
 def options_from(kind: type[Options], parsed: argparse.Namespace) -> Options:

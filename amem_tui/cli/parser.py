@@ -24,6 +24,7 @@ import amem_tui.cli.stats as stats
 import amem_tui.cli.store as store
 import amem_tui.cli.transfer as transfer
 from amem_tui.cli.command import Command, UsageError
+from amem_tui.cli.options import FOLLOW_HELP, add_common_options
 
 PROGRAM = "amem-tui"
 DESCRIPTION = "amem-tui: the TUI by default, and headless subcommands on the same engine."
@@ -32,9 +33,6 @@ EPILOG = (
     "4 not found or not visible; 5 store or model unavailable. With --json, errors on "
     "stderr are JSON objects."
 )
-
-
-FOLLOW_HELP = "start the TUI in follow mode: its panes keep up with changes made elsewhere"
 
 
 class CommandModule(Protocol):
@@ -72,56 +70,6 @@ class CommandLineParser(argparse.ArgumentParser):
         error line already starts with the program's name)."""
         command = self.prog.removeprefix(PROGRAM).strip()
         raise UsageError(f"{command}: {message}" if command else message)
-
-
-def add_common_options(parser: argparse.ArgumentParser, suppress: bool) -> None:
-    """The options every subcommand takes, before or after its name.
-
-    On a subparser they default to ``SUPPRESS``, so that an option given before the
-    subcommand is not reset by the subparser's default.
-    """
-    default = argparse.SUPPRESS if suppress else None
-    parser.add_argument("--store", metavar="PATH", default=default, help="embedded store folder")
-    parser.add_argument("--url", metavar="URL", default=default, help="Qdrant server URL")
-    parser.add_argument("--config", metavar="FILE", default=default, help="openclaw.json to read")
-    parser.add_argument("--collection", metavar="NAME", default=default, help="Mode A collection")
-    parser.add_argument("--agent", metavar="ID", default=default, help="act as this agent")
-    parser.add_argument("--session-key", metavar="KEY", default=default, help="act as agent:<id>:…")
-    parser.add_argument(
-        "--new-agent",
-        action="store_true",
-        default=default,
-        help="let a write act as an agent that is neither configured nor in the store yet",
-    )
-    parser.add_argument(
-        "--user",
-        metavar="ID",
-        default=default,
-        help="mem0: whose memories to read (default: AMEM_USER, else the mem0 plugin's userId)",
-    )
-    parser.add_argument(
-        "--namespace",
-        metavar="USER_ID",
-        default=default,
-        help="mem0: read exactly this user_id, e.g. alice:agent:main",
-    )
-    parser.add_argument(
-        "--view",
-        choices=["search", "recall"],
-        default=default,
-        help="mem0, with a subagent's --session-key: what its memory_search reads (search, "
-        "the default) or what its auto-recall reads (recall: the user's main memories)",
-    )
-    parser.add_argument("--model", metavar="NAME", default=default, help="fastembed model name")
-    parser.add_argument(
-        "--read-only", action="store_true", default=default, help="refuse every write"
-    )
-    parser.add_argument(
-        "--json",
-        action="store_true",
-        default=default,
-        help="answer in JSON (errors and warnings on stderr as JSON objects too)",
-    )
 
 
 def build_parser() -> argparse.ArgumentParser:

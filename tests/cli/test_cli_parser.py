@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from amem_tui.cli.options import CommonOptions, options_from
+from amem_tui.cli.options import CommonOptions, options_from, tui_options
 from amem_tui.cli.parser import COMMANDS, build_parser
 
 COMMON = ["--json", "--store", "--url", "--config", "--collection", "--agent", "--session-key"]
@@ -64,3 +64,34 @@ def test_each_command_s_options_are_what_its_parser_fills(name: str) -> None:
     if command.options is not None:
         options = options_from(command.options, parsed)
         assert dataclasses.is_dataclass(options)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        [],
+        ["--store", "/tmp/s", "--agent", "dev"],
+        ["--url", "http://localhost:6333", "--follow", "--read-only"],
+        ["--session-key", "agent:ops:main", "--view", "recall", "--json"],
+        ["--stor", "/tmp/s"],  # an abbreviation, as argparse takes it
+    ],
+)
+def test_a_tui_line_reads_the_same_with_the_common_options_alone(line: list[str]) -> None:
+    whole = CommonOptions.from_namespace(build_parser().parse_args(line))
+    assert whole.command is None
+    assert tui_options(line) == whole
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        ["search", "deploy"],
+        ["--agent", "dev", "stats"],
+        ["--help"],
+        ["-h"],
+        ["--bogus"],
+        ["--agent"],
+    ],
+)
+def test_every_other_line_is_left_to_the_whole_parser(line: list[str]) -> None:
+    assert tui_options(line) is None

@@ -76,10 +76,12 @@ def test_importing_the_app_loads_no_client_model_or_audit(tmp_path: Path) -> Non
 
 #: What the first frame never waits for: the settings, pydantic, numpy, the store.
 STORE_AND_MODELS = ["pydantic", "numpy", "amem_tui.config", "amem_tui.engine.models", "qdrant_edge"]
+#: Nor the subcommands: a line without one is read with the common options alone.
+SUBCOMMANDS = ["amem_tui.cli.parser", "amem_tui.cli.search", "amem_tui.cli.output"]
 
 
 def test_the_first_frame_waits_for_no_settings_models_store_or_model(tmp_path: Path) -> None:
-    names = HEAVY + RARE + STORE_AND_MODELS
+    names = HEAVY + RARE + STORE_AND_MODELS + SUBCOMMANDS
     out = subprocess.run(
         [sys.executable, "-c", FIRST_FRAME, str(tmp_path / "store"), *names],
         cwd=REPO_ROOT,
