@@ -18,7 +18,10 @@ points and the consolidation history).
 Each figure is given as min / median / max with its ratio (of medians) to the search
 process. Usage:
 
-    python bench/overview.py --store FOLDER [--agent main] [--runs 5]
+    python bench/overview.py --store FOLDER [--agent main] [--runs 5] [--builds 5]
+
+``--builds N`` also times the overview's builds (the first figures, every count, the
+complete figures) in one process, alternated N times.
 """
 
 from __future__ import annotations
@@ -87,6 +90,36 @@ def overview_in_app(exe: str, store: Path, agent: str, size: tuple[int, int]) ->
     return out
 
 
+#: The builds timed in one process by ``--builds``: (label, keyword arguments).
+BUILDS = (
+    (
+        "counted_stats(history=False, quick=True): the first figures",
+        {"history": False, "quick": True},
+    ),
+    ("counted_stats(history=False): every count", {"history": False}),
+    ("counted_stats(complete=True): with the malformed points and the history", {"complete": True}),
+)
+
+
+def builds_in_process(store: Path, rounds: int) -> dict[str, Any]:
+    """The overview's builds in this process, alternated ``rounds`` times (seconds)."""
+    from amem_tui.config import Settings
+    from amem_tui.engine import MemoryEngine
+
+    engine = MemoryEngine(Settings(store_path=store))
+    engine.agents()
+    times: dict[str, list[float]] = {label: [] for label, _ in BUILDS}
+    try:
+        for _ in range(rounds):
+            for label, how in BUILDS:
+                began = time.perf_counter()
+                engine.counted_stats(**how)  # type: ignore[arg-type]
+                times[label].append(time.perf_counter() - began)
+    finally:
+        engine.close()
+    return {label: spread(samples) for label, samples in times.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--store", type=Path, required=True)
@@ -94,6 +127,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--size", default="160x48")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--builds", type=int, default=0, help="also time the builds in one process, N rounds"
+    )
     args = parser.parse_args()
     exe = str(Path(sys.executable).with_name("amem-tui"))
     queries = corpus.generate(10).queries
@@ -110,6 +146,7 @@ def main() -> None:
     shown = [
         overview_in_app(exe, args.store, args.agent, (width, height)) for _ in range(args.runs)
     ]
+    in_process = builds_in_process(args.store, args.builds) if args.builds else {}
     floor = statistics.median(search)
     figures: dict[str, Any] = {
         "search_process_s": spread(search),
@@ -121,7 +158,7 @@ def main() -> None:
     for name in ("stats_process_s", "stats_check_process_s", "overview_complete_s"):
         figures[name]["to_search"] = figures[name]["median"] / floor
     if args.json:
-        print(json.dumps(figures))
+        print(json.dumps({**figures, "builds_in_process_s": in_process}))
         return
     print(f"stats and the overview against a CLI search process, store {args.store}")
     for name, row in figures.items():
@@ -129,6 +166,11 @@ def main() -> None:
         print(
             f"  {name:24} min {row['min']:.2f} s  median {row['median']:.2f} s  "
             f"max {row['max']:.2f} s{ratio}"
+        )
+    for label, row in in_process.items():
+        print(
+            f"  in process: {label}: min {row['min'] * 1000:.0f} ms, "
+            f"median {row['median'] * 1000:.0f} ms"
         )
 
 
