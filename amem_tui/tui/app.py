@@ -153,7 +153,9 @@ class AmemApp(App[int]):
         self.call_after_refresh(self._start_model_load)
         # The pages of the store's files each search touched stay in this process until
         # handed back (they stay in the page cache): a few megabytes a search, which
-        # would add up to the whole store over a session.
+        # would add up to the whole store over a session. Handed back at once too: the
+        # start (the store's load, the model, the keyword index) is the peak otherwise.
+        self._release_memory()
         self.set_interval(RELEASE_EVERY, self._release_memory, name="release-memory")
 
     def _release_memory(self) -> None:
@@ -219,6 +221,7 @@ class AmemApp(App[int]):
             self._post_model(False, f"model unavailable: {type(exc).__name__}")
             return
         heap.settle()
+        self._engine_release()
         self._post_model(True)
 
     def _post_model(self, ready: bool, detail: str = "") -> None:

@@ -197,6 +197,8 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         with contextlib.suppress(Exception):  # a failing store shows in the next load
             self.engine.agent(scope).warm_up()
         heap.settle()
+        with contextlib.suppress(Exception):  # only memory: the read's pages handed back
+            self.engine.release_memory()
         with contextlib.suppress(RuntimeError):  # the app closed meanwhile
             self.app.call_from_thread(self.complete_partial)
 
