@@ -11,8 +11,9 @@ about 90 at 120x40):
   knows it from its write generation and reads nothing;
 - probe, idle (as a server): the same store seen as a server (every probe asks it:
   listing, three counts, run log, the watched notes by id);
-- probe, sweep: one idle probe in SWEEP_EVERY also looks for notes created since the
-  last look (a time condition on ``timestamp``, which no index serves);
+- probe, sweep: one idle probe in SWEEP_EVERY (once a minute, at the TUI's poll a
+  second) also looks for notes created since the last look (a time condition on
+  ``timestamp``, which no index serves);
 - probe after an add: another writer added one note; the probe looks for new notes
   and finds it (a publish or a delete moves counts without that look);
 - count (visible): one count of what the agent sees;
@@ -213,6 +214,16 @@ def main() -> None:
         median = statistics.median(values)
         print(f"{name:<26} {median:9.2f} ms   x{median / base:7.3f} of a search")
     print(f"new notes found by each probe after an add: {sorted(set(found))}")
+    # The TUI polls once a second whatever happens; one poll in SWEEP_EVERY sweeps.
+    sweep = statistics.median(rows[f"probe, sweep (1 in {SWEEP_EVERY})"])
+    idle = statistics.median(rows["probe, idle (as a server)"])
+    per_second = idle + (sweep - idle) / SWEEP_EVERY
+    print(
+        f"idle following, one poll a second (a server's store): {per_second:.1f} ms of work "
+        f"a second ({per_second / 10:.2f}% of one core), x{per_second / base:.2f} of one "
+        "search a second; embedded store: "
+        f"{statistics.median(rows['probe, idle (embedded)']):.2f} ms a second"
+    )
     stop()
     folder.cleanup()
 

@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from amem_tui.engine.activity import (
         Activity,
+        ActivityKind,
         PaneUpdate,
         changes,
+        name_merges,
         new_runs,
         relisted,
         run_activity,
@@ -79,6 +81,7 @@ if TYPE_CHECKING:
 _EXPORTS: dict[str, tuple[str, str]] = {
     "AGENT_FIGURES": ("amem_tui.engine.stats", "AGENT_FIGURES"),
     "Activity": ("amem_tui.engine.activity", "Activity"),
+    "ActivityKind": ("amem_tui.engine.activity", "ActivityKind"),
     "AgentConfig": ("amem_tui.engine.settings", "AgentConfig"),
     "AgentScope": ("amem_tui.engine.scope", "AgentScope"),
     "AgentStats": ("amem_tui.engine.stats", "AgentStats"),
@@ -135,6 +138,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "is_mem0_note": ("amem_tui.engine.formats.mem0", "is_mem0_note"),
     "is_subagent_session": ("amem_tui.engine.formats.mem0", "is_subagent_session"),
     "load_in_background": ("amem_tui.engine.embed", "load_in_background"),
+    "name_merges": ("amem_tui.engine.activity", "name_merges"),
     "new_runs": ("amem_tui.engine.activity", "new_runs"),
     "open_store": ("amem_tui.engine.wiring", "open_store"),
     "parse_namespace": ("amem_tui.engine.formats.mem0", "parse_namespace"),
@@ -150,6 +154,7 @@ __all__ = [
     "NOTE_FIELDS",
     "WEAK_SIMILARITY",
     "Activity",
+    "ActivityKind",
     "AgentConfig",
     "AgentScope",
     "AgentStats",
@@ -202,6 +207,7 @@ __all__ = [
     "is_mem0_note",
     "is_subagent_session",
     "load_in_background",
+    "name_merges",
     "new_runs",
     "open_store",
     "parse_namespace",

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from amem_tui.engine.models import ConsolidationRun, MemoryNote, parse_time
+from amem_tui.engine.models import ConsolidationRun, MemoryNote, MergeRecord, parse_time
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.watch import PaneName, Probe, pane_of, panes
 
@@ -85,6 +85,10 @@ def note_activity(
     note_id = after.id
     if before is None:
         who = _who(after)
+        history = after.evolution_history
+        if after.is_shared and history and history[-1].action == "publish":
+            # First seen because it was published (it was another agent's private note).
+            return Activity("published", f"{who} published {quote(after.content)}", note_id)
         if pane_of(scope, after) == "shared":
             if after.is_shared:
                 text = f"{who} added a shared note {quote(after.content)}"
@@ -155,6 +159,33 @@ def run_activity(run: ConsolidationRun) -> Activity:
         "consolidated",
         f"a consolidation run of {run.agent} merged {notes} note{plural} into {len(merges)}",
     )
+
+
+def name_merges(activities: Sequence[Activity], runs: Iterable[ConsolidationRun]) -> list[Activity]:
+    """``activities`` with each note a consolidation run dropped said to be merged, not
+    deleted (a merge only soft-deletes the dropped notes: their payload cannot tell)."""
+    into: dict[str, tuple[ConsolidationRun, MergeRecord]] = {}
+    for run in runs:
+        if run.trigger == "undo" or run.dry_run:
+            continue
+        for merge in run.merges:
+            if merge.undone or merge.status == "skipped":
+                continue
+            for dropped in merge.dropped:
+                into[dropped] = (run, merge)
+    named: list[Activity] = []
+    for activity in activities:
+        found = into.get(activity.note_id or "") if activity.kind == "deleted" else None
+        if found is None:
+            named.append(activity)
+            continue
+        run, merge = found
+        text = (
+            f"{quote(merge.dropped_content.get(activity.note_id or '', ''))} was merged into "
+            f"{quote(merge.content_after)} (a consolidation run of {run.agent})"
+        )
+        named.append(Activity("merged", text, activity.note_id))
+    return named
 
 
 def new_runs(

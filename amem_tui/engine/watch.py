@@ -39,9 +39,10 @@ from amem_tui.engine.store.filters import Filter, Match, Since
 WATCH_LIMIT = 400
 #: Notes created since the last probe that one probe reads (more: the app re-lists).
 NEW_LIMIT = 200
-#: A probe looks for new notes even when no count moved, one probe in this many: an
-#: add and a hard delete in the same interval leave every count as it was.
-SWEEP_EVERY = 10
+#: A probe looks for new notes even when no count moved, one probe in this many (once a
+#: minute at the TUI's poll a second): an add and a hard delete in the same interval
+#: leave every count as it was.
+SWEEP_EVERY = 60
 #: How far before the first probe a new note may be dated and still be found: the
 #: clocks of the writing agent and of this process need not agree.
 CLOCK_SKEW = timedelta(minutes=5)

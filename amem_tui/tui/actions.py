@@ -215,7 +215,17 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         show=False,
         priority=True,
     ),
-    Action("reload", "ctrl+r", "reload", "Reload", show=False),
+    Action(
+        "reload",
+        "f5,ctrl+r",
+        "reload",
+        "Refresh",
+        show=False,
+        key_display="F5",
+        palette=PaletteEntry(
+            17, "Refresh from the store", "read every pane again (and look at once, if following)"
+        ),
+    ),
     Action(
         "follow",
         "f",
@@ -278,7 +288,7 @@ COMPARE_ACTIONS: tuple[Action, ...] = (
 #: The overview screen's actions.
 OVERVIEW_ACTIONS: tuple[Action, ...] = (
     Action("overview.close", "escape,q", "close", "Back"),
-    Action("overview.reload", "ctrl+r", "reload", "Reload"),
+    Action("overview.reload", "f5,ctrl+r", "reload", "Refresh", key_display="F5"),
 )
 
 #: The app's own actions (they work on every screen).

@@ -69,6 +69,8 @@ class ScopeData:
     notice: str | None = None
     #: The agent has a shared scope to show (Mode A, not mem0): the Shared pane lists it.
     shares: bool = False
+    #: The store is the default folder (no --url, no --store) and holds no notes.
+    empty_default_store: bool = False
 
 
 @dataclass
@@ -173,6 +175,8 @@ class ActionDone(Message):
     message: str
     select: str | None = None
     run: str | None = None
+    #: What happened, for the activity log (the app's own writes are logged too).
+    activity: Activity | None = None
 
 
 @dataclass

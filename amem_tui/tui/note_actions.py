@@ -21,10 +21,33 @@ if TYPE_CHECKING:
 
     from textual.widget import Widget
 
-    from amem_tui.engine import AgentScope, AgentView, MemoryEngine, MemoryNote
+    from amem_tui.engine import (
+        Activity,
+        ActivityKind,
+        AgentScope,
+        AgentView,
+        MemoryEngine,
+        MemoryNote,
+    )
     from amem_tui.tui.dialogs.note_editor import NoteDraft
 
 NO_SUBJECT = "Select a note first (arrows in a pane)."
+
+#: The activity log's kind of change for each confirmed write.
+ACTIVITY_KINDS: dict[str, ActivityKind] = {
+    "publish": "published",
+    "unpublish": "unpublished",
+    "delete": "deleted",
+    "restore": "restored",
+}
+
+
+def own_activity(agent: str, kind: ActivityKind, note: MemoryNote) -> Activity:
+    """A write made in this app, as the activity log says it ("main published “…”, here")."""
+    from amem_tui.engine import Activity
+
+    return Activity(kind, f"{agent} {kind} “{one_line(note.content, 48)}”, here", note.id)
+
 
 #: (title, body, button) of each confirmed write, and what the notification says after.
 QUESTIONS: dict[str, tuple[str, str, str, str]] = {
@@ -69,12 +92,16 @@ class NoteActions:
     def _say(self, text: str) -> None:
         self.host.app.notify(text, markup=False)
 
-    def _write(self, label: str, write: Callable[[], MemoryNote]) -> None:
-        """Run one engine write in a thread; report the note it wrote (to select it)."""
+    def _write(
+        self, label: str, scope: AgentScope, kind: ActivityKind, write: Callable[[], MemoryNote]
+    ) -> None:
+        """Run one engine write in a thread; report the note it wrote (to select it) and
+        what happened, in the activity log's words."""
 
         def run() -> None:
             note = write()
-            self.host.post_message(ActionDone(f"{label} {note.id}", note.id))
+            activity = own_activity(scope.agent, kind, note)
+            self.host.post_message(ActionDone(f"{label} {note.id}", note.id, activity=activity))
 
         self.host.run_worker(run, thread=True, exit_on_error=False, group="write")
 
@@ -98,6 +125,8 @@ class NoteActions:
             kind = "shared" if draft.shared else "private"
             self._write(
                 f"Added {kind} note",
+                scope,
+                "added",
                 lambda: self.engine.agent(scope).add(
                     draft.content, shared=draft.shared, tags=draft.tags
                 ),
@@ -128,6 +157,8 @@ class NoteActions:
                 return
             self._write(
                 "Updated note",
+                scope,
+                "edited",
                 lambda: self.engine.agent(scope).update(
                     note.id, content=content, tags=tags, expected_hash=note.hash or None
                 ),
@@ -208,5 +239,10 @@ class NoteActions:
             title,
             f"{body}\n\n{note.id}\n{one_line(note.content, 70)}",
             label,
-            lambda: self._write(done, lambda: write(self.engine.agent(scope), note.id)),
+            lambda: self._write(
+                done,
+                scope,
+                ACTIVITY_KINDS[action],
+                lambda: write(self.engine.agent(scope), note.id),
+            ),
         )

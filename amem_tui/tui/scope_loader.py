@@ -80,11 +80,12 @@ def no_shared_reason(scope: AgentScope, mem0: bool) -> str:
 
 
 def next_run_of(engine: MemoryEngine) -> datetime | None:
-    """When the nightly consolidation runs next (the scheduler is only asked, never
-    started); None when none is scheduled or the configured time is bad (an optional
-    line must never break a load)."""
+    """When the nightly consolidation runs next: only if this process's scheduler is
+    running (the app never starts it, so today never); None when nothing will run it
+    or the configured time is bad (an optional line must never break a load)."""
     try:
-        return engine.scheduler.next_run_time()
+        scheduler = engine.scheduler
+        return scheduler.next_run_time() if scheduler.running else None
     except AmemError:
         return None
 
@@ -126,13 +127,17 @@ def load_scope_data(
             engine.check_writable(scope.collection)
         except AmemError as exc:
             refusal = str(exc)
+    exists = view.service.info() is not None
+    settings = engine.settings
+    default_store = settings.url is None and settings.store_path is None
     return ScopeData(
         scope=scope,
         private=private,
         shared=shared,
         history=history,
         counts=counts,
-        collection_exists=view.service.info() is not None,
+        collection_exists=exists,
+        empty_default_store=default_store and not exists and counts["visible"] == 0,
         history_error=history_error,
         next_run=next_run_of(engine),
         mem0=mem0,

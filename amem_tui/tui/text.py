@@ -9,6 +9,7 @@ and replace control characters with visible escapes.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from rich.text import Text
 
@@ -66,3 +67,31 @@ def literal(value: object, style: str = "", limit: int = DETAIL_LIMIT) -> Text:
 def plural(count: int, word: str) -> str:
     """``1 merge``, ``2 merges``."""
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+#: The narrowest a column is cut to when a table is wider than the screen.
+NARROWEST_COLUMN = 8
+
+
+def fit_widths(
+    natural: Sequence[int], available: int, floors: Sequence[int] | None = None
+) -> list[int]:
+    """Column widths that add up to at most ``available`` where they can: each column's
+    natural width, the widest ones cut first, never below ``floors`` (a column's title,
+    say) nor :data:`NARROWEST_COLUMN` (nor below its natural width when narrower)."""
+    widths = list(natural)
+    least = [
+        min(w, max(NARROWEST_COLUMN, floors[i] if floors else 0)) for i, w in enumerate(widths)
+    ]
+    excess = sum(widths) - available
+    while excess > 0:
+        cuttable = [i for i, w in enumerate(widths) if w > least[i]]
+        if not cuttable:
+            break
+        widest = max(cuttable, key=lambda i: widths[i])
+        # Cut the widest down to the next widest (or by the excess), not one at a time.
+        second = max((widths[i] for i in cuttable if i != widest), default=0)
+        step = max(1, min(excess, widths[widest] - max(least[widest], second)))
+        widths[widest] -= step
+        excess -= step
+    return widths

@@ -53,6 +53,12 @@ def server_demo_engines(url: str) -> tuple[MemoryEngine, MemoryEngine]:
     return make_engine(QdrantStore(url=url), settings=settings), writer
 
 
+def screen_lines(app: Any) -> list[str]:
+    """The text of every line of the screen as the terminal would show it."""
+    update = app.screen._compositor.render_full_update()
+    return ["".join(segment.text for segment in strip) for strip in update.strips]
+
+
 def main_screen(app: Any) -> MainScreen:
     """The app's screen, which must be the main screen."""
     screen = app.screen

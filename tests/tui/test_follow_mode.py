@@ -31,7 +31,7 @@ from tests.support.tui import (
 @pytest.fixture(autouse=True)
 def quick_polls(monkeypatch: pytest.MonkeyPatch) -> None:
     """Poll every few tenths of a second, so each test waits little."""
-    monkeypatch.setattr(follow_bar, "FIRST_INTERVAL", 0.1)
+    monkeypatch.setattr(follow_bar, "POLL_INTERVAL", 0.1)
     monkeypatch.setattr(follow_bar, "MAX_INTERVAL", 0.4)
     monkeypatch.setattr(follow_bar, "OUTAGE_INTERVAL", 0.2)
 

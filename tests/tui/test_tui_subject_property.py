@@ -159,7 +159,7 @@ async def test_the_highlighted_row_is_the_subject(session: list[Any]) -> None:
     with pytest.MonkeyPatch.context() as patch:
         # Polls come when asked for (check_now): timers that fire all the time would
         # keep the app from ever being idle between keys.
-        patch.setattr(follow_bar, "FIRST_INTERVAL", 60.0)
+        patch.setattr(follow_bar, "POLL_INTERVAL", 60.0)
         patch.setattr(follow_bar, "MAX_INTERVAL", 60.0)
         engine = demo_engine()
         app = AmemApp(engine, user_config=False, follow=True)

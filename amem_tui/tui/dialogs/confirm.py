@@ -8,10 +8,10 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
-from amem_tui.tui.dialogs.base import Dialog
+from amem_tui.tui.dialogs.base import Dialog, DialogBody
 
 
 class ConfirmDialog(Dialog[bool]):
@@ -24,7 +24,7 @@ class ConfirmDialog(Dialog[bool]):
         border: thick $accent; background: $surface; padding: 0 1;
     }
     ConfirmDialog .title { text-style: bold; margin-bottom: 1; }
-    ConfirmDialog VerticalScroll { height: auto; max-height: 1fr; }
+    ConfirmDialog DialogBody { height: auto; max-height: 1fr; }
     ConfirmDialog Horizontal { height: auto; margin-top: 1; align-horizontal: right; }
     ConfirmDialog Button { margin-left: 2; }
     """
@@ -43,7 +43,7 @@ class ConfirmDialog(Dialog[bool]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text(self.title_text), classes="title")
-            with VerticalScroll():
+            with DialogBody():
                 yield Static(self.body)
             with Horizontal():
                 yield Button("Cancel", id="no", compact=self.compact)

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
-from amem_tui.tui.dialogs.base import Dialog
+from amem_tui.tui.dialogs.base import Dialog, DialogBody
 from amem_tui.tui.render import merge_text
 from amem_tui.tui.text import plural
 
@@ -28,7 +28,7 @@ class ConsolidationPreview(Dialog[bool]):
         border: thick $accent; background: $surface; padding: 0 1;
     }
     ConsolidationPreview .title { text-style: bold; margin-bottom: 1; }
-    ConsolidationPreview VerticalScroll { height: 1fr; }
+    ConsolidationPreview DialogBody { height: 1fr; }
     ConsolidationPreview Horizontal { height: auto; margin-top: 1; align-horizontal: right; }
     ConsolidationPreview Button { margin-left: 2; }
     """
@@ -55,7 +55,7 @@ class ConsolidationPreview(Dialog[bool]):
                 ),
                 classes="title",
             )
-            with VerticalScroll():
+            with DialogBody():
                 body = Text()
                 if not merges:
                     body.append(
@@ -83,8 +83,10 @@ class ConsolidationPreview(Dialog[bool]):
                 )
 
     def on_mount(self) -> None:
-        """Focus Cancel: applying must be a deliberate choice."""
-        self.query_one("#cancel", Button).focus()
+        """Focus Apply, so Enter applies, as Enter confirms in the other dialogs (Escape
+        cancels); Cancel when there is nothing to apply."""
+        apply = self.query_one("#apply", Button)
+        (self.query_one("#cancel", Button) if apply.disabled else apply).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Apply or cancel."""

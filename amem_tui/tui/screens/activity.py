@@ -1,5 +1,6 @@
-"""The activity log: what follow mode saw happen, oldest first and the newest at the
-bottom, growing while it is open; long lines wrap, so it reads at any width."""
+"""The activity log: what follow mode saw happen and what the app itself wrote, oldest
+first and the newest at the bottom, growing while it is open; long lines wrap, so it
+reads at any width."""
 
 from __future__ import annotations
 
@@ -70,11 +71,14 @@ class ActivityScreen(ModalScreen[None]):
         with Vertical() as box:
             box.border_title = "Activity"
             if not self.following:
-                hint = "Follow mode is off (f turns it on): nothing new is seen."
+                hint = (
+                    "Follow mode is off (f turns it on): only what you do here is logged, "
+                    "nothing written elsewhere."
+                )
             elif self.entries:
                 hint = "What follow mode saw change; the newest at the bottom, as it comes."
             else:
-                hint = "Nothing seen yet: changes show here as follow mode sees them."
+                hint = "Nothing yet: changes show here as follow mode sees them, and yours."
             yield Static(hint, id="activity-hint", markup=False)
             # A narrow minimum: the default (78) would crop lines in an 80-column terminal.
             yield RichLog(wrap=True, markup=False, highlight=False, min_width=20)

@@ -11,17 +11,22 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 
+from amem_tui.tui.text import fit_widths
+
 if TYPE_CHECKING:
     from amem_tui.engine import AuditReport
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 CELL_WIDTH = 72
+#: Columns a table's vertical scrollbar takes (the rows are fitted beside it).
+SCROLLBAR = 2
 
 
 def _cell(value: object, width: int = CELL_WIDTH) -> Text:
@@ -52,13 +57,14 @@ class AuditScreen(Screen[None]):
     ]
 
     #: (tab id, title, section counter key) in display order.
+    #: Short titles, so that the six tabs fit 120 columns (the section says the rest).
     TABS: ClassVar[tuple[tuple[str, str, str], ...]] = (
         ("shared", "Shared by owner", "shared"),
-        ("readers", "Readers beyond owner", "readers_beyond_owner"),
+        ("readers", "Wide readers", "readers_beyond_owner"),
         ("malformed", "Malformed", "malformed"),
         ("legacy", "Legacy", "legacy"),
         ("links", "Cross-scope links", "cross_scope_links"),
-        ("agents", "Unconfigured agents", "unconfigured_agents"),
+        ("agents", "Unconfigured", "unconfigured_agents"),
     )
 
     def __init__(self, report: AuditReport) -> None:
@@ -154,10 +160,25 @@ class AuditScreen(Screen[None]):
         )
 
     def _fill(self, tab: str, columns: tuple[str, ...], rows: Iterable[tuple[object, ...]]) -> None:
+        """Fill a tab's table so that it fits the screen: the widest columns are cut (with
+        an ellipsis) until the rows fit, beside the scrollbar."""
         table = self.query_one(f"#audit-{tab}-table", DataTable)
-        table.add_columns(*columns)
-        for row in rows:
-            table.add_row(*(_cell(value) for value in row))
+        cells = [[_cell(value) for value in row] for row in rows]
+        natural = [
+            max([len(title), *(cell_len(row[i].plain) for row in cells)])
+            for i, title in enumerate(columns)
+        ]
+        room = self.app.size.width - SCROLLBAR - 2 * table.cell_padding * len(columns)
+        widths = fit_widths(natural, room, [len(title) for title in columns])
+        for title, width in zip(columns, widths, strict=True):
+            table.add_column(title, width=width)
+        for row in cells:
+            table.add_row(
+                *(
+                    _cell(cell.plain, width) if cell_len(cell.plain) > width else cell
+                    for cell, width in zip(row, widths, strict=True)
+                )
+            )
 
     def action_close(self) -> None:
         """Leave the audit."""

@@ -206,6 +206,8 @@ class MainScreen(Screen[None]):
         """Say what changed and reload every pane of the current agent."""
         self.store_banner.problem = None
         self.app.notify(one_line(message.message, 300), title="Done", markup=False)
+        if message.activity is not None and self.scope is not None:
+            self.follow_bar.record(self.scope.agent, [message.activity])
         if message.run is not None:
             self.panes.history.select_next = message.run
         self.reload_scope(select=message.select)
@@ -371,10 +373,11 @@ class MainScreen(Screen[None]):
         self.show_deleted = not self.show_deleted
 
     def action_reload(self) -> None:
-        """Reload every pane."""
+        """Read every pane again from the store (while following, look at once too)."""
         if self.scope is not None:
             self.reload_scope()
             self.load_agents()
+            self.follow_bar.check_now()
 
     def action_toggle_follow(self) -> None:
         """Follow the agent live (the panes keep up with other writers), or stop."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.cells import cell_len
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import BindingType
@@ -29,7 +30,7 @@ from textual.worker import get_current_worker
 from amem_tui.engine import AGENT_FIGURES
 from amem_tui.tui.actions import OVERVIEW_ACTIONS, bindings
 from amem_tui.tui.messages import ActionRefused, ReadProgress, StatsReady
-from amem_tui.tui.text import cell, one_line
+from amem_tui.tui.text import cell, fit_widths, one_line
 from amem_tui.tui.widgets.overview_charts import Bar, BarRows, SeriesRow, WeeklyNotes, week_axis
 from amem_tui.tui.workers import ReportsWorkerFailures
 
@@ -299,24 +300,34 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
 
     def _figures(self, stats: StoreStats) -> DataTable[object]:
         table: DataTable[object] = DataTable(id="overview-figures", cursor_type="row")
-        # The collection last: on a narrow screen it is the column cut off.
-        table.add_column("agent", key="agent")
-        table.add_column("mode", key="mode")
-        for title, key in AGENT_FIGURES:
-            table.add_column(title, key=key)
-        table.add_column("collection", key="collection")
         self._fill_figures(table, stats)
         return table
 
-    @staticmethod
-    def _fill_figures(table: DataTable[object], stats: StoreStats) -> None:
-        table.clear()
+    def _fill_figures(self, table: DataTable[object], stats: StoreStats) -> None:
+        """The figures, one row per agent, fitted to the screen: the widest columns (the
+        collection and the agent's label first) cut with an ellipsis until they fit."""
+        titles = ["agent", "mode", *(title for title, _ in AGENT_FIGURES), "collection"]
+        keys = ["agent", "mode", *(key for _, key in AGENT_FIGURES), "collection"]
+        rows = []
         for agent in stats.agents:
             figures = agent.model_dump()
             values = ["?" if key in stats.pending else figures[key] for _, key in AGENT_FIGURES]
-            table.add_row(
-                cell(agent.label, 24),
-                cell(agent.mode, 2),
-                *(cell(value, 12) for value in values),
-                cell(agent.collection, 40),
+            rows.append(
+                [
+                    one_line(agent.label, 24),
+                    one_line(agent.mode, 2),
+                    *(one_line(value, 12) for value in values),
+                    one_line(agent.collection, 40),
+                ]
             )
+        natural = [
+            max([len(title), *(cell_len(row[i]) for row in rows)]) for i, title in enumerate(titles)
+        ]
+        # The screen scrolls: its scrollbar, and the table's own, take two columns each.
+        room = self.app.size.width - 4 - 2 * table.cell_padding * len(titles)
+        widths = fit_widths(natural, room, [len(title) for title in titles])
+        table.clear(columns=True)
+        for title, key, width in zip(titles, keys, widths, strict=True):
+            table.add_column(title, key=key, width=width)
+        for row in rows:
+            table.add_row(*(cell(value, width) for value, width in zip(row, widths, strict=True)))

@@ -23,6 +23,7 @@ from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.widgets.note_pane import NotePane
 from amem_tui.tui.widgets.panes import Panes
 from amem_tui.tui.widgets.search_box import SearchBox
+from amem_tui.wording import EMPTY_STORE_HINT
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
@@ -65,6 +66,9 @@ class NoteBrowser(Vertical):
         self.scope: AgentScope | None = None
         #: A linked note in no pane that the detail shows (then the subject).
         self.link_shown: str | None = None
+        #: Why the agent has no notes at all (the collection does not exist), said in the
+        #: detail view while no row is highlighted.
+        self.nothing_here: str | None = None
 
     def compose(self) -> ComposeResult:
         yield SearchBox(self.engine, id="search-box")
@@ -103,11 +107,17 @@ class NoteBrowser(Vertical):
         if listings:
             self.search_box.show_status("")
         self.search_box.set_scope(scope)
+        self.nothing_here = None
         if not data.collection_exists:
-            detail.show_message(
+            said = (
                 f"The collection {scope.collection} does not exist yet: "
                 f"{scope.agent} has written nothing. Press a to add a note."
             )
+            if data.empty_default_store:  # most likely the user's notes are elsewhere
+                hint = EMPTY_STORE_HINT.format(store=self.engine.settings.store_label)
+                said += f"\n\nThis is the default store: {hint}."
+            self.nothing_here = said
+            detail.show_message(self.nothing_here)
         elif switched:
             detail.show_message("Loading…")
         if switched:
@@ -158,6 +168,10 @@ class NoteBrowser(Vertical):
         if self.scope is not None and not self._detail_taken:
             self.link_shown = None
             subject, hit = self.panes.subject_id, self.panes.subject_hit
+            if subject is None and self.nothing_here is not None:
+                self.detail.forget_note()
+                self.detail.show_message(self.nothing_here)  # why no row is there
+                return
             self.detail.show_subject(self.scope, subject, hit, after)
 
     def reselect(self, wanted: str | None, before: str | None = None, after: float = 0.0) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -154,6 +154,10 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
             self.show_message(NOTHING_HIGHLIGHTED)
         elif note_id != self.note_id or self.note_data is None or hit is not None:
             self.load_note(scope, note_id, hit, after)
+        elif self.note_data.hit is not None:
+            # The hits are gone (Esc): the note stays, its search explanation goes.
+            self.note_data = replace(self.note_data, hit=None)
+            self.show_note(self.note_data, scope.agent)
         elif self.note is None or self.note.id != note_id:
             self.show_note(self.note_data, scope.agent)  # loaded, but a run was shown since
 

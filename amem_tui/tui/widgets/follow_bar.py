@@ -1,14 +1,15 @@
 """Follow mode: keep the current agent's panes current while other processes write.
 
 Qdrant has no change feed, so the bar polls: one poll at a time (the next is only
-scheduled once the last has finished), sooner after a change, less and less often
-while nothing changes. Each poll is a cheap probe (:meth:`MemoryEngine.probe`); only
-what changed is read again, and the answer (:class:`~amem_tui.tui.messages.FollowUpdate`)
-goes up to the screen, which merges it into the panes with the cursor left on its note.
-The bar keeps the timing, its status line and the activity log (``l``): each change in
-words. While the store does not answer (a ``FollowFailed`` goes up: the screen shows
-the store banner) polling carries on; once it answers, the screen reloads the panes as a
-whole.
+scheduled once the last has finished), every :data:`POLL_INTERVAL` seconds whether
+anything changed or not, so a change shows within about a second even after hours of
+quiet. Each poll is a cheap probe (:meth:`AgentView.probe`: counts and the rows in view
+by id); only what changed is read again, and the answer
+(:class:`~amem_tui.tui.messages.FollowUpdate`) goes up to the screen, which merges it
+into the panes with the cursor left on its note. The bar keeps the timing, its status
+line and the activity log (``l``): each change in words, the app's own writes too.
+While the store does not answer (a ``FollowFailed`` goes up: the screen shows the store
+banner) polling carries on; once it answers, the screen reloads the panes as a whole.
 
 The screen tells the bar what to follow (:attr:`FollowBar.target`, set with each load
 of an agent, None while one loads), and gives it, once, the function that says what
@@ -62,12 +63,14 @@ class FollowTarget:
     include_inactive: bool
 
 
-#: Seconds to the next poll after a change; each quiet poll waits longer, up to the most.
-FIRST_INTERVAL = 1.0
+#: Seconds between polls, whether anything changed or not: a change shows within about
+#: this long even after hours of quiet (a quiet probe is cheap; see docs/follow.md).
+POLL_INTERVAL = 1.0
+#: Seconds to the first retry once the store stopped answering; each failed retry waits
+#: longer, up to the most.
+OUTAGE_INTERVAL = 2.0
 BACKOFF = 1.5
 MAX_INTERVAL = 15.0
-#: Seconds to the first retry once the store stopped answering.
-OUTAGE_INTERVAL = 2.0
 #: Activity log entries kept.
 ACTIVITY_KEPT = 500
 
@@ -115,7 +118,7 @@ class FollowBar(Static):
         self.most_in_flight = 0
         self.in_flight = 0
         #: Seconds to the next poll.
-        self.interval = FIRST_INTERVAL
+        self.interval = POLL_INTERVAL
         #: What happened, oldest first.
         self.activity: deque[ActivityEntry] = deque(maxlen=ACTIVITY_KEPT)
         #: Why the store did not answer the last poll (None: it did).
@@ -137,7 +140,7 @@ class FollowBar(Static):
             return
         self.following = True
         self.display = True
-        self.interval = FIRST_INTERVAL
+        self.interval = POLL_INTERVAL
         self._probe = None
         self._show("following: first look…")
         self._schedule(0)
@@ -205,7 +208,7 @@ class FollowBar(Static):
             self.post_message(FollowFailed(f"{type(exc).__name__}: {exc}", False))
 
     def _look(self, request: PollRequest) -> FollowUpdate:
-        from amem_tui.engine import changes, new_runs, relisted, run_activity
+        from amem_tui.engine import changes, name_merges, new_runs, relisted, run_activity
 
         engine, scope = self.engine, request.scope
         since = None if request.resync else request.since
@@ -228,6 +231,15 @@ class FollowBar(Static):
         if since is not None and probe.runs != since.runs:
             runs = engine.agent(scope).history()
             activities += [run_activity(run) for run in new_runs(request.runs, runs)]
+        if any(activity.kind == "deleted" for activity in activities):
+            # A merge only soft-deletes the notes it drops: the run log tells a merge.
+            runs = runs if runs is not None else engine.agent(scope).history()
+            activities = name_merges(activities, runs)
+            for update in found.panes.values():
+                for note_id, kind in list(update.marks.items()):
+                    merged = any(a.note_id == note_id and a.kind == "merged" for a in activities)
+                    if kind == "deleted" and merged:
+                        update.marks[note_id] = "merged"
         totals: dict[PaneName, int] = dict(probe.counts)
         if request.include_inactive and probe.counts_moved(since):
             # Soft-deleted notes are listed too: count them as the listing does.
@@ -273,22 +285,11 @@ class FollowBar(Static):
                 self._probe = None
             message.stale = True
             self._show("following")
-            self._schedule(FIRST_INTERVAL)
+            self._schedule(POLL_INTERVAL)
             return
-        before = self._probe
         self._probe = message.probe
-        self._log(message.agent, message.activities)
-        if message.resync:
-            self._after(changed=True, took=message.seconds)
-            return
-        touched = any(update.changed or update.removed for update in message.panes.values())
-        changed = (
-            touched
-            or bool(message.activities)
-            or message.runs is not None
-            or message.probe.counts_moved(before)
-        )
-        self._after(changed=changed and before is not None, took=message.seconds)
+        self.record(message.agent, message.activities)
+        self._after(took=message.seconds)
 
     def on_follow_failed(self, message: FollowFailed) -> None:
         """The store did not answer: keep trying, less and less often (the screen shows
@@ -304,12 +305,9 @@ class FollowBar(Static):
         self._show(f"following: the store does not answer; next try in {self.interval:.0f} s")
         self._schedule(self.interval)
 
-    def _after(self, changed: bool, took: float = 0.0) -> None:
-        self.interval = (
-            FIRST_INTERVAL if changed else min(max(self.interval, 1.0) * BACKOFF, MAX_INTERVAL)
-        )
+    def _after(self, took: float = 0.0) -> None:
         # A big store makes a poll slow: polling never takes more than a third of the time.
-        self.interval = max(self.interval, 2 * took)
+        self.interval = max(POLL_INTERVAL, 2 * took)
         last = self.activity[-1].activity.text if self.activity else "no change seen yet"
         self._show(
             f"following · checked {self._checked} · next in {self.interval:.0f} s · last: {last}"
@@ -325,7 +323,9 @@ class FollowBar(Static):
     def _clock(self) -> str:
         return datetime.now().strftime("%H:%M:%S")
 
-    def _log(self, agent: str, activities: list[Activity]) -> None:
+    def record(self, agent: str, activities: list[Activity]) -> None:
+        """Add what happened, as ``agent`` saw it, to the activity log (now, this app's
+        clock), and to the log's screen if it is open."""
         if not activities:
             return
         at = self._clock()

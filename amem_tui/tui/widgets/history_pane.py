@@ -32,7 +32,13 @@ from amem_tui.tui.widgets.tabbed_pane import TabbedPane
 if TYPE_CHECKING:
     from datetime import datetime
 
-    from amem_tui.engine import AgentScope, ConsolidationPlan, ConsolidationRun, MemoryEngine
+    from amem_tui.engine import (
+        Activity,
+        AgentScope,
+        ConsolidationPlan,
+        ConsolidationRun,
+        MemoryEngine,
+    )
 
 NOTHING_TO_UNDO = "A dry run changed nothing: there is nothing to undo."
 HISTORY_TITLE = "Consolidation history"
@@ -83,13 +89,27 @@ def run_label(run: ConsolidationRun) -> Text:
     return Text(run.trigger)
 
 
-def next_run_label(when: datetime) -> str:
-    """The nightly run's next start, short: "next run 03:00" (local time).
+#: Said when nothing runs the nightly consolidation (no scheduler runs in this process).
+NOT_SCHEDULED = "not scheduled"
+
+
+def next_run_label(when: datetime | None) -> str:
+    """The nightly run's next start, short: "next run 03:00" (local time), or that none
+    is scheduled.
 
     The date is left out: it is always within a day, and it would depend on the
     machine's time zone (snapshots must not).
     """
-    return f"next run {when.strftime('%H:%M')}"
+    return NOT_SCHEDULED if when is None else f"next run {when.strftime('%H:%M')}"
+
+
+def schedule_hint(agent: str | None) -> str:
+    """How to run the nightly pass when nothing does: the command, for cron."""
+    who = f"--agent {agent} " if agent else ""
+    return (
+        "Nothing runs a nightly consolidation: to have one, run "
+        f"`amem-tui {who}consolidate` from cron (once a night, per agent)."
+    )
 
 
 class HistoryPane(TabbedPane):
@@ -172,10 +192,12 @@ class HistoryPane(TabbedPane):
         self.can_focus = not self.runs  # Tab still reaches the message
         count = len(self.runs)
         parts = [f"{count} run{'' if count == 1 else 's'}"] if count else []
-        if self.next_run is not None:
-            parts.append(next_run_label(self.next_run))
+        parts.append(next_run_label(self.next_run))
         self.set_titles(HISTORY_TITLE, " · ".join(parts))
-        self._message("" if self.runs else "No consolidation runs yet. Press c to consolidate.")
+        empty = "No consolidation runs yet. Press c to consolidate."
+        if self.next_run is None:
+            empty += " " + schedule_hint(self.agent)
+        self._message("" if self.runs else empty)
         if current and current in table.rows:
             table.move_cursor(row=table.get_row_index(current), animate=False)
 
@@ -275,6 +297,7 @@ class HistoryPane(TabbedPane):
             ActionDone(
                 f"Consolidated {scope.agent}: {plural(len(run.merges), 'merge')} in run {run.id}",
                 run=run.id,
+                activity=self._own(run),
             )
         )
 
@@ -380,13 +403,27 @@ class HistoryPane(TabbedPane):
         """Undo a whole run, or only its merge into ``keeper``; report what was undone."""
         undo_run = self.engine.agent(scope).undo(run_id, keeper)
         recorded = f"(recorded as undo run {undo_run.id})"
+        activity = self._own(undo_run)
         if keeper is None:
             self.post_message(
-                ActionDone(f"Undid consolidation run {run_id} {recorded}", run=run_id)
+                ActionDone(
+                    f"Undid consolidation run {run_id} {recorded}", run=run_id, activity=activity
+                )
             )
         else:
             self.post_message(
                 ActionDone(
-                    f"Undid the merge into {keeper} of run {run_id} {recorded}", keeper, run_id
+                    f"Undid the merge into {keeper} of run {run_id} {recorded}",
+                    keeper,
+                    run_id,
+                    activity=activity,
                 )
             )
+
+    @staticmethod
+    def _own(run: ConsolidationRun) -> Activity:
+        """A run made in this app, in the activity log's words."""
+        from amem_tui.engine import Activity, run_activity
+
+        said = run_activity(run)
+        return Activity(said.kind, f"{said.text}, here", said.note_id, said.highlight)

@@ -165,21 +165,28 @@ class NotePane(TabbedPane):
             label = Text("content")
         # A fixed width from the pane's size: an auto width is re-measured as rows are
         # replaced and could shrink the column to a few characters.
-        table.add_column(label, key="content", width=self._content_width())
+        table.add_column(label, key="content", width=self._content_width(rows=len(notes)))
 
-    def _content_width(self, table: DataTable[Text] | None = None) -> int:
+    def _content_width(self, table: DataTable[Text] | None = None, rows: int | None = None) -> int:
         """Cells left in ``table`` (the one shown) for the content column once its other
-        columns are drawn."""
+        columns are drawn, and its scrollbar when its ``rows`` (default: the rows it
+        has) are more than it shows: a column under the scrollbar would hide the
+        ellipsis of every row cut."""
         table = table or self.table
         # A hidden table has no size; the two take the same place, so the laid-out one's.
-        laid_out = max(self._listing_table.size.width, self._hits_table.size.width)
+        tables = (self._listing_table, self._hits_table)
+        laid_out = max(t.outer_size.width for t in tables)
         available = laid_out or self.size.width or CONTENT_FALLBACK
+        height = max(t.outer_size.height for t in tables) or self.size.height
+        header = table.header_height if table.show_header else 0
+        count = table.row_count if rows is None else rows
+        if count > height - header:
+            available -= table.styles.scrollbar_size_vertical
         fixed = sum(
             column.get_render_width(table)
             for column in table.columns.values()
             if column.key != ColumnKey("content")
         )
-        # The table's size already leaves out its scrollbar; take the column's padding off.
         return max(CONTENT_MIN, available - fixed - 2 * table.cell_padding)
 
     def on_resize(self) -> None:
@@ -306,6 +313,7 @@ class NotePane(TabbedPane):
                 continue
             table.add_row(*self._row(note), key=note.id)
         self.loaded = table.row_count
+        self._fit_content(table)  # the rows may now need the scrollbar
         self._retitle()
 
     def show_hits(self, hits: Sequence[SearchHit], query: str) -> None:
@@ -433,6 +441,7 @@ class NotePane(TabbedPane):
             if note.id not in table.rows:
                 table.add_row(*self._row(note), key=note.id)
         self.loaded = table.row_count
+        self._fit_content(table)
         self._asked_at = -1
         self._retitle()
         self._message("" if self.total else "No notes here.")

@@ -23,7 +23,7 @@ class StoreBanner(Static):
         self.update(
             Text(
                 f"Store unavailable: {one_line(problem, 200)}. Nothing was half-written; "
-                "reload (ctrl+r) once it is back.",
+                "refresh (F5) once it is back.",
                 no_wrap=True,
                 overflow="ellipsis",
             )
