@@ -27,6 +27,7 @@ from amem_tui.engine.settings import (
     AgentConfig,
     EngineSettings,
     Mem0PluginConfig,
+    Mem0Recall,
 )
 from amem_tui.paths import config_dir
 
@@ -154,7 +155,67 @@ def read_mem0_entry(raw: Mapping[str, Any], path: Path) -> Mem0PluginConfig | No
         collection_name=name,
         dimension=dimension,
         url=text(store_config.get("url")),
+        **_mem0_ranking(entry, path, key),
     )
+
+
+def _mem0_ranking(entry: Mapping[str, Any], path: Path, key: str) -> dict[str, Any]:
+    """How the plugin's entry tunes its searches and auto-recall, read as the plugin
+    reads it: a setting of the wrong type is ignored (its default applies), and a value
+    its SDK refuses at search time (a threshold outside 0..1, a fractional topK) is
+    refused here, since every search of the plugin would fail with it."""
+    out: dict[str, Any] = {}
+
+    def number(value: Any) -> bool:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+
+    def threshold(value: Any, where: str) -> float:
+        if not number(value) or not 0 <= value <= 1:
+            raise ConfigError(
+                f"{path}: {key}.{where} must be a number from 0 to 1, got {value!r}: "
+                "the plugin's searches fail with it"
+            )
+        return float(value)
+
+    top_k: Any = entry.get("topK")
+    if number(top_k):
+        if top_k != int(top_k) or top_k < 1:
+            raise ConfigError(
+                f"{path}: {key}.topK must be a positive whole number, got {top_k!r}: "
+                "the plugin's searches fail with it"
+            )
+        out["top_k"] = int(top_k)
+    if number(entry.get("searchThreshold")):
+        out["search_threshold"] = threshold(entry["searchThreshold"], "searchThreshold")
+    out["auto_recall"] = entry.get("autoRecall") is not False
+    skills = entry.get("skills")
+    if not isinstance(skills, Mapping):
+        return out
+    recall = _section(skills, "recall")
+    if recall.get("threshold") is not None:
+        out["recall_threshold"] = threshold(recall["threshold"], "skills.recall.threshold")
+    if _section(skills, "triage").get("enabled") is False:
+        return out  # not skills mode: only memory_search's threshold is taken from it
+    found = Mem0Recall()
+    found.enabled = recall.get("enabled") is not False
+    if isinstance(recall.get("strategy"), str):
+        found.strategy = recall["strategy"]
+    if "recall_threshold" in out:
+        found.threshold = out["recall_threshold"]
+    for field, name in (("max_memories", "maxMemories"), ("token_budget", "tokenBudget")):
+        value: Any = recall.get(name)
+        if value is not None:
+            if not number(value) or value != int(value) or value < 0:
+                raise ConfigError(
+                    f"{path}: {key}.skills.recall.{name} must be a whole number, got {value!r}"
+                )
+            setattr(found, field, int(value))
+    order = recall.get("categoryOrder")
+    if isinstance(order, list) and all(isinstance(c, str) for c in order):
+        found.category_order = list(order)
+    found.identity_always_include = recall.get("identityAlwaysInclude") is not False
+    out["skills"] = found
+    return out
 
 
 def _section(parent: Mapping[str, Any], key: str) -> Mapping[str, Any]:

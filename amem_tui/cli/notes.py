@@ -21,12 +21,14 @@ from amem_tui.cli.output import (
     mem0_view,
     note_text,
     scope_label,
+    shorten,
 )
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
     from amem_tui.engine import AgentScope, MemoryNote
+    from amem_tui.engine import ListScope as EngineListScope
 
 
 def shown(ctx: Context, scope: AgentScope, note: MemoryNote) -> MemoryNote:
@@ -85,10 +87,29 @@ def unpublish_note(ctx: Context, options: NoteId) -> MemoryNote:
     return shown(ctx, scope, ctx.engine.agent(scope).unpublish(options.id))
 
 
-def show_note(ctx: Context, options: NoteId) -> MemoryNote:
-    """One note, if the agent may read it."""
+@dataclass(frozen=True)
+class ShownNote:
+    """``show``: the note as the agent may see it and, for a note it reads only by id,
+    what openclaw-amem gives it of that note (``get_only``)."""
+
+    note: MemoryNote = field(metadata=FLATTEN)
+    get_only: str | None = field(default=None, metadata=OMIT_NONE)
+
+
+def show_note(ctx: Context, options: NoteId) -> ShownNote:
+    """One note, if the agent may read it; a note it reads only by id says so."""
     scope = ctx.reading_scope()
-    return shown(ctx, scope, ctx.engine.agent(scope).get(options.id))
+    view = ctx.engine.agent(scope)
+    note = view.get(options.id)
+    return ShownNote(shown(ctx, scope, note), view.get_only_sentence(note))
+
+
+def shown_text(answer: ShownNote) -> str:
+    """The note block, then what a get-only note gives the agent."""
+    text = note_text(answer.note)
+    if answer.get_only:
+        text += f"\n  {shorten(answer.get_only, 200)}"
+    return text
 
 
 def delete_note(ctx: Context, options: NoteId) -> MemoryNote:
@@ -147,9 +168,10 @@ def list_arguments(parser: argparse.ArgumentParser) -> None:
     [--low-quality] [--run RUN_ID]``."""
     parser.add_argument(
         "--scope",
-        choices=["private", "shared", "visible"],
+        choices=["private", "shared", "visible", "get-only"],
         default="visible",
-        help="the agent's own notes, the notes shared with it, or both (default)",
+        help="the agent's own notes, the shared scope, both (default: what its searches and "
+        "counts hold), or get-only: notes it reads only by id (their readers name it)",
     )
     parser.add_argument("--limit", type=int, default=50, help="notes per page (default 50)")
     parser.add_argument("--offset", type=int, default=0, help="notes to skip first")
@@ -162,7 +184,14 @@ def list_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-ListScope = Literal["private", "shared", "visible"]
+ListScope = Literal["private", "shared", "visible", "get-only"]
+#: The engine's name of each listing ``--scope`` offers.
+LISTED: dict[ListScope, EngineListScope] = {
+    "private": "private",
+    "shared": "shared",
+    "visible": "visible",
+    "get-only": "get_only",
+}
 
 
 @dataclass(frozen=True)
@@ -199,7 +228,7 @@ def list_notes(ctx: Context, options: ListOptions) -> NoteListing:
         raise UsageError("--limit must be at least 1 and --offset at least 0")
     scope = ctx.reading_scope()
     page = ctx.engine.agent(scope).list_notes(
-        options.scope,
+        LISTED[options.scope],
         limit=options.limit,
         offset=options.offset,
         owner=options.owner,
@@ -257,7 +286,7 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         "show",
         "show one note",
         handler=show_note,
-        text=note_text,
+        text=shown_text,
         arguments=note_id_argument,
         options=NoteId,
         reads=True,

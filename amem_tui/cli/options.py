@@ -114,8 +114,9 @@ def add_common_options(parser: argparse.ArgumentParser, suppress: bool) -> None:
         "--view",
         choices=["search", "recall"],
         default=default,
-        help="mem0, with a subagent's --session-key: what its memory_search reads (search, "
-        "the default) or what its auto-recall reads (recall: the user's main memories)",
+        help="mem0: what the agent's memory_search returns (search, the default) or what "
+        "the plugin's auto-recall injects before its turn (recall; a subagent's recall "
+        "reads the user's main memories)",
     )
     parser.add_argument("--model", metavar="NAME", default=default, help="fastembed model name")
     parser.add_argument(

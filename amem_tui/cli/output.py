@@ -133,6 +133,12 @@ def note_text(note: MemoryNote) -> str:
     ]
     if note.tags:
         lines.append(f"  tags: {', '.join(note.tags)}")
+    if not mem0:
+        from amem_tui.engine import selective_sentence  # the rules, where they live
+
+        truth = selective_sentence(note)
+        if truth:
+            lines.append(f"  {shorten(truth, 160)}")
     for field, hidden, label in (
         ("links", "unreadable_links", "links"),
         ("conflicts_with", "unreadable_conflicts", "conflicts with"),

@@ -30,11 +30,27 @@ if TYPE_CHECKING:
 
 
 def search_arguments(parser: argparse.ArgumentParser) -> None:
-    """``search QUERY [--limit N] [--mode hybrid|dense] [--exact|--approximate]
-    [--explain] [--hidden]``."""
+    """``search QUERY [--limit N] [--mode plugin|hybrid|dense] [--first-turn]
+    [--exact|--approximate] [--explain] [--hidden]``."""
     parser.add_argument("query")
-    parser.add_argument("--limit", type=int, default=10)
-    parser.add_argument("--mode", choices=["hybrid", "dense"], default="hybrid", help="ranking")
+    parser.add_argument(
+        "--limit",
+        type=int,
+        default=None,
+        help="hits wanted (default 10; on mem0 the plugin's topK, as its memory_search asks)",
+    )
+    parser.add_argument(
+        "--mode",
+        choices=["plugin", "hybrid", "dense"],
+        default=None,
+        help="ranking (default: the store's own: openclaw-amem's hybrid; on mem0 the plugin's)",
+    )
+    parser.add_argument(
+        "--first-turn",
+        action="store_true",
+        help="mem0, --view recall with a --session-key: the recall of a session's first turn "
+        "(the plugin adds its broad query then)",
+    )
     how = parser.add_mutually_exclusive_group()
     how.add_argument(
         "--exact",
@@ -59,8 +75,11 @@ class SearchOptions:
     """``search``: the query, how many hits, the ranking, and what to add."""
 
     query: str
-    limit: int
-    mode: Literal["hybrid", "dense"]
+    #: None: 10, or the mem0 plugin's ``topK`` on a mem0 collection.
+    limit: int | None
+    #: None: the store's own ranking (openclaw-amem's hybrid; the mem0 plugin's).
+    mode: Literal["plugin", "hybrid", "dense"] | None
+    first_turn: bool
     #: True: compare with every note; False: the HNSW graph; None: by the store's size.
     exact: bool | None
     explain: bool
@@ -69,7 +88,7 @@ class SearchOptions:
 
 def search_notes(ctx: Context, options: SearchOptions) -> FoundNotes:
     """What the agent finds for a query, best first; --hidden adds what it cannot see."""
-    if options.limit < 1:
+    if options.limit is not None and options.limit < 1:
         raise UsageError("--limit must be at least 1")
     if options.query.strip():  # a blank query embeds nothing: no model to load
         from amem_tui.engine import load_in_background  # heavy: only when a search runs
@@ -78,12 +97,13 @@ def search_notes(ctx: Context, options: SearchOptions) -> FoundNotes:
     scope = ctx.reading_scope()
     # Without --agent, let the engine resolve (and report) a --session-key itself.
     agent = scope if ctx.settings.agent or not ctx.settings.session_key else None
-    result = ctx.engine.agent(agent).search(
+    result = ctx.engine.agent(agent, session_key=ctx.settings.session_key).search(
         options.query,
         limit=options.limit,
         mode=options.mode,
         hidden=options.hidden,
         exact=options.exact,
+        first_turn=options.first_turn,
     )
     notes = ctx.engine.agent(scope).redact([hit.note for hit in result.hits])
     return found_notes(result, explain=options.explain, notes=notes, mem0=mem0_view(scope))
@@ -102,6 +122,7 @@ class HitExplanation:
     bm25_score: float | None
     dense_rank: int | None
     rrf: float | None
+    fused: float | None
     boost: float | None
     via: str
     via_note: str | None
@@ -144,6 +165,8 @@ class FoundNotes:
     collection: str
     query: str
     search_mode: str
+    #: Whose ranking it is, in words (openclaw-amem's, the mem0 plugin's, or our own).
+    ranking: str
     exact: bool
     notice: str | None
     hits: list[Hit]
@@ -163,6 +186,7 @@ def _explained(hit: SearchHit) -> HitExplanation:
         bm25_score=_round(hit.bm25_score),
         dense_rank=hit.dense_rank,
         rrf=_round(hit.rrf),
+        fused=_round(hit.fused),
         boost=_round(hit.boost),
         via=hit.via,
         via_note=hit.via_note,
@@ -211,6 +235,7 @@ def found_notes(
         collection=result.collection,
         query=result.query,
         search_mode=result.search_mode,
+        ranking=result.ranking,
         exact=result.exact,
         notice=result.notice,
         hits=hits,
@@ -225,7 +250,7 @@ def found_notes(
 def search_text(found: FoundNotes) -> str:
     """One line per hit (score, why visible, id, content), then the hidden matches."""
     where = scope_label(found.agent, found.mode, found.collection, found.mem0)
-    how = found.search_mode + ("" if found.exact else ", approximate")
+    how = (found.ranking or found.search_mode) + ("" if found.exact else ", approximate")
     lines = [f"{where}: {plural(len(found.hits), 'hit')} ({how})"]
     if found.notice:
         lines.append(f"note: {found.notice}")

@@ -3,6 +3,7 @@ model are in use) and ``collections`` (every collection: aliases, format, model)
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command, NoOptions
@@ -15,8 +16,12 @@ if TYPE_CHECKING:
 
 # -------------------------------------------------------------------- status
 def status(ctx: Context, _: NoOptions) -> StoreStatus:
-    """Which configuration file, store, agent and collection are in use, and their model."""
-    ctx.reading_scope()  # a mistyped --agent (or mem0 user) is named on stderr
+    """Which configuration file, store, agent and collection are in use, and their model
+    (store-wide: a mem0 store of several users needs no --user; it lists them)."""
+    from amem_tui.engine import UserNotChosen
+
+    with contextlib.suppress(UserNotChosen):  # status names the users instead
+        ctx.reading_scope()  # a mistyped --agent (or mem0 user) is named on stderr
     return ctx.engine.status()
 
 
@@ -31,6 +36,10 @@ def status_text(status: StoreStatus) -> str:
         lines.append(
             f"user:          {status.user} (reads user_id {status.namespace}, {status.view} view)"
         )
+    elif len(status.users) > 1:
+        lines.append("user:          none chosen: searches and listings need --user (AMEM_USER)")
+    if status.users:
+        lines.append(f"users:         {', '.join(status.users)}")
     if status.collection != status.resolved_collection:
         lines.append(f"alias:         {status.collection} -> {status.resolved_collection}")
     lines.append(f"format:        {status.format}")

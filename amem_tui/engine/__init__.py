@@ -52,6 +52,7 @@ if TYPE_CHECKING:
         StaleNote,
         StoreLocked,
         StoreUnavailable,
+        UserNotChosen,
     )
     from amem_tui.engine.formats.mem0 import is_mem0_note, is_subagent_session, parse_namespace
     from amem_tui.engine.inventory import CollectionView, StoreStatus
@@ -68,7 +69,12 @@ if TYPE_CHECKING:
         SearchResult,
     )
     from amem_tui.engine.reading import ListScope
-    from amem_tui.engine.scope import DEFAULT_AGENT, AgentScope, agent_from_session_key
+    from amem_tui.engine.scope import (
+        DEFAULT_AGENT,
+        AgentScope,
+        agent_from_session_key,
+        selective_sentence,
+    )
     from amem_tui.engine.search import SearchMode
     from amem_tui.engine.search.explain import explain_hit
     from amem_tui.engine.settings import AgentConfig, EngineSettings
@@ -129,6 +135,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "StoreStats": ("amem_tui.engine.stats", "StoreStats"),
     "StoreStatus": ("amem_tui.engine.inventory", "StoreStatus"),
     "StoreUnavailable": ("amem_tui.engine.errors", "StoreUnavailable"),
+    "UserNotChosen": ("amem_tui.engine.errors", "UserNotChosen"),
     "WEAK_SIMILARITY": ("amem_tui.engine.models", "WEAK_SIMILARITY"),
     "agent_from_session_key": ("amem_tui.engine.scope", "agent_from_session_key"),
     "agent_label": ("amem_tui.engine.agents", "label"),
@@ -144,6 +151,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "parse_namespace": ("amem_tui.engine.formats.mem0", "parse_namespace"),
     "relisted": ("amem_tui.engine.activity", "relisted"),
     "run_activity": ("amem_tui.engine.activity", "run_activity"),
+    "selective_sentence": ("amem_tui.engine.scope", "selective_sentence"),
     "tokenize": ("amem_tui.engine.keywords", "tokenize"),
 }
 
@@ -199,6 +207,7 @@ __all__ = [
     "StoreStats",
     "StoreStatus",
     "StoreUnavailable",
+    "UserNotChosen",
     "agent_from_session_key",
     "agent_label",
     "changes",
@@ -213,6 +222,7 @@ __all__ = [
     "parse_namespace",
     "relisted",
     "run_activity",
+    "selective_sentence",
     "tokenize",
 ]
 

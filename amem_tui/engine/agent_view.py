@@ -127,6 +127,14 @@ class AgentView:
         """A note by id, if the read rule lets the agent see it (soft-deleted included)."""
         return reading.read_note(self.service, self.scope, note_id)
 
+    def get_only_sentence(self, note: MemoryNote) -> str | None:
+        """What an openclaw-amem agent gets of a note it reads only by id (its
+        ``getNote`` returns it; its search, listing and count never do), in one
+        sentence; None when the agent finds the note, or in a mem0 collection."""
+        if self.service.format != "amem":
+            return None
+        return rules.get_only_sentence(self.scope, note)
+
     def linked(self, note: MemoryNote) -> list[tuple[str, MemoryNote | None]]:
         """Each link of a note with its target, or None where the read rule hides it."""
         return reading.linked(self.service, self.scope, note)
@@ -151,26 +159,33 @@ class AgentView:
     def search(
         self,
         query: str,
-        limit: int = 10,
-        mode: SearchMode = "hybrid",
+        limit: int | None = None,
+        mode: SearchMode | None = None,
         hidden: bool = False,
         *,
         exact: bool | None = None,
         links: bool = True,
+        first_turn: bool = False,
         stop: Callable[[], bool] | None = None,
         wait: bool = True,
     ) -> SearchResult:
         """What the agent finds for ``query``, best first and explained; changes nothing.
 
-        ``mode`` is ``hybrid`` (dense + BM25, fused) or ``dense``; without a usable
-        model it falls back to keyword-only and says so in ``notice``. ``hidden``
-        adds the best matches the agent cannot see, with the reason. ``exact`` True
-        compares the query with every vector, False walks the HNSW graph, None scans up
-        to 250,000 notes (``result.exact`` says which it was). ``stop`` is asked between
-        the stages; when it says True, :class:`SearchStopped` is raised (an app stops a
-        search whose query was typed over). ``wait`` False answers from what is loaded
-        rather than wait for the model or the keyword index (``result.partial`` says what
-        was left out). See :mod:`amem_tui.engine.search`.
+        ``mode`` None ranks as the system that wrote the store: openclaw-amem's
+        ``hybrid`` (dense + BM25 fused, heat boost, links), or in a mem0 collection the
+        mem0 plugin's ``plugin`` ranking (memory_search, or with the scope's ``recall``
+        view what auto-recall injects; ``first_turn``: on a session's first turn).
+        ``hybrid`` and ``dense`` may be asked for anywhere (on mem0: amem-tui's own,
+        and labelled so in ``result.ranking``). ``limit`` None is 10, or the plugin's
+        ``topK`` on mem0. Without a usable model it falls back to keyword-only and says
+        so in ``notice``. ``hidden`` adds the best matches the agent cannot see, with
+        the reason. ``exact`` True compares the query with every vector, False walks
+        the HNSW graph, None scans up to 250,000 notes (``result.exact`` says which it
+        was). ``stop`` is asked between the stages; when it says True,
+        :class:`SearchStopped` is raised (an app stops a search whose query was typed
+        over). ``wait`` False answers from what is loaded rather than wait for the model
+        or the keyword index (``result.partial`` says what was left out). See
+        :mod:`amem_tui.engine.search`.
         """
         return searching.search(
             self._space,
@@ -182,6 +197,7 @@ class AgentView:
             exact=exact,
             links=links,
             session_key=self.session_key,
+            first_turn=first_turn,
             stop=stop,
             wait=wait,
         )
@@ -189,16 +205,25 @@ class AgentView:
     def hidden_matches(
         self,
         query: str,
-        limit: int = 10,
-        mode: SearchMode = "hybrid",
+        limit: int | None = None,
+        mode: SearchMode | None = None,
         *,
         exact: bool | None = None,
+        first_turn: bool = False,
     ) -> tuple[list[HiddenMatch], str | None]:
         """The hidden matches a search with ``hidden=True`` would add, and its notice.
 
         Lets an app show the hits first (``search(hidden=False)``) and these after.
         """
-        return searching.hidden_matches(self._space, query, limit=limit, mode=mode, exact=exact)
+        return searching.hidden_matches(
+            self._space,
+            query,
+            limit=limit,
+            mode=mode,
+            exact=exact,
+            session_key=self.session_key,
+            first_turn=first_turn,
+        )
 
     def warm_up(self) -> None:
         """Read and index what the agent's searches use, so its next search is quick.

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from amem_tui.engine import scope as rules
 from amem_tui.engine.collections import CollectionService
-from amem_tui.engine.errors import InvalidInput
+from amem_tui.engine.errors import InvalidInput, UserNotChosen
 from amem_tui.engine.formats import mem0
 from amem_tui.engine.models import SHARED
 from amem_tui.engine.scope import DEFAULT_AGENT, AgentScope
@@ -67,8 +67,8 @@ class AgentDirectory:
         agent is refused, with where it goes instead); else a session key
         ``agent:<id>:<rest>`` resolves to ``<id>``, and a malformed one is refused.
         """
-        if isinstance(agent, AgentScope):
-            return agent, None
+        if isinstance(agent, AgentScope):  # this view, in that session (if one is named)
+            return agent, session_key
         if isinstance(agent, str):
             if agent.startswith("agent:"):
                 raise InvalidInput(
@@ -107,13 +107,18 @@ class AgentDirectory:
         """
         if self.settings.user:
             return self.settings.user
-        users = sorted({mem0.parse_namespace(n).user for n in self.shared.namespaces()})
+        users = self.mem0_users()
         if len(users) > 1:
-            raise InvalidInput(
+            raise UserNotChosen(
                 f"collection '{self.shared.name}' holds the memories of several users "
-                f"({', '.join(users)}): choose one with --user (or AMEM_USER)"
+                f"({', '.join(users)}): choose one with --user (or AMEM_USER)",
+                users,
             )
         return users[0] if users else None
+
+    def mem0_users(self) -> list[str]:
+        """Every user whose memories the mem0 collection holds, sorted."""
+        return sorted({mem0.parse_namespace(n).user for n in self.shared.namespaces()})
 
     def mem0_scope(
         self,
@@ -144,16 +149,20 @@ class AgentDirectory:
                 view=found.view,
             )
         user = user or self.mem0_user()
-        wanted_view = view or self.settings.mem0_view
-        view = "search"
+        view = "recall" if (view or self.settings.mem0_view) == "recall" else "search"
+        subagent = mem0.is_subagent_session(session_key)
         if agent is None:
             agent = mem0.session_agent(session_key) or DEFAULT_AGENT
-            if mem0.is_subagent_session(session_key) and wanted_view == "recall":
-                view = "recall"
+        elif not session_key:  # an agent named alone: a subagent by its name
+            subagent = agent.startswith(mem0.SUBAGENT_PREFIX)
         rules.validate_agent_id(agent)
         if user is None:
             return AgentScope(agent, "A", collection, configured=False, view=view)
-        read = user if view == "recall" else mem0.namespace(user, agent)
+        read = (
+            mem0.recall_namespace(user, agent, subagent)
+            if view == "recall"
+            else (mem0.namespace(user, agent))
+        )
         return AgentScope(
             agent,
             "A",
@@ -165,8 +174,10 @@ class AgentDirectory:
         )
 
     def session_views(self, session_key: str, user: str | None = None) -> list[AgentScope]:
-        """The views a session key reads: its agent's; in a mem0 collection a subagent's
-        search view, then its auto-recall view (``user``: whose, if not the settings')."""
+        """The views a session key reads: its agent's; in a mem0 collection its
+        memory_search view, then its auto-recall view (what the plugin injects before a
+        turn; a subagent's reads the plain user id). ``user``: whose, if not the
+        settings'."""
         if self.shared.format != "mem0":
             name = rules.agent_from_session_key(session_key)
             if name is None:
@@ -174,10 +185,10 @@ class AgentDirectory:
                     f"not a session key of the form agent:<id>:<rest>: {session_key!r}"
                 )
             return [self.scope(name)]
-        views = [self.mem0_scope(None, session_key, view="search", user=user)]
-        if mem0.is_subagent_session(session_key):
-            views.append(self.mem0_scope(None, session_key, view="recall", user=user))
-        return views
+        return [
+            self.mem0_scope(None, session_key, view="search", user=user),
+            self.mem0_scope(None, session_key, view="recall", user=user),
+        ]
 
     def mem0_scopes(self) -> list[AgentScope]:
         """Every user and agent pair the mem0 collection holds, one view per namespace."""

@@ -24,7 +24,13 @@ from amem_tui.engine.errors import ModelMismatch, ReadOnlyStore
 from amem_tui.engine.formats import PayloadFormat, detect_format, mem0, note_view
 from amem_tui.engine.index import IndexCache, NoteIndex, Selection, SelectionKey
 from amem_tui.engine.modelinfo import Embedders, ModelChoices, ModelInfo, detect_model
-from amem_tui.engine.models import HiddenKind, MemoryNote, NoteAccess, VisibleBecause
+from amem_tui.engine.models import (
+    GetOnlyBecause,
+    HiddenKind,
+    MemoryNote,
+    NoteAccess,
+    VisibleBecause,
+)
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.store.base import CollectionInfo, NoteStore
 from amem_tui.engine.store.filters import Filter
@@ -107,11 +113,16 @@ class CollectionService:
         in ``<collection>_entities``: neither holds memories, nor malformed notes.
         """
         if self._bookkeeping is None:
+            if self.store.collection_info(self.real_name) is None:
+                return None  # nothing to judge yet
             sample = [p.payload for p in self.store.scroll(self.real_name, None, FORMAT_SAMPLE)]
+            base = mem0.entities_of(self.real_name)
+            base_exists = base is not None and self.store.collection_info(base) is not None
             if self.name in mem0.BOOKKEEPING_COLLECTIONS or mem0.is_bookkeeping(
-                self.real_name, sample
+                self.real_name, sample, base_exists
             ):
-                self._bookkeeping = "mem0 bookkeeping (not memories)"
+                what = "entities" if base is not None else "telemetry id"
+                self._bookkeeping = f"mem0 bookkeeping ({what}, not memories)"
             else:
                 self._bookkeeping = ""
         return self._bookkeeping or None
@@ -155,6 +166,13 @@ class CollectionService:
             return mem0.visible_because(scope, note)
         return rules.visible_because(scope, note)
 
+    def get_only_because(self, scope: AgentScope, note: MemoryNote) -> GetOnlyBecause | None:
+        """Why the agent reads a note by id that its searches never return (openclaw-amem
+        only: mem0 memories are read by namespace alone)."""
+        if self.format == "mem0":
+            return None
+        return rules.get_only_because(scope, note)
+
     def can_read(self, scope: AgentScope, note: MemoryNote) -> bool:
         """The read rule for fetching by id and following links."""
         if self.format == "mem0":
@@ -164,7 +182,9 @@ class CollectionService:
     def fits_listing(self, scope: AgentScope, note: MemoryNote, which: str) -> bool:
         """True when a note the store returned for a listing really belongs there."""
         if self.format == "mem0":
-            return which != "shared" and mem0.visible_because(scope, note) is not None
+            return which not in ("shared", "get_only") and (
+                mem0.visible_because(scope, note) is not None
+            )
         return rules.fits_listing(scope, note, which)
 
     def hidden_reason(

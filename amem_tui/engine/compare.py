@@ -187,9 +187,7 @@ def _granted(side: Side, service: CollectionService, because: VisibleBecause) ->
         return f"Mode B: all of its own collection '{scope.collection}'"
     if because == "private":
         return f"private: its agent_id is '{scope.agent}'"
-    if because == "shared":
-        return f"shared: agent_id '{SHARED}' (every Mode A agent)"
-    return f"selectively shared: its readers name '{scope.agent}'"
+    return f"shared: agent_id '{SHARED}' (every Mode A agent)"
 
 
 def access(
@@ -213,7 +211,7 @@ def access(
             agent=label(scope), listed=listed, because=because, readable=readable, reason=reason
         )
     kind, reason = service.hidden_reason(scope, note, dedicated)
-    if readable:
+    if readable and kind != "get_only":  # a get-only reason says so already
         reason += "; it may still read it by id"
     return SideAccess(agent=label(scope), listed=False, kind=kind, readable=readable, reason=reason)
 
@@ -306,7 +304,7 @@ def _in_scope(hit: SearchHit, which: CompareScope) -> bool:
     if which == "private":
         return hit.because in ("private", "collection")
     if which == "shared":
-        return hit.because in ("shared", "reader")
+        return hit.because == "shared"
     return True
 
 

@@ -19,7 +19,7 @@ from amem_tui.engine.agents import AgentDirectory
 from amem_tui.engine.clock import Clock, IdFactory, Timekeeper, iso, new_uuid, utc_now
 from amem_tui.engine.collections import Collections, CollectionService
 from amem_tui.engine.embed import Embedder, make_embedder
-from amem_tui.engine.errors import READ_ONLY_MESSAGE, ReadOnlyStore
+from amem_tui.engine.errors import READ_ONLY_MESSAGE, ReadOnlyStore, UserNotChosen
 from amem_tui.engine.modelinfo import Embedders
 from amem_tui.engine.models import (
     ConsolidationRun,
@@ -27,7 +27,7 @@ from amem_tui.engine.models import (
 )
 from amem_tui.engine.notes import NoteWriter
 from amem_tui.engine.reading import ListScope
-from amem_tui.engine.scope import AgentScope
+from amem_tui.engine.scope import DEFAULT_AGENT, AgentScope
 from amem_tui.engine.search import SearchSpace
 from amem_tui.engine.settings import EngineSettings
 from amem_tui.engine.store.base import NoteStore
@@ -156,9 +156,10 @@ class MemoryEngine:
     ) -> list[AgentScope]:
         """The views an agent's session key reads, each labelled by ``AgentScope.view``.
 
-        One view, except for a subagent's key on a mem0 collection: its search view
-        (``<user>:agent:subagent-<name>``), then its auto-recall view (the plain user
-        id). ``current``'s user is kept when the settings name none.
+        One view, except on a mem0 collection: its memory_search view, then its
+        auto-recall view (what the plugin injects before a turn; a subagent's search
+        view reads ``<user>:agent:subagent-<name>``, its recall view the plain user id).
+        ``current``'s user is kept when the settings name none.
         """
         user = current.user if current is not None else None
         return self._directory().session_views(session_key, user)
@@ -184,11 +185,21 @@ class MemoryEngine:
         """Which configuration, store, agent and collection are in use, and their model."""
         from amem_tui.engine.inventory import StoreStatus
 
-        scope = self.scope(agent)
+        directory = self._directory()
+        try:
+            scope = directory.scope(agent)
+        except UserNotChosen:  # store-wide: several users, none chosen, is no error here
+            scope = AgentScope(
+                agent or self.settings.agent or DEFAULT_AGENT,
+                "A",
+                self.shared_collection,
+                configured=False,
+            )
         service = self.collection(scope.collection)
         usable, reason = service.model_status()
         built_by = service.model_info()
         config_file = self.settings.config_file
+        users = directory.mem0_users() if service.format == "mem0" else []
         return StoreStatus(
             config_file=str(config_file) if config_file else None,
             store=self.settings.store_label,
@@ -208,6 +219,7 @@ class MemoryEngine:
             user=scope.user,
             namespace=scope.namespace,
             view=scope.view,
+            users=users,
         )
 
     def audit(
@@ -295,7 +307,9 @@ class MemoryEngine:
         for name in [self.shared_collection, *sorted(set(dedicated.values()))]:
             if name not in names:
                 names.append(name)
-        return SearchSpace(scope, tuple(self.collection(n) for n in names), dedicated)
+        return SearchSpace(
+            scope, tuple(self.collection(n) for n in names), dedicated, self.settings.mem0
+        )
 
     def agent(
         self, agent: str | AgentScope | None = None, *, session_key: str | None = None

@@ -74,6 +74,15 @@ def _some(ids: tuple[str, ...], shown: int) -> str:
     return ", ".join(ids[:shown]) + (f" and {more} more" if more > 0 else "")
 
 
+class UserNotChosen(InvalidInput):
+    """A mem0 collection holds several users' memories and the read names none of them
+    (``users``): their memories are never merged."""
+
+    def __init__(self, message: str, users: list[str]) -> None:
+        super().__init__(message)
+        self.users = users
+
+
 class PermissionDenied(AmemError):
     """An agent tried to change a note the write rule does not let it change."""
 

@@ -58,6 +58,9 @@ class StoreStatus(BaseModel):
     user: str | None = None
     namespace: str | None = None
     view: str | None = None
+    #: In a mem0 collection: every user whose memories it holds (status is store-wide,
+    #: so several users and none chosen is no error; the reads then need --user).
+    users: list[str] = Field(default_factory=list)
 
 
 def collection_views(
@@ -93,10 +96,10 @@ def _view(service: CollectionService, read_only: bool) -> CollectionView:
     info = service.info()
     if info is None:  # pragma: no cover - listed a moment ago
         return CollectionView(name=service.name, exists=False)
-    model = service.model_info()
-    usable, reason = service.model_status()
-    fmt = service.format
     bookkeeping = service.bookkeeping()
+    model = service.model_info() if bookkeeping is None else None
+    usable, reason = service.model_status() if bookkeeping is None else (False, "")
+    fmt = service.format
     read_only_reason = None
     if read_only:
         read_only_reason = "opened with --read-only"
@@ -104,6 +107,8 @@ def _view(service: CollectionService, read_only: bool) -> CollectionView:
         read_only_reason = bookkeeping
     elif fmt == "mem0":
         read_only_reason = "mem0 memories are read, never written"
+    if bookkeeping is not None:  # no memories: neither a format of notes nor a model
+        fmt, usable, reason = "mem0", False, f"{bookkeeping}: never searched"
     return CollectionView(
         name=info.name,
         exists=True,
@@ -111,8 +116,8 @@ def _view(service: CollectionService, read_only: bool) -> CollectionView:
         points=info.points_count,
         vector_size=info.vector_size,
         embedding_model=info.embedding_model,
-        model=model.name if model else None,
-        model_source=model.source if model else "none",
+        model=model.name if model and bookkeeping is None else None,
+        model_source=model.source if model and bookkeeping is None else "none",
         format=fmt,
         searchable=usable,
         model_reason=reason,

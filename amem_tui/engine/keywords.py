@@ -1,8 +1,9 @@
 """Keyword matching as openclaw-amem does it: its tokens and an Okapi BM25 index.
 
 openclaw-amem lowercases and takes ASCII word runs (a JavaScript ``\\w``), and scores
-with BM25 (k1 1.5, b 0.75) over content, keywords, tags and context; the same rules
-here make the keyword matches the ones the agent's own search finds.
+with BM25 (k1 1.5, b 0.75) over content, keywords and tags (not ``context``); the same
+rules here make the keyword matches the ones the agent's own search finds. (Text with
+Chinese characters is cut by a segmenter there; here it is taken as word runs.)
 """
 
 from __future__ import annotations
@@ -23,5 +24,6 @@ def tokenize(text: str) -> list[str]:
 
 
 def searchable_text(note: MemoryNote) -> str:
-    """The text BM25 indexes: content, keywords, tags and context."""
-    return " ".join([note.content, *note.keywords, *note.tags, note.context])
+    """The text BM25 indexes, as openclaw-amem's ``buildBM25`` joins it: content,
+    keywords and tags."""
+    return " ".join([note.content, *note.keywords, *note.tags])

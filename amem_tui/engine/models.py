@@ -375,9 +375,16 @@ class NotePage(BaseModel):
 
 
 HitVia = Literal["match", "link"]
-VisibleBecause = Literal["private", "shared", "reader", "collection"]
-#: Why a close match is hidden from an agent (see :func:`scope.hidden_reason`).
-HiddenKind = Literal["private", "deleted", "mode_b", "outside", "malformed", "user"]
+#: Why a note is in an agent's searches, listings and counts (see :func:`scope.visible_because`).
+VisibleBecause = Literal["private", "shared", "collection"]
+#: Why the read rule lets an agent read by id a note its searches never return
+#: (see :func:`scope.get_only_because`).
+GetOnlyBecause = Literal["reader", "everyone", "owner"]
+#: Why a close match is hidden from an agent (see :func:`scope.hidden_reason`;
+#: ``plugin``: the mem0 plugin's own threshold or recall rule leaves it out).
+HiddenKind = Literal[
+    "private", "get_only", "deleted", "mode_b", "outside", "malformed", "user", "plugin"
+]
 
 
 class SearchHit(BaseModel):
@@ -387,7 +394,12 @@ class SearchHit(BaseModel):
     score: float
     similarity: float | None = None
     bm25_rank: int | None = None
+    #: openclaw-amem's ``rrf``: the reciprocal-rank fusion of the dense and BM25 ranks
+    #: times the heat boost, what its matches are sorted by (None outside hybrid mode;
+    #: a link hit has none, openclaw-amem reports 0).
     rrf: float | None = None
+    #: The fusion alone, before the heat boost (``rrf`` = ``fused`` x ``boost``).
+    fused: float | None = None
     via: HitVia = "match"
     via_note: str | None = None
     because: VisibleBecause = "private"
@@ -395,12 +407,15 @@ class SearchHit(BaseModel):
     dense_rank: int | None = None
     #: The BM25 score behind ``bm25_rank``.
     bm25_score: float | None = None
-    #: The recency/heat multiplier applied to ``rrf`` to give ``score``.
+    #: The recency/heat multiplier applied to ``fused`` to give ``rrf`` (and ``score``).
     boost: float | None = None
     #: Link hops from the match it came through (1 or 2; None for a match).
     hop: int | None = None
     #: The query's words (BM25 tokens) found in the note's searchable text.
     matched_terms: list[str] = Field(default_factory=list)
+    #: How a ranking other than openclaw-amem's chose the hit, in its own terms (the
+    #: mem0 plugin's threshold and recall rule); None: explained from the fields above.
+    explanation: str | None = None
 
     @property
     def weak(self) -> bool:
@@ -440,7 +455,10 @@ class SearchResult(BaseModel):
     hits: list[SearchHit]
     hidden: list[HiddenMatch] = Field(default_factory=list)
     exact: bool = True
-    search_mode: Literal["dense", "hybrid", "keyword"] = "dense"
+    search_mode: Literal["dense", "hybrid", "keyword", "plugin"] = "dense"
+    #: The ranking in words: whose it is (openclaw-amem's, the mem0 plugin's memory_search
+    #: or auto-recall, or amem-tui's own) and its parameters.
+    ranking: str = ""
     notice: str | None = None
     #: The session key the agent was resolved from, if the search was made as one.
     session_key: str | None = None
@@ -452,6 +470,15 @@ class SearchResult(BaseModel):
     #: while the model or the keyword index was still loading, it answered from what
     #: was there (see ``search(wait=False)``).
     partial: str | None = None
+
+    @property
+    def ranking_name(self) -> str:
+        """The ranking in a few words, for a status line: ``the mem0 plugin's
+        memory_search``, ``hybrid search (amem-tui's own)``."""
+        if self.search_mode == "plugin":
+            return f"the mem0 plugin's {self.ranking.split(' as the ', 1)[0]}"
+        own = " (amem-tui's own)" if "amem-tui's own" in self.ranking else ""
+        return f"{self.search_mode} search{own}"
 
 
 #: What started a consolidation run (``undo`` and ``openclaw`` runs are recorded, never asked for).

@@ -14,11 +14,14 @@ from typing import Literal
 from amem_tui.engine import scope as rules
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.errors import NotFound
-from amem_tui.engine.models import SHARED, MemoryNote, NotePage
+from amem_tui.engine.models import MemoryNote, NotePage
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.store.filters import Condition, Filter, Match
 
-ListScope = Literal["private", "shared", "visible", "all"]
+#: The listings of an agent: its own notes, the shared scope, both (what its searches,
+#: listings and counts hold), and ``get_only``: what it reads only by id (never part of
+#: ``visible``; see :func:`amem_tui.engine.scope.get_only_filter`).
+ListScope = Literal["private", "shared", "visible", "get_only", "all"]
 
 
 def read_note(service: CollectionService, scope: AgentScope, note_id: str) -> MemoryNote:
@@ -110,15 +113,16 @@ def _base_filter(
     owner: str | None,
 ) -> Filter:
     if service.format == "mem0":
-        # mem0 has no shared scope: a filter that matches nothing stands for it.
-        if which == "shared":
-            never = Match("agent_id", SHARED)
-            return Filter(must=(never,), must_not=(never,))
+        # mem0 has no shared scope and no read by id apart from its namespaces.
+        if which in ("shared", "get_only"):
+            return rules.NEVER
         return service.read_filter(scope, include_inactive)
     if which == "private":
         return rules.private_filter(scope, include_inactive)
     if which == "shared":
         return rules.shared_view_filter(scope, owner, include_inactive)
+    if which == "get_only":
+        return rules.get_only_filter(scope, include_inactive)
     return service.read_filter(scope, include_inactive)
 
 
@@ -136,14 +140,14 @@ def list_notes(
 ) -> NotePage:
     """A page of the agent's private, shared or all visible notes, with the total.
 
-    ``shared`` is everything the agent sees that is not its own: the shared scope and
-    the notes shared with it alone through ``readers``; private and shared together
-    are what it sees (``visible``). ``run_id`` keeps one session's short-term
-    memories (mem0).
+    ``shared`` is the shared scope; private and shared together are what its searches,
+    listings and counts hold (``visible``), as openclaw-amem's agent filter selects
+    them. ``get_only`` lists, apart, the notes it reads only by id (their readers name
+    it or hold "*"). ``run_id`` keeps one session's short-term memories (mem0).
     """
     if owner is not None:
         rules.validate_agent_id(owner)
-    if which == "shared" and not scope.has_shared_scope:
+    if which in ("shared", "get_only") and not scope.has_shared_scope:
         return NotePage(total=0, offset=offset, notes=[])
     if not service.exists():
         return NotePage(total=0, offset=offset, notes=[])
@@ -168,7 +172,7 @@ def list_notes(
 
 def count(service: CollectionService, scope: AgentScope, which: ListScope = "visible") -> int:
     """How many notes a listing holds."""
-    if which == "shared" and not scope.has_shared_scope:
+    if which in ("shared", "get_only") and not scope.has_shared_scope:
         return 0
     if not service.exists():
         return 0

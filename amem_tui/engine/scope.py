@@ -17,6 +17,7 @@ from amem_tui.engine.errors import InvalidInput, PermissionDenied
 from amem_tui.engine.models import (
     EVERYONE,
     SHARED,
+    GetOnlyBecause,
     HiddenKind,
     MemoryNote,
     NoteAccess,
@@ -39,7 +40,6 @@ DEFAULT_AGENT = "main"
 DEFAULT_COLLECTION = "amem_notes"
 RESERVED_AGENT_IDS = frozenset({SHARED, EVERYONE})
 _AGENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-_SESSION_KEY = re.compile(r"^agent:([^:]+):")
 
 Mode = Literal["A", "B"]
 
@@ -90,11 +90,15 @@ def validate_session_key(session_key: str) -> str:
 
 
 def agent_from_session_key(session_key: str | None) -> str | None:
-    """The ``<id>`` of a session key ``agent:<id>:<rest>``, or None."""
+    """The ``<id>`` of a session key ``agent:<id>:<rest>``, or None.
+
+    As openclaw-amem parses it: the key's parts between colons, empty ones dropped,
+    must be at least three with ``agent`` first (``agent:dev:`` names no agent).
+    """
     if not session_key:
         return None
-    match = _SESSION_KEY.match(session_key)
-    return match.group(1) if match else None
+    parts = [part for part in session_key.split(":") if part]
+    return parts[1] if len(parts) >= 3 and parts[0] == "agent" else None
 
 
 def resolve_agent(
@@ -152,25 +156,22 @@ def scope_for(
 
 # ------------------------------------------------------------ the read filters
 NOT_DELETED = Match("is_active", False)
+NEVER = Filter(must=(Match("agent_id", SHARED),), must_not=(Match("agent_id", SHARED),))
 
 
 def read_filter(scope: AgentScope, include_inactive: bool = False) -> Filter:
-    """What ``scope`` may find by search or listing in its collection.
+    """What ``scope`` finds by search, listing and count in its collection.
 
-    Mode A: ``agent_id`` in [self, "shared"], or ``readers`` names the agent;
-    soft-deleted notes excluded with must_not, so notes without ``is_active``
-    stay visible. Mode B: its own collection, no agent filter.
+    Mode A, as openclaw-amem's ``agentFilter`` (used by its search, list and count):
+    ``agent_id`` in [self, "shared"], soft-deleted notes left out with must_not, so
+    notes without ``is_active`` stay visible. ``readers`` plays no part: a note whose
+    readers name the agent is read only by id (:func:`get_only_filter`). Mode B: its
+    own collection, no agent filter.
     """
     must_not = () if include_inactive else (NOT_DELETED,)
     if scope.mode == "B":
         return Filter(must_not=must_not)
-    visible = Filter(
-        should=(
-            MatchAny("agent_id", (scope.agent, SHARED)),
-            Match("readers", scope.agent),
-        )
-    )
-    return Filter(must=(visible,), must_not=must_not)
+    return Filter(must=(MatchAny("agent_id", (scope.agent, SHARED)),), must_not=must_not)
 
 
 def hidden_filter(scope: AgentScope) -> Filter:
@@ -179,6 +180,21 @@ def hidden_filter(scope: AgentScope) -> Filter:
         return Filter(must=(NOT_DELETED,))
     visible = read_filter(scope, include_inactive=True)
     return Filter(should=(Filter(must_not=visible.must), NOT_DELETED))
+
+
+def get_only_filter(scope: AgentScope, include_inactive: bool = False) -> Filter:
+    """The notes the agent reads by id but never finds (Mode A): outside
+    :func:`read_filter`, yet its owner, or named in ``readers``, or ``readers`` holds
+    ``"*"``. openclaw-amem's ``getNote`` returns them to the agent; its search, list
+    and count never do. :func:`get_only_because` judges each one again."""
+    if scope.mode == "B":
+        return NEVER
+    readable = Filter(
+        should=(MatchAny("readers", (scope.agent, EVERYONE)), Match("owner", scope.agent))
+    )
+    outside: tuple[Condition, ...] = (MatchAny("agent_id", (scope.agent, SHARED)),)
+    must_not = outside if include_inactive else (*outside, NOT_DELETED)
+    return Filter(must=(readable,), must_not=must_not)
 
 
 def private_filter(scope: AgentScope, include_inactive: bool = False) -> Filter:
@@ -199,15 +215,10 @@ def shared_filter(owner: str | None = None, include_inactive: bool = False) -> F
 def shared_view_filter(
     scope: AgentScope, owner: str | None = None, include_inactive: bool = False
 ) -> Filter:
-    """What the agent sees that is not its own: the shared scope, and notes shared with it
-    alone (``readers`` names it). With the private notes this is everything it sees."""
-    not_own = (Match("agent_id", scope.agent),)
-    must_not = not_own if include_inactive else (*not_own, NOT_DELETED)
-    shared_with = Filter(should=(Match("agent_id", SHARED), Match("readers", scope.agent)))
-    must: tuple[Condition, ...] = (shared_with,)
-    if owner:
-        must += (Match("owner", owner),)
-    return Filter(must=must, must_not=must_not)
+    """The shared scope as the agent's Shared listing shows it (``agent_id`` "shared",
+    optionally one owner's). Notes shared with it alone through ``readers`` are not
+    in it: they are :func:`get_only_filter`'s."""
+    return shared_filter(owner, include_inactive)
 
 
 def active_filter() -> Filter:
@@ -241,14 +252,6 @@ def legacy_filter(writers: bool = True) -> Filter:
     openclaw-amem and amem-tui write the three fields together)."""
     fields = ("owner", "readers", "writers") if writers else ("owner", "readers")
     return Filter(should=tuple(Empty(key) for key in fields))
-
-
-def shared_with_filter(scope: AgentScope) -> Filter:
-    """Active notes others shared with the agent alone: their ``readers`` name it (Mode A)."""
-    return Filter(
-        must=(Match("readers", scope.agent),),
-        must_not=(MatchAny("agent_id", (scope.agent, SHARED)), NOT_DELETED),
-    )
 
 
 def selective_filter(scope: AgentScope) -> Filter:
@@ -354,20 +357,92 @@ def listed_because(scope: AgentScope, note: NoteAccess) -> VisibleBecause | None
     """Why a note belongs in the agent's view, soft-deleted or not (None: it does not).
 
     The Mode A filter again, for one note: the store filters first, and this
-    drops what a filter cannot judge (an ``agent_id`` or ``readers`` of the wrong
-    type, which Qdrant may still match).
+    drops what a filter cannot judge (an ``agent_id`` of the wrong type, which
+    Qdrant may still match).
     """
     if scope.mode == "B":
         return "collection"
     if note.agent_id == scope.agent:
         return "private"
-    if note.malformed:  # a malformed point is never shared, nor read through ``readers``
+    if note.malformed:  # a malformed point is never shared
         return None
     if note.agent_id == SHARED:
         return "shared"
-    if note.readers and scope.agent in note.readers:
-        return "reader"
     return None
+
+
+def read_access(note: MemoryNote) -> tuple[str, list[str]]:
+    """The owner and readers openclaw-amem's read rule looks at.
+
+    Its storage fills what a note lacks from ``agent_id`` (``main`` when that is
+    missing too): ``owner`` or ``agent_id``, and ``readers`` or ``[agent_id]``. So a
+    legacy shared note (no access fields) has owner and readers ``shared`` and is
+    read by no agent through ``getNote``, though every agent finds it by search.
+    """
+    agent = note.agent_id if isinstance(note.agent_id, str) and note.agent_id else DEFAULT_AGENT
+    owner = note.owner if isinstance(note.owner, str) and note.owner else agent
+    readers = list(note.readers) if note.readers is not None else [agent]
+    return owner, readers
+
+
+def get_only_because(scope: AgentScope, note: MemoryNote) -> GetOnlyBecause | None:
+    """Why the read rule lets the agent read a note by id that its searches, listings
+    and counts never hold (None: it finds the note, or may not read it at all).
+
+    ``reader``: its ``readers`` name the agent; ``everyone``: they hold ``"*"`` (but
+    ``agent_id`` is not ``shared``); ``owner``: the agent owns it under another
+    ``agent_id``. Soft-deleted notes count too (``getNote`` returns them); listings
+    of active notes drop them first.
+    """
+    if scope.mode == "B" or note.malformed or listed_because(scope, note) is not None:
+        return None
+    owner, readers = read_access(note)
+    if scope.agent in readers:
+        return "reader"
+    if EVERYONE in readers:
+        return "everyone"
+    if owner == scope.agent:
+        return "owner"
+    return None
+
+
+def get_only_sentence(scope: AgentScope, note: MemoryNote) -> str | None:
+    """What an openclaw-amem agent gets of a note it reads only by id, in one sentence
+    (None when the note is not get-only for it)."""
+    why = get_only_because(scope, note)
+    if why is None:
+        return None
+    agent = scope.agent
+    how = {
+        "reader": f"its readers name '{agent}'",
+        "everyone": "its readers hold '*'",
+        "owner": f"'{agent}' owns it under agent_id '{note.agent_id}'",
+    }[why]
+    return (
+        f"get only ({how}): openclaw-amem's getNote returns it to {agent} (read by id, "
+        f"e.g. through a link); {agent}'s memory_search, memory_list and counts never do"
+    )
+
+
+def selective_sentence(note: MemoryNote) -> str | None:
+    """What openclaw-amem gives the agents a private note's ``readers`` name beyond the
+    one its ``agent_id`` names (None when there are none, or the note is shared)."""
+    if note.agent_id == SHARED or note.malformed:
+        return None
+    _, readers = read_access(note)
+    if EVERYONE in readers:
+        return (
+            "openclaw-amem: getNote returns it to any agent (readers '*'); only "
+            f"'{note.agent_id}'s memory_search finds it (agent_id '{SHARED}' shares a note)"
+        )
+    others = [r for r in dict.fromkeys(readers) if r != note.agent_id]
+    if not others:
+        return None
+    names = ", ".join(others)
+    return (
+        f"openclaw-amem: getNote returns it to {names}; their memory_search, memory_list "
+        "and counts do not"
+    )
 
 
 def hidden_reason(
@@ -405,32 +480,37 @@ def hidden_reason(
     deleted = " (and soft-deleted)" if not note.active else ""
     owner = note.effective_owner
     written = f", written by '{owner}'" if owner and owner != who else ""
+    sentence = get_only_sentence(scope, note)
+    if sentence is not None:
+        return "get_only", f"{sentence}; agent_id '{who}'{written}{deleted}"
     if EVERYONE in note.effective_readers:
-        # Readable by id, yet outside the search filter: only the marker shares.
         return "private", (
-            f"private to agent '{who}'{written}: its readers allow everyone, but only "
-            f"agent_id '{SHARED}' puts a note in other agents' searches{deleted}"
+            f"private to agent '{who}'{written}: only agent_id '{SHARED}' puts a note in "
+            f"other agents' searches{deleted}"
         )
     return "private", f"private to agent '{who}'{written}{deleted}"
 
 
-def fits_listing(scope: AgentScope, note: NoteAccess, which: str) -> bool:
-    """True when a note the store returned for a ``private``, ``shared`` or ``visible``
-    listing really belongs there by the rules above."""
+def fits_listing(scope: AgentScope, note: MemoryNote, which: str) -> bool:
+    """True when a note the store returned for a ``private``, ``shared``, ``get_only`` or
+    ``visible`` listing really belongs there by the rules above."""
     because = listed_because(scope, note)
     if which == "private":
         return scope.mode == "B" or note.agent_id == scope.agent
     if which == "shared":
-        return because in ("shared", "reader")
+        return because == "shared"
+    if which == "get_only":
+        return get_only_because(scope, note) is not None
     return because is not None
 
 
 def can_read(scope: AgentScope, note: MemoryNote, collection: str) -> bool:
-    """The read rule for fetch-by-id and following links.
+    """The read rule for fetch-by-id (openclaw-amem's ``canRead``, behind ``getNote``).
 
     The note must be in a collection the agent reads (its own in Mode B, the
     shared collection in Mode A), and the agent must be its owner, or be named in
-    ``readers``, or ``readers`` holds ``"*"``.
+    ``readers``, or ``readers`` holds ``"*"`` (missing fields filled as
+    :func:`read_access` says). A malformed point is read only by the agent it names.
     """
     if collection != scope.collection:
         return False
@@ -440,8 +520,8 @@ def can_read(scope: AgentScope, note: MemoryNote, collection: str) -> bool:
         return False
     if note.malformed:  # never shared: only the agent it names may read it
         return note.agent_id == scope.agent
-    readers = note.effective_readers
-    return note.effective_owner == scope.agent or scope.agent in readers or EVERYONE in readers
+    owner, readers = read_access(note)
+    return owner == scope.agent or scope.agent in readers or EVERYONE in readers
 
 
 def can_write(agent: str, note: MemoryNote) -> bool:

@@ -24,9 +24,38 @@ class AgentConfig(BaseModel):
     collection: str | None = None
 
 
+class Mem0Recall(BaseModel):
+    """The plugin's skills-mode recall settings (``skills.recall``), with its defaults."""
+
+    enabled: bool = True
+    #: ``smart`` (the default), ``always`` (adds the session's own memories) or ``manual``
+    #: (no recall: the agent searches itself).
+    strategy: str = "smart"
+    #: Cosine at or above which a memory is recalled (``skills.recall.threshold``).
+    threshold: float = 0.4
+    max_memories: int = 15
+    token_budget: int = 1500
+    category_order: list[str] = Field(
+        default_factory=lambda: [
+            "identity",
+            "configuration",
+            "rule",
+            "preference",
+            "decision",
+            "technical",
+            "relationship",
+            "project",
+            "operational",
+        ]
+    )
+    identity_always_include: bool = True
+
+
 class Mem0PluginConfig(BaseModel):
     """The OpenClaw mem0 plugin's entry in openclaw.json: who the user is, where the
-    memories are, and which embedder made their vectors."""
+    memories are, which embedder made their vectors, and how its searches and its
+    auto-recall choose memories (``topK``, ``searchThreshold``, ``autoRecall``,
+    ``skills``), with the plugin's own defaults."""
 
     user_id: str
     mode: str = "platform"
@@ -35,6 +64,22 @@ class Mem0PluginConfig(BaseModel):
     collection_name: str | None = None
     dimension: int | None = None
     url: str | None = None
+    #: ``topK``: memory_search's default limit, and what auto-recall injects at most.
+    top_k: int = 5
+    #: ``searchThreshold``: the least score a memory_search or auto-recall result has.
+    search_threshold: float = 0.1
+    #: ``skills.recall.threshold`` when the entry sets it: memory_search's threshold then.
+    recall_threshold: float | None = None
+    #: ``autoRecall``: memories are injected before each turn (the plugin's default).
+    auto_recall: bool = True
+    #: Set when the entry turns skills mode on (a ``skills`` object whose
+    #: ``triage.enabled`` is not false): its recall replaces the default auto-recall.
+    skills: Mem0Recall | None = None
+
+    @property
+    def threshold(self) -> float:
+        """memory_search's threshold: ``skills.recall.threshold``, else ``searchThreshold``."""
+        return self.recall_threshold if self.recall_threshold is not None else self.search_threshold
 
 
 #: Instruction-like text that should never steer an agent from memory: notes that

@@ -84,6 +84,8 @@ class Probe:
     sweep: int = 0
     #: Every watched note's payload as read (None: missing), to tell what changed next.
     payloads: Mapping[str, Mapping[str, object] | None] = field(default_factory=dict)
+    #: Active notes the agent reads only by id (never in ``visible``; Mode A notes only).
+    get_only: int = 0
 
     def counts_moved(self, before: Probe | None) -> bool:
         """True when a pane's count or the run log differs from ``before``."""
@@ -93,6 +95,7 @@ class Probe:
             or self.visible != before.visible
             or self.everything != before.everything
             or self.runs != before.runs
+            or self.get_only != before.get_only
         )
 
     @property
@@ -150,6 +153,11 @@ def probe(
     names = set(store.list_collections())
     exists = service.real_name in names
     counts, visible, everything = _counts(service, scope) if exists else ({}, 0, 0)
+    get_only = (
+        store.count(service.name, list_filter(service, scope, "get_only"))
+        if exists and scope.has_shared_scope and service.format == "amem"
+        else 0
+    )
     log = runs_collection(service.name)
     runs = _runs(service, scope, log) if log in names else (0, 0)
     before = since.payloads if since is not None and since.agent == scope.agent else {}
@@ -191,6 +199,7 @@ def probe(
         seen=frozenset(window.seen),
         generation=generation,
         sweep=sweep,
+        get_only=get_only,
     )
 
 

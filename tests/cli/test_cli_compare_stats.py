@@ -79,21 +79,26 @@ def test_compare_demo_json_groups_by_hand(
         "main-vendor", "main-standup", "main-standup-dup", "main-trip",
         "main-reviews", "main-reviews-dup", "main-old", "main-knowledge",
     }  # fmt: skip
-    dev_private = {"dev-jwt", "dev-tests", "dev-tests-dup", "dev-tests-dup2", "dev-lint"}
-    both = {"shared-snake", "shared-freeze", "shared-oncall", "shared-branches", "dev-selective"}
+    # dev-selective names main in its readers: main reads it by id, never in its view.
+    dev_private = {
+        "dev-jwt", "dev-tests", "dev-tests-dup", "dev-tests-dup2", "dev-lint", "dev-selective"
+    }  # fmt: skip
+    both = {"shared-snake", "shared-freeze", "shared-oncall", "shared-branches"}
     assert group_ids(data) == tuple(
         {demo_id(k) for k in keys} for keys in (main_private, dev_private, both)
     )
     assert (data["a"]["agent"], data["b"]["agent"], data["scope"]) == ("main", "dev", "visible")
-    note = next(n for n in data["groups"]["both"]["notes"] if n["id"] == demo_id("dev-selective"))
+    note = next(n for n in data["groups"]["b_only"]["notes"] if n["id"] == demo_id("dev-selective"))
     assert {k: note[k] for k in ("owner", "agent_id", "readers", "collection")} == {
         "owner": "dev",
         "agent_id": "dev",
         "readers": ["dev", "main"],
         "collection": "amem_notes",
     }
-    assert (note["a"]["because"], note["b"]["because"]) == ("reader", "private")
-    assert note["a"]["reason"] == "selectively shared: its readers name 'main'"
+    assert (note["a"]["because"], note["b"]["because"]) == (None, "private")
+    assert (note["a"]["kind"], note["a"]["readable"]) == ("get_only", True)
+    assert note["a"]["reason"].startswith("get only (its readers name 'main'): openclaw-amem's")
+    assert "main's memory_search, memory_list and counts never do" in note["a"]["reason"]
 
 
 def test_compare_demo_across_modes_and_scopes(
@@ -119,8 +124,8 @@ def test_compare_text_pages_each_group(
 ) -> None:
     code, out, _ = run(capsys, *demo_store, "compare", "main", "dev", "--limit", "1")
     assert code == 0
-    assert "main only: 8   dev only: 5   both: 5" in out
-    assert out.count("… and 7 more") == 1 and out.count("… and 4 more") == 2
+    assert "main only: 8   dev only: 6   both: 4" in out
+    assert [out.count(f"… and {n} more") for n in (7, 5, 3)] == [1, 1, 1]
     assert "main  sees it: private: its agent_id is 'main'" in out
     assert "dev   cannot: private to agent 'main'" in out
 
@@ -131,7 +136,7 @@ def test_compare_team_json_on_a_built_store(
     base, ids = team_store
     code, out, _ = run(capsys, *base, "compare", "dev", "ops", "--json")
     assert code == 0
-    expected = ({"d1", "d_star"}, {"o1", "o_old"}, {"m_shared", "o_shared", "d_sel"})
+    expected = ({"d1", "d_star", "d_sel"}, {"o1", "o_old"}, {"m_shared", "o_shared"})
     assert group_ids(json.loads(out)) == tuple({ids[k] for k in keys} for keys in expected)
     code, out, _ = run(capsys, *base, "compare", "sandbox", "lab", "--json")
     assert group_ids(json.loads(out)) == ({ids["s1"]}, {ids["l1"]}, set())
@@ -146,15 +151,17 @@ def test_compare_query_side_by_side(
     assert code == 0
     search = json.loads(out)["search"]
     assert search["query"] == "staging credentials rotation"
-    first = [h["note"]["id"] for h in (search["a_hits"][0], search["b_hits"][0])]
-    assert first == [ids["d_sel"], ids["d_sel"]]  # both find dev's note shared with ops
-    assert (search["a_hits"][0]["other_rank"], search["b_hits"][0]["other_rank"]) == (1, 1)
+    # dev finds its note shared with ops; ops reads it by id only, never by search.
+    assert search["a_hits"][0]["note"]["id"] == ids["d_sel"]
+    assert ids["d_sel"] not in {h["note"]["id"] for h in search["b_hits"]}
+    assert search["a_hits"][0]["other_rank"] is None
+    assert search["a_hits"][0]["other_reason"].startswith("ops cannot see it: get only")
     for hit in search["a_hits"]:
         if hit["note"]["id"] in (ids["d1"], ids["d_star"]):
             assert hit["other_rank"] is None
             assert hit["other_reason"].startswith("ops cannot see it: private to agent 'dev'")
     code, out, _ = run(capsys, *base, "compare", "dev", "ops", "--query", "staging", "--limit", "3")
-    assert "dev's results" in out and "ops's results" in out and "ops gets it too, at #1" in out
+    assert "dev's results" in out and "ops's results" in out and "get only" in out
 
 
 def test_compare_exit_codes(
@@ -204,15 +211,16 @@ def test_stats_json_on_the_team_store(
     code, out, _ = run(capsys, *base, "stats", "--json")
     assert code == 0
     data = json.loads(out)
-    keys = ("mode", "collection", "private", "shared_by", "visible", "soft_deleted")
-    keys += ("selectively_shared", "legacy", "malformed")
+    keys = ("mode", "collection", "private", "shared_by", "visible", "get_only")
+    keys += ("soft_deleted", "selectively_shared", "legacy", "malformed")
     rows = {a["agent"]: tuple(a[k] for k in keys) for a in data["agents"]}
+    # Get only: d_star (readers "*") for main and ops, d_sel (readers name ops) for ops.
     assert rows == {
-        "main": ("A", "amem_notes", 1, 1, 3, 1, 0, 0, 0),
-        "dev": ("A", "amem_notes", 3, 0, 5, 0, 1, 0, 0),
-        "ops": ("A", "amem_notes", 2, 1, 5, 0, 0, 1, 0),
-        "sandbox": ("B", "amem_notes_sandbox", 1, 0, 1, 0, 0, 0, 0),
-        "lab": ("B", "amem_notes_lab", 1, 0, 1, 0, 0, 0, 0),
+        "main": ("A", "amem_notes", 1, 1, 3, 1, 1, 0, 0, 0),
+        "dev": ("A", "amem_notes", 3, 0, 5, 0, 0, 1, 0, 0),
+        "ops": ("A", "amem_notes", 2, 1, 4, 2, 0, 0, 1, 0),
+        "sandbox": ("B", "amem_notes_sandbox", 1, 0, 1, 0, 0, 0, 0, 0),
+        "lab": ("B", "amem_notes_lab", 1, 0, 1, 0, 0, 0, 0, 0),
     }
     assert data["shared_owners"] == {"main": 1, "ops": 1} and data["shared_total"] == 2
     assert data["shared_share"] == {"main": 0.5, "ops": 0.5}
@@ -250,14 +258,14 @@ def test_stats_counts_from_the_indexes_and_checks_on_request(
     code, out, _ = run(capsys, *demo_store, "stats")
     assert code == 0
     main_row = next(line.split() for line in out.splitlines() if line.startswith("main "))
-    assert main_row[3:11] == ["8", "2", "13", "1", "0", "1", "?", "0"]
+    assert main_row[3:12] == ["8", "2", "12", "1", "1", "0", "1", "?", "0"]
     assert "amem_notes: 19 points (amem), malformed not checked" in out
     assert "malformed points (?) are found by reading every note: stats --check" in out
     data = json.loads(run(capsys, *demo_store, "stats", "--json")[1])
     assert data["pending"] == ["malformed"]
     code, out, _ = run(capsys, *demo_store, "stats", "--check")
     main_row = next(line.split() for line in out.splitlines() if line.startswith("main "))
-    assert main_row[3:11] == ["8", "2", "13", "1", "0", "1", "0", "0"]
+    assert main_row[3:12] == ["8", "2", "12", "1", "1", "0", "1", "0", "0"]
     assert "amem_notes: 19 points (amem), 0 malformed" in out and "--check" not in out
     # qdrant-client's local mode filters in Python: every note is read, nothing pending.
     data = json.loads(run(capsys, *team_store[0], "stats", "--json")[1])

@@ -246,7 +246,7 @@ def test_search_as_a_mem0_view_finds_by_meaning_and_says_whose_view(
     code, out, _ = cli(capsys, *base, "search", "caffeine beverage", "--json")
     assert code == 0
     data = json.loads(out)
-    assert data["hits"][0]["id"] == ALICE_COFFEE and data["search_mode"] == "hybrid"
+    assert data["hits"][0]["id"] == ALICE_COFFEE and data["search_mode"] == "plugin"
     assert (data["user"], data["namespace"]) == ("alice", "alice")
     code, text, _ = cli(capsys, *base, "search", "caffeine beverage")
     assert text.startswith("user alice, agent main (user_id alice, search view")

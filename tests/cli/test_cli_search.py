@@ -92,7 +92,7 @@ def test_search_exact_or_approximate_on_request(
         h["id"] for h in found["--exact"]["hits"]
     ]
     code, out = run(capsys, *argv, "--approximate")
-    assert code == 0 and "(hybrid, approximate)" in out
+    assert code == 0 and "openclaw-amem's memory_search" in out and ", approximate)" in out
     assert main([*argv, "--exact", "--approximate"]) == 2
     assert "not allowed with argument --exact" in capsys.readouterr().err
 
@@ -108,7 +108,8 @@ def test_search_explain_and_hidden(
     for hit in data["hits"]:
         assert {"similarity", "bm25_rank", "rrf", "via", "via_note"} <= set(hit)
         assert hit["via"] == "match" and hit["via_note"] is None
-        assert hit["explanation"].startswith("match; cosine ")
+        assert hit["explanation"].startswith("via match; similarity ")
+        assert hit["rrf"] == hit["score"]  # openclaw-amem's rrf: its heat boost included
     hidden = {h["id"]: h for h in data["hidden"]}
     assert set(hidden) == {ids["trip"], ids["sandbox"]}
     for h in hidden.values():
@@ -131,7 +132,7 @@ def test_search_link_hit_and_dense_mode(
         (ids["shared"], "match", None),
         (ids["trip"], "link", ids["shared"]),
     ]
-    assert data["hits"][1]["explanation"].startswith(f"linked from {ids['shared']} (1 hop)")
+    assert data["hits"][1]["explanation"].startswith(f"via link from {ids['shared']} (1 hop")
     assert data["hits"][1]["explanation"].endswith("visible: its own private note")
 
 

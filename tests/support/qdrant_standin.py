@@ -14,7 +14,8 @@ local mode filters without them), points (upsert as a list or a batch, retrieve,
 get one, scroll with filters and ``order_by``, query and query batches with filters,
 search and search batches (what openclaw-amem and mem0's TypeScript SDK send), count,
 set, overwrite, delete and clear payload, update and delete vectors, delete points,
-batched updates), the service root (its version, in bare JSON) and the health checks
+batched updates), snapshots (create and list: descriptions only, local mode writes none),
+the service root (its version, in bare JSON) and the health checks
 ``/healthz``, ``/livez`` and ``/readyz`` (plain text). Errors come back as the
 server's envelope with its status codes (404 for a missing collection, 409 for an
 existing one, 400 for a malformed body); a route the server does not have gets a 404
@@ -23,8 +24,8 @@ with an empty body, as the server's web framework answers it, and is recorded in
 
 What only a real server proves: HNSW (approximate) search and its recall, payload
 indexes doing their work (local mode scans in Python), strict mode, API keys and TLS,
-gRPC, sharding and replication, snapshots, write ordering and consistency across
-replicas, and speed.
+gRPC, sharding and replication, snapshot files and their restore, write ordering and
+consistency across replicas, and speed.
 
 Faults: :meth:`QdrantStandIn.stop` closes the port (clients see "connection refused")
 and :meth:`QdrantStandIn.start` opens the same port again on the same store;
@@ -85,6 +86,12 @@ class QdrantStandIn:
         self.requests: list[str] = []
         #: Requests for routes the stand-in does not know (answered 404, as the server does).
         self.unknown: list[str] = []
+        #: Requests answered with a client or server error, as ``(request, status, error)``:
+        #: some are the server's own answers (a collection that exists), a 400 is a body
+        #: the server would refuse too.
+        self.failed: list[tuple[str, int, str]] = []
+        #: Snapshots asked for, by collection (descriptions only: local mode takes none).
+        self.snapshots: dict[str, list[rest.SnapshotDescription]] = {}
         self._lock = threading.RLock()
         self._connections: set[socket.socket] = set()
         self._server: ThreadingHTTPServer | None = None
@@ -221,6 +228,8 @@ class QdrantStandIn:
         except Exception as exc:  # a bug here must reach the client, not hang it
             status, payload = 500, {"status": {"error": f"Service internal error: {exc}"}}
         payload["time"] = time.perf_counter() - started
+        if status >= 400:
+            self.failed.append((f"{handler.command} {path}", status, str(payload["status"])))
         self._send(handler, status, json.dumps(payload).encode(), "application/json")
 
     @staticmethod

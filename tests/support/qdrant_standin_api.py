@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
@@ -386,6 +387,27 @@ def _batch_update(standin: QdrantStandIn, call: Call) -> Any:
     return [_updated() for _ in request.operations]
 
 
+def _create_snapshot(standin: QdrantStandIn, call: Call) -> Any:
+    """A snapshot's description, as the server answers it (openclaw-amem's migration asks
+    for one before it drops a collection). Local mode cannot write one: the stand-in
+    records the description only, and a snapshot it lists cannot be restored."""
+    standin.require(call.collection)
+    taken = standin.snapshots.setdefault(call.collection, [])
+    points = standin.client.count(call.collection, exact=True).count
+    when = datetime.now(UTC).replace(tzinfo=None, microsecond=0)
+    name = f"{call.collection}-standin-{len(taken) + 1}-{when:%Y-%m-%d-%H-%M-%S}.snapshot"
+    snapshot = rest.SnapshotDescription(
+        name=name, creation_time=when.isoformat(), size=points * 1024, checksum=None
+    )
+    taken.append(snapshot)
+    return snapshot
+
+
+def _list_snapshots(standin: QdrantStandIn, call: Call) -> Any:
+    standin.require(call.collection)
+    return standin.snapshots.get(call.collection, [])
+
+
 def _root(standin: QdrantStandIn, call: Call) -> Any:
     # The server answers its root with the version, outside the result envelope.
     return rest.VersionInfo(title=TITLE, version=VERSION, commit=None)
@@ -417,6 +439,8 @@ ROUTES: tuple[tuple[str, re.Pattern[str], Handler], ...] = tuple(
         ("DELETE", rf"/collections/{_NAME}", _delete_collection),
         ("GET", rf"/collections/{_NAME}/exists", _collection_exists),
         ("GET", rf"/collections/{_NAME}/aliases", _collection_aliases),
+        ("POST", rf"/collections/{_NAME}/snapshots", _create_snapshot),
+        ("GET", rf"/collections/{_NAME}/snapshots", _list_snapshots),
         ("PUT", rf"/collections/{_NAME}/index", _create_index),
         ("DELETE", rf"/collections/{_NAME}/index/(?P<field>[^/]+)", _delete_index),
         ("PUT", rf"/collections/{_NAME}/points", _upsert),

@@ -93,10 +93,20 @@ def session_agent(session_key: str | None) -> str | None:
         return None
     sub = _SUBAGENT.search(session_key)
     if sub:
-        return f"subagent-{sub.group(1)}"
+        return f"{SUBAGENT_PREFIX}{sub.group(1)}"
     match = _SESSION_AGENT.match(session_key)
     agent = match.group(1) if match else None
     return None if agent in (None, DEFAULT_AGENT) else agent
+
+
+#: How the plugin names a subagent's agent (``subagent-<name>``).
+SUBAGENT_PREFIX = "subagent-"
+
+
+def recall_namespace(user: str, agent: str, subagent: bool) -> str:
+    """The ``user_id`` auto-recall reads before a turn of ``agent``'s session: the
+    session's own, except a subagent's, whose recall reads the plain user id."""
+    return user if subagent else namespace(user, agent)
 
 
 def is_subagent_session(session_key: str | None) -> bool:
@@ -190,13 +200,28 @@ def hidden_reason(scope: AgentScope, note: MemoryNote) -> tuple[HiddenKind, str]
     return "private", f"private to agent '{theirs.agent}' (user_id '{raw}')"
 
 
-def is_bookkeeping(collection: str, payloads: Sequence[Mapping[str, Any]]) -> bool:
-    """True for the collections the SDK keeps beside the memories (telemetry id, entities)."""
+def entities_of(collection: str) -> str | None:
+    """The memory collection whose entities ``<collection>_entities`` would hold."""
+    if collection.endswith(ENTITIES_SUFFIX) and len(collection) > len(ENTITIES_SUFFIX):
+        return collection[: -len(ENTITIES_SUFFIX)]
+    return None
+
+
+def is_bookkeeping(
+    collection: str, payloads: Sequence[Mapping[str, Any]], base_exists: bool = False
+) -> bool:
+    """True for the collections the SDK keeps beside the memories: its telemetry id
+    (``memory_migrations``) and the entities of ``<collection>`` (``<collection>_entities``,
+    made at the first search, empty until memories are written with ``infer``). An
+    entities collection is known by its points (``entityType``, ``linkedMemoryIds``),
+    or, while empty, by the memory collection beside it (``base_exists``)."""
     if collection in BOOKKEEPING_COLLECTIONS:
         return True
-    if collection.endswith(ENTITIES_SUFFIX):
-        return bool(payloads) and all("entityType" in p for p in payloads)
-    return False
+    if entities_of(collection) is None:
+        return False
+    if not payloads:
+        return base_exists
+    return all("entityType" in p or "linkedMemoryIds" in p for p in payloads)
 
 
 # ---------------------------------------------------------------- note views

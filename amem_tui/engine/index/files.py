@@ -28,7 +28,7 @@ from amem_tui.engine.index.records import RecordTable
 from amem_tui.engine.index.table import NoteIndex
 
 #: Bumped whenever what is saved (or how notes are tokenized) changes.
-FORMAT = 7
+FORMAT = 8
 ARRAYS = "index.bin"
 META = "index.json"
 #: What earlier formats wrote beside the index, removed when it is saved again.

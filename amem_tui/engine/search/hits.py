@@ -3,10 +3,11 @@
 1. dense candidates: the ``n = min(max(4k, 20), total)`` nearest notes the agent
    may search (``total`` = how many it may search), cosine >= 0;
 2. BM25 over the notes the agent may search, keeping only notes with a query term;
-3. reciprocal-rank fusion of both rankings, times a small heat/recency boost,
-   top k kept;
+3. reciprocal-rank fusion of both rankings, times a small heat/recency boost (the
+   dense candidates' as openclaw-amem's own retrieval bump leaves them), top k kept;
 4. a 2-hop walk over ``links`` from those k notes, adding at most 8 notes, each
-   with cosine >= 0.25 to the query. Every step applies the read rule.
+   with cosine >= 0.25 to the query, through the notes the agent's search may
+   return only (as openclaw-amem walks the listing its agent filter gives).
 """
 
 from __future__ import annotations
@@ -163,7 +164,9 @@ def _rank_hybrid(
     boosts: dict[str, float] = {}
     for note_id in fused:
         record = index.record(note_id)
-        boosts[note_id] = heat_boost(record, now) if record is not None else 1.0
+        # A dense candidate is boosted as openclaw-amem sees it after its own bump.
+        retrieved = note_id in similarity
+        boosts[note_id] = heat_boost(record, now, retrieved) if record is not None else 1.0
     order = sorted(fused, key=lambda note_id: -fused[note_id] * boosts[note_id])[:limit]
     stop_if_asked(stop)  # reading the notes is the dearest stage left
     notes = own.fetch(order)
@@ -190,7 +193,8 @@ def _rank_hybrid(
                 bm25_rank=bm25_rank.get(note_id),
                 bm25_score=bm25_score.get(note_id),
                 dense_rank=dense_rank.get(note_id),
-                rrf=fused[note_id],
+                rrf=fused[note_id] * boosts[note_id],
+                fused=fused[note_id],
                 boost=boosts[note_id],
                 because=because,
             )
@@ -210,8 +214,9 @@ def mark_matched_terms(result: SearchResult, query: str) -> None:
 def walk_links(space: SearchSpace, vector: np.ndarray, result: SearchResult) -> None:
     """Append up to 8 notes linked (within 2 hops) from the matches.
 
-    Each step applies the read rule and the search rule: a note the agent may
-    not read, or a soft-deleted one, is skipped and never walked through.
+    Each step applies the search rule, as openclaw-amem walks only the notes its
+    agent filter lists: a note outside it (another agent's, one the agent reads only
+    by id, a soft-deleted one) is skipped and never walked through.
     """
     scope, own = space.scope, space.own
     by_id = {hit.note.id: hit.note for hit in result.hits}
@@ -233,8 +238,8 @@ def walk_links(space: SearchSpace, vector: np.ndarray, result: SearchResult) -> 
             if point is None:
                 continue
             target = own.note(point.id, point.payload)
-            if not own.can_read(scope, target):
-                continue
+            # openclaw-amem walks the notes its agent filter lists (not its read-by-id
+            # rule): a link to a note the agent only reads by id is not followed.
             because = own.visible_because(scope, target)
             if because is None:
                 continue

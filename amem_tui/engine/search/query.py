@@ -9,8 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
+import numpy as np
+
 from amem_tui.engine.errors import InvalidInput
 from amem_tui.engine.models import HiddenMatch, SearchResult
+from amem_tui.engine.search import mem0_plugin
 from amem_tui.engine.search.hidden import hidden_matches as find_hidden
 from amem_tui.engine.search.hits import (
     mark_matched_terms,
@@ -28,12 +31,13 @@ def search(
     query: str,
     *,
     now: datetime,
-    limit: int = 10,
-    mode: SearchMode = "hybrid",
+    limit: int | None = None,
+    mode: SearchMode | None = None,
     hidden: bool = False,
     exact: bool | None = None,
     links: bool = True,
     session_key: str | None = None,
+    first_turn: bool = False,
     stop: Callable[[], bool] | None = None,
     wait: bool = True,
 ) -> SearchResult:
@@ -46,13 +50,21 @@ def search(
     left out, and hidden matches are not looked for. Asked again once both are there,
     the same search gives the whole answer.
 
+    ``mode`` None is the store's own ranking: openclaw-amem's (``hybrid``) for its
+    notes, the OpenClaw mem0 plugin's (``plugin``) for a mem0 collection, where the
+    scope's view says which: ``memory_search``, or ``recall`` (what auto-recall injects
+    before a turn; ``first_turn`` for a session's first turn). ``limit`` None is the
+    system's default (10 here for openclaw-amem notes; the plugin's ``topK``).
     ``exact``: compare the query with every vector (True), walk the graph (False), or
     (None) scan while the collection is small enough (:func:`scans_exactly`); the
     result's ``exact`` says which it was.
     ``stop`` is asked between the stages (after the query's embedding, before the
     hits are read from the store); when it says True, :class:`SearchStopped` is raised.
     """
-    check_mode(mode)
+    mode = resolve_mode(space, mode)
+    config = mem0_plugin.rules_of(space.mem0_plugin)
+    if limit is None:
+        limit = config.top_k if mode == "plugin" else 10
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise InvalidInput("the search limit must be a positive integer")
     scope = space.scope
@@ -64,6 +76,7 @@ def search(
         hits=[],
         exact=True,  # BM25 alone scores every note the agent can search
         search_mode=mode,
+        ranking=ranking_label(space, mode),
         session_key=session_key,
     )
     if not query.strip():
@@ -74,20 +87,37 @@ def search(
     stop_if_asked(stop)
     if vector is None and mode != "keyword":
         result.search_mode = "keyword"
+        result.ranking = ranking_label(space, "keyword")
+        if mode == "plugin":
+            notices.append("The mem0 plugin ranks by cosine: these are keyword matches instead.")
     if "keyword index" in loading and result.search_mode == "hybrid":
         result.search_mode = "dense"  # by meaning alone until the index is read
+        result.ranking = ranking_label(space, "dense")
     ranked = not ("keyword index" in loading and result.search_mode == "keyword")
     result.partial = _partial(loading, ranked)
     info = space.own.info()
+    dropped: list[HiddenMatch] = []
     if info is not None and ranked:
         if result.search_mode != "keyword":
             result.exact = scans_exactly(exact, info.points_count)
-        rank(space, query, vector, result, limit, result.exact, info.points_count, now, stop)
-        if links and vector is not None and result.hits:
-            walk_links(space, vector, result)
+        if result.search_mode == "plugin":
+            assert vector is not None
+            answer = _plugin_answer(
+                space, query, vector, limit, result.exact, session_key, first_turn
+            )
+            mem0_plugin.fill(result, answer)
+            notices += answer.notices
+            dropped = mem0_plugin.dropped_matches(space, answer) if hidden else []
+        else:
+            rank(space, query, vector, result, limit, result.exact, info.points_count, now, stop)
+            if links and vector is not None and result.hits:
+                walk_links(space, vector, result)
         mark_matched_terms(result, query)
     if hidden and result.partial is None:
-        result.hidden = find_hidden(space, query, vector, limit, notices, mode, exact)
+        # Outside the namespace the plugin's question is the cosine one: "dense" there.
+        others = "dense" if result.search_mode == "plugin" else mode
+        found = find_hidden(space, query, vector, limit, notices, others, exact)
+        result.hidden = sorted(found + dropped, key=lambda h: -h.score)[:limit]
     result.notice = " ".join(notices) or None
     return result
 
@@ -100,7 +130,9 @@ def still_loading(space: SearchSpace, mode: SearchMode) -> list[str]:
         embedder = space.own.embedder()
         if embedder is not None and not embedder.loaded:
             out.append("model")
-    if mode != "dense" and not space.own.index_ready():
+    # The plugin's ranking needs no keyword index, unless it falls back to words.
+    words = mode != "dense" and (mode != "plugin" or "model" in out)
+    if words and not space.own.index_ready():
         out.append("keyword index")
     return out
 
@@ -118,25 +150,91 @@ def _partial(loading: list[str], ranked: bool) -> str | None:
     return "the keyword index is still loading: matched by meaning only"
 
 
+def resolve_mode(space: SearchSpace, mode: SearchMode | None) -> SearchMode:
+    """The ranking a search uses: as asked, else the one of the system that wrote the store."""
+    mem0 = space.own.format == "mem0"
+    if mode is None:
+        return "plugin" if mem0 else "hybrid"
+    check_mode(mode)
+    if mode == "plugin" and not mem0:
+        raise InvalidInput(
+            "the plugin ranking is the OpenClaw mem0 plugin's, for mem0 collections; "
+            "openclaw-amem notes are ranked as its memory_search ranks them (hybrid)"
+        )
+    return mode
+
+
+def ranking_label(space: SearchSpace, mode: SearchMode) -> str:
+    """Whose ranking a search shows, in words (the mem0 plugin's is set by its run)."""
+    mem0 = space.own.format == "mem0"
+    if mode == "plugin":
+        return "as the mem0 plugin searches"
+    ours = "amem-tui's own, not the mem0 plugin's" if mem0 else None
+    if mode == "hybrid":
+        return (
+            f"hybrid: dense + BM25 fused ({ours})"
+            if ours
+            else ("hybrid: openclaw-amem's memory_search (rrf with its heat boost, then links)")
+        )
+    if mode == "dense":
+        return f"dense: cosine only ({ours})" if ours else "dense: cosine only (amem-tui's own)"
+    return "keyword: BM25 only" + (f" ({ours})" if ours else " (no usable embedding model)")
+
+
+def _plugin_answer(
+    space: SearchSpace,
+    query: str,
+    vector: np.ndarray,
+    limit: int,
+    exact: bool,
+    session_key: str | None,
+    first_turn: bool,
+) -> mem0_plugin.PluginAnswer:
+    """memory_search, or (the scope's recall view) what auto-recall injects."""
+    config = mem0_plugin.rules_of(space.mem0_plugin)
+    if space.scope.view != "recall":
+        return mem0_plugin.memory_search(space, vector, limit, exact, config)
+    embedder = space.own.embedder()
+
+    def embed(text: str) -> np.ndarray:
+        if text == query or embedder is None:
+            return vector
+        return np.asarray(embedder.embed_query(text), dtype=np.float32)
+
+    return mem0_plugin.auto_recall(space, query, embed, exact, config, session_key, first_turn)
+
+
 def hidden_matches(
     space: SearchSpace,
     query: str,
     *,
-    limit: int = 10,
-    mode: SearchMode = "hybrid",
+    limit: int | None = None,
+    mode: SearchMode | None = None,
     exact: bool | None = None,
+    session_key: str | None = None,
+    first_turn: bool = False,
 ) -> tuple[list[HiddenMatch], str | None]:
     """Only what ``search(..., hidden=True)`` adds: the hidden matches, and a notice.
 
     For an app that shows the hits first and the hidden matches a moment later.
     """
-    check_mode(mode)
+    mode = resolve_mode(space, mode)
+    config = mem0_plugin.rules_of(space.mem0_plugin)
+    if limit is None:
+        limit = config.top_k if mode == "plugin" else 10
     if not query.strip():
         return [], None
     notices: list[str] = []
     vector = query_vector(space.own, query, mode, notices)
-    found = find_hidden(space, query, vector, limit, notices, mode, exact)
-    return found, " ".join(notices) or None
+    dropped: list[HiddenMatch] = []
+    if mode == "plugin" and vector is not None and space.own.info() is not None:
+        info = space.own.info()
+        scan = scans_exactly(exact, info.points_count if info else 0)
+        answer = _plugin_answer(space, query, vector, limit, scan, session_key, first_turn)
+        dropped = mem0_plugin.dropped_matches(space, answer)
+    others = "dense" if mode == "plugin" else mode
+    found = find_hidden(space, query, vector, limit, notices, others, exact)
+    return sorted(found + dropped, key=lambda h: -h.score)[:limit], " ".join(notices) or None
 
 
 def warm_up(space: SearchSpace, now: datetime) -> None:
@@ -153,4 +251,4 @@ def warm_up(space: SearchSpace, now: datetime) -> None:
 def check_mode(mode: str) -> None:
     """Refuse a search mode that does not exist."""
     if mode not in SEARCH_MODES:
-        raise InvalidInput(f"unknown search mode {mode!r}: use dense or hybrid")
+        raise InvalidInput(f"unknown search mode {mode!r}: use plugin, hybrid or dense")

@@ -15,8 +15,11 @@ import numpy as np
 
 from amem_tui.engine.models import HeatFields, parse_time
 
-SearchMode = Literal["dense", "hybrid", "keyword"]
-SEARCH_MODES: tuple[str, ...] = ("dense", "hybrid", "keyword")
+#: ``plugin``: as the OpenClaw mem0 plugin searches a mem0 collection (the default
+#: there); ``hybrid``: dense + BM25 fused, openclaw-amem's ranking (the default for
+#: its notes, and amem-tui's own ranking when asked for on a mem0 collection).
+SearchMode = Literal["dense", "hybrid", "keyword", "plugin"]
+SEARCH_MODES: tuple[str, ...] = ("dense", "hybrid", "keyword", "plugin")
 
 RRF_K = 60
 LINK_HOPS = 2
@@ -55,13 +58,23 @@ def rrf_fuse(*rankings: Sequence[str], k: int = RRF_K) -> dict[str, float]:
     return fused
 
 
-def heat_boost(note: HeatFields, now: datetime) -> float:
+def heat_boost(note: HeatFields, now: datetime, retrieved: bool = False) -> float:
     """openclaw-amem's small boost for notes retrieved often and lately (1.0 = none).
 
     ``1 + 0.05 * ln(1 + retrieval_count) / (age_days + 1)``, age from
     ``last_accessed`` (else ``timestamp``); knowledge notes are timeless.
+
+    ``retrieved``: the note is one of the search's dense candidates. openclaw-amem
+    bumps their ``retrieval_count`` and ``last_accessed`` before it reads the notes it
+    boosts (its patches are sent, not awaited, so they land first as a rule), so it
+    boosts them as retrieved once more, just now: ``1 + 0.05 * ln(2 + count)``.
+    Nothing is written here.
     """
-    if note.note_type == "knowledge" or note.retrieval_count <= 0:
+    if note.note_type == "knowledge":
+        return 1.0
+    if retrieved:
+        return 1.0 + HEAT_WEIGHT * math.log1p(note.retrieval_count + 1)
+    if note.retrieval_count <= 0:
         return 1.0
     seen = parse_time(note.last_accessed) or parse_time(note.timestamp)
     if seen is None:

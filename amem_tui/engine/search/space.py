@@ -11,6 +11,7 @@ from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.errors import ModelUnavailable
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.search.ranking import SearchMode
+from amem_tui.engine.settings import Mem0PluginConfig
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,9 @@ class SearchSpace:
     scope: AgentScope
     collections: tuple[CollectionService, ...]
     dedicated: Mapping[str, str] = field(default_factory=dict)
+    #: The OpenClaw mem0 plugin's entry (its topK, thresholds, recall settings), for a
+    #: mem0 collection searched as the plugin searches it (None: the plugin's defaults).
+    mem0_plugin: Mem0PluginConfig | None = None
 
     @property
     def own(self) -> CollectionService:

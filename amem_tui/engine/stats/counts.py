@@ -30,10 +30,10 @@ from amem_tui.engine.scope import (
     AgentScope,
     active_filter,
     deleted_filter,
+    get_only_filter,
     legacy_filter,
     selective_filter,
     shared_filter,
-    shared_with_filter,
     unowned_filter,
     utc_time,
 )
@@ -169,10 +169,10 @@ def _fill_first(
     for scope, figures in readers:
         if scope.mode == "A":
             figures.private = private[scope.agent]
-            figures.shared_with_it = counting.count(shared_with_filter(scope))
-            # read_filter's three parts, which no note holds two of: its own notes,
-            # the shared scope, and notes of others whose readers name it.
-            figures.visible = figures.private + shared + figures.shared_with_it
+            # read_filter's two parts, which no note holds both of: its own notes and
+            # the shared scope; what it reads only by id is counted apart.
+            figures.visible = figures.private + shared
+            figures.get_only = counting.count(get_only_filter(scope))
             figures.shared_by = shares[scope.agent]
         else:
             figures.private = figures.visible = active

@@ -40,6 +40,7 @@ AGENT_FIGURES = (
     ("private", "private"),
     ("shared by", "shared_by"),
     ("visible", "visible"),
+    ("get only", "get_only"),
     ("deleted", "soft_deleted"),
     ("selective", "selectively_shared"),
     ("legacy", "legacy"),
@@ -65,10 +66,12 @@ class AgentStats(BaseModel):
     private: int = 0
     #: Active shared notes it wrote.
     shared_by: int = 0
-    #: Active notes in its view (private, shared, and shared with it through readers).
+    #: Active notes its searches, listings and counts hold (private and shared; Mode B:
+    #: its collection), as openclaw-amem's agent filter selects them.
     visible: int = 0
-    #: Active notes others shared with it alone (its readers name it).
-    shared_with_it: int = 0
+    #: Active notes it reads only by id: outside its searches, yet the read rule lets it
+    #: in (readers name it or hold "*", or it owns them). Never part of ``visible``.
+    get_only: int = 0
     #: Soft-deleted notes it wrote (private or shared).
     soft_deleted: int = 0
     #: Its active private notes whose readers name other agents.

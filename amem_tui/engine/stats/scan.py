@@ -59,7 +59,7 @@ class ReadCollection:
             namespace = mem0.note_namespace(note)
             return [pair for pair in self.agents if pair[1].namespace == namespace]
         names = {note.agent_id, note.effective_owner, *(note.readers or ())}
-        shared = note.agent_id == SHARED
+        shared = note.agent_id == SHARED or EVERYONE in names
         return [
             pair for pair in self.agents if pair[0].mode == "B" or pair[0].agent in names or shared
         ]
@@ -92,8 +92,8 @@ def count_note(
         because = service.visible_because(scope, note)
         if because is not None:
             figures.visible += 1
-            if because == "reader":
-                figures.shared_with_it += 1
+        elif active and amem and service.get_only_because(scope, note) is not None:
+            figures.get_only += 1
         private = active and service.fits_listing(scope, note, "private")
         if private:
             figures.private += 1

@@ -2,9 +2,10 @@
 
 Every expected group is written out by hand from the seed rules (the demo's notes in
 amem_tui/demo.py, the team store in tests/support/team_store.py): private notes are
-their agent's, shared notes every Mode A agent's, ``readers`` adds the agents it
-names, a Mode B agent reads its whole collection and nothing else, soft-deleted
-notes are in nobody's view.
+their agent's, shared notes every Mode A agent's (``readers`` adds nobody to a view:
+the agents it names read the note by id only, as openclaw-amem's agent filter has
+it), a Mode B agent reads its whole collection and nothing else, soft-deleted notes
+are in nobody's view.
 """
 
 from __future__ import annotations
@@ -44,21 +45,21 @@ MAIN_PRIVATE = {
     "main-knowledge",
 }
 DEV_PRIVATE = {"dev-jwt", "dev-tests", "dev-tests-dup", "dev-tests-dup2", "dev-lint"}
-DEV_SELECTIVE = {"dev-selective"}  # dev's private note whose readers name main
+DEV_SELECTIVE = {"dev-selective"}  # dev's private note whose readers name main: get only
 SHARED = {"shared-snake", "shared-freeze", "shared-oncall", "shared-branches"}
 SANDBOX = {"sandbox-exp", "sandbox-exp-dup", "sandbox-tools"}
 NOTHING: set[str] = set()
 
 DEMO_CASES = [
     # (A, B, scope): (A only, B only, both)
-    (("main", "dev", "visible"), (MAIN_PRIVATE, DEV_PRIVATE, SHARED | DEV_SELECTIVE)),
+    (("main", "dev", "visible"), (MAIN_PRIVATE, DEV_PRIVATE | DEV_SELECTIVE, SHARED)),
     (("main", "dev", "private"), (MAIN_PRIVATE, DEV_PRIVATE | DEV_SELECTIVE, NOTHING)),
-    (("main", "dev", "shared"), (DEV_SELECTIVE, NOTHING, SHARED)),
-    (("dev", "main", "shared"), (NOTHING, DEV_SELECTIVE, SHARED)),
-    (("main", "sandbox", "visible"), (MAIN_PRIVATE | SHARED | DEV_SELECTIVE, SANDBOX, NOTHING)),
+    (("main", "dev", "shared"), (NOTHING, NOTHING, SHARED)),
+    (("dev", "main", "shared"), (NOTHING, NOTHING, SHARED)),
+    (("main", "sandbox", "visible"), (MAIN_PRIVATE | SHARED, SANDBOX, NOTHING)),
     (("sandbox", "dev", "private"), (SANDBOX, DEV_PRIVATE | DEV_SELECTIVE, NOTHING)),
     (("sandbox", "dev", "shared"), (NOTHING, SHARED, NOTHING)),
-    (("main", "main", "visible"), (NOTHING, NOTHING, MAIN_PRIVATE | SHARED | DEV_SELECTIVE)),
+    (("main", "main", "visible"), (NOTHING, NOTHING, MAIN_PRIVATE | SHARED)),
 ]
 
 
@@ -99,7 +100,9 @@ def test_each_side_says_which_rule_lets_it_in_or_keeps_it_out(demo: MemoryEngine
     assert comparison.groups is not None
     notes = {n.id: n for group in comparison.groups.values() for n in group.notes}
     selective = notes[demo_id("dev-selective")]
-    assert (selective.a.because, selective.b.because) == ("reader", "private")
+    assert (selective.a.because, selective.b.because) == (None, "private")
+    assert (selective.a.kind, selective.a.readable) == ("get_only", True)
+    assert "getNote returns it to main" in selective.a.reason
     assert selective.readers == ["dev", "main"] and selective.owner == "dev"
     trip = notes[demo_id("main-trip")]
     assert (trip.a.listed, trip.a.because) == (True, "private")
@@ -124,14 +127,14 @@ def test_a_page_of_each_group_with_the_full_counts(demo: MemoryEngine) -> None:
     comparison = demo.compare("main", "dev", "visible", limit=2)
     assert comparison.groups is not None
     totals = {name: (g.total, len(g.notes)) for name, g in comparison.groups.items()}
-    assert totals == {"a_only": (8, 2), "b_only": (5, 2), "both": (5, 2)}
+    assert totals == {"a_only": (8, 2), "b_only": (6, 2), "both": (4, 2)}
 
 
 def test_progress_counts_the_points_read(demo: MemoryEngine) -> None:
     seen: list[tuple[int, int]] = []
     demo.compare("main", "sandbox", progress=lambda done, total: seen.append((done, total)))
-    # main's view (13 notes) and sandbox's collection (3 notes), each read once.
-    assert seen[-1] == (16, 16)
+    # main's view (12 notes) and sandbox's collection (3 notes), each read once.
+    assert seen[-1] == (15, 15)
 
 
 def test_bad_requests_are_refused(demo: MemoryEngine) -> None:
@@ -171,17 +174,17 @@ def test_a_query_keeps_the_hits_of_the_compared_scope(demo: MemoryEngine) -> Non
     assert comparison.search is not None
     for hit in [*comparison.search.a_hits, *comparison.search.b_hits]:
         mine = hit.note.a if hit in comparison.search.a_hits else hit.note.b
-        assert mine.because in ("shared", "reader")
+        assert mine.because == "shared"
 
 
 # --------------------------------------------------------- a built team store
 TEAM_CASES = [
     (
         ("dev", "ops", "visible"),
-        ({"d1", "d_star"}, {"o1", "o_old"}, {"m_shared", "o_shared", "d_sel"}),
+        ({"d1", "d_star", "d_sel"}, {"o1", "o_old"}, {"m_shared", "o_shared"}),
     ),
     (("main", "dev", "private"), ({"m1"}, {"d1", "d_sel", "d_star"}, set())),
-    (("ops", "main", "shared"), ({"d_sel"}, set(), {"m_shared", "o_shared"})),
+    (("ops", "main", "shared"), (set(), set(), {"m_shared", "o_shared"})),
     (("main", "lab", "visible"), ({"m1", "m_shared", "o_shared"}, {"l1"}, set())),
     (("sandbox", "lab", "visible"), ({"s1"}, {"l1"}, set())),
     (("sandbox", "lab", "private"), ({"s1"}, {"l1"}, set())),
@@ -208,8 +211,8 @@ def test_a_note_anyone_may_read_by_id_is_still_in_nobody_elses_view(store: Qdran
     comparison = engine.compare("dev", "ops", limit=100)
     assert comparison.groups is not None
     star = next(n for n in comparison.groups["a_only"].notes if n.id == ids["d_star"])
-    assert (star.b.listed, star.b.kind, star.b.readable) == (False, "private", True)
-    assert "readers allow everyone" in star.b.reason
+    assert (star.b.listed, star.b.kind, star.b.readable) == (False, "get_only", True)
+    assert "readers hold '*'" in star.b.reason and "ops's memory_search" in star.b.reason
 
 
 # --------------------------------------------------------------------- mem0

@@ -330,7 +330,7 @@ def test_the_plugin_entrys_embedder_names_the_model(
     model = engine.collection(shape).model_info()
     assert model is not None and model.source == "mem0 plugin"
     result = engine.agent("main").search("caffeine beverage")
-    assert result.search_mode == "hybrid" and result.notice is None
+    assert result.search_mode == "plugin" and result.notice is None
     assert result.hits[0].note.id == ALICE_COFFEE
 
 

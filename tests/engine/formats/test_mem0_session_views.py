@@ -27,13 +27,20 @@ def test_a_subagent_key_has_a_search_view_then_an_auto_recall_view() -> None:
     assert listed(engine, recall) == NAMESPACES["alice"]
 
 
-def test_other_keys_have_one_view_and_the_current_user_is_kept() -> None:
+def test_other_keys_search_their_agent_and_recall_it_and_the_current_user_is_kept() -> None:
     engine = mem0_engine()  # two users, none named in the settings
     with pytest.raises(InvalidInput, match="several users"):
         engine.session_views(SESSION)
     bob = next(s for s in engine.agents() if s.user == "bob" and s.agent == "main")
-    (view,) = engine.session_views("agent:dev:42", bob)
-    assert (view.user, view.agent, view.namespace) == ("bob", "dev", "bob:agent:dev")
+    search, recall = engine.session_views("agent:dev:42", bob)
+    # Not a subagent: auto-recall reads the same user_id as memory_search.
+    for view, kind in ((search, "search"), (recall, "recall")):
+        assert (view.user, view.agent, view.namespace, view.view) == (
+            "bob",
+            "dev",
+            "bob:agent:dev",
+            kind,
+        )
 
 
 def test_an_openclaw_amem_key_names_its_agent() -> None:

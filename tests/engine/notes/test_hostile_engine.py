@@ -151,8 +151,9 @@ def test_huge_readers_list(seeded: MemoryEngine) -> None:
     note = seeded.agent("main").add("Staging credentials rotate every Monday morning")
     seeded.put_notes("amem_notes", [note.model_copy(update={"readers": ["main", *readers]})])
     assert seeded.agent("dev").get(note.id).readers == ["main", *readers]
-    hits = seeded.agent("dev").search("staging credentials rotate Monday").hits
-    assert [h.because for h in hits if h.note.id == note.id] == ["reader"]
+    result = seeded.agent("dev").search("staging credentials rotate Monday", hidden=True)
+    assert note.id not in {h.note.id for h in result.hits}  # read by id only
+    assert [h.kind for h in result.hidden if h.id == note.id] == ["get_only"]
     # Being a reader never makes an agent a writer.
     with pytest.raises(Exception, match="PERMISSION_DENIED"):
         seeded.agent("dev").update(note.id, content="dev rewrote the credentials note")

@@ -115,7 +115,8 @@ def listed(actor: Actor, n: ONote) -> bool:
         return False
     if actor.mode == "B":
         return True
-    return n.agent_id in (actor.name, "shared") or actor.name in (n.readers or [])
+    # openclaw-amem's agent filter: readers play no part in search, list or count.
+    return n.agent_id in (actor.name, "shared")
 
 
 def readable(actor: Actor, n: ONote) -> bool:
@@ -124,8 +125,11 @@ def readable(actor: Actor, n: ONote) -> bool:
         return False
     if actor.mode == "B":
         return True
-    readers = n.eff_readers()
-    return n.eff_owner() == actor.name or actor.name in readers or "*" in readers
+    # openclaw-amem fills what a note lacks from agent_id: owner or agent_id, readers or
+    # [agent_id] (a legacy shared note: owner and readers "shared", read by no agent).
+    owner = n.owner or n.agent_id
+    readers = n.readers if n.readers is not None else [n.agent_id]
+    return owner == actor.name or actor.name in readers or "*" in readers
 
 
 def writable(actor: Actor, n: ONote) -> bool:
@@ -411,14 +415,25 @@ class World:
             private = {
                 n.id for n in self.notes.values() if listed(actor, n) and n.agent_id == actor.name
             }
-            # Shared: everything it sees that is not its own (the shared scope, and
-            # notes whose readers name it).
+            # Shared: everything it sees that is not its own (the shared scope).
             shared = {
                 n.id
                 for n in self.notes.values()
                 if actor.mode == "A" and listed(actor, n) and n.agent_id != actor.name
             }
-            for which, want in (("visible", visible), ("private", private), ("shared", shared)):
+            # Get only: active notes it may read by id but never finds.
+            get_only = {
+                n.id
+                for n in self.notes.values()
+                if actor.mode == "A" and n.active and readable(actor, n) and not listed(actor, n)
+            }
+            views = (
+                ("visible", visible),
+                ("private", private),
+                ("shared", shared),
+                ("get_only", get_only),
+            )
+            for which, want in views:
                 page = engine.agent(actor.name).list_notes(which, limit=1000)
                 assert {n.id for n in page.notes} == want, (actor, which)
                 assert page.total == len(want) == engine.agent(actor.name).count(which)

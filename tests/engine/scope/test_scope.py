@@ -111,7 +111,8 @@ SB = rules.scope_for("sb", {"sb": "amem_notes_sb"}, "amem_notes")
     [
         ({"agent_id": "main", "owner": "main", "readers": ["main"], "writers": ["main"]}, 1, 0),
         ({"agent_id": "shared", "owner": "main", "readers": ["*"], "writers": ["main"]}, 1, 1),
-        ({"agent_id": "main", "owner": "main", "readers": ["main", "dev"]}, 1, 1),
+        # readers naming dev: openclaw-amem's agent filter ignores readers (get only)
+        ({"agent_id": "main", "owner": "main", "readers": ["main", "dev"]}, 1, 0),
         ({"agent_id": "main"}, 1, 0),  # legacy: no access fields
         ({"agent_id": "shared"}, 1, 1),  # legacy shared
         ({"agent_id": "main", "is_active": False}, 0, 0),  # soft-deleted: filtered out

@@ -112,9 +112,13 @@ def test_hand_built_fused_ranking(hand_built: MemoryEngine) -> None:
     }
     assert [h.note.id for h in result.hits] == [nid(3), nid(2), nid(4)]  # C, B, D
     c, b, d = result.hits
-    assert c.rrf == pytest.approx(rrf["C"]) and c.score == pytest.approx(rrf["C"])
-    assert b.rrf == pytest.approx(rrf["B"])
-    assert d.rrf == pytest.approx(rrf["D"])
+    # Every note is a dense candidate, boosted as after the search's own retrieval bump
+    # (one retrieval, just now): the same factor for all, so the order is the fusion's.
+    heat = 1 + 0.05 * math.log(2)
+    assert c.fused == pytest.approx(rrf["C"]) and c.rrf == pytest.approx(rrf["C"] * heat)
+    assert c.score == pytest.approx(c.rrf)
+    assert b.fused == pytest.approx(rrf["B"])
+    assert d.fused == pytest.approx(rrf["D"])
     assert (c.dense_rank, c.bm25_rank) == (3, 1)
     assert (b.dense_rank, b.bm25_rank) == (2, 3)
     assert (d.dense_rank, d.bm25_rank) == (4, 2)
@@ -206,8 +210,9 @@ def test_a_big_collection_is_searched_through_its_graph_unless_asked(
     assert [h.note.id for h in big.hits] == [h.note.id for h in small.hits]
 
 
-def test_heat_boost_orders_but_rrf_stays_raw(fixed_engine: MemoryEngine) -> None:
-    """Two notes tied on fused rank: the one retrieved often and lately goes first."""
+def test_heat_boost_orders_and_rrf_includes_it(fixed_engine: MemoryEngine) -> None:
+    """Two notes tied on fused rank: the one retrieved often and lately goes first. As in
+    openclaw-amem's results, ``rrf`` is the boosted score; ``fused`` is the fusion alone."""
     cold = private("main", 1, "kiwi apple", retrieval_count=0)
     hot = private(
         "main",
@@ -222,10 +227,12 @@ def test_heat_boost_orders_but_rrf_stays_raw(fixed_engine: MemoryEngine) -> None
     result = fixed_engine.agent("main").search("kiwi", limit=2, links=False)
     first, second = result.hits
     assert first.note.id == nid(2), "the heat boost lifts the hot note"
-    assert first.rrf is not None and second.rrf is not None
-    assert first.rrf < second.rrf
-    assert first.boost is not None and first.boost > 1.0 and second.boost == 1.0
-    assert first.score == pytest.approx(first.rrf * first.boost)
+    assert first.fused is not None and second.fused is not None
+    assert first.fused < second.fused
+    # Both are dense candidates: boosted as after the search's own retrieval bump.
+    assert first.boost == pytest.approx(1 + 0.05 * math.log(22))
+    assert second.boost == pytest.approx(1 + 0.05 * math.log(2))
+    assert first.rrf == pytest.approx(first.fused * first.boost) == pytest.approx(first.score)
 
 
 def test_bad_arguments_are_rejected(engine: MemoryEngine) -> None:

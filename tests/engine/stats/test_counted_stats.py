@@ -130,7 +130,7 @@ def test_counts_equal_the_scan_on_every_mix_of_access_fields(tmp_path: Path, see
     # Not trivially equal: the figures are there.
     main = next(a for a in counted.agents if a.agent == "main")
     assert main.private and main.visible and main.soft_deleted and main.selectively_shared
-    assert main.legacy and main.shared_with_it and len(counted.weeks) > 4
+    assert main.legacy and main.get_only and len(counted.weeks) > 4
     assert main.weeks.get("undated")
 
 

@@ -22,7 +22,7 @@ FIGURES = (
     "private",
     "shared_by",
     "visible",
-    "shared_with_it",
+    "get_only",
     "soft_deleted",
     "selectively_shared",
     "legacy",
@@ -46,8 +46,9 @@ def row(*values: int) -> dict[str, int]:
 # Monday. main wrote 9 private notes (one soft-deleted, one legacy) and 2 shared ones;
 # dev 6 private (one with readers naming main) and 2 shared; sandbox 3 in Mode B.
 DEMO_FIGURES = {
-    #          private shared_by visible with_it deleted selective legacy malformed
-    "main": row(8, 2, 13, 1, 1, 0, 1, 0),
+    #          private shared_by visible get_only deleted selective legacy malformed
+    # (dev's note naming main in its readers is main's to read by id, not in its view)
+    "main": row(8, 2, 12, 1, 1, 0, 1, 0),
     "dev": row(6, 2, 10, 0, 0, 1, 0, 0),
     "sandbox": row(3, 0, 3, 0, 0, 0, 0, 0),
 }
@@ -137,9 +138,9 @@ def test_a_failing_progress_stops_the_read(demo: MemoryEngine) -> None:
 # --------------------------------------------------------- a built team store
 TEAM_FIGURES = {
     #          private shared_by visible with_it deleted selective legacy malformed
-    "main": row(1, 1, 3, 0, 1, 0, 0, 0),  # m1; m_shared; m1 m_shared o_shared; m_gone
+    "main": row(1, 1, 3, 1, 1, 0, 0, 0),  # m1; m_shared; m1 m_shared o_shared; d_star; m_gone
     "dev": row(3, 0, 5, 0, 0, 1, 0, 0),  # d1 d_sel d_star; + both shared; d_sel
-    "ops": row(2, 1, 5, 1, 0, 0, 1, 0),  # o1 o_old; o_shared; + m_shared d_sel; o_old
+    "ops": row(2, 1, 4, 2, 0, 0, 1, 0),  # o1 o_old; o_shared; + m_shared; d_sel d_star; o_old
     "sandbox": row(1, 0, 1, 0, 0, 0, 0, 0),  # Mode B: its own collection
     "lab": row(1, 0, 1, 0, 0, 0, 0, 0),
 }

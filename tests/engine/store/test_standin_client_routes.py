@@ -2,10 +2,11 @@
 server answers it.
 
 The clients: openclaw-amem's storage (amem-core ``storage.ts``, which speaks REST with
-``fetch``) and mem0's TypeScript SDK (its Qdrant store, through the JavaScript Qdrant
-client 1.18). Each row is one request as the client sends it; the stand-in must know
-the route (a route it does not know is answered 404 with an empty body, as the
-server's web framework answers it) and give the answer's shape the client reads.
+``fetch``; its migration's snapshot too) and mem0's TypeScript SDK (its Qdrant store,
+through the JavaScript Qdrant client 1.18). Each row is one request as the client sends
+it; the stand-in must know the route (a route it does not know is answered 404 with an
+empty body, as the server's web framework answers it) and give the answer's shape the
+client reads.
 """
 
 from __future__ import annotations
@@ -100,6 +101,9 @@ ROUTES: list[tuple[str, str, str, Any]] = [
         {"points": [{"id": NOTE, "vector": VECTOR}]},
     ),
     ("openclaw-amem", "GET", "/aliases", None),
+    # Its migration snapshots the collection it is about to drop, and tells where.
+    ("openclaw-amem", "POST", f"/collections/{C}/snapshots", None),
+    ("openclaw-amem", "GET", f"/collections/{C}/snapshots", None),
     (
         "openclaw-amem",
         "POST",
@@ -229,6 +233,20 @@ def test_the_root_and_the_health_checks_have_the_servers_shape(standin: QdrantSt
     ):
         status, kind, raw = send(standin.url + path, "GET")
         assert (status, kind, raw.decode()) == (200, "text/plain", text)
+
+
+def test_a_snapshot_is_described_as_the_server_describes_it(standin: QdrantStandIn) -> None:
+    send(standin.url + "/collections/snap", "PUT", {"vectors": {"size": 4, "distance": "Cosine"}})
+    status, _, raw = send(standin.url + "/collections/snap/snapshots", "POST")
+    taken = json.loads(raw)["result"]
+    assert (
+        status == 200 and taken["name"].startswith("snap-") and taken["name"].endswith(".snapshot")
+    )
+    assert isinstance(taken["size"], int) and taken["creation_time"]
+    _, _, raw = send(standin.url + "/collections/snap/snapshots", "GET")
+    assert [s["name"] for s in json.loads(raw)["result"]] == [taken["name"]]
+    status, _, _ = send(standin.url + "/collections/nope/snapshots", "POST")
+    assert status == 404
 
 
 def test_an_unknown_route_gets_the_servers_bare_404(standin: QdrantStandIn) -> None:
