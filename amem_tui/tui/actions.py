@@ -208,6 +208,19 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         ),
     ),
     Action(
+        "toggle_get_only",
+        "g",
+        "toggle_get_only",
+        "Get only",
+        show=False,
+        shown_in="shared",
+        palette=PaletteEntry(
+            16,
+            "List what this agent reads only by id",
+            "the Shared pane lists its get-only notes (readers name it), never in its searches",
+        ),
+    ),
+    Action(
         "toggle_hidden_anywhere",
         "ctrl+t",
         "toggle_hidden",

@@ -8,7 +8,7 @@ from functools import partial
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
-from amem_tui.engine import AgentScope, AmemError, agent_from_session_key, is_subagent_session
+from amem_tui.engine import AgentScope, AmemError, agent_from_session_key
 from amem_tui.tui.actions import palette_actions
 from amem_tui.tui.messages import ActionRefused
 from amem_tui.tui.screens.main import MainScreen
@@ -78,9 +78,9 @@ class AmemCommands(Provider):
 
 
 def _session_hits(main: MainScreen, session_key: str, key: str, agent: str) -> list[Command]:
-    """What a session key offers: its agent; on mem0, a subagent's search and auto-recall
-    views, each labelled."""
-    if main.mem0 and is_subagent_session(session_key):
+    """What a session key offers: its agent; on mem0 its memory_search and auto-recall
+    views (a subagent's read two namespaces), each labelled."""
+    if main.mem0:
         try:
             views = main.engine.session_views(session_key, main.scope)
         except AmemError:  # several users and none chosen yet: the switch will say so

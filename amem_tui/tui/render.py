@@ -58,14 +58,18 @@ def visibility(note: MemoryNote, agent: str) -> str:
     readers = note.effective_readers
     if owner == agent and readers in ([agent], []):
         return f"private to {agent}"
+    from amem_tui.engine import selective_sentence  # the rules, where they live
+
+    truth = selective_sentence(note)
+    said = f" ({one_line(truth, 200)})" if truth else ""
     if "*" in readers:
-        return f"owned by {owner}, readers ['*']"
+        return f"owned by {owner}, readers ['*']{said}"
     chosen = ", ".join(one_line(r, 30) for r in readers)
     if agent in readers and owner != agent:
-        return f"{owner}'s note, selectively shared with its readers: {chosen}"
+        return f"{owner}'s note, selectively shared with its readers: {chosen}{said}"
     if owner == agent:
-        return f"{agent}'s note, selectively shared with its readers: {chosen}"
-    return f"owned by {owner}; readers {chosen}"
+        return f"{agent}'s note, selectively shared with its readers: {chosen}{said}"
+    return f"owned by {owner}; readers {chosen}{said}"
 
 
 def explain_hit(hit: SearchHit) -> Text:

@@ -108,6 +108,8 @@ def load_scope_data(
         "private": view.count(listing),
         "shared": view.count("shared") if shares else 0,
         "visible": view.count("visible"),
+        # Read by id only, never found by its searches: counted apart, never in visible.
+        "get_only": view.count("get_only") if shares else 0,
     }
     deleted = {"private": max(private.total - counts["private"], 0) if show_deleted else 0}
     if shared is not None and show_deleted:

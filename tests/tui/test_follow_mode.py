@@ -109,7 +109,7 @@ async def test_new_notes_appear_and_the_selection_stays(
             main.detail_view.note_data is not None
             and main.detail_view.note_data.note.id == selected
         )
-        assert "private 9 · shared 6 · visible 15" in str(main.header_bar.render())
+        assert "private 9 · shared 5 · visible 14 · get only 1" in str(main.header_bar.render())
         texts = activity_texts(app)
         assert any(t.startswith("main added “The release train") for t in texts)
         assert any(t.startswith("dev added a shared note") for t in texts)

@@ -44,7 +44,7 @@ def figure(screen: OverviewScreen, row: int, column: int) -> str | None:
 
 def malformed_cells(screen: OverviewScreen) -> list[str]:
     table = screen.query_one("#overview-figures", DataTable)
-    return [str(table.get_cell_at((row, 8))) for row in range(table.row_count)]
+    return [str(table.get_cell_at((row, 9))) for row in range(table.row_count)]
 
 
 async def wait_for(pilot: Any, done: Any) -> None:

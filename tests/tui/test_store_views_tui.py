@@ -22,8 +22,9 @@ MAIN_ONLY = {
     "main-vendor", "main-standup", "main-standup-dup", "main-trip",
     "main-reviews", "main-reviews-dup", "main-old", "main-knowledge",
 }  # fmt: skip
-DEV_ONLY = {"dev-jwt", "dev-tests", "dev-tests-dup", "dev-tests-dup2", "dev-lint"}
-BOTH = {"shared-snake", "shared-freeze", "shared-oncall", "shared-branches", "dev-selective"}
+# dev-selective names main in its readers: main reads it by id only, never in its view.
+DEV_ONLY = {"dev-jwt", "dev-tests", "dev-tests-dup", "dev-tests-dup2", "dev-lint", "dev-selective"}
+BOTH = {"shared-snake", "shared-freeze", "shared-oncall", "shared-branches"}
 
 
 def listed(screen: CompareScreen, which: str) -> set[str]:
@@ -56,7 +57,7 @@ async def test_v_compares_the_current_agent_with_the_next() -> None:
         titles = [
             screen.query_one(f"#list-{k}", ComparedList).border_title for k in ("a", "both", "b")
         ]
-        assert titles == ["main only · 8", "both · 5", "dev only · 5"]
+        assert titles == ["main only · 8", "both · 4", "dev only · 6"]
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
@@ -79,16 +80,16 @@ async def test_selecting_a_note_explains_each_sides_access() -> None:
     app = demo_app()
     async with started(app) as pilot:
         screen = await open_compare(pilot)
-        both = screen.query_one("#list-both", ComparedList)
-        both.table.focus()
+        dev_only = screen.query_one("#list-b", ComparedList)
+        dev_only.table.focus()
         await settle(pilot)
-        row = [getattr(e, "id", "") for e in both.entries].index(demo_id("dev-selective"))
+        row = [getattr(e, "id", "") for e in dev_only.entries].index(demo_id("dev-selective"))
         for _ in range(row):
             await pilot.press("down")
         await settle(pilot)
         text = panel_text(screen)
         assert "Staging database credentials" in text
-        assert "main  selectively shared: its readers name 'main'" in text
+        assert "~ get only  main  get only (its readers name 'main')" in text
         assert "dev   private: its agent_id is 'dev'" in text
         screen.query_one("#list-a", ComparedList).table.focus()
         await settle(pilot)
@@ -151,7 +152,7 @@ async def test_overview_pictures_and_figures() -> None:
         assert [row.label for row in weekly.rows] == ["main", "dev", "sandbox"]
         assert sum(sum(row.counts) + row.older for row in weekly.rows) == 11 + 8 + 3
         sharing = str(screen.query_one("#overview-sharing").render())
-        assert "dev" in sharing and "2 · 50% · and 1 shared with chosen readers" in sharing
+        assert "dev" in sharing and "2 · 50% · and 1 get only, for chosen readers" in sharing
         savings = str(screen.query_one("#overview-savings").render())
         assert "2 merged away in 1 run (1 merge), 33% smaller" in savings
         assert screen.query_one("#overview-figures").row_count == 3  # type: ignore[attr-defined]

@@ -39,7 +39,7 @@ async def test_a_narrow_terminal_shows_one_pane_at_a_time_and_tab_moves_between_
         private = screen.query_one("#private", NotePane)
         assert private.region.width == 80  # the whole width, not a third of it
         title = str(private.border_title)
-        assert "Private · main (8)" in title and "Shared (5)" in title and "History" in title
+        assert "Private · main (8)" in title and "Shared (4)" in title and "History" in title
         private.table.focus()
         await settle(pilot)
         await pilot.press("tab")
@@ -111,7 +111,7 @@ async def test_the_header_shortens_but_keeps_the_agent_and_the_counts() -> None:
         header = main_screen(app).query_one(HeaderBar)
         line = str(header.render())
         assert len(line) <= header.content_size.width
-        assert "main" in line and "Mode A" in line and "visible 13" in line
+        assert "main" in line and "Mode A" in line and "visible 12" in line
         assert "…" not in line
         assert "store demo-store" in header.text  # the full line, for whoever asks
 

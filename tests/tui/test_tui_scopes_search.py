@@ -11,7 +11,7 @@ from textual.widgets import Static
 from amem_tui.demo import demo_id
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.note_pane import NotePane
-from tests.support.tui import demo_app, demo_engine, main_screen, settle, started
+from tests.support.tui import demo_app, demo_engine, main_screen, settle, started, until
 
 
 def pane(app: Any, which: str) -> NotePane:
@@ -29,18 +29,28 @@ def detail_text(app: Any) -> str:
     return str(main_screen(app).query_one("#detail-text", Static).render())
 
 
-async def test_a_note_shared_through_readers_is_in_the_shared_pane_with_its_readers() -> None:
+async def test_a_note_shared_through_readers_is_listed_apart_as_get_only() -> None:
     app = demo_app()
     async with started(app) as pilot:
-        shared = rows(app, "shared")
-        selective = shared[demo_id("dev-selective")]
-        assert "readers dev, main" in selective and "Staging" in selective
-        # A note of the shared scope carries no readers marker.
-        assert "readers" not in shared[demo_id("shared-snake")]
-        pane(app, "shared").select(demo_id("dev-selective"))
+        # main's Shared pane is the shared scope: dev's note naming main in its readers
+        # is read by id only (openclaw-amem's agent filter ignores readers).
+        assert demo_id("dev-selective") not in rows(app, "shared")
+        assert "readers" not in rows(app, "shared")[demo_id("shared-snake")]
         pane(app, "shared").table.focus()
+        await pilot.press("g")
+        await until(pilot, lambda: demo_id("dev-selective") in rows(app, "shared"))
+        listed = rows(app, "shared")
+        assert list(listed) == [demo_id("dev-selective")]  # never mixed with the shared
+        assert "readers dev, main" in listed[demo_id("dev-selective")]
+        assert "Get only" in str(pane(app, "shared").border_title)
+        pane(app, "shared").select(demo_id("dev-selective"))
         await settle(pilot)
-        assert "selectively shared with its readers: dev, main" in detail_text(app)
+        detail = detail_text(app)
+        assert "selectively shared with its readers: dev, main" in detail
+        assert "getNote returns it to main" in detail
+        await pilot.press("g")
+        await until(pilot, lambda: demo_id("shared-snake") in rows(app, "shared"))
+        assert demo_id("dev-selective") not in rows(app, "shared")
 
 
 @pytest.mark.parametrize("agent", ["main", "dev", "sandbox"])
@@ -97,7 +107,7 @@ async def test_search_shows_cosine_the_words_that_matched_and_weak_hits_apart() 
         await settle(pilot)
         text = detail_text(app)
         assert "matched words     deploy, freeze" in text
-        assert "BM25 #" in text and "cosine" in text and "score" in text
+        assert "BM25 #" in text and "similarity" in text and "rrf" in text and "score" in text
 
 
 async def test_a_weak_hit_says_why_in_the_detail() -> None:

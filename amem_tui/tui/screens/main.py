@@ -338,6 +338,18 @@ class MainScreen(Screen[None]):
         """Show or hide the close matches this agent cannot see."""
         self.search_box.toggle_hidden()
 
+    def action_toggle_get_only(self) -> None:
+        """The Shared pane lists the notes this agent reads only by id (its readers name
+        it), or the shared scope again: the two are never mixed."""
+        if not self.panes.shares:
+            self.app.notify(
+                "This agent has no shared scope: nothing is read by id apart.", markup=False
+            )
+            return
+        pane = self.panes.shared
+        pane.list_kind("shared" if pane.kind == "get_only" else "get_only")
+        self.panes.work_in("shared")
+
     def action_switch_agent(self) -> None:
         """Choose another agent (mem0: another user and agent) from a list."""
         if not self.agents:

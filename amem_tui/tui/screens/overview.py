@@ -116,7 +116,7 @@ def sharing_bars(stats: StoreStats) -> list[Bar]:
         note = f"{count} · {count / total:.0%}" if total else "0"
         chosen = selective.get(owner, 0)
         if chosen:
-            note += f" · and {chosen} shared with chosen readers"
+            note += f" · and {chosen} get only, for chosen readers"
         bars.append(Bar(owner, count, total, note))
     return bars
 

@@ -37,12 +37,14 @@ def side_line(access: SideAccess, width: int) -> Text:
         line.append("✓ sees it   ", style="bold green")
     elif access.because is not None:
         line.append("~ in view   ", style="bold yellow")
+    elif access.kind == "get_only":
+        line.append("~ get only  ", style="bold yellow")
     else:
         line.append("✗ cannot    ", style="bold red")
     line.append(one_line(access.agent, 40).ljust(width), style="bold")
     line.append("  ")
     line.append(one_line(access.reason, 300))
-    if access.because is None and access.readable:
+    if access.because is None and access.readable and access.kind != "get_only":
         line.append(" (readable by id)", style="dim")
     return line
 

@@ -28,11 +28,14 @@ NOTE_FALLBACK = 30
 #: Below this width a list leaves out its rule column (the panel below explains).
 RULE_MIN_WIDTH = 36
 #: The words for each rule that lets a side see a note.
-RULE_WORDS = {"private": "private", "shared": "shared", "reader": "reader", "collection": "Mode B"}
+RULE_WORDS = {"private": "private", "shared": "shared", "collection": "Mode B"}
 
 
 def rule_of(access: SideAccess) -> str:
-    """The rule that shows a note to one side, in a word ("-" when it does not)."""
+    """The rule that shows a note to one side, in a word ("-" when it does not; "get"
+    when it reads the note only by id, never by search)."""
+    if access.because is None and access.kind == "get_only":
+        return "get"
     return RULE_WORDS.get(access.because or "", "-")
 
 

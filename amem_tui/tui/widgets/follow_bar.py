@@ -253,6 +253,7 @@ class FollowBar(Static):
             "private": probe.counts.get("private", 0),
             "shared": probe.counts.get("shared", 0),
             "visible": probe.visible,
+            "get_only": probe.get_only,
         }
         return FollowUpdate(
             load=request.load,

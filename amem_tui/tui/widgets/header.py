@@ -69,15 +69,19 @@ def view_label(scope: AgentScope) -> str | None:
 def counts_text(
     scope: AgentScope | None, counts: dict[str, int], long: bool, mem0: bool = False
 ) -> str:
-    """``private 8 · shared 6 · visible 14`` (short: ``8 + 6 = 14 visible``)."""
+    """``private 8 · shared 6 · visible 14`` (short: ``8 + 6 = 14 visible``), then the
+    notes it reads only by id when there are any (``get only 1``, never in visible)."""
     private, shared, visible = (counts.get(k, 0) for k in ("private", "shared", "visible"))
     if mem0:  # one namespace, nothing shared
         return f"memories {visible}" if long else f"{visible} memories"
     if scope is not None and not scope.has_shared_scope:
         return f"notes {visible}" if long else f"{visible} notes"
+    get_only = counts.get("get_only", 0)
     if long:
-        return f"private {private} · shared {shared} · visible {visible}"
-    return f"{private} + {shared} = {visible} visible"
+        apart = f" · get only {get_only}" if get_only else ""
+        return f"private {private} · shared {shared} · visible {visible}{apart}"
+    apart = f" (+{get_only} get only)" if get_only else ""
+    return f"{private} + {shared} = {visible} visible{apart}"
 
 
 class HeaderBar(Widget):

@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 
 #: Notes per page of a listing.
 PAGE_SIZE = 200
+#: The Shared pane's title while it lists the notes the agent reads only by id.
+GET_ONLY_TITLE = "Get only (read by id, never in its searches)"
 #: Ask for the next page when the cursor is this close to the last loaded row.
 PREFETCH_ROWS = 20
 #: Content column width before the pane has a size, and the narrowest it gets.
@@ -83,6 +85,8 @@ class NotePane(TabbedPane):
         self.engine = engine
         self.which: PaneName = which
         self.base_title = title
+        #: The pane's own title (the Shared pane shows another while it lists get-only notes).
+        self.own_title = title
         self.title_text = title
         self.show_owner = show_owner
         self.total = 0
@@ -233,6 +237,8 @@ class NotePane(TabbedPane):
         self._listing_stale = True
         self._scope = scope
         self._kind = kind or self.which
+        if self.which == "shared":  # the Shared pane may list what is read by id instead
+            self.base_title = GET_ONLY_TITLE if self._kind == "get_only" else self.own_title
         self._include_inactive = include_inactive
         self.listing = newest_first(notes)
         self.listing_total = total
@@ -252,6 +258,21 @@ class NotePane(TabbedPane):
         self._fit_content(self._listing_table)  # the pane may have changed size meanwhile
         self._message("" if self.total else "No notes here.")
         self._retitle()
+
+    @property
+    def kind(self) -> ListScope:
+        """The listing the pane shows: its own, or (Shared pane) ``get_only``."""
+        return self._kind
+
+    def list_kind(self, kind: ListScope) -> None:
+        """List ``kind`` instead (the Shared pane: ``shared`` or ``get_only``), from its
+        first page, loaded in a worker."""
+        if self._scope is None:
+            return
+        self.keep_listing(self._scope, [], 0, self._include_inactive, kind=kind)
+        self.show_listing([], 0)
+        self._message("Loading…")
+        self.load_page(self._scope, 0, self._include_inactive, self._generation)
 
     @work(thread=True, exit_on_error=False, group="page")
     def load_page(
@@ -275,7 +296,10 @@ class NotePane(TabbedPane):
             self._listing_stale = True
         else:
             self.total = message.page.total
+            first = self.loaded == 0
             self.append_page(page)
+            if first:  # the first page of a listing asked for anew (list_kind)
+                self._message("" if self.total else "No notes here.")
 
     def show_listing(self, notes: Sequence[MemoryNote], total: int, deleted: int = 0) -> None:
         """Replace the rows with the first page of a listing.

@@ -191,7 +191,7 @@ class Panes(Horizontal):
     def show_hits(self, result: SearchResult) -> PaneName | None:
         """Each hit in the pane it belongs to, best first; the best hit's pane is returned."""
         private = [h for h in result.hits if h.because in ("private", "collection")]
-        shared = [h for h in result.hits if h.because in ("shared", "reader")]
+        shared = [h for h in result.hits if h.because == "shared"]
         self.private.show_hits(private, result.query)
         if self.shares:
             self.shared.show_hits(shared, result.query)

@@ -325,7 +325,8 @@ class SearchBox(ReportsWorkerFailures, Vertical):
             # Approximate (HNSW) on big collections, as the agent's own Qdrant searches.
             result = self.engine.agent(scope).search(
                 query,
-                limit=SEARCH_LIMIT,
+                # On mem0 what the plugin's memory_search returns: its own topK.
+                limit=self._limit(scope),
                 exact=False,
                 stop=lambda: not self._is_current(generation, query),
                 wait=False,
@@ -356,6 +357,12 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         except Exception:  # the hits are shown; a failing store shows on the next load
             return
         self.post_message(HiddenFound(generation, query, hidden, notice))
+
+    def _limit(self, scope: AgentScope) -> int | None:
+        """How many hits to ask for: a pane's worth, or on a mem0 collection the plugin's
+        own limit (None: its topK, as the agent's memory_search asks)."""
+        mem0 = self.engine.collection(scope.collection).format == "mem0"
+        return None if mem0 else SEARCH_LIMIT
 
     def _is_current(self, generation: int, query: str) -> bool:
         return generation == self.generation and query == self.query_text
@@ -445,7 +452,7 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         hits = f"{len(result.hits)} hits for {one_line(result.query, 50)!r} as {result.agent}"
         if weak:
             hits += f" ({weak} weak)"
-        parts = [hits, f"{result.search_mode} search"]
+        parts = [hits, result.ranking_name]
         if result.hidden:
             verb = "hide" if self.show_hidden else "show"
             key = key_for(
