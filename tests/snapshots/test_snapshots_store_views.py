@@ -29,10 +29,11 @@ def _compare(pilot: Any) -> CompareScreen:
 @pytest.mark.parametrize("size", SIZES)
 def test_compare_groups(snap_compare: Any, size: str) -> None:
     async def select_shared_with_main(pilot: Any) -> None:
-        both = _compare(pilot).query_one("#list-both", ComparedList)
-        both.table.focus()
-        row = [n.id for n in both.entries].index(demo_id("dev-selective"))  # type: ignore[union-attr]
-        both.table.move_cursor(row=row)
+        # dev's note whose readers name main: only dev finds it, main gets it by id.
+        only_dev = _compare(pilot).query_one("#list-b", ComparedList)
+        only_dev.table.focus()
+        row = [n.id for n in only_dev.entries].index(demo_id("dev-selective"))  # type: ignore[union-attr]
+        only_dev.table.move_cursor(row=row)
         await settle(pilot)
 
     assert snapshot(snap_compare, size=SIZES[size], keys=["v"], then=select_shared_with_main)

@@ -29,9 +29,10 @@ INTRO: tuple[tuple[str, str], ...] = (
     ),
     (
         "Shared",
-        "notes published to the shared scope, with their owner, and notes shared "
-        "with this agent alone: marked 'readers …' with the agents their readers name. "
-        "Mode B agents and mem0 stores have no shared scope.",
+        "notes published to the shared scope, with their owner. g lists instead the "
+        "notes this agent reads only by id (their readers name it): openclaw-amem's "
+        "getNote returns them, its searches and counts never do. Mode B agents and "
+        "mem0 stores have no shared scope.",
     ),
     ("History", "consolidation runs of the current agent and what each merged."),
     (
