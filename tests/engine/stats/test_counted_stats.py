@@ -251,7 +251,7 @@ def test_quick_counts_are_the_first_figures_of_the_full_count(tmp_path: Path) ->
         "merges",
         "merged_away",
     ]
-    first = ("agent", "collection", "private", "shared_by", "visible", "shared_with_it")
+    first = ("agent", "collection", "private", "shared_by", "visible", "get_only")
     assert [{k: getattr(a, k) for k in first} for a in quick.agents] == [
         {k: getattr(a, k) for k in first} for a in full.agents
     ]
