@@ -215,7 +215,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         show=False,
         shown_in="shared",
         palette=PaletteEntry(
-            17,
+            18,
             "List what this agent reads only by id",
             "the Shared pane lists its get-only notes (readers name it), never in its searches",
         ),

@@ -87,7 +87,7 @@ async def test_escape_takes_the_search_explanation_away() -> None:
     async with started(app) as pilot:
         await pilot.press("slash", *"deploy freeze")
         await settle(pilot)
-        assert "visible:" in detail_text(app) and "cosine" in detail_text(app)
+        assert "visible:" in detail_text(app) and "similarity" in detail_text(app)
         subject = main_screen(app).selected_id
         await pilot.press("escape")
         await settle(pilot)

@@ -46,6 +46,12 @@ class StopReading(Exception):
     """Raised inside a build whose screen went away: the rest of the store is not read."""
 
 
+#: The figures table's columns: every agent figure but ``get only``, which would push
+#: the table past 120 columns; the sharing bars above name those notes instead, and
+#: ``amem-tui stats`` and the main screen's header count them.
+TABLE_FIGURES = tuple(figure for figure in AGENT_FIGURES if figure[1] != "get_only")
+
+
 def pictured(stats: StoreStats) -> dict[str, object]:
     """What the pictures above the table show (when it is unchanged, only the table is
     refilled, and the screen keeps its scroll position)."""
@@ -306,12 +312,12 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
     def _fill_figures(self, table: DataTable[object], stats: StoreStats) -> None:
         """The figures, one row per agent, fitted to the screen: the widest columns (the
         collection and the agent's label first) cut with an ellipsis until they fit."""
-        titles = ["agent", "mode", *(title for title, _ in AGENT_FIGURES), "collection"]
-        keys = ["agent", "mode", *(key for _, key in AGENT_FIGURES), "collection"]
+        titles = ["agent", "mode", *(title for title, _ in TABLE_FIGURES), "collection"]
+        keys = ["agent", "mode", *(key for _, key in TABLE_FIGURES), "collection"]
         rows = []
         for agent in stats.agents:
             figures = agent.model_dump()
-            values = ["?" if key in stats.pending else figures[key] for _, key in AGENT_FIGURES]
+            values = ["?" if key in stats.pending else figures[key] for _, key in TABLE_FIGURES]
             rows.append(
                 [
                     one_line(agent.label, 24),
