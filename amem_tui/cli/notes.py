@@ -22,6 +22,7 @@ from amem_tui.cli.output import (
     note_text,
     scope_label,
     shorten,
+    warn,
 )
 from amem_tui.wording import plural
 
@@ -50,28 +51,56 @@ class NoteId:
     id: str
 
 
+READERS_HELP = (
+    "comma-separated agents that may read this private note by id: openclaw-amem's "
+    "getNote returns it to them, their memory_search, memory_list and counts never do "
+    "(owner only; not for mem0 memories)"
+)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``add TEXT [--shared] [--tags A,B]``."""
+    """``add TEXT [--shared] [--tags A,B] [--readers A,B]``."""
     parser.add_argument("text", help="the note's content; - reads it from standard input")
     parser.add_argument("--shared", action="store_true", help="publish to the shared scope")
     parser.add_argument("--tags", help="comma-separated tags")
+    parser.add_argument("--readers", metavar="AGENTS", help=READERS_HELP)
 
 
 @dataclass(frozen=True)
 class AddOptions:
-    """``add``: the content (``-``: standard input), shared or not, the tags."""
+    """``add``: the content (``-``: standard input), shared or not, the tags, the readers."""
 
     text: str
     shared: bool
     tags: str | None
+    readers: str | None = None
+
+
+def warn_unknown_readers(ctx: Context, readers: list[str]) -> None:
+    """Name on stderr the readers neither configured nor in the store (most often a
+    typo): they are kept, since an agent may start writing later."""
+    if not readers:
+        return
+    known = ctx.engine.known_agents()
+    for reader in readers:
+        if reader not in known:
+            warn(
+                f"reader '{reader}' is not a known agent (neither configured nor in the "
+                "store): it is kept, and reads the note once it exists",
+                ctx.as_json,
+                "unknown_reader",
+                {"agent": reader, "known_agents": sorted(known)},
+            )
 
 
 def add_note(ctx: Context, options: AddOptions) -> MemoryNote:
-    """Write a note (private unless --shared)."""
+    """Write a note (private unless --shared), readable by id by ``--readers``."""
     tags = comma_list(options.tags)
+    readers = comma_list(options.readers)
     scope = ctx.writing_scope()
     content = text_argument(options.text)
-    note = ctx.engine.agent(scope).add(content, shared=options.shared, tags=tags)
+    note = ctx.engine.agent(scope).add(content, shared=options.shared, tags=tags, readers=readers)
+    warn_unknown_readers(ctx, readers)
     return shown(ctx, scope, note)
 
 
@@ -134,20 +163,30 @@ def update_arguments(parser: argparse.ArgumentParser) -> None:
         help="refuse if the note changed since it had this hash (its JSON 'hash')",
     )
     parser.add_argument("--tags", help="comma-separated tags (replaces them)")
+    readers = parser.add_mutually_exclusive_group()
+    readers.add_argument("--readers", metavar="AGENTS", help=READERS_HELP + "; replaces them")
+    readers.add_argument(
+        "--no-readers",
+        action="store_true",
+        help="clear the chosen readers: the note is readable by its owner alone again",
+    )
 
 
 @dataclass(frozen=True)
 class UpdateOptions:
-    """``update``: the note, its new content and/or tags, the hash it must still have."""
+    """``update``: the note, its new content, tags and/or readers, the hash it must
+    still have."""
 
     id: str
     content: str | None
     expect_hash: str | None
     tags: str | None
+    readers: str | None = None
+    no_readers: bool = False
 
 
 def update_note(ctx: Context, options: UpdateOptions) -> MemoryNote:
-    """Change content and/or tags.
+    """Change content, tags and/or readers.
 
     The content goes to the engine unchecked: the engine checks the write rule
     before the quality gate, so a note another agent owns answers PERMISSION_DENIED
@@ -155,10 +194,18 @@ def update_note(ctx: Context, options: UpdateOptions) -> MemoryNote:
     """
     tags = comma_list(options.tags) if options.tags is not None else None
     content = text_argument(options.content) if options.content is not None else None
+    readers: list[str] | None = [] if options.no_readers else None
+    if options.readers is not None:
+        readers = comma_list(options.readers)
     scope = ctx.writing_scope()
     note = ctx.engine.agent(scope).update(
-        options.id, content=content, tags=tags, expected_hash=options.expect_hash
+        options.id,
+        content=content,
+        tags=tags,
+        expected_hash=options.expect_hash,
+        readers=readers,
     )
+    warn_unknown_readers(ctx, readers or [])
     return shown(ctx, scope, note)
 
 
@@ -309,7 +356,7 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
     ),
     Command(
         "update",
-        "change a note's content or tags",
+        "change a note's content, tags or readers",
         handler=update_note,
         text=note_text,
         arguments=update_arguments,

@@ -40,8 +40,9 @@ if TYPE_CHECKING:
 
 Progress = Callable[[int, int], None]
 
-#: Actions only a note's owner may take.
-OWNER_ACTIONS = frozenset({"publish", "unpublish"})
+#: Actions only a note's owner may take (choosing readers shares a note, as publishing does).
+READERS_ACTION = "set the readers of"
+OWNER_ACTIONS = frozenset({"publish", "unpublish", READERS_ACTION})
 
 
 class AgentView:
@@ -234,12 +235,33 @@ class AgentView:
         searching.warm_up(self._space, self._time.clock())
 
     # ------------------------------------------------------------- writing
-    def _check_writable(self) -> CollectionService:
+    def _check_writable(self, readers: bool = False) -> CollectionService:
         if self._read_only:
             raise ReadOnlyStore(READ_ONLY_MESSAGE)
         service = self.service
+        if readers and service.format == "mem0":
+            raise ReadOnlyStore(
+                f"collection '{service.name}' holds mem0 memories: {mem0.NO_READERS}"
+            )
         service.check_writable()
         return service
+
+    def readers_refusal(self, readers: Sequence[str]) -> AmemError | None:
+        """Why this agent may not give a note of its own these readers (None: it may), so
+        an app can say it while the readers are chosen: a read-only store, a mem0
+        collection (the plugin has no readers), a Mode B agent or reader, ``*``."""
+        try:
+            self._check_writable(readers=True)
+        except AmemError as exc:
+            return exc
+        return rules.readers_denial(self.scope, readers, self._space.dedicated)
+
+    def readers_sentence(self, readers: Sequence[str]) -> str | None:
+        """What openclaw-amem will give ``readers`` of a private note of this agent, in one
+        sentence (None when they name no other agent, or in a mem0 collection)."""
+        if self.service.format != "amem":
+            return None
+        return rules.readers_sentence(self.scope.agent, rules.chosen_readers(self.name, readers))
 
     def write_refusal(self, note: MemoryNote, action: str) -> AmemError | None:
         """The refusal ``action`` on ``note`` would meet, or None: an app can say why an
@@ -264,14 +286,17 @@ class AgentView:
         note_type: NoteType = "memory",
         links: Sequence[str] = (),
         extra: dict[str, object] | None = None,
+        readers: Sequence[str] = (),
     ) -> MemoryNote:
         """Write a note: private by default, shared only when asked (Mode A only).
 
-        Content under 10 characters (trimmed) is rejected; time-bound wording is
-        flagged ``ephemeral``; content identical to a note already in the same
-        scope returns that note instead of writing a copy.
+        ``readers`` names other agents that may read the private note by id (for
+        openclaw-amem: its ``getNote``, never their searches; see
+        :meth:`readers_sentence`). Content under 10 characters (trimmed) is rejected;
+        time-bound wording is flagged ``ephemeral``; content identical to a note
+        already in the same scope returns that note instead of writing a copy.
         """
-        service = self._check_writable()
+        service = self._check_writable(readers=bool(readers))
         return self._writer.add(
             service,
             self.scope,
@@ -284,6 +309,8 @@ class AgentView:
             note_type=note_type,
             links=links,
             extra=extra,
+            readers=readers,
+            dedicated=self._space.dedicated,
         )
 
     def publish(self, note_id: str) -> MemoryNote:
@@ -301,19 +328,24 @@ class AgentView:
         content: str | None = None,
         tags: Sequence[str] | None = None,
         expected_hash: str | None = None,
+        readers: Sequence[str] | None = None,
     ) -> MemoryNote:
         """Change a note's content and/or tags (write rule); new content is re-embedded.
 
-        ``expected_hash`` guards against overwriting a change made elsewhere since
-        the note was loaded.
+        ``readers`` replaces the other agents that may read the private note by id
+        (``[]``: none but the owner); only the owner may choose them, as only the owner
+        may publish. ``expected_hash`` guards against overwriting a change made
+        elsewhere since the note was loaded.
         """
         return self._writer.update(
-            self._check_writable(),
+            self._check_writable(readers=readers is not None),
             self.scope,
             note_id,
             content=content,
             tags=tags,
             expected_hash=expected_hash,
+            readers=readers,
+            dedicated=self._space.dedicated,
         )
 
     def delete(self, note_id: str) -> MemoryNote:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Literal
 
 from amem_tui.engine import scope as rules
@@ -143,11 +143,15 @@ class NoteWriter:
         note_type: NoteType = "memory",
         links: Sequence[str] = (),
         extra: dict[str, object] | None = None,
+        readers: Sequence[str] = (),
+        dedicated: Mapping[str, str] | None = None,
     ) -> MemoryNote:
         """Write a note: private by default, shared only when asked.
 
-        Content identical to an active note already in the same scope returns that
-        note instead of writing a copy.
+        ``readers`` names the agents besides the writer that may read a private note by
+        id (``dedicated``: the Mode B agents' collections, where such a reader reads
+        nothing). Content identical to an active note already in the same scope
+        returns that note instead of writing a copy.
         """
         check_content(content)
         tags, keywords, links = (
@@ -164,11 +168,28 @@ class NoteWriter:
                 f"agent '{scope.agent}' is Mode B (collection {scope.collection}): "
                 "it has no shared scope, so it cannot write shared notes"
             )
+        readers = check_texts(readers, "readers")
+        if readers:
+            if shared:
+                raise InvalidInput(
+                    "a shared note is read by every agent (readers ['*']): "
+                    "choose readers for a private note, or publish it"
+                )
+            denial = rules.readers_denial(scope, readers, dedicated or {})
+            if denial is not None:
+                raise denial
         access = rules.shared_access(scope.agent) if shared else rules.private_access(scope.agent)
+        if readers:
+            access.readers = rules.chosen_readers(scope.agent, readers)
         digest = content_hash(content)
         with self.lock:
             service.ensure()
             existing = self._same_content(service, access.agent_id, digest)
+            if existing is not None and readers and existing.readers != access.readers:
+                raise InvalidInput(
+                    f"note {existing.id} already holds this content; choose its readers "
+                    f"with: update {existing.id} --readers …"
+                )
             if existing is not None:
                 return existing
             now = self.time.now()
@@ -298,14 +319,18 @@ class NoteWriter:
         content: str | None = None,
         tags: Sequence[str] | None = None,
         expected_hash: str | None = None,
+        readers: Sequence[str] | None = None,
+        dedicated: Mapping[str, str] | None = None,
     ) -> MemoryNote:
-        """Change a note's content and/or tags; new content is re-embedded.
+        """Change a note's content, tags and/or readers; new content is re-embedded.
 
+        ``readers`` (the owner's alone, as publishing is) replaces the agents besides
+        the owner that may read the private note by id; ``[]`` leaves the owner alone.
         ``expected_hash`` guards against overwriting a change made elsewhere since
         the note was loaded.
         """
-        if content is None and tags is None:
-            raise InvalidInput("nothing to update: give new content or tags")
+        if content is None and tags is None and readers is None:
+            raise InvalidInput("nothing to update: give new content, tags or readers")
 
         def change(scope: AgentScope, note: MemoryNote) -> bool:
             # Checked once the write rule has passed: a refusal must never hide behind
@@ -315,6 +340,8 @@ class NoteWriter:
             new_tags = check_texts(tags, "tags") if tags is not None else None
             if expected_hash is not None and note.hash != expected_hash:
                 raise StaleNote(note.id, expected_hash, note.hash)
+            if readers is not None:
+                self._set_readers(scope, note, check_texts(readers, "readers"), dedicated)
             changed: dict[str, object] = {}
             reembed = False
             if content is not None and content != note.content:
@@ -332,7 +359,27 @@ class NoteWriter:
                 self.record(note, "crud_update", scope.agent, **changed)
             return reembed
 
-        return self.modify(service, scope, note_id, "update", change)
+        # Readers are the owner's to choose, as sharing is: checked before anything else.
+        action = "set the readers of" if readers is not None else "update"
+        return self.modify(service, scope, note_id, action, change, owner_only=readers is not None)
+
+    @staticmethod
+    def _set_readers(
+        scope: AgentScope,
+        note: MemoryNote,
+        readers: list[str],
+        dedicated: Mapping[str, str] | None,
+    ) -> None:
+        if note.is_shared:
+            raise InvalidInput(
+                f"note {note.id} is shared: every agent reads it (readers ['*']); "
+                "unpublish it first to choose its readers"
+            )
+        denial = rules.readers_denial(scope, readers, dedicated or {})
+        if denial is not None:
+            raise denial
+        owner = note.effective_owner or scope.agent
+        note.readers = rules.chosen_readers(owner, readers)
 
     def set_active(
         self, service: CollectionService, scope: AgentScope, note_id: str, active: bool

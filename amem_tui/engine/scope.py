@@ -8,7 +8,7 @@ query types. Nothing here touches a store.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Literal
@@ -430,12 +430,19 @@ def selective_sentence(note: MemoryNote) -> str | None:
     if note.agent_id == SHARED or note.malformed:
         return None
     _, readers = read_access(note)
+    return readers_sentence(note.agent_id or DEFAULT_AGENT, readers)
+
+
+def readers_sentence(agent_id: str, readers: Sequence[str]) -> str | None:
+    """What openclaw-amem gives the agents ``readers`` names, of a private note whose
+    ``agent_id`` is ``agent_id`` (None when they name no other agent): for an author
+    choosing readers, before the note is written."""
     if EVERYONE in readers:
         return (
             "openclaw-amem: getNote returns it to any agent (readers '*'); only "
-            f"'{note.agent_id}'s memory_search finds it (agent_id '{SHARED}' shares a note)"
+            f"'{agent_id}'s memory_search finds it (agent_id '{SHARED}' shares a note)"
         )
-    others = [r for r in dict.fromkeys(readers) if r != note.agent_id]
+    others = [r for r in dict.fromkeys(readers) if r != agent_id]
     if not others:
         return None
     names = ", ".join(others)
@@ -443,6 +450,54 @@ def selective_sentence(note: MemoryNote) -> str | None:
         f"openclaw-amem: getNote returns it to {names}; their memory_search, memory_list "
         "and counts do not"
     )
+
+
+# ------------------------------------------------------ readers an owner chooses
+#: Why readers an owner chooses are only ever read by id (said wherever they are set).
+READERS_ARE_GET_ONLY = (
+    "readers are read by id only: openclaw-amem's getNote returns the note to them, "
+    "their memory_search, memory_list and counts never do (only publishing shares a "
+    "note with every agent's searches)"
+)
+
+
+def chosen_readers(owner: str, readers: Sequence[str]) -> list[str]:
+    """The ``readers`` field of a private note whose owner chose ``readers``: the owner
+    first (it always reads its own note), then each chosen agent once."""
+    return list(dict.fromkeys([owner, *readers]))
+
+
+def readers_denial(
+    scope: AgentScope, readers: Sequence[str], dedicated_collections: Mapping[str, str]
+) -> InvalidInput | None:
+    """Why ``scope``'s agent may not give a private note these ``readers`` (None: it
+    may), when the choice would mean nothing to openclaw-amem.
+
+    A Mode B agent's collection is read by nobody else; a Mode B reader reads only its
+    own collection; ``*`` and ``shared`` are what publishing sets, not readers.
+    """
+    if scope.mode == "B":
+        return InvalidInput(
+            f"agent '{scope.agent}' is Mode B (collection {scope.collection}): no other "
+            "agent reads its collection, so readers would give nobody anything"
+        )
+    for reader in readers:
+        if reader in RESERVED_AGENT_IDS:
+            return InvalidInput(
+                f"'{reader}' cannot be a reader: readers name agents; to share a note "
+                "with every agent, publish it (add --shared, or publish ID)"
+            )
+        try:
+            validate_agent_id(reader)
+        except InvalidInput as exc:
+            return InvalidInput(f"reader {exc.message}")
+        own = dedicated_collections.get(reader)
+        if own is not None and reader != scope.agent:
+            return InvalidInput(
+                f"'{reader}' is Mode B: it reads only its own collection '{own}', so "
+                f"naming it a reader of a note in '{scope.collection}' gives it nothing"
+            )
+    return None
 
 
 def hidden_reason(

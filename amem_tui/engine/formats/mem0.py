@@ -69,6 +69,11 @@ MEM0_VIEW_KEYS = (
 BOOKKEEPING_COLLECTIONS = ("memory_migrations",)
 ENTITIES_SUFFIX = "_entities"
 
+#: Why readers cannot be chosen for a mem0 memory.
+NO_READERS = (
+    "readers are not part of mem0: the OpenClaw mem0 plugin reads a memory by its "
+    "user_id alone, and amem-tui never writes mem0 memories"
+)
 NO_USER_ID = "user_id is missing: the OpenClaw mem0 plugin never reads this memory"
 READ_ONLY_REASON = (
     "amem-tui reads them but never writes them: it shows mem0 stores as the OpenClaw "
