@@ -349,6 +349,7 @@ class MainScreen(Screen[None]):
         pane = self.panes.shared
         pane.list_kind("shared" if pane.kind == "get_only" else "get_only")
         self.panes.work_in("shared")
+        self.browser.show_subject()
 
     def action_switch_agent(self) -> None:
         """Choose another agent (mem0: another user and agent) from a list."""

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
         ConsolidationRun,
         MemoryEngine,
         MemoryNote,
+        SearchHit,
         SearchResult,
     )
     from amem_tui.tui.actions import FocusArea
@@ -69,6 +70,11 @@ class NoteBrowser(Vertical):
         #: Why the agent has no notes at all (the collection does not exist), said in the
         #: detail view while no row is highlighted.
         self.nothing_here: str | None = None
+        #: The run the detail view shows while the history pane has the focus.
+        self.run_shown: ConsolidationRun | None = None
+        #: The detail view shows the hidden matches of the search on screen (as the
+        #: search box last said: it posts each change).
+        self.hidden_shown = False
 
     def compose(self) -> ComposeResult:
         yield SearchBox(self.engine, id="search-box")
@@ -135,12 +141,16 @@ class NoteBrowser(Vertical):
         """Another agent is about to be shown: what was selected and found goes."""
         self.detail.forget_note()
         self.search_box.forget_result()
+        self.hidden_shown = False
 
     def merge(self, update: FollowUpdate) -> None:
-        """Merge what follow mode found into the panes; a changed subject loads again."""
+        """Merge what follow mode found into the panes; a changed subject loads again,
+        and so does the next row's note when the subject's row went."""
         subject, loaded = self.selected_id, self.detail.note_data is not None
         changed = self.panes.merge(update) and not self.link_shown
-        if changed and subject is not None and loaded and self.scope is not None:
+        if self.selected_id != subject:
+            self.show_subject()
+        elif changed and subject is not None and loaded and self.scope is not None:
             self.detail.load_note(self.scope, subject, None)
 
     # ---------------------------------------------------------- the subject
@@ -159,15 +169,15 @@ class NoteBrowser(Vertical):
     @property
     def _detail_taken(self) -> bool:
         """The detail view shows a run (the history has the focus) or hidden matches."""
-        in_history = self.panes.tab_of(self.screen.focused) == "history"
-        run = in_history and self.panes.history.current_run is not None
-        return run or self.search_box.showing_hidden
+        return self.run_shown is not None or self.hidden_shown
 
     def show_subject(self, after: float = 0.0) -> None:
         """Show the subject in the detail view (loaded ``after`` seconds from now)."""
+        self._show(self.panes.subject_id, self.panes.subject_hit, after)
+
+    def _show(self, subject: str | None, hit: SearchHit | None, after: float = 0.0) -> None:
         if self.scope is not None and not self._detail_taken:
             self.link_shown = None
-            subject, hit = self.panes.subject_id, self.panes.subject_hit
             if subject is None and self.nothing_here is not None:
                 self.detail.forget_note()
                 self.detail.show_message(self.nothing_here)  # why no row is there
@@ -181,8 +191,8 @@ class NoteBrowser(Vertical):
             self.panes.pane(self.panes.working).select(before)
         self.show_subject(after)
 
-    def on_panes_subject_changed(self) -> None:
-        self.show_subject()
+    def on_panes_subject_changed(self, message: Panes.SubjectChanged) -> None:
+        self._show(message.note_id, message.hit)
 
     def on_note_loaded(self, message: NoteLoaded) -> None:
         """Draw the note loaded, unless the detail view is taken meanwhile."""
@@ -193,23 +203,26 @@ class NoteBrowser(Vertical):
     def _follow_link(self, message: NoteDetail.FollowLink) -> None:
         if self.panes.select(message.note_id):
             self.panes.focus_tab(self.panes.working)
+            self.show_subject()
         elif self.scope is not None:  # in no pane: the detail shows it, and it is the subject
             self.link_shown = message.note_id
             self.detail.load_note(self.scope, message.note_id, None)
 
     # ------------------------------------------------------------ the runs
     def on_descendant_focus(self, event: DescendantFocus) -> None:
-        run = self.panes.history.current_run
-        if self.panes.tab_of(event.widget) == "history" and run is not None:
-            self.show_run(run)
+        """The focus left the history: the detail view is the subject's again (the
+        history pane itself says which run it has when it takes the focus)."""
+        if self.panes.tab_of(event.widget) != "history":
+            self.run_shown = None
 
     @on(HistoryPane.Highlighted)
     def _run_highlighted(self, message: HistoryPane.Highlighted) -> None:
-        if message.run is not None and self.panes.history.table.has_focus:
+        if message.run is not None and message.focused:
             self.show_run(message.run)
 
     def show_run(self, run: ConsolidationRun) -> None:
         """Show a consolidation run in the detail view, with the keys that undo it."""
+        self.run_shown = run
         active, display = self.screen.active_bindings, self.app.get_key_display
         undo, merge = key_for(active, display, "undo"), key_for(active, display, "undo_merge")
         hint = f"{undo} undoes this run; {merge} (or Enter in the list of merges) undoes "
@@ -231,12 +244,14 @@ class NoteBrowser(Vertical):
     def on_search_box_cleared(self) -> None:
         """The query is gone: the listings come back, the hit highlighted stays so."""
         subject = self.selected_id
+        self.hidden_shown = False
         self.panes.show_listings()
         self.reselect(subject, after=DETAIL_AFTER_SEARCH)
 
     def on_search_box_results(self, message: SearchBox.Results) -> None:
         """Hits in the panes they belong to; a new query's best hit is the subject."""
         result, subject = message.result, self.selected_id
+        self.hidden_shown = message.show_hidden
         with self.app.batch_update():  # the hits and the titles in one frame
             best = self.panes.show_hits(result)
             if best is not None and message.fresh:
@@ -246,20 +261,22 @@ class NoteBrowser(Vertical):
 
     def on_search_box_failed(self, message: SearchBox.Failed) -> None:
         """A failed search shows no hits (the failure itself is notified)."""
+        self.hidden_shown = False
         self.panes.show_no_hits(message.query)
         self._after_search(message.focus, None, self.selected_id)
 
     def _after_search(self, focus: bool, hidden: SearchResult | None, subject: str | None) -> None:
         if focus:
             self.panes.focus_tab(self.panes.working)
-        if hidden is not None:
-            self.detail.show_hidden(hidden)
-        else:
+        if hidden is None:
             self.detail.forget_note()
             self.reselect(subject, after=DETAIL_AFTER_SEARCH)
+        else:
+            self.detail.show_hidden(hidden)
 
     def on_search_box_hidden_matches(self, message: SearchBox.HiddenMatches) -> None:
         """Show the hidden matches in the detail view, or the subject again."""
+        self.hidden_shown = message.shown
         if message.shown:
             self.detail.show_hidden(message.result)
         else:

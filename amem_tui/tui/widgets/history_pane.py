@@ -32,6 +32,8 @@ from amem_tui.tui.widgets.tabbed_pane import TabbedPane
 if TYPE_CHECKING:
     from datetime import datetime
 
+    from textual.events import DescendantFocus
+
     from amem_tui.engine import (
         Activity,
         AgentScope,
@@ -122,9 +124,11 @@ class HistoryPane(TabbedPane):
 
     @dataclass
     class Highlighted(Message):
-        """The cursor moved to a run."""
+        """The cursor moved to a run, or the list of runs took the focus."""
 
         run: ConsolidationRun | None
+        #: The list of runs has the focus (the detail view then shows the run).
+        focused: bool
 
     #: The table of runs, and the line said instead when there are none.
     table: getters.query_one[DataTable[Text]] = getters.query_one(DataTable)
@@ -245,7 +249,13 @@ class HistoryPane(TabbedPane):
         """Tell the screen which run is under the cursor."""
         event.stop()
         key = event.row_key.value if event.row_key is not None else None
-        self.post_message(self.Highlighted(self.runs.get(str(key)) if key else None))
+        run = self.runs.get(str(key)) if key else None
+        self.post_message(self.Highlighted(run, self.table.has_focus))
+
+    def on_descendant_focus(self, event: DescendantFocus) -> None:
+        """The list of runs took the focus: say which run it is on."""
+        if event.widget is self.table:
+            self.post_message(self.Highlighted(self.current_run, True))
 
     # ----------------------------------------------------------- consolidate
     def consolidate(self, scope: AgentScope) -> None:

@@ -64,10 +64,11 @@ class NotePane(TabbedPane):
 
     @dataclass
     class Highlighted(Message):
-        """The cursor moved to a note."""
+        """The cursor moved to a note (found by the search when ``hit`` is given)."""
 
         pane: NotePane
         note_id: str | None
+        hit: SearchHit | None = None
 
     #: What the pane says instead of (or under) its rows.
     message_line = getters.query_one(".pane-message", Static)
@@ -522,7 +523,8 @@ class NotePane(TabbedPane):
         if event.data_table is not self.table:
             return  # the table not shown (its cursor set as its rows were replaced)
         key = event.row_key.value if event.row_key is not None else None
-        self.post_message(self.Highlighted(self, str(key) if key is not None else None))
+        note_id = str(key) if key is not None else None
+        self.post_message(self.Highlighted(self, note_id, self.hits.get(note_id or "")))
         near_end = event.cursor_row >= self.loaded - PREFETCH_ROWS
         if (
             not self.searching

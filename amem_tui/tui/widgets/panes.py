@@ -12,13 +12,17 @@ highlighted row of the note pane the user works in (:attr:`Panes.working`). That
 is the focused one; with the focus elsewhere (the search box, the detail), it is the
 note pane focused last. Only the working pane can change the subject: a cursor moved
 in the other one (rows rebuilt by a search or a reload) changes nothing. When the
-subject changes, :class:`Panes.SubjectChanged` goes up.
+user changes the subject (a key, a click, the focus), :class:`Panes.SubjectChanged`
+goes up. What the browser changes here (rows shown, a note selected, a merge) says
+nothing back: the browser shows the subject itself (attributes down, messages up).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Literal
+from functools import update_wrapper
+from typing import TYPE_CHECKING, ClassVar, Concatenate, Literal, ParamSpec, TypeVar
 
 from rich.text import Text
 from textual import getters
@@ -27,6 +31,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.reactive import reactive
+from textual.widgets import DataTable
 
 from amem_tui.tui.messages import Watched
 from amem_tui.tui.scope_loader import listing_of, no_shared_reason, private_title
@@ -46,6 +51,24 @@ TAB_ORDER: tuple[TabName, ...] = ("private", "shared", "history")
 TAB_HINT = "Tab: next pane"
 
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def placed_by_caller(
+    method: Callable[Concatenate[Panes, _P], _R],
+) -> Callable[Concatenate[Panes, _P], _R]:
+    """Rows and cursors that ``method`` moves are its caller's doing: the cursors say
+    nothing back (the caller knows the subject it made, and shows it)."""
+
+    def placing(self: Panes, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with self.prevent(DataTable.RowHighlighted, Panes.SubjectChanged):
+            return method(self, *args, **kwargs)
+
+    update_wrapper(placing, method)
+    return placing
+
+
 class Panes(Horizontal):
     """The note panes and the history pane, side by side or as tabs; the subject."""
 
@@ -56,9 +79,11 @@ class Panes(Horizontal):
 
     @dataclass
     class SubjectChanged(Message):
-        """The subject is another note (``note_id``; None: no row is highlighted)."""
+        """The subject is another note (``note_id``; None: no row is highlighted), found
+        by the search when ``hit`` is given."""
 
         note_id: str | None
+        hit: SearchHit | None
 
     private = getters.child_by_id("private", NotePane)
     shared = getters.child_by_id("shared", NotePane)
@@ -114,16 +139,13 @@ class Panes(Horizontal):
     def work_in(self, which: PaneName) -> None:
         """Make ``which`` the working pane. The focus goes with it when a note pane held
         it: the focused note pane is always the working one."""
-        moved = which != self.working
         self.working = which
         if self._note_pane_of(self.screen.focused) is not None:
-            self.focus_tab(which)  # its focus event says the subject changed
-        else:
-            if self.current_tab != "history":
-                self.current_tab = which
-            if moved:
-                self.post_message(self.SubjectChanged(self.subject_id))
+            self.focus_tab(which)
+        elif self.current_tab != "history":
+            self.current_tab = which
 
+    @placed_by_caller
     def select(self, note_id: str) -> bool:
         """Highlight ``note_id``: in the working pane if it is there, else in the other
         (which becomes the working pane). False when no pane has its row."""
@@ -136,9 +158,8 @@ class Panes(Horizontal):
     def on_note_pane_highlighted(self, message: NotePane.Highlighted) -> None:
         """A cursor moved: the subject changes when it moved in the working pane."""
         message.stop()
-        pane = message.pane
-        if pane.which == self.working and pane.current_id == message.note_id:
-            self.post_message(self.SubjectChanged(message.note_id))
+        if message.pane.which == self.working:
+            self.post_message(self.SubjectChanged(message.note_id, message.hit))
 
     def on_descendant_focus(self, event: DescendantFocus) -> None:
         """A focused note pane is the working pane; as tabs, the focused pane is shown."""
@@ -148,7 +169,8 @@ class Panes(Horizontal):
         pane = self._note_pane_of(event.widget)
         if pane is not None:
             self.working = pane.which
-            self.post_message(self.SubjectChanged(pane.current_id))
+            current = pane.current_id
+            self.post_message(self.SubjectChanged(current, pane.hits.get(current or "")))
 
     def _note_pane_of(self, widget: Widget | None) -> NotePane | None:
         for pane in (self.private, self.shared):
@@ -157,6 +179,7 @@ class Panes(Horizontal):
         return None
 
     # ---------------------------------------------------------------- contents
+    @placed_by_caller
     def show_scope(self, data: ScopeData, include_inactive: bool, listings: bool) -> None:
         """An agent's listings and history as loaded; ``listings``: show the listings now
         (else the hits stay until the query in the box is searched as this agent)."""
@@ -181,6 +204,7 @@ class Panes(Horizontal):
                 self.work_in("private")
         self.arrange_panes()
 
+    @placed_by_caller
     def show_listings(self) -> None:
         """The agent's listings, as kept (a search was cleared, or another agent shown)."""
         self.private.show_kept_listing()
@@ -188,6 +212,7 @@ class Panes(Horizontal):
             self.shared.show_kept_listing()
         self.arrange_panes()
 
+    @placed_by_caller
     def show_hits(self, result: SearchResult) -> PaneName | None:
         """Each hit in the pane it belongs to, best first; the best hit's pane is returned."""
         private = [h for h in result.hits if h.because in ("private", "collection")]
@@ -200,6 +225,7 @@ class Panes(Horizontal):
             return None
         return "private" if result.hits[0] in private else "shared"
 
+    @placed_by_caller
     def show_no_hits(self, query: str) -> None:
         """No hits at all (the search failed)."""
         self.private.show_hits([], query)
@@ -219,6 +245,7 @@ class Panes(Horizontal):
             watch.extend(i for i in pane.ids_in_view() if i in shown[pane.which] and i not in watch)
         return Watched(shown, watch, list(self.history.runs.values()))
 
+    @placed_by_caller
     def merge(self, update: FollowUpdate) -> bool:
         """Merge what follow mode found into the note panes (each cursor kept on its
         note); True when the subject itself changed."""
@@ -247,8 +274,12 @@ class Panes(Horizontal):
                 return name
         return None
 
+    @placed_by_caller
     def focus_tab(self, name: TabName) -> None:
         """Show a pane (as the current tab when narrow) and put the focus in it."""
+        self._focus_tab(name)
+
+    def _focus_tab(self, name: TabName) -> None:
         self.current_tab = name
         pane = self.tab_pane(name)
         table = self.history.table if name == "history" else self.pane(name).table
@@ -261,7 +292,7 @@ class Panes(Horizontal):
         index = TAB_ORDER.index(current) + step if current is not None else -1
         if not self.narrow or not 0 <= index < len(TAB_ORDER):
             raise SkipAction()  # the screen's own Tab moves the focus on
-        self.focus_tab(TAB_ORDER[index])
+        self._focus_tab(TAB_ORDER[index])  # the user's move: the subject changes
 
     def arrange_panes(self) -> None:
         """Show the panes as tabs or side by side, at their widths (called as titles and

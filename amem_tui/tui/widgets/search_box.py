@@ -54,7 +54,7 @@ from amem_tui.tui.widgets.query_input import QueryInput
 from amem_tui.tui.workers import ReportsWorkerFailures
 
 if TYPE_CHECKING:
-    from amem_tui.engine import AgentScope, MemoryEngine, SearchResult
+    from amem_tui.engine import AgentScope, AgentView, MemoryEngine, SearchResult
 
 #: Hits (and hidden matches) asked for per search.
 SEARCH_LIMIT = 40
@@ -321,12 +321,13 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         newer text waits less. The hits go out first; the hidden matches follow in a
         HiddenFound, unless a newer query came meanwhile.
         """
+        view = self.engine.agent(scope)
         try:
             # Approximate (HNSW) on big collections, as the agent's own Qdrant searches.
-            result = self.engine.agent(scope).search(
+            result = view.search(
                 query,
                 # On mem0 what the plugin's memory_search returns: its own topK.
-                limit=self._limit(scope),
+                limit=pane_limit(view),
                 exact=False,
                 stop=lambda: not self._is_current(generation, query),
                 wait=False,
@@ -351,18 +352,10 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         if not self._is_current(generation, query) or worker.is_cancelled:
             return
         try:
-            hidden, notice = self.engine.agent(scope).hidden_matches(
-                query, limit=SEARCH_LIMIT, exact=False
-            )
+            hidden, notice = view.hidden_matches(query, limit=SEARCH_LIMIT, exact=False)
         except Exception:  # the hits are shown; a failing store shows on the next load
             return
         self.post_message(HiddenFound(generation, query, hidden, notice))
-
-    def _limit(self, scope: AgentScope) -> int | None:
-        """How many hits to ask for: a pane's worth, or on a mem0 collection the plugin's
-        own limit (None: its topK, as the agent's memory_search asks)."""
-        mem0 = self.engine.collection(scope.collection).format == "mem0"
-        return None if mem0 else SEARCH_LIMIT
 
     def _is_current(self, generation: int, query: str) -> bool:
         return generation == self.generation and query == self.query_text
@@ -499,3 +492,9 @@ class SearchBox(ReportsWorkerFailures, Vertical):
             no_wrap=True,
             overflow="ellipsis",
         )
+
+
+def pane_limit(view: AgentView) -> int | None:
+    """How many hits to ask for: a pane's worth, or on a mem0 collection the plugin's
+    own limit (None: its topK, as the agent's memory_search asks)."""
+    return None if view.service.format == "mem0" else SEARCH_LIMIT
