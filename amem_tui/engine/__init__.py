@@ -55,6 +55,7 @@ if TYPE_CHECKING:
         UserNotChosen,
     )
     from amem_tui.engine.formats.mem0 import is_mem0_note, is_subagent_session, parse_namespace
+    from amem_tui.engine.graph import Neighbour, Neighbourhood
     from amem_tui.engine.inventory import CollectionView, StoreStatus
     from amem_tui.engine.keywords import tokenize
     from amem_tui.engine.models import (
@@ -92,6 +93,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "AgentScope": ("amem_tui.engine.scope", "AgentScope"),
     "AgentStats": ("amem_tui.engine.stats", "AgentStats"),
     "AgentView": ("amem_tui.engine.agent_view", "AgentView"),
+    "Neighbour": ("amem_tui.engine.graph", "Neighbour"),
+    "Neighbourhood": ("amem_tui.engine.graph", "Neighbourhood"),
     "AmemError": ("amem_tui.engine.errors", "AmemError"),
     "AuditReport": ("amem_tui.engine.audit", "AuditReport"),
     "COMPARE_SCOPES": ("amem_tui.engine.compare", "COMPARE_SCOPES"),
@@ -189,6 +192,8 @@ __all__ = [
     "MergeRecord",
     "ModelMismatch",
     "ModelUnavailable",
+    "Neighbour",
+    "Neighbourhood",
     "NotFound",
     "NotePage",
     "NoteRef",

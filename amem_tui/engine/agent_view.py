@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from amem_tui.engine import reading
+from amem_tui.engine import graph, reading
 from amem_tui.engine import scope as rules
 from amem_tui.engine import search as searching
 from amem_tui.engine.clock import Timekeeper
@@ -139,6 +139,11 @@ class AgentView:
     def linked(self, note: MemoryNote) -> list[tuple[str, MemoryNote | None]]:
         """Each link of a note with its target, or None where the read rule hides it."""
         return reading.linked(self.service, self.scope, note)
+
+    def neighbourhood(self, note_id: str, depth: int = graph.DEPTH) -> graph.Neighbourhood:
+        """The notes ``note_id`` links to and those linking to it, ``depth`` links out,
+        as the agent may see them (the unreadable ones counted, never named)."""
+        return graph.neighbourhood(self.service, self.scope, self.get(note_id), depth)
 
     def redact(self, notes: Sequence[MemoryNote]) -> list[MemoryNote]:
         """Copies of ``notes`` fit to show the agent: links and conflicts to notes it may

@@ -289,6 +289,25 @@ MAIN_ACTIONS: tuple[Action, ...] = (
             15, "Overview of the store", "notes over time, who shares what, consolidation savings"
         ),
     ),
+    Action(
+        "graph",
+        "n",
+        "graph",
+        "Links",
+        show=False,
+        palette=PaletteEntry(
+            16,
+            "Show the note's links",
+            "two links out, both ways, as this agent sees them; unreadable notes counted",
+        ),
+    ),
+)
+
+#: The memory graph's actions (Enter on a note makes it the centre).
+GRAPH_ACTIONS: tuple[Action, ...] = (
+    Action("graph.close", "escape,q", "close", "Back"),
+    Action("graph.centre", "enter", "centre", "Centre here"),
+    Action("graph.back", "backspace", "back", "Previous centre"),
 )
 
 #: The compare screen's actions.

@@ -416,6 +416,16 @@ class MainScreen(Screen[None]):
 
         self.app.push_screen(OverviewScreen(self.engine, following=self.follow_bar.following))
 
+    def action_graph(self) -> None:
+        """The subject's links, two out both ways, as the agent sees them."""
+        from amem_tui.tui.screens.graph import GraphScreen
+
+        note = self.subject()
+        if self.scope is None or note is None:
+            self.app.notify("Highlight a note first: its links are shown.", markup=False)
+            return
+        self.app.push_screen(GraphScreen(self.engine, self.scope, note.id))
+
     def action_audit(self) -> None:
         """The audit report of the whole store (built in a worker)."""
         self.app.notify("Building the audit report…", markup=False, timeout=3)
