@@ -296,7 +296,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "Links",
         show=False,
         palette=PaletteEntry(
-            16,
+            19,
             "Show the note's links",
             "two links out, both ways, as this agent sees them; unreadable notes counted",
         ),
