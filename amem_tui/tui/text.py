@@ -64,11 +64,6 @@ def literal(value: object, style: str = "", limit: int = DETAIL_LIMIT) -> Text:
     return shown
 
 
-def plural(count: int, word: str) -> str:
-    """``1 merge``, ``2 merges``."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 #: The narrowest a column is cut to when a table is wider than the screen.
 NARROWEST_COLUMN = 8
 

@@ -395,9 +395,9 @@ async def test_a_waiting_detail_load_is_dropped_when_a_query_is_typed() -> None:
         # A load that waits (as after a cleared search) for a note the next query's hits
         # will replace at once: typing drops it, so it is neither read nor drawn, even
         # when the search takes longer than the wait.
-        # (A longer wait than the app's, so a busy machine cannot end it before the
-        # keys are read.)
-        wait = 4 * DETAIL_AFTER_SEARCH
+        # (Seconds longer than the app's wait, so a busy machine cannot end it before
+        # the keys are read.)
+        wait = 3.0
         main.detail_view.load_note(main.scope, other, None, after=wait)
         burst(app, "/deploy freeze")
         await wait_started(pilot, gated)

@@ -17,7 +17,7 @@ from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.widgets.note_pane import NotePane
-from tests.support.tui import demo_app, demo_engine, main_screen, settle, started
+from tests.support.tui import demo_app, demo_engine, main_screen, settle, started, until
 
 
 def pane(app: Any, which: str) -> NotePane:
@@ -138,8 +138,8 @@ async def test_live_search_shows_only_visible_hits_and_clearing_restores() -> No
         assert "hits for 'production deploy frozen' as dev" in status
         # Clearing the query brings back the full lists.
         main_screen(app).query_one("#search", Input).value = ""
-        await settle(pilot)
-        assert not pane(app, "private").searching
+        # The listings come back once the box has stayed empty a moment (a timer).
+        await until(pilot, lambda: not pane(app, "private").searching)
         assert len(row_ids(app, "private")) == 6
 
 

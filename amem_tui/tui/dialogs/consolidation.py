@@ -12,7 +12,7 @@ from textual.widgets import Button, Static
 
 from amem_tui.tui.dialogs.base import Dialog, DialogBody
 from amem_tui.tui.render import merge_text
-from amem_tui.tui.text import plural
+from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.engine import ConsolidationRun

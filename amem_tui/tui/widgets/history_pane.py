@@ -26,8 +26,9 @@ from amem_tui.tui.messages import (
     HistoryRefreshed,
     PreviewReady,
 )
-from amem_tui.tui.text import cell, one_line, plural
+from amem_tui.tui.text import cell, one_line
 from amem_tui.tui.widgets.tabbed_pane import TabbedPane
+from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from datetime import datetime
