@@ -1,7 +1,8 @@
 """``amem-tui``: the TUI by default, and headless subcommands on the same engine.
 
 Exit codes: 0 done; 2 rejected input; 3 permission denied or read-only;
-4 not found or not visible; 5 store or model unavailable.
+4 not found or not visible; 5 store or model unavailable; 75 (``EX_TEMPFAIL``) the
+nightly pass runs elsewhere: another process holds its run lock.
 
 Layout: :mod:`.parser` lists the subcommand modules (one per concept: agents, notes,
 search, compare, stats, demo, consolidation, store, audit, transfer, serve), each

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command, NoOptions, UsageError
+from amem_tui.cli.nightly import AllAgentsPass, all_agents, all_agents_text, check_options
 from amem_tui.cli.output import FLATTEN, shorten
 from amem_tui.wording import plural
 
@@ -24,19 +25,34 @@ DRY_RUN_MESSAGE = (
 
 # --------------------------------------------------------------- consolidate
 def consolidate_arguments(parser: argparse.ArgumentParser) -> None:
-    """``consolidate [--dry-run] [--threshold X]``."""
+    """``consolidate [--dry-run] [--threshold X] [--all-agents [--due]]``."""
     parser.add_argument(
         "--dry-run", action="store_true", help="show the planned merges, change nothing"
     )
     parser.add_argument("--threshold", type=float, default=None, help="cosine similarity, 0-1")
+    parser.add_argument(
+        "--all-agents",
+        action="store_true",
+        help="the nightly pass: every agent (each Mode B collection too), one run lock "
+        "across machines (exit 75 while another process holds it)",
+    )
+    parser.add_argument(
+        "--due",
+        action="store_true",
+        help="with --all-agents: do nothing if today's pass already ran (the day starts "
+        "at the consolidation time), and say when and who ran it",
+    )
 
 
 @dataclass(frozen=True)
 class ConsolidateOptions:
-    """``consolidate``: plan only (``--dry-run``), and the similarity to merge at."""
+    """``consolidate``: plan only (``--dry-run``), the similarity to merge at, every
+    agent (``--all-agents``), and only if the day's pass has not run (``--due``)."""
 
     dry_run: bool
     threshold: float | None
+    all_agents: bool = False
+    due: bool = False
 
 
 @dataclass(frozen=True)
@@ -53,8 +69,12 @@ class Consolidated:
     stored: bool
 
 
-def consolidate(ctx: Context, options: ConsolidateOptions) -> Consolidated:
-    """Merge the acting agent's near-duplicate private notes (or plan it with --dry-run)."""
+def consolidate(ctx: Context, options: ConsolidateOptions) -> Consolidated | AllAgentsPass:
+    """Merge the acting agent's near-duplicate private notes (or plan it with --dry-run);
+    with --all-agents, every agent's (the nightly pass: see :mod:`.nightly`)."""
+    check_options(ctx, options)
+    if options.all_agents:
+        return all_agents(ctx, options)
     if options.threshold is not None and not 0.0 < options.threshold <= 1.0:
         raise UsageError("--threshold must be above 0 and at most 1")
     scope = ctx.reading_scope() if options.dry_run else ctx.writing_scope()
@@ -195,8 +215,11 @@ def _run_lines(run: ConsolidationRun, run_id: str | None, messages: list[str]) -
     return lines
 
 
-def consolidated_text(result: Consolidated) -> str:
-    """The run (or plan): a heading line, then each merge (kept, dropped, merged content)."""
+def consolidated_text(result: Consolidated | AllAgentsPass) -> str:
+    """The run (or plan): a heading line, then each merge (kept, dropped, merged content);
+    a pass of every agent: one line per agent."""
+    if isinstance(result, AllAgentsPass):
+        return all_agents_text(result)
     return "\n".join(_run_lines(result.run, result.id, result.messages))
 
 
@@ -215,7 +238,7 @@ def history_text(runs: list[ConsolidationRun]) -> str:
 COMMANDS: tuple[Command[Any, Any], ...] = (
     Command(
         "consolidate",
-        "merge the agent's near-duplicate private notes",
+        "merge the agent's near-duplicate private notes (every agent's: --all-agents)",
         handler=consolidate,
         text=consolidated_text,
         arguments=consolidate_arguments,

@@ -260,7 +260,8 @@ def error_kind(error: BaseException) -> str:
 
 #: Facts an error may carry besides its message (the agent, the note, the rule, the
 #: agents a mistyped name could have meant, both hashes of a note changed elsewhere,
-#: the ids the start of an id matches), copied into its JSON object.
+#: the ids the start of an id matches, who holds the nightly pass's run lock), copied
+#: into its JSON object.
 ERROR_FACTS = (
     "agent",
     "note_id",
@@ -270,6 +271,10 @@ ERROR_FACTS = (
     "expected_hash",
     "actual_hash",
     "matches",
+    "host",
+    "pid",
+    "since",
+    "expires_at",
 )
 
 

@@ -30,7 +30,8 @@ PROGRAM = "amem-tui"
 DESCRIPTION = "amem-tui: the TUI by default, and headless subcommands on the same engine."
 EPILOG = (
     "Exit codes: 0 done; 2 rejected input; 3 permission denied or read-only; "
-    "4 not found or not visible; 5 store or model unavailable. With --json, errors on "
+    "4 not found or not visible; 5 store or model unavailable; 75 the nightly pass is "
+    "running elsewhere (consolidate --all-agents). With --json, errors on "
     "stderr are JSON objects."
 )
 

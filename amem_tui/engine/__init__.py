@@ -36,6 +36,19 @@ if TYPE_CHECKING:
         SideAccess,
     )
     from amem_tui.engine.consolidation import ConsolidationPlan
+    from amem_tui.engine.consolidation.nightly import (
+        NightlyPass,
+        PassProgress,
+        PassRecord,
+        PassResult,
+    )
+    from amem_tui.engine.consolidation.runlock import (
+        BUSY_EXIT_CODE,
+        Holder,
+        LockLost,
+        PassBusy,
+    )
+    from amem_tui.engine.consolidation.scheduler import ConsolidationScheduler, zone_of
     from amem_tui.engine.embed import load_in_background
     from amem_tui.engine.engine import MemoryEngine
     from amem_tui.engine.errors import (
@@ -87,6 +100,16 @@ if TYPE_CHECKING:
 #: Each public name: the module that defines it, and its name there.
 _EXPORTS: dict[str, tuple[str, str]] = {
     "AGENT_FIGURES": ("amem_tui.engine.stats", "AGENT_FIGURES"),
+    "BUSY_EXIT_CODE": ("amem_tui.engine.consolidation.runlock", "BUSY_EXIT_CODE"),
+    "ConsolidationScheduler": ("amem_tui.engine.consolidation.scheduler", "ConsolidationScheduler"),
+    "Holder": ("amem_tui.engine.consolidation.runlock", "Holder"),
+    "LockLost": ("amem_tui.engine.consolidation.runlock", "LockLost"),
+    "NightlyPass": ("amem_tui.engine.consolidation.nightly", "NightlyPass"),
+    "PassBusy": ("amem_tui.engine.consolidation.runlock", "PassBusy"),
+    "PassProgress": ("amem_tui.engine.consolidation.nightly", "PassProgress"),
+    "PassRecord": ("amem_tui.engine.consolidation.nightly", "PassRecord"),
+    "PassResult": ("amem_tui.engine.consolidation.nightly", "PassResult"),
+    "zone_of": ("amem_tui.engine.consolidation.scheduler", "zone_of"),
     "Activity": ("amem_tui.engine.activity", "Activity"),
     "ActivityKind": ("amem_tui.engine.activity", "ActivityKind"),
     "AgentConfig": ("amem_tui.engine.settings", "AgentConfig"),
@@ -160,6 +183,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
 
 __all__ = [
     "AGENT_FIGURES",
+    "BUSY_EXIT_CODE",
     "COMPARE_SCOPES",
     "DEFAULT_AGENT",
     "NOTE_FIELDS",
@@ -181,12 +205,15 @@ __all__ = [
     "ConfigError",
     "ConsolidationPlan",
     "ConsolidationRun",
+    "ConsolidationScheduler",
     "EngineSettings",
     "GroupName",
     "HiddenMatch",
+    "Holder",
     "ImportResult",
     "InvalidInput",
     "ListScope",
+    "LockLost",
     "MemoryEngine",
     "MemoryNote",
     "MergeRecord",
@@ -194,10 +221,15 @@ __all__ = [
     "ModelUnavailable",
     "Neighbour",
     "Neighbourhood",
+    "NightlyPass",
     "NotFound",
     "NotePage",
     "NoteRef",
     "PaneUpdate",
+    "PassBusy",
+    "PassProgress",
+    "PassRecord",
+    "PassResult",
     "PermissionDenied",
     "PlanOutdated",
     "Probe",
@@ -229,6 +261,7 @@ __all__ = [
     "run_activity",
     "selective_sentence",
     "tokenize",
+    "zone_of",
 ]
 
 

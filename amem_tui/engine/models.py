@@ -481,8 +481,11 @@ class SearchResult(BaseModel):
         return f"{self.search_mode} search{own}"
 
 
-#: What started a consolidation run (``undo`` and ``openclaw`` runs are recorded, never asked for).
-RunTrigger = Literal["manual", "scheduled", "undo", "openclaw"]
+#: What started a consolidation run (``undo`` and ``openclaw`` runs are recorded, never
+#: asked for): by hand, an outside scheduler (``consolidate --all-agents --due``
+#: from cron or a systemd timer), the nightly pass in a long-running process (the TUI,
+#: the engine's scheduler), an undo, or openclaw-amem itself.
+RunTrigger = Literal["manual", "scheduled", "nightly", "undo", "openclaw"]
 
 
 class NoteChange(BaseModel):

@@ -114,6 +114,9 @@ class EngineSettings(BaseModel):
     model: str | None = None
     read_only: bool = False
     consolidation_time: str = "02:30"
+    #: The time zone of ``consolidation_time`` (IANA name; None: the machine's local
+    #: time), so machines that share a store agree on when a day's pass is due.
+    consolidation_timezone: str | None = None
     #: Embedded backend for a new folder (AMEM_BACKEND): Qdrant Edge, or qdrant-client.
     backend: Literal["edge", "qdrant-local"] | None = None
     low_quality_patterns: list[str] = Field(

@@ -12,11 +12,10 @@ from amem_tui.engine.embed import TEST_MODEL
 from tests.support.paths import REPO_ROOT
 
 
-def run(
-    args: list[str | bytes], home: Path, stdin: bytes | None = None, **env: str
-) -> subprocess.CompletedProcess[bytes]:
-    """Run the CLI in a fresh process with the test embedder and private folders."""
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("AMEM_", "QDRANT_"))} | {
+def cli_env(home: Path, **env: str) -> dict[str, str]:
+    """The environment of a CLI process: the test embedder and private folders under
+    ``home``, nothing of the caller's ``AMEM_*`` or ``QDRANT_*`` settings."""
+    return {k: v for k, v in os.environ.items() if not k.startswith(("AMEM_", "QDRANT_"))} | {
         "PYTHONPATH": str(REPO_ROOT),
         "HOME": str(home),
         "AMEM_DATA_DIR": str(home / "data"),
@@ -25,14 +24,32 @@ def run(
         "AMEM_MODEL": TEST_MODEL,
         **env,
     }
+
+
+def run(
+    args: list[str | bytes], home: Path, stdin: bytes | None = None, **env: str
+) -> subprocess.CompletedProcess[bytes]:
+    """Run the CLI in a fresh process with the test embedder and private folders."""
     return subprocess.run(
         [sys.executable, "-m", "amem_tui", *args],
         cwd=REPO_ROOT,
-        env=full_env,
+        env=cli_env(home, **env),
         input=stdin,
         capture_output=True,
         timeout=120,
         check=False,
+    )
+
+
+def start(args: list[str], home: Path, **env: str) -> subprocess.Popen[bytes]:
+    """Start the CLI in a fresh process (as :func:`run`) and return at once."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "amem_tui", *args],
+        cwd=REPO_ROOT,
+        env=cli_env(home, **env),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
 
 

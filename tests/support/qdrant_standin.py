@@ -48,7 +48,9 @@ import sys
 import threading
 import time
 import warnings
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from qdrant_client import QdrantClient
@@ -92,6 +94,11 @@ class QdrantStandIn:
         self.failed: list[tuple[str, int, str]] = []
         #: Snapshots asked for, by collection (descriptions only: local mode takes none).
         self.snapshots: dict[str, list[rest.SnapshotDescription]] = {}
+        #: While set, a request it matches (method, path, parsed body) waits until
+        #: :meth:`release` (see :meth:`hold`); the ones waiting are in :attr:`held`.
+        self._hold: Callable[[str, str, Any], bool] | None = None
+        self._released = threading.Event()
+        self.held: list[str] = []
         self._lock = threading.RLock()
         self._connections: set[socket.socket] = set()
         self._server: ThreadingHTTPServer | None = None
@@ -177,6 +184,19 @@ class QdrantStandIn:
         with self._lock:
             self.client.close()
 
+    # ----------------------------------------------------------------- gates
+    def hold(self, matches: Callable[[str, str, Any], bool]) -> None:
+        """Make the requests ``matches(method, path, body)`` picks wait until
+        :meth:`release` (others are answered meanwhile): a client stopped at a known
+        point, so another one can be run against it without any sleep."""
+        self._released.clear()
+        self._hold = matches
+
+    def release(self) -> None:
+        """Let held requests (and every later one) through."""
+        self._hold = None
+        self._released.set()
+
     # -------------------------------------------------------------- requests
     def require(self, collection: str) -> None:
         """Answer 404, as the server does, for a collection that does not exist."""
@@ -207,6 +227,10 @@ class QdrantStandIn:
             except ValueError as exc:
                 raise RequestFailed(400, f"Format error in JSON body: {exc}") from exc
             query = {key: values[-1] for key, values in parse_qs(split.query).items()}
+            hold = self._hold
+            if hold is not None and hold(handler.command, path, body):
+                self.held.append(f"{handler.command} {path}")
+                self._released.wait(timeout=120)  # never forever: a failed test must end
             assert route is not None
             run, parts = route
             with self._lock, warnings.catch_warnings():

@@ -66,8 +66,10 @@ class Consolidator:
         threshold: float,
         trigger: RunTrigger,
     ) -> ConsolidationPlan:
-        if trigger not in ("manual", "scheduled"):
-            raise InvalidInput(f"trigger must be 'manual' or 'scheduled', not {trigger!r}")
+        if trigger not in ("manual", "scheduled", "nightly"):
+            raise InvalidInput(
+                f"trigger must be 'manual', 'scheduled' or 'nightly', not {trigger!r}"
+            )
         if not 0.0 < threshold <= 1.0:
             raise InvalidInput(f"threshold must be above 0 and at most 1, got {threshold}")
         run = ConsolidationRun(

@@ -1,8 +1,9 @@
-"""The nightly consolidation: an in-process daily scheduler, one run per configured agent.
+"""The nightly consolidation's schedule: when a day's pass starts, and an in-process
+daily scheduler that runs the pass of :mod:`.nightly` at that time.
 
 The clock is injected, and :meth:`ConsolidationScheduler.run_due` does one check
 without waiting, so tests drive it without sleeping; :meth:`start` runs the same
-check in a daemon thread.
+check in a daemon thread (the TUI runs it in a worker of its own instead).
 """
 
 from __future__ import annotations
@@ -10,11 +11,20 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from datetime import datetime, time, timedelta, tzinfo
-from typing import Protocol
+from typing import TYPE_CHECKING
 
-from amem_tui.engine.errors import AmemError, ConfigError
-from amem_tui.engine.models import ConsolidationRun, RunTrigger
-from amem_tui.engine.settings import EngineSettings
+from amem_tui.engine.errors import ConfigError
+from amem_tui.engine.models import ConsolidationRun
+
+if TYPE_CHECKING:
+    from amem_tui.engine.consolidation.nightly import (
+        NightlyEngine,
+        NightlyPass,
+        PassListener,
+        PassResult,
+    )
+    from amem_tui.engine.consolidation.runlock import Holder
+    from amem_tui.engine.scope import AgentScope
 
 DEFAULT_TIME = "02:30"
 #: The longest the thread sleeps between checks (so a changed clock is noticed).
@@ -50,99 +60,128 @@ def next_occurrence(after: datetime, at: time, tz: tzinfo | None = None) -> date
     raise AssertionError("unreachable: a day later is always later")  # pragma: no cover
 
 
-class Consolidates(Protocol):
-    """What the scheduler drives: an engine that consolidates agents (the facade)."""
-
-    settings: EngineSettings
-
-    @property
-    def read_only(self) -> bool:
-        """True when every write is refused."""
-        ...
-
-    @property
-    def clock(self) -> Callable[[], datetime]:
-        """The engine's clock."""
-        ...
-
-    def agent(self, agent: str) -> ConsolidatesAgent:
-        """The view of ``agent`` a run consolidates."""
-        ...
+def last_occurrence(at_or_before: datetime, at: time, tz: tzinfo | None = None) -> datetime:
+    """The latest moment at or before ``at_or_before`` when the local clock showed ``at``:
+    the scheduled start of the nightly pass that is current then (a day runs from one
+    scheduled start to the next)."""
+    local = at_or_before.astimezone(tz) if tz is not None else at_or_before.astimezone()
+    day = local.date()
+    for _ in range(3):
+        naive = datetime.combine(day, at)
+        moment = naive.replace(tzinfo=tz) if tz is not None else naive.astimezone()
+        if moment <= at_or_before:
+            return moment
+        day -= timedelta(days=1)
+    raise AssertionError("unreachable: a day earlier is always earlier")  # pragma: no cover
 
 
-class ConsolidatesAgent(Protocol):
-    """One agent's view, as the scheduler uses it."""
+def zone_of(name: str | None) -> tzinfo | None:
+    """The time zone ``name`` (IANA, e.g. ``Europe/Berlin``) names; None (the machine's
+    local time) for none; :class:`ConfigError` for a name the system does not know."""
+    if not name or not name.strip():
+        return None
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-    def consolidate(self, *, trigger: RunTrigger) -> ConsolidationRun:
-        """One consolidation run of the agent."""
-        ...
+    try:
+        return ZoneInfo(name.strip())
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(
+            f"consolidation time zone must be an IANA name such as Europe/Berlin or UTC; "
+            f"got {name!r}"
+        ) from None
 
 
 class ConsolidationScheduler:
-    """Runs consolidation for every configured agent once a day at a set local time."""
+    """Runs the nightly pass (every agent, under the run lock: see :mod:`.nightly`) once a
+    day at a set local time, in this process, as openclaw-amem runs its own.
+
+    Its runs are recorded with the trigger ``nightly``; a day whose pass another
+    process ran already (a cron job, another machine) is left alone.
+    """
 
     def __init__(
         self,
-        engine: Consolidates,
+        engine: NightlyEngine,
         *,
         at: str | None = None,
         clock: Callable[[], datetime] | None = None,
         tz: tzinfo | None = None,
-        agents: Callable[[], Sequence[str]] | None = None,
+        agents: Callable[[], Sequence[str | AgentScope]] | None = None,
         on_run: Callable[[ConsolidationRun], None] | None = None,
+        runner: str = "the engine's scheduler",
     ) -> None:
         self.engine = engine
         self.at = parse_hhmm(at or engine.settings.consolidation_time or DEFAULT_TIME)
         self.clock = clock or engine.clock
-        self.tz = tz
-        self._agents = agents or engine.settings.configured_agents
+        self.tz = tz if tz is not None else zone_of(engine.settings.consolidation_timezone)
+        self._agents = agents
         self.on_run = on_run
+        #: What the pass is recorded as having been run by (``runner`` in its record).
+        self.runner = runner
         self.last_runs: list[ConsolidationRun] = []
         self.last_errors: dict[str, str] = {}
+        #: The last pass's outcome (None before one ran, or when it could not start).
+        self.last_result: PassResult | None = None
+        #: The holder met when the last pass found the run lock taken.
+        self.last_busy: Holder | None = None
         self._next = next_occurrence(self.clock(), self.at, self.tz)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
 
+    def nightly(self) -> NightlyPass:
+        """The pass this scheduler runs (its time, zone, agents and clock)."""
+        from amem_tui.engine.consolidation.nightly import NightlyPass
+
+        return NightlyPass(
+            self.engine,
+            runner=self.runner,
+            at=f"{self.at.hour:02d}:{self.at.minute:02d}",
+            tz=self.tz,
+            agents=self._agents,
+            clock=self.clock,
+        )
+
     def next_run_time(self) -> datetime | None:
         """When the next nightly run starts (local time), or None for a read-only store."""
-        if self.engine.read_only:
+        if self.engine.settings.read_only:
             return None
         return self._next
 
-    def agents(self) -> list[str]:
-        """The agents a nightly run consolidates."""
-        return list(dict.fromkeys(self._agents()))
+    def is_due(self) -> bool:
+        """True once the next run's time has come (a check only: nothing runs)."""
+        return self.clock() >= self._next
 
-    def run_due(self) -> list[ConsolidationRun]:
-        """Run every agent's consolidation if the time has come; returns the runs made."""
+    def run_due(self, progress: PassListener | None = None) -> list[ConsolidationRun]:
+        """Run the pass if the time has come; returns the runs made."""
         with self._lock:
             now = self.clock()
             if now < self._next:
                 return []
             self._next = next_occurrence(now, self.at, self.tz)
-            if self.engine.read_only:
+            if self.engine.settings.read_only:
                 return []
-            return self.run_now()
+            return self.run_now(progress)
 
-    def run_now(self) -> list[ConsolidationRun]:
-        """Consolidate every configured agent now (trigger ``scheduled``)."""
-        runs: list[ConsolidationRun] = []
-        errors: dict[str, str] = {}
-        for agent in self.agents():
-            try:
-                run = self.engine.agent(agent).consolidate(trigger="scheduled")
-            except AmemError as exc:  # one agent's failure must not stop the others
-                errors[agent] = str(exc)
-                continue
-            except Exception as exc:  # the thread must survive anything
-                errors[agent] = f"{type(exc).__name__}: {exc}"
-                continue
-            runs.append(run)
-            if self.on_run is not None:
+    def run_now(self, progress: PassListener | None = None) -> list[ConsolidationRun]:
+        """Run today's pass now, unless it ran already (trigger ``nightly``)."""
+        from amem_tui.engine.consolidation.runlock import PassBusy
+
+        self.last_busy = None
+        try:
+            result = self.nightly().run(due=True, trigger="nightly", progress=progress)
+        except PassBusy as busy:  # another process runs it: that is its job, not a failure
+            self.last_busy, self.last_runs, self.last_errors = busy.holder, [], {}
+            return []
+        except Exception as exc:  # the thread must survive anything
+            self.last_runs, self.last_errors = [], {"": f"{type(exc).__name__}: {exc}"}
+            return []
+        self.last_result = result
+        self.last_runs, self.last_errors = list(result.runs), dict(result.errors)
+        if self.on_run is not None:
+            for run in result.runs:
                 self.on_run(run)
-        self.last_runs, self.last_errors = runs, errors
-        return runs
+        return list(result.runs)
 
     # ------------------------------------------------------------- the thread
     @property

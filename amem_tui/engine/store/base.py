@@ -129,6 +129,13 @@ class NoteStore(Protocol):
         """Replace a point's whole payload, keeping its vector."""
         ...
 
+    def put_if(self, collection: str, point: StoredPoint, expect: Filter) -> None:
+        """Write ``point`` (with its vector) as one conditional write that the store
+        applies atomically: inserted when no point has its id, replaced only when the
+        stored one matches ``expect``, else left as it is. Nothing says which happened:
+        read the point back (see :mod:`amem_tui.engine.consolidation.runlock`)."""
+        ...
+
     def retrieve(
         self, collection: str, ids: Sequence[str], with_vectors: bool = False
     ) -> list[StoredPoint]:

@@ -435,6 +435,15 @@ class EdgeStore(ShardOptimizing):
         self._update(opened, qe.UpdateOperation.upsert_points(structs), "writing", ids)
         self._note_writes(opened, len(points))
 
+    def put_if(self, collection: str, point: StoredPoint, expect: Filter) -> None:
+        """Insert ``point``, or replace the stored one only if it matches ``expect`` (a
+        conditional upsert: the shard checks the condition as it applies the write)."""
+        opened = self._require(collection)
+        target = qdrant_id(point.id)
+        struct = qe.Point(target, _vectors(point), point.payload)
+        operation = qe.UpdateOperation.upsert_points([struct], condition=to_edge_filter(expect))
+        self._update(opened, operation, "writing", [target])
+
     def set_payload(self, collection: str, point_id: str, payload: dict[str, Any]) -> None:
         """Replace a point's payload, keeping its vector."""
         opened = self._require(collection)

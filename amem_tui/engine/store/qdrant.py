@@ -334,6 +334,21 @@ class QdrantStore:
         with self._writing("writing", collection, [p.id for p in points]):
             self.client.upsert(self.resolve_alias(collection), points=structs, wait=True)
 
+    def put_if(self, collection: str, point: StoredPoint, expect: Filter) -> None:
+        """Insert ``point``, or replace the stored one only if it matches ``expect``:
+        one upsert with an ``update_filter``, which the server checks when it applies
+        the write (Qdrant 1.16 and later; an older server may ignore it)."""
+        struct = qm.PointStruct(
+            id=qdrant_id(point.id), vector=_vectors(point), payload=point.payload
+        )
+        with self._writing("writing", collection, [point.id]):
+            self.client.upsert(
+                self.resolve_alias(collection),
+                points=[struct],
+                update_filter=to_qdrant_filter(expect),
+                wait=True,
+            )
+
     def set_payload(self, collection: str, point_id: str, payload: dict[str, Any]) -> None:
         """Replace a point's payload, keeping its vector."""
         with self._writing("writing", collection, [point_id]):

@@ -139,6 +139,10 @@ class ReadOnlyGuard:
         """Refused."""
         raise ReadOnlyStore(_MESSAGE)
 
+    def put_if(self, collection: str, point: StoredPoint, expect: Filter) -> None:
+        """Refused."""
+        raise ReadOnlyStore(_MESSAGE)
+
     def delete_points(self, collection: str, ids: Sequence[str]) -> None:
         """Refused."""
         raise ReadOnlyStore(_MESSAGE)

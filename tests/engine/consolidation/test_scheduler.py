@@ -83,12 +83,12 @@ def test_runs_every_configured_agent_once_a_day() -> None:
     clock.now = datetime(2026, 11, 20, 2, 30, tzinfo=UTC)
     runs = scheduler.run_due()
     assert sorted(r.agent for r in runs) == ["dev", "main", "sandbox"]
-    assert {r.trigger for r in runs} == {"scheduled"}
+    assert {r.trigger for r in runs} == {"nightly"}
     assert all(len(r.merges) == 1 for r in runs)
     assert sorted(seen) == ["dev", "main", "sandbox"]
     assert scheduler.next_run_time() == datetime(2026, 11, 21, 2, 30, tzinfo=UTC)
     assert scheduler.run_due() == []  # not twice the same night
-    assert {r.trigger for r in engine.history()} == {"scheduled"}
+    assert {r.trigger for r in engine.history()} == {"nightly"}
     # A machine that slept through several nights runs once, then waits for the next one.
     clock.now = datetime(2026, 11, 24, 9, 0, tzinfo=UTC)
     assert len(scheduler.run_due()) == 3

@@ -1,0 +1,217 @@
+"""``consolidate --all-agents [--due]``: the nightly pass, every agent's consolidation in
+one go (see :mod:`amem_tui.engine.consolidation.nightly`), its progress on stderr, and
+what it did, or who runs it now, or when today's ran.
+
+Progress never reaches stdout: on a terminal it is one line rewritten in place; on
+redirected stderr (a cron log) one line per agent, as JSON objects with ``--json``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from amem_tui.cli.command import FailedWithReport, UsageError
+from amem_tui.cli.output import json_text, sanitize
+from amem_tui.engine import AmemError
+from amem_tui.wording import plural
+
+if TYPE_CHECKING:
+    from amem_tui.cli.consolidation import ConsolidateOptions
+    from amem_tui.cli.context import Context
+    from amem_tui.engine import ConsolidationRun, PassProgress, PassRecord
+
+
+@dataclass(frozen=True)
+class AgentOutcome:
+    """One agent's part of a pass: its run (id, merges, candidates) or why it failed."""
+
+    agent: str
+    collection: str | None
+    run_id: str | None
+    merges: int
+    candidates: int
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class AllAgentsPass:
+    """The pass: its day, whether it ran (or was skipped, or only planned), each agent's
+    outcome, and the record in the store (the day's earlier pass when skipped)."""
+
+    day: str
+    #: The scheduled start the day begins at (ISO, local time of the schedule).
+    slot: str
+    ran: bool
+    skipped: bool
+    dry_run: bool
+    trigger: str
+    agents: list[AgentOutcome]
+    merges: int
+    record: PassRecord | None
+    messages: list[str] = field(default_factory=list)
+
+
+def runner_label(options: ConsolidateOptions) -> str:
+    """What the pass records as having run it."""
+    return "consolidate --all-agents" + (" --due" if options.due else "")
+
+
+def check_options(ctx: Context, options: ConsolidateOptions) -> None:
+    """Refuse flags that cannot go together (exit 2)."""
+    if options.due and not options.all_agents:
+        raise UsageError("--due goes with --all-agents (it skips a day's pass that already ran)")
+    if not options.all_agents:
+        return
+    if ctx.options.agent or ctx.options.session_key:
+        raise UsageError("--all-agents consolidates every agent: leave out --agent/--session-key")
+    if options.due and options.dry_run:
+        raise UsageError("--due decides whether to run; a --dry-run runs nothing: use one")
+
+
+class PassProgressLine:
+    """The pass's progress on stderr: rewritten in place on a terminal, else one line
+    per agent (a JSON object each with ``--json``)."""
+
+    def __init__(self, as_json: bool) -> None:
+        self.as_json = as_json
+        self.live = sys.stderr.isatty() and not as_json
+        self.started = time.perf_counter()
+        self.last = 0.0
+
+    def __call__(self, step: PassProgress) -> None:
+        now = time.perf_counter()
+        where = f"agent {step.index} of {step.agents}, {step.agent}"
+        if self.live:
+            if step.phase == "merging" and now - self.last < 0.1 and step.done != step.total:
+                return
+            self.last = now
+            doing = {
+                "planning": "planning",
+                "merging": f"merging {step.done}/{step.total}",
+                "done": f"{plural(step.total, 'merge')}",
+                "failed": "failed",
+            }[step.phase]
+            elapsed = f" [{now - self.started:.0f} s]"
+            sys.stderr.write(f"\r\x1b[2Kconsolidate: {sanitize(where)}: {doing}{elapsed}")
+            sys.stderr.flush()
+            return
+        if step.phase not in ("done", "failed"):
+            return  # a log gets one line per agent
+        if self.as_json:
+            line = json_text(
+                {
+                    "progress": {
+                        "agent": step.agent,
+                        "index": step.index,
+                        "agents": step.agents,
+                        "phase": step.phase,
+                        "merges": step.total,
+                        "seconds": round(now - self.started, 3),
+                    }
+                },
+                one_line=True,
+            )
+        else:
+            said = "failed" if step.phase == "failed" else plural(step.total, "merge")
+            line = f"amem-tui: consolidate: {sanitize(where)}: {said} [{now - self.started:.0f} s]"
+        print(line, file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        """End the live line."""
+        if self.live:
+            sys.stderr.write("\r\x1b[2K")
+            sys.stderr.flush()
+
+
+def _outcome(run: ConsolidationRun) -> AgentOutcome:
+    return AgentOutcome(run.agent, run.collection, run.id, len(run.merges), run.candidates)
+
+
+def all_agents(ctx: Context, options: ConsolidateOptions) -> AllAgentsPass:
+    """Consolidate every agent (the nightly pass), or with ``--due`` only if the day's
+    pass has not run yet; refused with who holds it (exit 75) while another runs it."""
+    from amem_tui.engine import NightlyPass
+
+    if options.threshold is not None and not 0.0 < options.threshold <= 1.0:
+        raise UsageError("--threshold must be above 0 and at most 1")
+    engine = ctx.engine
+    if not options.dry_run:
+        engine.check_writable()
+    # --due is what a scheduler (cron, a systemd timer) runs; without it, a person.
+    trigger: Literal["scheduled", "manual"] = "scheduled" if options.due else "manual"
+    nightly = NightlyPass(engine, runner=runner_label(options))
+    progress = PassProgressLine(ctx.as_json)
+    try:
+        result = nightly.run(
+            due=options.due,
+            trigger=trigger,
+            threshold=options.threshold,
+            dry_run=options.dry_run,
+            progress=progress,
+        )
+    finally:
+        progress.close()
+    outcomes = [_outcome(run) for run in result.runs]
+    outcomes += [AgentOutcome(a, None, None, 0, 0, error) for a, error in result.errors.items()]
+    messages: list[str] = []
+    if result.skipped and result.record is not None:
+        messages.append(
+            f"the nightly pass of {result.day} already ran {result.record.describe()}; "
+            f"nothing was done (the next one is due at {nightly.next_slot().isoformat()})"
+        )
+    if result.dry_run:
+        messages.append("dry run: every agent planned, nothing stored and no lock taken")
+    if result.best_effort_lock:
+        messages.append(
+            "this Qdrant server ignores conditional writes (1.16 and later honour them): "
+            "the run lock was only best effort"
+        )
+    found = AllAgentsPass(
+        day=result.day,
+        slot=result.slot.isoformat(),
+        ran=result.ran,
+        skipped=result.skipped,
+        dry_run=result.dry_run,
+        trigger=result.record.trigger if result.record is not None else trigger,
+        agents=outcomes,
+        merges=sum(o.merges for o in outcomes),
+        record=result.record,
+        messages=messages,
+    )
+    if result.errors:
+        failed = ", ".join(sorted(result.errors))
+        raise FailedWithReport(
+            found,
+            AmemError(
+                f"the nightly pass finished, but {plural(len(result.errors), 'agent')} "
+                f"failed ({failed}): see the report on stdout"
+            ),
+        )
+    return found
+
+
+def all_agents_text(result: AllAgentsPass) -> str:
+    """A heading line, one line per agent, then the notes."""
+    if result.skipped:
+        return "\n".join(result.messages)
+    kind = "dry run of the nightly pass" if result.dry_run else "nightly pass"
+    head = (
+        f"{kind} of {result.day} (the day from {result.slot}): "
+        f"{plural(len(result.agents), 'agent')}, {plural(result.merges, 'merge')}, "
+        f"trigger {result.trigger}"
+    )
+    lines = [head]
+    for outcome in result.agents:
+        if outcome.error is not None:
+            lines.append(f"  {outcome.agent}: failed: {outcome.error}")
+            continue
+        run = "plan" if result.dry_run else f"run {outcome.run_id}"
+        lines.append(
+            f"  {outcome.agent} ({outcome.collection}): {run}, "
+            f"{plural(outcome.merges, 'merge')} of {plural(outcome.candidates, 'candidate')}"
+        )
+    lines += [f"  note: {message}" for message in result.messages]
+    return "\n".join(lines)

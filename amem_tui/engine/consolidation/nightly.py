@@ -1,0 +1,369 @@
+"""The nightly pass: every agent's consolidation in one go, at most one pass at a time
+across machines, and a record of each day's pass in the store.
+
+Every agent the configuration names or a Mode A collection holds is consolidated,
+and each Mode B agent in its own collection (mem0 memories never are). The pass runs
+under the run lock of :mod:`.runlock` and records itself (kind ``nightly_pass``) in
+the run log of the Mode A collection, beside the lock, where openclaw-amem and the
+mem0 plugin never look. A day runs from one scheduled start (``consolidation_time``
+in ``consolidation_timezone``, default 02:30 local time) to the next: with ``due`` a
+pass does nothing once that day's pass has finished, and says when and by whom.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, tzinfo
+from typing import Literal, Protocol
+
+from pydantic import BaseModel, Field
+
+from amem_tui.engine.clock import iso
+from amem_tui.engine.consolidation.runlock import (
+    HEARTBEAT,
+    LOCK_TTL,
+    Holder,
+    RunLock,
+)
+from amem_tui.engine.consolidation.runlog import RUNS_MODEL, runs_collection
+from amem_tui.engine.consolidation.scheduler import (
+    DEFAULT_TIME,
+    last_occurrence,
+    next_occurrence,
+    parse_hhmm,
+    zone_of,
+)
+from amem_tui.engine.errors import AmemError
+from amem_tui.engine.models import ConsolidationRun, RunTrigger
+from amem_tui.engine.scope import AgentScope
+from amem_tui.engine.settings import EngineSettings
+from amem_tui.engine.store.base import NoteStore, StoredPoint
+from amem_tui.engine.store.filters import Filter, Match
+
+PASS_KIND = "nightly_pass"
+_NAMESPACE = uuid.UUID("0c3f7a9e-51d2-4f6b-a8e4-2d9b6c1e7f30")
+
+
+class PassRecord(BaseModel):
+    """One day's pass as recorded in the store: its day, who ran it, and what it did."""
+
+    #: The local date of the scheduled start the pass belongs to.
+    day: str
+    #: That scheduled start (ISO, UTC).
+    slot: str
+    started_at: str
+    finished_at: str | None = None
+    status: Literal["running", "done"] = "running"
+    trigger: RunTrigger = "manual"
+    host: str = "?"
+    pid: int = 0
+    runner: str = "?"
+    agents: list[str] = Field(default_factory=list)
+    runs: list[str] = Field(default_factory=list)
+    merges: int = 0
+    errors: dict[str, str] = Field(default_factory=dict)
+
+    def describe(self) -> str:
+        """``at 2026-11-20T02:30:04.120Z by consolidate --all-agents on host db1 (pid 42)``."""
+        return f"at {self.started_at} by {self.runner} on host {self.host} (pid {self.pid})"
+
+
+@dataclass(frozen=True)
+class PassProgress:
+    """Where a pass is: agent ``index`` of ``agents`` (from 1), and that agent's merges
+    applied (``done`` of ``total``) in ``phase``."""
+
+    agent: str
+    index: int
+    agents: int
+    phase: Literal["planning", "merging", "done", "failed"]
+    done: int = 0
+    total: int = 0
+
+
+PassListener = Callable[[PassProgress], None]
+
+
+@dataclass
+class PassResult:
+    """What a pass did: the runs made (one per agent), the agents that failed and why,
+    and the record; or (``skipped``) the record of the day's pass that made it unneeded."""
+
+    day: str
+    slot: datetime
+    ran: bool
+    skipped: bool = False
+    dry_run: bool = False
+    record: PassRecord | None = None
+    runs: list[ConsolidationRun] = field(default_factory=list)
+    errors: dict[str, str] = field(default_factory=dict)
+    #: The lock was only best effort (a server that ignores conditional writes).
+    best_effort_lock: bool = False
+
+
+class ConsolidatingView(Protocol):
+    """One agent's view, as a pass uses it."""
+
+    def consolidate(
+        self,
+        dry_run: bool = False,
+        threshold: float | None = None,
+        progress: Callable[[int, int], None] | None = None,
+        trigger: RunTrigger = "manual",
+    ) -> ConsolidationRun:
+        """Plan and apply one agent's consolidation."""
+        ...
+
+
+class CollectionFormat(Protocol):
+    """What a pass asks of a collection: its payload format."""
+
+    @property
+    def format(self) -> str:
+        """``openclaw-amem`` or ``mem0``."""
+        ...
+
+
+class NightlyEngine(Protocol):
+    """What a pass drives: the engine (the facade), through its public calls."""
+
+    settings: EngineSettings
+
+    @property
+    def store(self) -> NoteStore:
+        """The store."""
+        ...
+
+    @property
+    def clock(self) -> Callable[[], datetime]:
+        """The engine's clock."""
+        ...
+
+    @property
+    def shared_collection(self) -> str:
+        """The Mode A collection: home of the lock and the records."""
+        ...
+
+    def agents(self) -> list[AgentScope]:
+        """Every agent, configured or found in the store."""
+        ...
+
+    def agent(self, agent: str | AgentScope) -> ConsolidatingView:
+        """One agent's view."""
+        ...
+
+    def collection(self, name: str) -> CollectionFormat:
+        """One collection's service."""
+        ...
+
+    def check_writable(self, collection: str | None = None) -> None:
+        """Raise when writes are off."""
+        ...
+
+
+def record_id(day: str) -> str:
+    """The point that records the pass of ``day``."""
+    return str(uuid.uuid5(_NAMESPACE, f"pass:{day}"))
+
+
+class NightlyPass:
+    """The nightly pass of one engine's store: when it is due, who holds it, what ran."""
+
+    def __init__(
+        self,
+        engine: NightlyEngine,
+        *,
+        runner: str = "the engine",
+        at: str | None = None,
+        tz: tzinfo | None = None,
+        agents: Callable[[], Sequence[str | AgentScope]] | None = None,
+        clock: Callable[[], datetime] | None = None,
+        ttl: timedelta = LOCK_TTL,
+        heartbeat: float = HEARTBEAT,
+    ) -> None:
+        self.engine = engine
+        self.runner = runner
+        self.clock = clock or engine.clock
+        settings = engine.settings
+        self.at = parse_hhmm(at or settings.consolidation_time or DEFAULT_TIME)
+        self.tz = tz if tz is not None else zone_of(settings.consolidation_timezone)
+        self._agents = agents
+        self.ttl = ttl
+        self.heartbeat = heartbeat
+
+    # ------------------------------------------------------------- the schedule
+    def slot(self, now: datetime | None = None) -> datetime:
+        """The scheduled start of the day ``now`` (default: the clock's) belongs to."""
+        return last_occurrence(now or self.clock(), self.at, self.tz)
+
+    def next_slot(self, now: datetime | None = None) -> datetime:
+        """The next scheduled start after ``now``."""
+        return next_occurrence(now or self.clock(), self.at, self.tz)
+
+    def agents(self) -> list[str | AgentScope]:
+        """The agents a pass consolidates, in order: every agent of the configuration and
+        the store, mem0 views left out (their memories are never consolidated)."""
+        if self._agents is not None:
+            return list(dict.fromkeys(self._agents()))
+        found: list[str | AgentScope] = []
+        for scope in self.engine.agents():
+            if scope.namespace is not None or scope.user is not None:
+                continue
+            if self.engine.collection(scope.collection).format == "mem0":
+                continue
+            found.append(scope)
+        return found
+
+    # -------------------------------------------------------------- the records
+    @property
+    def log(self) -> str:
+        """The run log that holds the lock and the records."""
+        return runs_collection(self.engine.shared_collection)
+
+    def _ensure_log(self) -> None:
+        self.engine.store.ensure_collection(self.log, 1, RUNS_MODEL, ("kind", "agent", "run_id"))
+
+    def records(self) -> list[PassRecord]:
+        """Every recorded pass, newest first."""
+        store = self.engine.store
+        if store.collection_info(self.log) is None:
+            return []
+        found = [
+            PassRecord.model_validate(point.payload["pass"])
+            for point in store.scan(self.log, Filter(must=(Match("kind", PASS_KIND),)))
+        ]
+        return sorted(found, key=lambda r: r.started_at, reverse=True)
+
+    def finished(self, day: str) -> PassRecord | None:
+        """The finished pass of ``day`` (a local date), if one is recorded."""
+        store = self.engine.store
+        if store.collection_info(self.log) is None:
+            return None
+        found = store.retrieve(self.log, [record_id(day)])
+        if not found:
+            return None
+        record = PassRecord.model_validate(found[0].payload["pass"])
+        return record if record.status == "done" else None
+
+    def _write(self, record: PassRecord) -> None:
+        payload = {"kind": PASS_KIND, "day": record.day, "pass": record.model_dump(mode="json")}
+        point = StoredPoint(record_id(record.day), payload, [1.0])
+        self.engine.store.upsert(self.log, [point])
+
+    def lock(self) -> RunLock:
+        """The run lock (not taken)."""
+        return RunLock(
+            self.engine.store,
+            self.log,
+            self.clock,
+            self.runner,
+            ttl=self.ttl,
+            heartbeat=self.heartbeat,
+        )
+
+    def holder(self) -> Holder | None:
+        """Who runs the pass now (None: nobody)."""
+        if self.engine.store.collection_info(self.log) is None:
+            return None
+        return self.lock().holder()
+
+    # ----------------------------------------------------------------- the pass
+    def run(
+        self,
+        *,
+        due: bool = False,
+        trigger: RunTrigger = "manual",
+        threshold: float | None = None,
+        dry_run: bool = False,
+        progress: PassListener | None = None,
+    ) -> PassResult:
+        """Consolidate every agent, one after the other (one agent's failure does not stop
+        the others: see ``errors``).
+
+        With ``due``, nothing is done when the day's pass has finished already
+        (``skipped``, and the record says when and by whom). Raises
+        :class:`~.runlock.PassBusy` (exit 75) when another process holds the run lock.
+        A dry run plans every agent and takes no lock and records nothing.
+        """
+        slot = self.slot()
+        day = slot.date().isoformat()
+        if dry_run:
+            result = PassResult(day, slot, ran=False, dry_run=True)
+            self._each_agent(
+                result, None, dry_run=True, threshold=threshold, trigger=trigger, progress=progress
+            )
+            return result
+        self.engine.check_writable()
+        if due:
+            found = self.finished(day)
+            if found is not None:
+                return PassResult(day, slot, ran=False, skipped=True, record=found)
+        self._ensure_log()
+        lock = self.lock()
+        with lock.held() as mine:
+            if due:  # another process may have finished it while this one waited
+                found = self.finished(day)
+                if found is not None:
+                    return PassResult(day, slot, ran=False, skipped=True, record=found)
+            record = PassRecord(
+                day=day,
+                slot=iso(slot),
+                started_at=iso(self.clock()),
+                trigger=trigger,
+                host=mine.host,
+                pid=mine.pid,
+                runner=mine.runner,
+            )
+            self._write(record)
+            result = PassResult(
+                day, slot, ran=True, record=record, best_effort_lock=lock.best_effort
+            )
+            self._each_agent(
+                result, lock, dry_run=False, threshold=threshold, trigger=trigger, progress=progress
+            )
+            record.status = "done"
+            record.finished_at = iso(self.clock())
+            self._write(record)
+        return result
+
+    def _each_agent(
+        self,
+        result: PassResult,
+        lock: RunLock | None,
+        *,
+        dry_run: bool,
+        threshold: float | None,
+        trigger: RunTrigger,
+        progress: PassListener | None,
+    ) -> None:
+        agents = self.agents()
+        say = progress or (lambda _: None)
+        for index, agent in enumerate(agents, start=1):
+            if lock is not None:
+                lock.check()  # stop before the next agent if the lock was taken over
+            name = agent.agent if isinstance(agent, AgentScope) else agent
+            say(PassProgress(name, index, len(agents), "planning"))
+
+            def merged(done: int, total: int, name: str = name, index: int = index) -> None:
+                say(PassProgress(name, index, len(agents), "merging", done, total))
+
+            try:
+                run = self.engine.agent(agent).consolidate(
+                    dry_run=dry_run, threshold=threshold, progress=merged, trigger=trigger
+                )
+            except AmemError as exc:  # one agent's failure must not stop the others
+                result.errors[name] = str(exc)
+                say(PassProgress(name, index, len(agents), "failed"))
+            else:
+                result.runs.append(run)
+                total = len(run.merges)
+                say(PassProgress(name, index, len(agents), "done", total, total))
+            record = result.record
+            if record is not None:
+                record.agents = [*record.agents, name]
+                record.runs = [r.id for r in result.runs]
+                record.merges = sum(len(r.merges) for r in result.runs)
+                record.errors = dict(result.errors)
+                self._write(record)
