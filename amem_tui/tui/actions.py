@@ -157,6 +157,39 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         show=False,
         palette=PaletteEntry(16, "Copy the selected note", "its content, to the clipboard"),
     ),
+    # Capitals beside the letter people know: / searches (f follows), so F filters the
+    # pane's rows; S sorts and I inverts the order, as htop does.
+    Action(
+        "filter",
+        "F",
+        "filter",
+        "Filter",
+        key_display="F",
+        show=False,
+        palette=PaletteEntry(
+            20, "Filter the pane's rows", "plain text in content, tags or owner; Esc clears it"
+        ),
+    ),
+    Action(
+        "sort",
+        "S",
+        "sort",
+        "Sort",
+        key_display="S",
+        show=False,
+        palette=PaletteEntry(
+            21, "Sort the pane by the next column", "created, updated, owner, recalls, recalled"
+        ),
+    ),
+    Action(
+        "invert_sort",
+        "I",
+        "invert_sort",
+        "Reverse order",
+        key_display="I",
+        show=False,
+        palette=PaletteEntry(22, "Reverse the pane's sort order", "ascending or descending"),
+    ),
     Action(
         "consolidate",
         "c",

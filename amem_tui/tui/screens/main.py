@@ -47,6 +47,7 @@ from amem_tui.tui.widgets.follow_bar import FollowBar, FollowTarget
 from amem_tui.tui.widgets.footer import KeyFooter
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.history_pane import HistoryPane
+from amem_tui.tui.widgets.listing_view import SORT_MEANINGS
 from amem_tui.tui.widgets.note_pane import NotePane
 from amem_tui.tui.widgets.panes import Panes
 from amem_tui.tui.widgets.search_box import SearchBox
@@ -61,6 +62,7 @@ if TYPE_CHECKING:
     from textual.events import Key, Resize
 
     from amem_tui.engine import AgentScope, MemoryEngine, MemoryNote
+    from amem_tui.tui.widgets.listing_view import Order
 
 # Dialogs and the other screens are imported where they open: the first frame needs
 # none of them, and some pull in numpy and the engine's models.
@@ -330,9 +332,47 @@ class MainScreen(Screen[None]):
         self.set_focus(self.search_box.query_input)
 
     def action_clear_search(self) -> None:
-        """Clear the query and bring back the listings."""
+        """Clear the focused pane's filter, else the query (the listings come back)."""
+        pane = self.panes.focused_pane
+        if pane is not None and pane.view.filtering:
+            pane.clear_filter()
+            return
         self.search_box.clear_query()
         self.panes.focus_tab(self.panes.working)
+
+    def action_filter(self) -> None:
+        """Type a plain-text filter for the rows of the pane worked in."""
+        pane = self.panes.pane(self.panes.working)
+        if pane.disabled_view:
+            self.app.notify("This pane has no rows to filter.", markup=False)
+            return
+        self.panes.focus_tab(self.panes.working)
+        pane.open_filter()
+
+    def action_sort(self) -> None:
+        """Sort the pane worked in by its next column (created, updated, owner, recalls,
+        last recalled)."""
+        pane = self.panes.pane(self.panes.working)
+        self._sorted(pane, pane.view.order.following())
+
+    def action_invert_sort(self) -> None:
+        """Reverse the sort order of the pane worked in."""
+        pane = self.panes.pane(self.panes.working)
+        self._sorted(pane, pane.view.order.inverted())
+
+    def _sorted(self, pane: NotePane, order: Order) -> None:
+        # The column header says the order; only what it cannot say is notified.
+        if pane.disabled_view:
+            self.app.notify("This pane has no rows to sort.", markup=False)
+            return
+        pane.sort_by(order)
+        if pane.searching:
+            self.app.notify(
+                f"{pane.own_title} is sorted by {SORT_MEANINGS[order.key]} ({order.label}) once "
+                "the search is cleared: search hits keep the agent's ranking.",
+                markup=False,
+                timeout=4,
+            )
 
     def action_toggle_hidden(self) -> None:
         """Show or hide the close matches this agent cannot see."""

@@ -19,14 +19,15 @@ from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual import getters, work
+from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.message import Message
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
 from textual.widgets.data_table import ColumnKey
 
 from amem_tui.tui.messages import PageLoaded, PaneName
 from amem_tui.tui.text import cell, one_line
+from amem_tui.tui.widgets.listing_view import ListingView, Order, sort_cell
 from amem_tui.tui.widgets.note_rows import (
     OWNER_MAX,
     content_cell,
@@ -36,6 +37,7 @@ from amem_tui.tui.widgets.note_rows import (
     search_row,
 )
 from amem_tui.tui.widgets.note_table import NoteTable
+from amem_tui.tui.widgets.pane_filter import PaneFilter
 from amem_tui.tui.widgets.tabbed_pane import TabbedPane
 
 if TYPE_CHECKING:
@@ -72,6 +74,8 @@ class NotePane(TabbedPane):
 
     #: What the pane says instead of (or under) its rows.
     message_line = getters.query_one(".pane-message", Static)
+    #: The box the filter is typed in (shown while it is typed).
+    filter_box = getters.query_one(PaneFilter)
 
     def __init__(
         self,
@@ -117,6 +121,12 @@ class NotePane(TabbedPane):
         self._listing_stale = True
         #: Neither table is shown: the pane only explains (see show_disabled).
         self.disabled_view = False
+        #: The plain-text filter and the sort order of the rows (see listing_view).
+        self.view = ListingView()
+        #: Every hit of the search shown, the filter's or not (``hits`` holds them too).
+        self._all_hits: list[SearchHit] = []
+        self._query = ""
+        self._sort_width = 0
 
     def compose(self) -> ComposeResult:
         for table in (self._listing_table, self._hits_table):
@@ -126,6 +136,9 @@ class NotePane(TabbedPane):
         message = Static("", classes="pane-message", markup=False)
         message.display = False  # until there is something to say (see _message)
         yield message
+        box = PaneFilter()
+        box.display = False  # until the filter is typed (see open_filter)
+        yield box
 
     @property
     def table(self) -> DataTable[Text]:
@@ -165,8 +178,14 @@ class NotePane(TabbedPane):
             self._owner_width = owner_width
             label = search_header(owner_width)
         else:
+            order = self.view.order
             if owner_width is not None:
-                table.add_column("owner", key="owner", width=owner_width)
+                header = order.label if order.key == "owner" else "owner"
+                table.add_column(header, key="owner", width=max(owner_width, len(header)))
+            if self._sort_column:
+                cells = [cell_len(sort_cell(note, order.key)) for note in notes[:PAGE_SIZE]]
+                self._sort_width = max([len(order.label), *cells])
+                table.add_column(order.label, key="sort", width=self._sort_width)
             label = Text("content")
         # A fixed width from the pane's size: an auto width is re-measured as rows are
         # replaced and could shrink the column to a few characters.
@@ -208,6 +227,13 @@ class NotePane(TabbedPane):
             column.width = width
             table.refresh()
 
+    @property
+    def _sort_column(self) -> bool:
+        """The listing has a column for its sort order (not newest first; an owner column
+        says it in its own header)."""
+        order = self.view.order
+        return not order.is_default and not (order.key == "owner" and self.show_owner)
+
     def _row(self, note: MemoryNote, hit: SearchHit | None = None) -> list[Text]:
         if hit is not None:
             weak = hit.weak and hit.via != "link"
@@ -215,6 +241,12 @@ class NotePane(TabbedPane):
         row: list[Text] = []
         if self.show_owner:
             row.append(cell(note.effective_owner or "?", OWNER_MAX))
+        if self._sort_column:
+            key = self.view.order.key
+            value = sort_cell(note, key)
+            if key == "recalls":  # counts line up on the right
+                value = f"{value:>{self._sort_width}}"
+            row.append(cell(value, self._sort_width, "dim" if value == "never" else ""))
         row.append(content_cell(note, mark=self.marks.get(note.id)))
         return row
 
@@ -236,6 +268,10 @@ class NotePane(TabbedPane):
         """
         self._generation += 1
         self._listing_stale = True
+        if scope != self._scope and self.view.text:  # another agent's notes: a new start
+            self.view.text = ""
+            self.filter_box.display = False
+        self.view.forget()
         self._scope = scope
         self._kind = kind or self.which
         if self.which == "shared":  # the Shared pane may list what is read by id instead
@@ -255,7 +291,7 @@ class NotePane(TabbedPane):
         self.hits = {}
         self.total = self.listing_total
         self.deleted = self.listing_deleted
-        self.loaded = self._listing_table.row_count
+        self._count_loaded()
         self._fit_content(self._listing_table)  # the pane may have changed size meanwhile
         self._message("" if self.total else "No notes here.")
         self._retitle()
@@ -320,7 +356,10 @@ class NotePane(TabbedPane):
         self.deleted = deleted
         self.loaded = 0
         self._asked_at = -1
-        self.append_page(notes)
+        self._add_rows(self.view.listing(notes))
+        self._count_loaded()
+        self._fit_content(self.table)
+        self._retitle()
         self._message("" if total else "No notes here.")
         self.keep_row(row)
 
@@ -331,29 +370,44 @@ class NotePane(TabbedPane):
             table.move_cursor(row=min(max(row, 0), table.row_count - 1), animate=False)
 
     def append_page(self, notes: Sequence[MemoryNote]) -> None:
-        """Add one more page of rows."""
+        """Add one more page of rows (sorted by a column, every loaded row is placed again)."""
+        if not self.view.order.is_default:
+            self._rebuild(self.listing)
+            return
+        self._add_rows(self.view.filtered(notes))
+        self._count_loaded()
+        self._fit_content(self.table)  # the rows may now need the scrollbar
+        self._retitle()
+
+    def _add_rows(self, notes: Iterable[MemoryNote]) -> None:
         table = self.table
         for note in notes:
-            if note.id in table.rows:
-                continue
-            table.add_row(*self._row(note), key=note.id)
-        self.loaded = table.row_count
-        self._fit_content(table)  # the rows may now need the scrollbar
-        self._retitle()
+            if note.id not in table.rows:
+                table.add_row(*self._row(note), key=note.id)
+
+    def _count_loaded(self) -> None:
+        """How many notes the listing holds (a filter shows fewer rows than that)."""
+        rows = self.table.row_count
+        self.loaded = rows if self.view.plain else max(rows, len(self.listing))
 
     def show_hits(self, hits: Sequence[SearchHit], query: str) -> None:
         """Replace the rows with search hits, in the agent's order (best first)."""
         self.searching = True
         self.hits = {h.note.id: h for h in hits}
+        self._all_hits, self._query = list(hits), query
         self._query_words = query_word_count(query)
         self._columns(search=True, notes=[h.note for h in hits])
-        for hit in hits:
-            if hit.note.id not in self.table.rows:
-                self.table.add_row(*self._row(hit.note, hit), key=hit.note.id)
-        self.loaded = self.table.row_count
+        self._add_hit_rows()
         self.total = len(hits)
         self._retitle(query)
         self._message("" if hits else "No match this agent can see.")
+
+    def _add_hit_rows(self) -> None:
+        table = self.table
+        for hit in self._all_hits:
+            if hit.note.id not in table.rows and self.view.matches(hit.note):
+                table.add_row(*self._row(hit.note, hit), key=hit.note.id)
+        self.loaded = table.row_count
 
     def show_disabled(self, text: str) -> None:
         """No rows at all, and a plain explanation instead (e.g. a Mode B agent)."""
@@ -389,12 +443,105 @@ class NotePane(TabbedPane):
         if query is not None:
             weak = self.weak_hits
             hits = f"{self.total} hit{'' if self.total == 1 else 's'}"
-            self.set_titles(f"{self.base_title}: {hits}" + (f", {weak} weak" if weak else ""))
+            title = f"{self.base_title}: {hits}" + (f", {weak} weak" if weak else "")
+            self.set_titles(title, self.filter_note)
             return
         deleted = f", {self.deleted} deleted" if self.deleted else ""
         count = f"{self.total - self.deleted}{deleted}"
         loaded = f"{self.loaded} of {self.total} loaded" if self.loaded < self.total else ""
-        self.set_titles(f"{self.base_title} ({count})", loaded)
+        self.set_titles(f"{self.base_title} ({count})", self.filter_note or loaded)
+
+    # ---------------------------------------------------------------- filter and sort
+    @property
+    def filter_note(self) -> str:
+        """``filter: deploy — 3 of 40``: the filter and how many of the pane's rows it
+        keeps ("" without a filter); "loaded" when the listing has more to load."""
+        if not self.view.filtering:
+            return ""
+        kept = self.table.row_count
+        if self.searching:
+            of = f"{len(self._all_hits)}"
+        else:
+            of = f"{len(self.listing)}" + (" loaded" if self.loaded < self.total else "")
+        return f"filter: {one_line(self.view.text.strip(), 24)} — {kept} of {of}"
+
+    def open_filter(self) -> None:
+        """Show the filter box under the rows, with the filter as it is, and type in it."""
+        box = self.filter_box
+        box.value = self.view.text
+        box.display = True
+        self.screen.set_focus(box)  # at once: keys typed next go into it
+
+    def set_filter(self, text: str) -> None:
+        """Narrow the rows to the notes holding ``text`` (content, tags, owner; any case)."""
+        if text == self.view.text:
+            return
+        self.view.text = text
+        self._relist(columns=False)
+
+    def sort_by(self, order: Order) -> None:
+        """Order the listing by ``order`` (search hits keep the agent's ranking)."""
+        self.view.order = order
+        if self.searching:
+            self._listing_stale = True  # sorted when the listing shows again
+            return
+        self._relist(columns=True)
+
+    def _relist(self, columns: bool) -> None:
+        """Draw the rows again through the filter and the sort, from what is loaded; the
+        cursor stays on its note while the note is still shown."""
+        if self.disabled_view:
+            return
+        keep, row = self.current_id, self.table.cursor_row
+        table = self.table
+        if self.searching:
+            self._listing_stale = True
+            table.clear()
+            self._add_hit_rows()
+            self._retitle(self._query)
+        else:
+            if columns:
+                self._columns(search=False, notes=self.listing)
+            else:
+                table.clear()
+            self._add_rows(self.view.listing(self.listing))
+            self._count_loaded()
+            self._asked_at = -1
+            self._retitle()
+        self._fit_content(table)
+        if keep is not None and keep in table.rows:
+            row = table.get_row_index(keep)
+        elif self.view.filtering:
+            row = 0  # the best place to look at what the filter kept
+        self.keep_row(row)
+
+    @on(Input.Changed, "PaneFilter")
+    def _filter_typed(self, event: Input.Changed) -> None:
+        event.stop()
+        if event.value == event.input.value:  # else more keys of a burst are in the box
+            self.set_filter(event.value)
+
+    @on(Input.Submitted, "PaneFilter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._close_filter(cleared=False)
+
+    @on(PaneFilter.Closed)
+    def _filter_closed(self, message: PaneFilter.Closed) -> None:
+        message.stop()
+        self._close_filter(message.cleared)
+
+    def _close_filter(self, cleared: bool) -> None:
+        if cleared:
+            self.set_filter("")
+        box = self.filter_box
+        if box.has_focus and self.table.display:
+            self.screen.set_focus(self.table)
+        box.display = False
+
+    def clear_filter(self) -> None:
+        """Every row again (Escape in the rows or in the filter box)."""
+        self._close_filter(cleared=True)
 
     # ------------------------------------------------------------- following
     def shown_notes(self) -> dict[str, MemoryNote]:
@@ -442,7 +589,7 @@ class NotePane(TabbedPane):
             return
         self.total = total
         table = self.table
-        if not fresh and not (gone & set(table.rows)):
+        if not fresh and not (gone & set(table.rows)) and self.view.plain:
             for note in changed:
                 self._redraw_row(note)
             self._retitle()
@@ -462,10 +609,8 @@ class NotePane(TabbedPane):
         keep = self.current_id
         old_row, old_scroll = table.cursor_row, table.scroll_y
         table.clear()
-        for note in notes:
-            if note.id not in table.rows:
-                table.add_row(*self._row(note), key=note.id)
-        self.loaded = table.row_count
+        self._add_rows(self.view.listing(notes))
+        self._count_loaded()
         self._fit_content(table)
         self._asked_at = -1
         self._retitle()
@@ -525,9 +670,11 @@ class NotePane(TabbedPane):
         key = event.row_key.value if event.row_key is not None else None
         note_id = str(key) if key is not None else None
         self.post_message(self.Highlighted(self, note_id, self.hits.get(note_id or "")))
-        near_end = event.cursor_row >= self.loaded - PREFETCH_ROWS
+        # A filter narrows what is loaded: reaching its last row loads nothing more.
+        near_end = event.cursor_row >= self.table.row_count - PREFETCH_ROWS
         if (
             not self.searching
+            and not self.view.filtering
             and near_end
             and self.loaded < self.total
             and self._asked_at != self.loaded

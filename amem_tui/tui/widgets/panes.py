@@ -172,6 +172,11 @@ class Panes(Horizontal):
             current = pane.current_id
             self.post_message(self.SubjectChanged(current, pane.hits.get(current or "")))
 
+    @property
+    def focused_pane(self) -> NotePane | None:
+        """The note pane that holds the focus (its rows or its filter box), if one does."""
+        return self._note_pane_of(self.screen.focused)
+
     def _note_pane_of(self, widget: Widget | None) -> NotePane | None:
         for pane in (self.private, self.shared):
             if widget is pane or (widget is not None and pane in widget.ancestors):
