@@ -78,7 +78,8 @@ def fill_demo(ctx: Context, options: DemoOptions) -> DemoStore | OpenTui[DemoSto
                 ours.write_text(demo_config() + "\n", encoding="utf-8")
         except OSError:
             config = None
-    where = f"--url {settings.url}" if settings.url else f"--store {settings.embedded_path}"
+    # The URL as shown everywhere: its credentials masked (they stay in your shell).
+    where = f"--url {settings.store_label}" if settings.url else f"--store {settings.embedded_path}"
     if config is not None:
         where += f" --config {config}"
     notes = ", ".join(f"{plural(n, 'note')} in {c}" for c, n in counts.items())

@@ -75,8 +75,13 @@ class CommonOptions:
 
     @property
     def store_hint(self) -> str:
-        """Where the command line says the store is (for the TUI's first frame)."""
-        return self.url or self.store or ""
+        """Where the command line says the store is (for the TUI's first frame; a URL's
+        credentials masked)."""
+        if self.url:
+            from amem_tui.engine import redact_url  # the redaction alone: no engine loads
+
+            return redact_url(self.url)
+        return self.store or ""
 
 
 def add_common_options(parser: argparse.ArgumentParser, suppress: bool) -> None:

@@ -289,6 +289,10 @@ def error_facts(error: BaseException) -> dict[str, Any]:
 def _to_stderr(
     label: str, message: str, as_json: bool, facts: Mapping[str, Any], text_prefix: str
 ) -> None:
+    from amem_tui.engine import redact_text
+
+    # The last guard: a message may quote a server URL from a client library's error.
+    message = redact_text(message)
     if as_json:
         print(json_text({label: {"message": message, **facts}}, one_line=True), file=sys.stderr)
     else:

@@ -10,9 +10,12 @@ and prints a warning. ``serve --read-only`` is the way to share a view.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ipaddress
+import os
 import shlex
 import sys
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command, UsageError
@@ -25,8 +28,10 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 #: The install command that adds what ``serve`` needs.
 INSTALL_HINT = 'pip install "amem-tui[serve]"'
-#: The common options a browser session is started with, when given here.
-PASSED_OPTIONS = ("store", "url", "config", "collection", "agent", "session_key", "model")
+#: The common options a browser session is started with, when given here. Not the
+#: URL: it may hold credentials, and a command line is visible to every user of the
+#: machine (``ps``); it reaches the sessions in their environment (:func:`session_environment`).
+PASSED_OPTIONS = ("store", "config", "collection", "agent", "session_key", "model")
 
 
 class MissingExtra(AmemError):
@@ -43,10 +48,33 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def session_environment(args: argparse.Namespace) -> dict[str, str]:
+    """What each browser session's environment adds to this process's: the ``--url``
+    given here, as ``AMEM_URL`` (secrets such as ``QDRANT_API_KEY`` are inherited as
+    they are, never put on a command line)."""
+    url = getattr(args, "url", None)
+    return {"AMEM_URL": str(url)} if url else {}
+
+
+@contextlib.contextmanager
+def sessions_see(variables: dict[str, str]) -> Iterator[None]:
+    """This process's environment with ``variables`` set while it serves: textual-serve
+    starts each session with a copy of it (this process never opens the store). A
+    ``--url`` replaces ``AMEM_STORE`` there, as a flag beats the environment."""
+    saved = dict(os.environ)
+    if "AMEM_URL" in variables:
+        os.environ.pop("AMEM_STORE", None)
+    os.environ.update(variables)
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
 def session_command(args: argparse.Namespace) -> str:
     """The shell command each browser session runs: this interpreter, this package, and
-    the options given to ``serve`` (secrets such as ``QDRANT_API_KEY`` stay in the
-    environment, which the sessions inherit, never on a command line)."""
+    the options given to ``serve`` but the URL (:func:`session_environment`)."""
     argv = [sys.executable, "-m", "amem_tui"]
     for name in PASSED_OPTIONS:
         value = getattr(args, name, None)
@@ -118,7 +146,8 @@ def serve(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
         )
     command = session_command(args)
     public = args.public_url or f"http://{'127.0.0.1' if host == '0.0.0.0' else host}:{port}"
-    Server(command, host=host, port=port, title="amem-tui", public_url=public).serve()
+    with sessions_see(session_environment(args)):
+        Server(command, host=host, port=port, title="amem-tui", public_url=public).serve()
     return {"message": "amem-tui serve stopped", "url": public, "command": command}
 
 

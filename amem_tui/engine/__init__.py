@@ -83,6 +83,7 @@ if TYPE_CHECKING:
         SearchResult,
     )
     from amem_tui.engine.reading import ListScope
+    from amem_tui.engine.redact import redact_text, redact_url
     from amem_tui.engine.scope import (
         DEFAULT_AGENT,
         AgentScope,
@@ -175,6 +176,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "new_runs": ("amem_tui.engine.activity", "new_runs"),
     "open_store": ("amem_tui.engine.wiring", "open_store"),
     "parse_namespace": ("amem_tui.engine.formats.mem0", "parse_namespace"),
+    "redact_text": ("amem_tui.engine.redact", "redact_text"),
+    "redact_url": ("amem_tui.engine.redact", "redact_url"),
     "relisted": ("amem_tui.engine.activity", "relisted"),
     "run_activity": ("amem_tui.engine.activity", "run_activity"),
     "selective_sentence": ("amem_tui.engine.scope", "selective_sentence"),
@@ -257,6 +260,8 @@ __all__ = [
     "new_runs",
     "open_store",
     "parse_namespace",
+    "redact_text",
+    "redact_url",
     "relisted",
     "run_activity",
     "selective_sentence",

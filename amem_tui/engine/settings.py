@@ -13,6 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from amem_tui.engine.redact import redact_url
 from amem_tui.engine.scope import DEFAULT_AGENT, DEFAULT_COLLECTION
 from amem_tui.paths import data_dir
 
@@ -149,8 +150,8 @@ class EngineSettings(BaseModel):
 
     @property
     def store_label(self) -> str:
-        """Where the store is, for headers and messages."""
-        return self.url or str(self.embedded_path)
+        """Where the store is, for headers and messages (a URL's credentials masked)."""
+        return redact_url(self.url) if self.url else str(self.embedded_path)
 
     def dedicated_collections(self) -> dict[str, str]:
         """Mode B agents and their collections."""

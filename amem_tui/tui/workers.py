@@ -20,6 +20,7 @@ from amem_tui.engine import (
     PermissionDenied,
     ReadOnlyStore,
     StoreUnavailable,
+    redact_text,
 )
 from amem_tui.tui.messages import ActionRefused
 
@@ -44,6 +45,7 @@ def refusal_title(exc: BaseException) -> str:
 def refusal(exc: BaseException) -> ActionRefused:
     """The message that reports ``exc``: the engine's own words, or the exception's type."""
     message = str(exc) if isinstance(exc, AmemError) else f"{type(exc).__name__}: {exc}"
+    message = redact_text(message)  # a client library's error may quote the server URL
     return ActionRefused(
         refusal_title(exc), message, store_unavailable=isinstance(exc, StoreUnavailable)
     )

@@ -6,6 +6,7 @@ Chromium where one is installed."""
 from __future__ import annotations
 
 import asyncio
+import os
 import shlex
 import sys
 import urllib.request
@@ -32,7 +33,8 @@ class RecordingServer:
         RecordingServer.made.append({"command": command, **options})
 
     def serve(self) -> None:
-        """Return at once, as after Ctrl+C."""
+        """Record the environment sessions would start with; return, as after Ctrl+C."""
+        RecordingServer.made[-1]["environment"] = dict(os.environ)
 
 
 @pytest.fixture
@@ -63,8 +65,9 @@ def test_each_session_runs_with_the_same_options(
     [made] = recording
     assert made["host"] == "127.0.0.1" and made["port"] == 9123
     assert made["public_url"] == "http://127.0.0.1:9123"
-    argv = [sys.executable, "-m", "amem_tui", "--url", UNREACHABLE, "--agent", "dev"]
+    argv = [sys.executable, "-m", "amem_tui", "--agent", "dev"]
     assert made["command"] == shlex.join([*argv, "--read-only", "--follow"])
+    assert made["environment"]["AMEM_URL"] == UNREACHABLE  # never on a command line
     assert "WARNING" not in capsys.readouterr().err
 
 

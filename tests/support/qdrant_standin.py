@@ -92,6 +92,10 @@ class QdrantStandIn:
         #: some are the server's own answers (a collection that exists), a 400 is a body
         #: the server would refuse too.
         self.failed: list[tuple[str, int, str]] = []
+        #: Headers every request must carry, exactly (an ``api-key``, a proxy's Basic
+        #: ``Authorization``): a request without them is answered 401, as the server
+        #: answers one without its API key. Empty: nothing is checked.
+        self.required_headers: dict[str, str] = {}
         #: Snapshots asked for, by collection (descriptions only: local mode takes none).
         self.snapshots: dict[str, list[rest.SnapshotDescription]] = {}
         #: While set, a request it matches (method, path, parsed body) waits until
@@ -212,6 +216,13 @@ class QdrantStandIn:
         status, payload = 200, None
         length = int(handler.headers.get("Content-Length") or 0)
         raw = handler.rfile.read(length) if length else b""
+        missing = [k for k, v in self.required_headers.items() if handler.headers.get(k) != v]
+        if missing:
+            refusal = "Must provide an API key or an Authorization bearer token"
+            error = {"status": {"error": refusal}}
+            self.failed.append((f"{handler.command} {path}", 401, str(error["status"])))
+            self._send(handler, 401, json.dumps(error).encode(), "application/json")
+            return
         route = self._route(handler.command, path)
         if route is None and self.failing is None:
             # The server has no handler of its own for an unknown route: its web

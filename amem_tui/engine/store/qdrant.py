@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import sqlite3
 import threading
@@ -16,6 +17,7 @@ from qdrant_client import models as qm
 from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
 
 from amem_tui.engine.errors import StoreLocked, StoreUnavailable
+from amem_tui.engine.redact import redact_text, redact_url, split_credentials
 from amem_tui.engine.store.base import (
     ChangeLog,
     CollectionInfo,
@@ -110,33 +112,35 @@ class QdrantStore:
         # fails inside numpy), and the TUI's workers are threads: one call at a time.
         self._local_lock: threading.RLock | None = None
         if url:
-            self.location = url
+            # Shown in every message: never the credentials the URL may carry.
+            self.location = redact_url(url)
             self.embedded = False
+            client_options = _server_options(url, api_key)
             # Probe with a short timeout first, so an unreachable server fails fast;
             # the version check runs in a thread and would print a warning: skip it.
             try:
                 probe = QdrantClient(
-                    url=url, api_key=api_key, timeout=connect_timeout, check_compatibility=False
+                    **client_options, timeout=connect_timeout, check_compatibility=False
                 )
                 try:
                     probe.get_collections()
                 finally:
                     probe.close()
                 self.client = QdrantClient(
-                    url=url, api_key=api_key, timeout=timeout, check_compatibility=False
+                    **client_options, timeout=timeout, check_compatibility=False
                 )
             except UnexpectedResponse as exc:
                 if exc.status_code in (401, 403):
                     raise StoreUnavailable(
-                        f"the Qdrant server at {url} refused access "
+                        f"the Qdrant server at {self.location} refused access "
                         f"({exc.status_code}): check QDRANT_API_KEY"
                     ) from exc
                 raise StoreUnavailable(
-                    f"cannot use the Qdrant server at {url}: {_reason(exc)}"
+                    f"cannot use the Qdrant server at {self.location}: {_reason(exc)}"
                 ) from exc
             except Exception as exc:  # bad URL, refused, timed out, TLS: all "unavailable"
                 raise StoreUnavailable(
-                    f"cannot reach the Qdrant server at {url}: {_reason(exc)}"
+                    f"cannot reach the Qdrant server at {self.location}: {_reason(exc)}"
                 ) from exc
         else:
             location = path or ":memory:"
@@ -529,5 +533,22 @@ def _vectors(point: StoredPoint) -> Any:
 
 
 def _reason(exc: BaseException) -> str:
+    """The first line of a client error, with the secrets of any URL it quotes masked."""
     text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__
+    return redact_text(text[0]) if text else type(exc).__name__
+
+
+def _server_options(url: str, api_key: str | None) -> dict[str, Any]:
+    """What qdrant-client needs to reach ``url`` with the credentials it carries.
+
+    The client keeps only the URL's scheme, host, port and path: an ``api_key`` query
+    parameter becomes its ``api_key`` (over ``QDRANT_API_KEY``: the URL is the more
+    specific of the two), user info an HTTP Basic ``Authorization`` header (what a
+    proxy in front of the server checks).
+    """
+    found = split_credentials(url)
+    options: dict[str, Any] = {"url": found.url, "api_key": found.api_key or api_key}
+    if found.username is not None:
+        pair = f"{found.username}:{found.password or ''}".encode()
+        options["headers"] = {"Authorization": "Basic " + base64.b64encode(pair).decode()}
+    return options
