@@ -1,10 +1,11 @@
 """``serve``: the inspector in a browser, through textual-serve (the ``serve`` extra).
 
-Every browser session runs its own ``amem-tui`` process with the options given here
-(store or URL, configuration, agent, read-only, follow); this process only serves the
-page and never opens the store. It listens on 127.0.0.1 unless told otherwise:
-memory contents are private data, so a non-loopback address needs ``--allow-remote``
-and prints a warning. ``serve --read-only`` is the way to share a view.
+Every browser session runs its own ``amem-tui`` process in the scope given here
+(store, configuration, collection, agent or session key, mem0 user, namespace and
+view, model); this process only serves the page and never opens the store. Safe by
+default: sessions are read-only unless ``--writable`` is given, it listens on
+127.0.0.1, and ``--allow-remote`` (needed for any other address) requires a random
+token that is printed once (:mod:`amem_tui.cli.serve_access`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import os
 import shlex
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command, UsageError
@@ -23,19 +25,42 @@ from amem_tui.engine import AmemError
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
+    from amem_tui.cli.options import CommonOptions
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 #: The install command that adds what ``serve`` needs.
 INSTALL_HINT = 'pip install "amem-tui[serve]"'
-#: The common options a browser session is started with, when given here. Not the
-#: URL: it may hold credentials, and a command line is visible to every user of the
-#: machine (``ps``); it reaches the sessions in their environment (:func:`session_environment`).
-PASSED_OPTIONS = ("store", "config", "collection", "agent", "session_key", "model")
+#: The common options (the scope) a browser session is started with, when given here.
+#: Not the URL: it may hold credentials, and a command line is visible to every user
+#: of the machine (``ps``); it reaches the sessions in their environment
+#: (:func:`session_environment`).
+PASSED_OPTIONS = (
+    "store",
+    "config",
+    "collection",
+    "agent",
+    "session_key",
+    "user",
+    "namespace",
+    "view",
+    "model",
+)
 
 
 class MissingExtra(AmemError):
     """An optional part of amem-tui is not installed."""
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    """``serve``'s own arguments."""
+
+    host: str
+    port: int
+    allow_remote: bool
+    public_url: str | None
+    writable: bool
 
 
 def is_loopback(host: str) -> bool:
@@ -48,12 +73,11 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def session_environment(args: argparse.Namespace) -> dict[str, str]:
+def session_environment(options: CommonOptions) -> dict[str, str]:
     """What each browser session's environment adds to this process's: the ``--url``
     given here, as ``AMEM_URL`` (secrets such as ``QDRANT_API_KEY`` are inherited as
     they are, never put on a command line)."""
-    url = getattr(args, "url", None)
-    return {"AMEM_URL": str(url)} if url else {}
+    return {"AMEM_URL": options.url} if options.url else {}
 
 
 @contextlib.contextmanager
@@ -72,23 +96,27 @@ def sessions_see(variables: dict[str, str]) -> Iterator[None]:
         os.environ.update(saved)
 
 
-def session_command(args: argparse.Namespace) -> str:
-    """The shell command each browser session runs: this interpreter, this package, and
-    the options given to ``serve`` but the URL (:func:`session_environment`)."""
+def session_command(options: CommonOptions, writable: bool = False) -> str:
+    """The shell command each browser session runs: this interpreter, this package, the
+    scope given to ``serve`` (but the URL: :func:`session_environment`), ``--read-only``
+    unless ``writable``, and ``--follow``."""
     argv = [sys.executable, "-m", "amem_tui"]
     for name in PASSED_OPTIONS:
-        value = getattr(args, name, None)
+        value = getattr(options, name)
         if value:
             argv += [f"--{name.replace('_', '-')}", str(value)]
-    if getattr(args, "read_only", False):
+    if not writable:
         argv.append("--read-only")
-    if getattr(args, "follow", False):
+    elif options.new_agent:
+        argv.append("--new-agent")
+    if options.follow:
         argv.append("--follow")
     return shlex.join(argv)
 
 
 def serve_arguments(parser: argparse.ArgumentParser) -> None:
-    """``serve [--host H] [--port N] [--allow-remote] [--public-url URL] [--follow]``."""
+    """``serve [--host H] [--port N] [--allow-remote] [--public-url URL] [--writable]
+    [--follow]``."""
     parser.add_argument(
         "--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})"
     )
@@ -98,7 +126,7 @@ def serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--allow-remote",
         action="store_true",
-        help="allow a non-loopback --host: anyone who reaches it sees the memory",
+        help="allow a non-loopback --host; every request then needs the token printed at start",
     )
     parser.add_argument(
         "--public-url",
@@ -106,32 +134,47 @@ def serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="the address browsers use to reach this server (default http://HOST:PORT)",
     )
     parser.add_argument(
+        "--writable",
+        action="store_true",
+        help="let browsers change memory (sessions are read-only without it)",
+    )
+    parser.add_argument(
         "--follow", action="store_true", default=argparse.SUPPRESS, help="sessions start following"
     )
 
 
-def serve(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
-    """Serve the inspector until interrupted (Ctrl+C)."""
-    host, port = args.host, args.port
-    if not 0 < port < 65536:
-        raise UsageError(f"--port must be between 1 and 65535, not {port}")
-    remote = not is_loopback(host)
+def _check(ctx: Context, args: ServeOptions) -> bool:
+    """Refuse what ``serve`` must not do; True when it serves beyond this machine."""
+    if not 0 < args.port < 65536:
+        raise UsageError(f"--port must be between 1 and 65535, not {args.port}")
+    remote = not is_loopback(args.host)
     if remote and not args.allow_remote:
         raise UsageError(
-            f"--host {host} would let other machines see this memory store (private data); "
-            "add --allow-remote to do it anyway, and prefer --read-only"
+            f"--host {args.host} would let other machines see this memory store (private "
+            "data); add --allow-remote to do it anyway (every request then needs a token)"
         )
+    if args.writable and ctx.settings.read_only:
+        raise UsageError("serve --writable contradicts --read-only (or AMEM_READ_ONLY): choose one")
+    return remote
+
+
+def serve(ctx: Context, args: ServeOptions) -> dict[str, Any]:
+    """Serve the inspector until interrupted (Ctrl+C)."""
+    remote = _check(ctx, args)
+    host, port = args.host, args.port
     try:
         from textual_serve.server import Server
     except ImportError:
         raise MissingExtra(
             f"amem-tui serve needs the optional textual-serve package: {INSTALL_HINT}"
         ) from None
+    public = args.public_url or f"http://{'127.0.0.1' if host == '0.0.0.0' else host}:{port}"
+    public = public.rstrip("/")
+    changes = " and can change it" if args.writable else ""
     if remote:
         print(
-            f"amem-tui: WARNING: serving on {host}: anyone who can reach port {port} sees "
-            "this memory store (private data)"
-            + ("" if ctx.settings.read_only else " and can change it; prefer --read-only"),
+            f"amem-tui: WARNING: serving on {host}: anyone who can reach port {port} and "
+            f"has the token sees this memory store (private data){changes}",
             file=sys.stderr,
         )
         if not args.public_url:
@@ -140,14 +183,26 @@ def serve(ctx: Context, args: argparse.Namespace) -> dict[str, Any]:
                 f"http://<this machine>:{port} (the page connects back to it)",
                 file=sys.stderr,
             )
-    elif not ctx.settings.read_only:
+    if args.writable:
+        print("amem-tui: --writable: browsers can change memory here", file=sys.stderr)
+    command = session_command(ctx.options, args.writable)
+    options: dict[str, Any] = {"host": host, "port": port, "title": "amem-tui"}
+    options["public_url"] = public
+    if args.allow_remote:
+        from amem_tui.cli import serve_access
+
+        token = serve_access.new_token()
+        # Printed once, here: the token is nowhere else (not in the answer below).
         print(
-            "amem-tui: browsers can change memory here; --read-only shares a view", file=sys.stderr
+            f"amem-tui: open {public}/?{serve_access.TOKEN_PARAMETER}={token} "
+            "(requests without this token get 401)",
+            file=sys.stderr,
         )
-    command = session_command(args)
-    public = args.public_url or f"http://{'127.0.0.1' if host == '0.0.0.0' else host}:{port}"
-    with sessions_see(session_environment(args)):
-        Server(command, host=host, port=port, title="amem-tui", public_url=public).serve()
+        server: Server = serve_access.TokenServer(command, token=token, **options)
+    else:
+        server = Server(command, **options)
+    with sessions_see(session_environment(ctx.options)):
+        server.serve()
     return {"message": "amem-tui serve stopped", "url": public, "command": command}
 
 
@@ -160,9 +215,11 @@ def serve_text(data: dict[str, Any]) -> str:
 COMMANDS: tuple[Command[Any, Any], ...] = (
     Command(
         "serve",
-        "the inspector in a browser (textual-serve; 127.0.0.1 unless told otherwise)",
+        "the inspector in a browser, read-only unless --writable (textual-serve; "
+        "127.0.0.1 unless told otherwise)",
         handler=serve,
         text=serve_text,
         arguments=serve_arguments,
+        options=ServeOptions,
     ),
 )

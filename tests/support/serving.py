@@ -61,10 +61,12 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 
 
 
 @contextmanager
-def served(args: list[str], home: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    """``amem-tui serve --port PORT`` plus ``args``, stopped (Ctrl+C) on leaving."""
+def served(
+    args: list[str], home: Path, port: int, serve_args: tuple[str, ...] = ()
+) -> Iterator[subprocess.Popen[bytes]]:
+    """``amem-tui ARGS serve --port PORT SERVE_ARGS``, stopped (Ctrl+C) on leaving."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "amem_tui", *args, "serve", "--port", str(port)],
+        [sys.executable, "-m", "amem_tui", *args, "serve", "--port", str(port), *serve_args],
         cwd=REPO_ROOT,
         env=serve_env(home),
         stdout=subprocess.PIPE,
@@ -84,17 +86,26 @@ def served(args: list[str], home: Path, port: int) -> Iterator[subprocess.Popen[
 
 
 async def session_text(
-    url: str, wanted: list[str], width: int = 120, height: int = 40, timeout: float = 90
+    url: str,
+    wanted: list[str],
+    width: int = 120,
+    height: int = 40,
+    timeout: float = 90,
+    headers: dict[str, str] | None = None,
 ) -> str:
     """Open the session websocket as the page does and read the terminal output until
-    every string of ``wanted`` has arrived; returns the output, escape sequences out."""
+    every string of ``wanted`` has arrived; returns the output, escape sequences out.
+    ``headers`` go with the websocket's request (a cookie, say)."""
     import aiohttp
 
     ws_url = url.replace("http://", "ws://").rstrip("/") + f"/ws?width={width}&height={height}"
     received = ""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    async with aiohttp.ClientSession() as session, session.ws_connect(ws_url) as ws:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(ws_url, headers=headers) as ws,
+    ):
         await ws.send_json(["resize", {"width": width, "height": height}])
         while True:
             left = deadline - loop.time()

@@ -1,0 +1,111 @@
+"""Who may reach a served inspector: with ``serve --allow-remote``, only who holds its token.
+
+The token is random (``secrets.token_urlsafe``), made when ``serve`` starts and printed
+once with the URL. A browser opens ``/?token=TOKEN``; the answer keeps the token in a
+cookie of this server alone (HttpOnly, SameSite=Strict) and sends the browser to the
+same page without it, so it stays out of the address bar and the history. The page's
+scripts, styles and websocket then carry the cookie. A script may send
+``Authorization: Bearer TOKEN`` instead. Anything else gets 401.
+
+textual-serve has no login of its own; its ``Server`` builds an aiohttp application,
+and :class:`TokenServer` adds one middleware to it. Imported only when serving (it
+needs the ``serve`` extra).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import web
+from textual_serve.server import Server
+
+from amem_tui.engine import redact_text
+
+#: The query parameter a browser brings the token in.
+TOKEN_PARAMETER = "token"
+#: What a request without the token is told.
+REFUSED = "amem-tui: this page needs its token: open the URL that amem-tui serve printed\n"
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def new_token() -> str:
+    """A fresh random token (about 256 bits, URL-safe)."""
+    return secrets.token_urlsafe(32)
+
+
+def cookie_name(port: int) -> str:
+    """The cookie the token is kept in: one per port (a browser sends a host's cookies
+    to all its ports, and two servers on one machine have two tokens)."""
+    return f"amem_tui_token_{port}"
+
+
+def _same(given: str | None, token: str) -> bool:
+    """Whether ``given`` is the token, in a time that does not depend on where they differ."""
+    return given is not None and secrets.compare_digest(given.encode(), token.encode())
+
+
+def _bearer(request: web.Request) -> str | None:
+    scheme, _, value = request.headers.get("Authorization", "").partition(" ")
+    return value.strip() if scheme.lower() == "bearer" else None
+
+
+def token_middleware(token: str, cookie: str, secure: bool) -> Any:
+    """An aiohttp middleware that answers 401 to any request without ``token``.
+
+    ``secure`` marks the cookie for HTTPS only (a public URL that starts with https).
+    """
+
+    @web.middleware
+    async def require_token(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if _same(request.query.get(TOKEN_PARAMETER), token):
+            if request.method != "GET" or request.path != "/":
+                return await handler(request)
+            query = request.rel_url.query.copy()
+            del query[TOKEN_PARAMETER]
+            response = web.Response(
+                status=303, headers={"Location": str(request.rel_url.with_query(query))}
+            )
+            response.set_cookie(
+                cookie, token, httponly=True, samesite="Strict", secure=secure, path="/"
+            )
+            return response
+        if _same(request.cookies.get(cookie), token) or _same(_bearer(request), token):
+            return await handler(request)
+        return web.Response(
+            status=401, text=REFUSED, headers={"WWW-Authenticate": 'Bearer realm="amem-tui"'}
+        )
+
+    return require_token
+
+
+class MaskedAccessLog(logging.Filter):
+    """Masks the token in the access log's lines (the request line quotes the URL of a
+    browser's first visit, ``/?token=…``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite the record with the token masked; keep it."""
+        record.msg, record.args = redact_text(record.getMessage()), ()
+        return True
+
+
+class TokenServer(Server):
+    """textual-serve's server, answering only requests that bring ``token``."""
+
+    def __init__(self, command: str, *, token: str, **options: Any) -> None:
+        super().__init__(command, **options)
+        self.token = token
+
+    def initialize_logging(self) -> None:
+        """textual-serve's logging, the token masked in the access log."""
+        super().initialize_logging()
+        logging.getLogger("aiohttp.access").addFilter(MaskedAccessLog())
+
+    async def _make_app(self) -> web.Application:
+        app = await super()._make_app()
+        secure = self.public_url.startswith("https:")
+        app.middlewares.append(token_middleware(self.token, cookie_name(self.port), secure))
+        return app
