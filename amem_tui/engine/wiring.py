@@ -65,4 +65,6 @@ def open_store(settings: EngineSettings) -> NoteStore:
         return connect(url=settings.url, api_key=settings.api_key)
     if str(settings.store_path) == MEMORY:
         return connect(path=MEMORY)
-    return connect(path=Path(settings.embedded_path), backend=settings.backend)
+    return connect(
+        path=Path(settings.embedded_path), backend=settings.backend, read_only=settings.read_only
+    )

@@ -33,13 +33,15 @@ def connect(
     path: str | Path | None = None,
     api_key: str | None = None,
     backend: str | None = None,
+    read_only: bool = False,
 ) -> NoteStore:
     """Open a Qdrant server (``url``), else the embedded folder ``path`` (or ``:memory:``).
 
     Embedded folders open on Qdrant Edge, unless qdrant-client's local mode wrote
     them (then they stay on it, so nothing written earlier is lost) or ``backend``
     ``qdrant-local`` picks qdrant-client for a new folder. ``:memory:`` is always
-    qdrant-client.
+    qdrant-client. ``read_only`` opens a folder that cannot be written (a read-only
+    filesystem, no write permission) from a private copy (:mod:`.snapshot`).
     """
     if url:
         from amem_tui.engine.store.qdrant import QdrantStore
@@ -52,12 +54,22 @@ def connect(
     folder = Path(path).expanduser()
     if folder.exists() and not folder.is_dir():
         raise StoreUnavailable(f"the store {folder} is a file, not a store folder")
+    if read_only and folder.is_dir():
+        from amem_tui.engine.store import snapshot
+
+        if not snapshot.writable(folder):
+            return snapshot.open_copy(folder, lambda copy: _open_folder(copy, backend))
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise StoreUnavailable(
             f"cannot create the store folder {folder}: {exc.strerror or exc}"
         ) from exc
+    return _open_folder(folder, backend)
+
+
+def _open_folder(folder: Path, backend: str | None) -> NoteStore:
+    """The embedded backend that wrote ``folder`` (else ``backend``), opened on it."""
     if embedded_backend(folder, backend) == "edge":
         from amem_tui.engine.store.edge import EdgeStore
 
