@@ -21,7 +21,8 @@ import pytest
 from amem_tui.cli import main
 from amem_tui.engine.embed import TEST_MODEL, HashEmbedder
 from amem_tui.engine.store.qdrant import QdrantStore
-from tests.support.browser import chromium_page, find_chromium
+from tests.support import browser
+from tests.support.browser import chromium_page, required_chromium
 from tests.support.cli import run
 from tests.support.faults import free_port
 from tests.support.mem0_stores import (
@@ -217,10 +218,10 @@ def test_the_served_page_runs_the_app(demo_store: tuple[Path, Path]) -> None:
         assert "amem-tui" in text and "Mode A" in text
 
 
-@pytest.mark.skipif(find_chromium() is None, reason="no Chromium installed")
 def test_the_served_inspector_in_headless_chromium(
     demo_store: tuple[Path, Path], tmp_path: Path
 ) -> None:
+    required_chromium()
     store, home = demo_store
     port = free_port()
     url = f"http://127.0.0.1:{port}/"
@@ -306,10 +307,10 @@ def test_a_served_session_shows_the_user_it_was_given(mem0_folder: Path, tmp_pat
     assert "dark roast" not in text and "standup" not in text  # alice's memories
 
 
-@pytest.mark.skipif(find_chromium() is None, reason="no Chromium installed")
 def test_a_browser_with_the_token_gets_the_app_and_one_without_gets_401(
     demo_store: tuple[Path, Path],
 ) -> None:
+    required_chromium()
     store, home = demo_store
     port = free_port()
     url = f"http://127.0.0.1:{port}/"
@@ -331,3 +332,16 @@ def test_a_browser_with_the_token_gets_the_app_and_one_without_gets_401(
     assert "needs its token" in body
     assert "amem-tui" in text
     assert address == url  # the token left the address bar
+
+
+def test_a_missing_chromium_fails_where_the_browser_tests_are_required(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(browser, "find_chromium", lambda: None)
+    for name in browser.REQUIRED_BY:
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(pytest.skip.Exception):
+        required_chromium()
+    monkeypatch.setenv("AMEM_REQUIRE_BROWSER", "1")  # as .ci/run sets it
+    with pytest.raises(pytest.fail.Exception, match="no Chromium installed"):
+        required_chromium()

@@ -2,7 +2,9 @@
 receives, and take a screenshot, through the DevTools protocol (no extra packages:
 aiohttp, which textual-serve brings, speaks the websocket).
 
-Tests skip when no Chromium is installed (Debian: ``apt-get install chromium``).
+Tests skip when no Chromium is installed (Debian: ``apt-get install chromium``),
+except where a browser is required (``AMEM_REQUIRE_BROWSER`` or ``AMEM_REQUIRE_PARITY``
+set, as ``.ci/run`` sets them, or ``CI``): there a missing Chromium fails them.
 """
 
 from __future__ import annotations
@@ -32,6 +34,26 @@ def find_chromium() -> str | None:
         if found:
             return found
     return None
+
+
+#: Variables that make a missing Chromium a failure rather than a skip.
+REQUIRED_BY = ("AMEM_REQUIRE_BROWSER", "AMEM_REQUIRE_PARITY", "CI")
+INSTALL = "Debian: apt-get install chromium (.ci/run installs it)"
+
+
+def required_chromium() -> str:
+    """The installed Chromium; without one the test is skipped, or fails where a
+    browser is required (:data:`REQUIRED_BY`)."""
+    import os
+
+    import pytest
+
+    found = find_chromium()
+    if found is not None:
+        return found
+    if any(os.environ.get(name) for name in REQUIRED_BY):
+        pytest.fail(f"no Chromium installed, and the browser tests are required here ({INSTALL})")
+    pytest.skip(f"no Chromium installed ({INSTALL})")
 
 
 class Page:
