@@ -182,6 +182,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if ctx is not None:
             _close(ctx)
+        if argv is None:  # the program itself (callers in-process pass their argv)
+            _answer_given()
+
+
+def _answer_given() -> None:
+    """After the answer, whatever still prints goes to stderr: a library thread that
+    prints while the interpreter shuts down (huggingface_hub's lazy imports print their
+    failures with ``print``) must not add a line to a ``--json`` answer."""
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+    sys.stdout = sys.stderr
 
 
 def _close(ctx: Context) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,8 +19,8 @@ import pytest
 
 from amem_tui.cli.parser import COMMANDS
 from amem_tui.engine.embed import DEFAULT_MODEL
-from tests.support.cli import inert, run
-from tests.support.paths import MODEL_CACHE
+from tests.support.cli import cli_env, inert, run
+from tests.support.paths import MODEL_CACHE, REPO_ROOT
 
 UNKNOWN_ID = "00000000-0000-0000-0000-00000000dead"
 UNKNOWN_RUN = "00000000-0000-0000-0000-00000000beef"
@@ -187,3 +188,33 @@ def test_the_real_model_prints_nothing_on_stdout(
         assert "Error importing" not in out + inert(result.stderr)
         if result.returncode != 0:
             assert out == ""
+
+
+def test_a_print_after_the_answer_goes_to_stderr(tmp_path: Path) -> None:
+    """What a library prints once the answer is out (a model still importing while the
+    interpreter shuts down: huggingface_hub prints its import failures with ``print``)
+    lands on stderr, never after the JSON value on stdout."""
+    program = (
+        "import sys, threading\n"
+        "from amem_tui.cli import main\n"
+        "answered = threading.Event()\n"
+        "def late():\n"
+        "    answered.wait(60)\n"
+        "    print('Error importing huggingface_hub.hf_api: a late print')\n"
+        "threading.Thread(target=late).start()\n"
+        f"sys.argv = ['amem-tui', '--json', '--store', {str(tmp_path / 'empty')!r}, 'status']\n"
+        "code = main()\n"
+        "answered.set()\n"
+        "sys.exit(code)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", program],
+        cwd=REPO_ROOT,
+        env=cli_env(tmp_path),
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert one_json_value(inert(result.stdout))["store"] == str(tmp_path / "empty")
+    assert b"a late print" in result.stderr
