@@ -164,6 +164,11 @@ def all_agents(ctx: Context, options: ConsolidateOptions) -> AllAgentsPass:
         )
     if result.dry_run:
         messages.append("dry run: every agent planned, nothing stored and no lock taken")
+    if not result.ran and not result.skipped and not result.dry_run:
+        messages.append(
+            "no agent to consolidate: this store holds only mem0 memories, which are never "
+            "consolidated; nothing was done"
+        )
     if result.best_effort_lock:
         messages.append(
             "this Qdrant server ignores conditional writes (1.16 and later honour them): "
@@ -195,7 +200,7 @@ def all_agents(ctx: Context, options: ConsolidateOptions) -> AllAgentsPass:
 
 def all_agents_text(result: AllAgentsPass) -> str:
     """A heading line, one line per agent, then the notes."""
-    if result.skipped:
+    if result.skipped or not (result.ran or result.dry_run):
         return "\n".join(result.messages)
     kind = "dry run of the nightly pass" if result.dry_run else "nightly pass"
     head = (

@@ -18,6 +18,7 @@ import amem_tui.cli.compare as compare
 import amem_tui.cli.consolidation as consolidation
 import amem_tui.cli.demo as demo
 import amem_tui.cli.notes as notes
+import amem_tui.cli.schedule as schedule
 import amem_tui.cli.search as search
 import amem_tui.cli.serve as serve
 import amem_tui.cli.stats as stats
@@ -51,6 +52,7 @@ COMMAND_MODULES: tuple[CommandModule, ...] = (
     stats,
     demo,
     consolidation,
+    schedule,
     store,
     audit,
     transfer,

@@ -48,7 +48,11 @@ if TYPE_CHECKING:
         LockLost,
         PassBusy,
     )
-    from amem_tui.engine.consolidation.scheduler import ConsolidationScheduler, zone_of
+    from amem_tui.engine.consolidation.scheduler import (
+        ConsolidationScheduler,
+        parse_hhmm,
+        zone_of,
+    )
     from amem_tui.engine.embed import load_in_background
     from amem_tui.engine.engine import MemoryEngine
     from amem_tui.engine.errors import (
@@ -110,6 +114,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "PassProgress": ("amem_tui.engine.consolidation.nightly", "PassProgress"),
     "PassRecord": ("amem_tui.engine.consolidation.nightly", "PassRecord"),
     "PassResult": ("amem_tui.engine.consolidation.nightly", "PassResult"),
+    "parse_hhmm": ("amem_tui.engine.consolidation.scheduler", "parse_hhmm"),
     "zone_of": ("amem_tui.engine.consolidation.scheduler", "zone_of"),
     "Activity": ("amem_tui.engine.activity", "Activity"),
     "ActivityKind": ("amem_tui.engine.activity", "ActivityKind"),
@@ -259,6 +264,7 @@ __all__ = [
     "name_merges",
     "new_runs",
     "open_store",
+    "parse_hhmm",
     "parse_namespace",
     "redact_text",
     "redact_url",

@@ -285,17 +285,26 @@ class NightlyPass:
         With ``due``, nothing is done when the day's pass has finished already
         (``skipped``, and the record says when and by whom). Raises
         :class:`~.runlock.PassBusy` (exit 75) when another process holds the run lock.
-        A dry run plans every agent and takes no lock and records nothing.
+        A dry run plans every agent and takes no lock and records nothing. A store with
+        no agent to consolidate (mem0 memories only) gets nothing written: not ``ran``.
         """
         slot = self.slot()
         day = slot.date().isoformat()
-        if dry_run:
-            result = PassResult(day, slot, ran=False, dry_run=True)
+        if not dry_run:
+            self.engine.check_writable()
+        agents = self.agents()
+        if dry_run or not agents:
+            result = PassResult(day, slot, ran=False, dry_run=dry_run)
             self._each_agent(
-                result, None, dry_run=True, threshold=threshold, trigger=trigger, progress=progress
+                result,
+                None,
+                agents,
+                dry_run=True,
+                threshold=threshold,
+                trigger=trigger,
+                progress=progress,
             )
             return result
-        self.engine.check_writable()
         if due:
             found = self.finished(day)
             if found is not None:
@@ -321,7 +330,13 @@ class NightlyPass:
                 day, slot, ran=True, record=record, best_effort_lock=lock.best_effort
             )
             self._each_agent(
-                result, lock, dry_run=False, threshold=threshold, trigger=trigger, progress=progress
+                result,
+                lock,
+                agents,
+                dry_run=False,
+                threshold=threshold,
+                trigger=trigger,
+                progress=progress,
             )
             record.status = "done"
             record.finished_at = iso(self.clock())
@@ -332,13 +347,13 @@ class NightlyPass:
         self,
         result: PassResult,
         lock: RunLock | None,
+        agents: list[str | AgentScope],
         *,
         dry_run: bool,
         threshold: float | None,
         trigger: RunTrigger,
         progress: PassListener | None,
     ) -> None:
-        agents = self.agents()
         say = progress or (lambda _: None)
         for index, agent in enumerate(agents, start=1):
             if lock is not None:

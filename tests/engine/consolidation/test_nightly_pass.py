@@ -169,3 +169,11 @@ def test_stores_other_tools_wrote_change_only_in_our_bookkeeping(
     assert agents == (
         ["main", "dev", "sandbox", "ops"] if collection == AMEM_ALIAS else ["sandbox"]
     )
+
+
+def test_a_store_of_mem0_memories_only_gets_nothing_written(real_store: QdrantStore) -> None:
+    engine = make_engine(real_store, settings=real_settings(collection=MEM0, agents=[]))
+    before = real_snapshot(real_store.client)
+    result = NightlyPass(engine).run(due=True)
+    assert not result.ran and not result.skipped and result.record is None
+    assert real_snapshot(real_store.client) == before  # not even a lock
