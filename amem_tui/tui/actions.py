@@ -150,12 +150,53 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         palette=PaletteEntry(5, "Restore the selected note", "undo a soft delete"),
     ),
     Action(
+        "edit_in_editor",
+        "E",
+        "edit_in_editor",
+        "Edit in $EDITOR",
+        writes=True,
+        key_display="E",
+        show=False,
+        palette=PaletteEntry(
+            23, "Edit the selected note in $EDITOR", "the app waits; saved back as an update"
+        ),
+    ),
+    Action(
         "copy",
         "y",
         "copy",
         "Copy",
         show=False,
         palette=PaletteEntry(16, "Copy the selected note", "its content, to the clipboard"),
+    ),
+    Action(
+        "copy_id",
+        "Y",
+        "copy_id",
+        "Copy id",
+        key_display="Y",
+        show=False,
+        palette=PaletteEntry(24, "Copy the selected note's id", "to the clipboard"),
+    ),
+    Action(
+        "mark",
+        "space",
+        "toggle_mark",
+        "Mark",
+        key_display="space",
+        show=False,
+        palette=PaletteEntry(
+            25, "Mark or unmark the selected note", "p, u, d and r then act on every marked note"
+        ),
+    ),
+    Action(
+        "mark_shown",
+        "asterisk",
+        "mark_shown",
+        "Mark all shown",
+        key_display="*",
+        show=False,
+        palette=PaletteEntry(26, "Mark every row the pane shows", "or unmark them all"),
     ),
     # Capitals beside the letter people know: / searches (f follows), so F filters the
     # pane's rows; S sorts and I inverts the order, as htop does.

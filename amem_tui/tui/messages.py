@@ -180,6 +180,19 @@ class ActionDone(Message):
 
 
 @dataclass
+class BulkDone(Message):
+    """A bulk write finished: say what it did and left alone, unmark the notes it wrote
+    in ``pane``, and reload."""
+
+    message: str
+    pane: PaneName
+    done: list[str]
+    #: (note id, why) of every marked note not written.
+    left: list[tuple[str, str]]
+    activities: list[Activity] = field(default_factory=list)
+
+
+@dataclass
 class ActionRefused(Message):
     """The engine refused a request: show the rule, never a traceback.
 

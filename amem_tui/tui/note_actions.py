@@ -1,5 +1,6 @@
-"""What the user does to notes: add one, and edit, publish, unpublish, delete, restore or
-copy the subject (the highlighted row; see :mod:`amem_tui.tui.widgets.panes`).
+"""What the user does to notes: add one, and edit (in a form or in ``$EDITOR``), publish,
+unpublish, delete, restore or copy the subject (the highlighted row; see
+:mod:`amem_tui.tui.widgets.panes`).
 
 Each write says first what stops it (the write rule, in the engine's words), then asks
 (a dialog naming the note), then calls the engine in a worker of the screen. The
@@ -219,6 +220,43 @@ class NoteActions:
         self.host.app.copy_to_clipboard(note.content)
         count = len(note.content)
         self._say(f"Copied the content of note {note.id} ({count} characters).")
+
+    def copy_id(self, scope: AgentScope, note: MemoryNote | None) -> None:
+        """Put the note's id on the clipboard (for ``amem-tui show ID`` and the like)."""
+        if note is None:
+            self._say(NO_SUBJECT)
+            return
+        self.host.app.copy_to_clipboard(note.id)
+        self._say(f"Copied the id {note.id}.")
+
+    def edit_in_editor(self, scope: AgentScope, note: MemoryNote | None) -> None:
+        """Open the note's content in ``$EDITOR`` (the app suspended) and save what comes
+        back as an update, through the engine's write path and its rules."""
+        from amem_tui.tui.external_editor import EditorUnavailable, edit_in_editor
+
+        if note is None:
+            self._say(NO_SUBJECT)
+            return
+        if self._refused(scope, note, "update"):
+            return
+        try:
+            edited = edit_in_editor(self.host.app, note.content, f"note-{note.id[:8]}")
+        except EditorUnavailable as exc:
+            self.host.app.notify(
+                str(exc), title="Not saved", severity="error", timeout=8, markup=False
+            )
+            return
+        if not edited.changed:
+            self._say(f"Note {note.id} is unchanged: nothing was saved.")
+            return
+        self._write(
+            "Updated note",
+            scope,
+            "edited",
+            lambda: self.engine.agent(scope).update(
+                note.id, content=edited.text, expected_hash=note.hash or None
+            ),
+        )
 
     def _confirm_then_write(
         self,

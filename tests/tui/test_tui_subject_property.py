@@ -1,15 +1,18 @@
 """The highlighted row is the subject, always: a property over random sessions.
 
 Each example runs the demo in follow mode and plays a drawn sequence of what users
-do (cursor moves, Tab to another pane, publish, unpublish, delete, searches and
-clearing them) and of what a second writer does meanwhile (through the engine, seen
-by follow mode). After every step the detail shows the note highlighted in the
-focused pane, and the step's action (publish, unpublish, edit, delete, restore,
-copy, each drawn in turn) names that same note in its dialog or its answer.
+do (cursor moves, Tab to another pane, marking rows with space, publish, unpublish,
+delete, searches and clearing them) and of what a second writer does meanwhile
+(through the engine, seen by follow mode). After every step the detail shows the
+note highlighted in the focused pane, and the step's action (publish, unpublish,
+edit, delete, restore, copy, each drawn in turn) names that same note in its dialog
+or its answer; while notes are marked, publish, unpublish, delete and restore name
+exactly the marked notes instead, and a write changes no other note.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -17,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from textual.widgets import DataTable
 
+from amem_tui.engine import AmemError
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.tui.app import AmemApp
 from amem_tui.tui.dialogs.confirm import ConfirmDialog
@@ -32,17 +36,23 @@ EXAMPLES = 6
 QUERIES = ["deploy freeze", "Priya code reviews", "standup summary", "zzzz qqqq"]
 #: The keys of the actions whose target is checked, and how each is answered.
 PROBED = {"publish": "p", "unpublish": "u", "edit": "e", "delete": "d", "restore": "r", "copy": "y"}
+#: The actions that act on the marked notes while some are marked.
+BULK = {"publish", "unpublish", "delete", "restore"}
+NOTE_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 moves = st.tuples(st.just("move"), st.sampled_from([-3, -2, -1, 1, 2, 3]))
 switches = st.tuples(st.just("switch"), st.sampled_from([1, -1]))
 writes = st.tuples(st.sampled_from(["publish", "unpublish", "delete"]), st.just(0))
 searches = st.tuples(st.just("search"), st.integers(0, len(QUERIES) - 1))
 clears = st.tuples(st.just("clear"), st.just(0))
+marks = st.tuples(st.just("mark"), st.sampled_from([1, 2]))
 elsewhere = st.tuples(st.just("elsewhere"), st.sampled_from(["add", "delete", "publish", "edit"]))
 #: After about half the steps, one action is tried (and cancelled) to see what it names.
 probes = st.sampled_from([None] * len(PROBED) + sorted(PROBED))
 steps = st.lists(
-    st.tuples(st.one_of(moves, moves, switches, writes, searches, clears, elsewhere), probes),
+    st.tuples(
+        st.one_of(moves, moves, switches, marks, writes, searches, clears, elsewhere), probes
+    ),
     min_size=2,
     max_size=8,
 )
@@ -53,6 +63,20 @@ def main_of(app: Any) -> MainScreen:
         if isinstance(screen, MainScreen):
             return screen
     raise AssertionError("no main screen")
+
+
+def marked(main: MainScreen) -> set[str]:
+    """The notes marked in the pane worked in."""
+    return set(main.panes.pane(main.panes.working).marked)
+
+
+def states(engine: MemoryEngine) -> dict[str, object]:
+    """Every note main and dev can see, as stored (to find what a write changed)."""
+    out: dict[str, object] = {}
+    for agent in ("main", "dev"):
+        page = engine.agent(agent).list_notes("visible", limit=500, include_inactive=True)
+        out |= {note.id: note.model_dump() for note in page.notes}
+    return out
 
 
 def focused_pane(main: MainScreen) -> NotePane | None:
@@ -74,11 +98,20 @@ async def play(pilot: Any, writer: MemoryEngine, step: tuple[str, Any]) -> None:
             await pilot.press("tab" if arg > 0 else "shift+tab")
             if focused_pane(main) is not None:
                 break
+    elif kind == "mark":
+        await pilot.press(*["space"] * arg)
     elif kind in ("publish", "unpublish", "delete"):
+        pane = focused_pane(main)
+        allowed = marked(main) or ({pane.current_id} if pane and pane.current_id else set())
+        before = states(writer)
         await pilot.press({"publish": "p", "unpublish": "u", "delete": "d"}[kind])
         await pilot.pause()
         if isinstance(app.screen, ConfirmDialog):
             await pilot.press("y")
+        await settle_all(pilot)
+        after = states(writer)
+        changed = {i for i in before if before[i] != after.get(i)}
+        assert changed <= allowed, (kind, changed, allowed)  # the marked, or the row
     elif kind == "search":
         await pilot.press("slash", *QUERIES[arg], "enter")
     elif kind == "clear":
@@ -92,16 +125,17 @@ async def change_elsewhere(pilot: Any, writer: MemoryEngine, change: str) -> Non
     main = main_of(pilot.app)
     pane = focused_pane(main)
     row = pane.current_id if pane is not None else None
+    other = writer.agent("main")
     try:
         if change == "add":
-            writer.add("main", f"Written elsewhere while following, number {main.generation}")
+            other.add(f"Written elsewhere while following, number {main.generation}")
         elif row is not None and change == "delete":
-            writer.delete("main", row)
+            other.delete(row)
         elif row is not None and change == "publish":
-            writer.publish("main", row)
+            other.publish(row)
         elif row is not None:
-            writer.update("main", row, content="Changed elsewhere while the app follows main")
-    except Exception:  # not main's to change, or already so: nothing changed
+            other.update(row, content="Changed elsewhere while the app follows main")
+    except AmemError:  # not main's to change, or already so: nothing changed
         return
     bar = main.follow_bar
     for _ in range(2):  # a poll under way may have looked before the write
@@ -131,6 +165,19 @@ async def check_subject(pilot: Any, action: str | None) -> None:
     notices = len(app.notice_log)
     await pilot.press(PROBED[action])
     await pilot.pause()
+    selection = marked(main)
+    if selection and action in BULK:  # the marked notes, every one, and no other
+        screen = app.screen
+        if isinstance(screen, ConfirmDialog):
+            said = str(screen.body)
+        else:
+            await until(pilot, lambda: len(app.notice_log) > notices)
+            said = " ".join(message for _, message in list(app.notice_log)[notices:])
+        assert set(NOTE_ID.findall(said)) == selection, (action, said, selection)
+        if screen is not main:
+            await pilot.press("escape")
+        await until(pilot, lambda: app.screen is main)
+        return
     if row is None:
         answer = " ".join(message for _, message in list(app.notice_log)[notices:])
         assert "Select a note first" in answer

@@ -26,11 +26,13 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from amem_tui.tui import sizes
 from amem_tui.tui.actions import MAIN_ACTIONS, Situation, Verdict, bindings, footer_entries
 from amem_tui.tui.actions import verdict as verdict_of
+from amem_tui.tui.bulk_actions import BulkActions
 from amem_tui.tui.messages import (
     ActionDone,
     ActionRefused,
     AgentsLoaded,
     AuditReady,
+    BulkDone,
     FollowFailed,
     FollowUpdate,
     ModelState,
@@ -73,11 +75,18 @@ SWITCH_HOLD_LIMIT = 1.0
 
 def on_the_subject(
     act: Callable[[NoteActions, AgentScope, MemoryNote | None], None],
+    bulk: str | None = None,
 ) -> Callable[[MainScreen], None]:
-    """The screen's action for a note action: ``act`` on the subject, as the agent."""
+    """The screen's action for a note action: ``act`` on the subject, as the agent; or,
+    for a ``bulk`` action while notes are marked in the pane worked in, on those notes."""
 
     def action(screen: MainScreen) -> None:
-        if screen.scope is not None:
+        if screen.scope is None:
+            return
+        pane = screen.panes.pane(screen.panes.working)
+        if bulk is not None and pane.marked:
+            screen.bulk.run(bulk, screen.scope, pane.which, pane.marked_notes())
+        else:
             act(screen.notes, screen.scope, screen.subject())
 
     action.__doc__ = act.__doc__
@@ -122,6 +131,7 @@ class MainScreen(Screen[None]):
         self.generation = 0  # agent loads; one overtaken by a newer one is never shown
         self.switch_hold_limit = SWITCH_HOLD_LIMIT
         self.notes = NoteActions(self, engine)
+        self.bulk = BulkActions(self, engine)
 
     def compose(self) -> ComposeResult:
         yield HeaderBar(self.engine.settings.store_label, self.engine.read_only, id="header")
@@ -316,11 +326,13 @@ class MainScreen(Screen[None]):
 
     # --------------------------------------------------------------- actions
     action_edit = on_the_subject(NoteActions.edit)
-    action_publish = on_the_subject(NoteActions.publish)
-    action_unpublish = on_the_subject(NoteActions.unpublish)
-    action_delete = on_the_subject(NoteActions.delete)
-    action_restore = on_the_subject(NoteActions.restore)
+    action_publish = on_the_subject(NoteActions.publish, bulk="publish")
+    action_unpublish = on_the_subject(NoteActions.unpublish, bulk="unpublish")
+    action_delete = on_the_subject(NoteActions.delete, bulk="delete")
+    action_restore = on_the_subject(NoteActions.restore, bulk="restore")
     action_copy = on_the_subject(NoteActions.copy)
+    action_copy_id = on_the_subject(NoteActions.copy_id)
+    action_edit_in_editor = on_the_subject(NoteActions.edit_in_editor)
 
     def action_add(self) -> None:
         """Write a new note (private by default)."""
@@ -332,13 +344,49 @@ class MainScreen(Screen[None]):
         self.set_focus(self.search_box.query_input)
 
     def action_clear_search(self) -> None:
-        """Clear the focused pane's filter, else the query (the listings come back)."""
+        """Clear the focused pane's filter, else its marks, else the query (the listings
+        come back)."""
         pane = self.panes.focused_pane
         if pane is not None and pane.view.filtering:
             pane.clear_filter()
             return
+        if pane is not None and pane.marked:
+            pane.drop_marks()
+            self.panes.arrange_panes()  # as tabs, the strip carries the count
+            return
         self.search_box.clear_query()
         self.panes.focus_tab(self.panes.working)
+
+    def action_toggle_mark(self) -> None:
+        """Mark the highlighted note, or unmark it (p, u, d and r then act on the marked)."""
+        pane = self.panes.focused_pane
+        if pane is None:
+            self.app.notify("Marks are set in a pane: Tab to one first.", markup=False)
+            return
+        pane.toggle_mark()
+        self.panes.arrange_panes()  # as tabs, the strip carries the count
+
+    def action_mark_shown(self) -> None:
+        """Mark every row the pane shows (what its filter kept), or unmark them."""
+        pane = self.panes.focused_pane
+        if pane is not None:
+            pane.mark_shown()
+            self.panes.arrange_panes()
+
+    def on_bulk_done(self, message: BulkDone) -> None:
+        """Say what a bulk write did and left alone, unmark what it wrote, and reload."""
+        self.store_banner.problem = None
+        self.panes.pane(message.pane).drop_marks(message.done)
+        said = one_line(message.message, 600)
+        if message.left:
+            self.app.notify(
+                said, title="Done, in part", severity="warning", timeout=12, markup=False
+            )
+        else:
+            self.app.notify(said, title="Done", markup=False)
+        if message.activities and self.scope is not None:
+            self.follow_bar.record(self.scope.agent, message.activities)
+        self.reload_scope()
 
     def action_filter(self) -> None:
         """Type a plain-text filter for the rows of the pane worked in."""

@@ -54,6 +54,9 @@ CONTENT_FALLBACK = 60
 CONTENT_MIN = 12
 #: Seconds a row follow mode marked (new, changed) stays highlighted.
 HIGHLIGHT_SECONDS = 30.0
+#: What the mark column shows for a marked note (space marks and unmarks it).
+MARK = "●"
+MARK_STYLE = "bold cyan"
 
 
 class NotePane(TabbedPane):
@@ -127,6 +130,8 @@ class NotePane(TabbedPane):
         self._all_hits: list[SearchHit] = []
         self._query = ""
         self._sort_width = 0
+        #: The marked notes (a multi-selection), by id, in the order they were marked.
+        self.marked: dict[str, MemoryNote] = {}
 
     def compose(self) -> ComposeResult:
         for table in (self._listing_table, self._hits_table):
@@ -170,6 +175,8 @@ class NotePane(TabbedPane):
     def _columns(self, search: bool, notes: Sequence[MemoryNote]) -> None:
         table = self.table
         table.clear(columns=True)
+        if self.marked:  # the mark column, while some note is marked
+            table.add_column(" ", key="mark", width=1)
         owner_width = None
         if self.show_owner:
             owners = [cell_len(one_line(n.effective_owner or "?", OWNER_MAX)) for n in notes]
@@ -234,11 +241,14 @@ class NotePane(TabbedPane):
         order = self.view.order
         return not order.is_default and not (order.key == "owner" and self.show_owner)
 
+    def _mark_cell(self, note_id: str) -> Text:
+        return cell(MARK if note_id in self.marked else " ", 1, MARK_STYLE)
+
     def _row(self, note: MemoryNote, hit: SearchHit | None = None) -> list[Text]:
+        row: list[Text] = [self._mark_cell(note.id)] if self.marked else []
         if hit is not None:
             weak = hit.weak and hit.via != "link"
-            return [search_row(hit, self._query_words, self._owner_width, weak)]
-        row: list[Text] = []
+            return [*row, search_row(hit, self._query_words, self._owner_width, weak)]
         if self.show_owner:
             row.append(cell(note.effective_owner or "?", OWNER_MAX))
         if self._sort_column:
@@ -268,9 +278,17 @@ class NotePane(TabbedPane):
         """
         self._generation += 1
         self._listing_stale = True
-        if scope != self._scope and self.view.text:  # another agent's notes: a new start
-            self.view.text = ""
-            self.filter_box.display = False
+        if scope != self._scope:  # another agent's notes: a new start
+            self.marked = {}
+            if self.view.text:
+                self.view.text = ""
+                self.filter_box.display = False
+        elif self.marked:  # the same notes, as read now
+            by_id = {note.id: note for note in notes}
+            whole = len(by_id) >= total  # else a marked note may be on a page not read yet
+            self.marked = {
+                i: by_id.get(i, note) for i, note in self.marked.items() if i in by_id or not whole
+            }
         self.view.forget()
         self._scope = scope
         self._kind = kind or self.which
@@ -444,12 +462,13 @@ class NotePane(TabbedPane):
             weak = self.weak_hits
             hits = f"{self.total} hit{'' if self.total == 1 else 's'}"
             title = f"{self.base_title}: {hits}" + (f", {weak} weak" if weak else "")
-            self.set_titles(title, self.filter_note)
+            self.set_titles(title + self.marked_note, self.filter_note)
             return
         deleted = f", {self.deleted} deleted" if self.deleted else ""
         count = f"{self.total - self.deleted}{deleted}"
         loaded = f"{self.loaded} of {self.total} loaded" if self.loaded < self.total else ""
-        self.set_titles(f"{self.base_title} ({count})", self.filter_note or loaded)
+        title = f"{self.base_title} ({count}){self.marked_note}"
+        self.set_titles(title, self.filter_note or loaded)
 
     # ---------------------------------------------------------------- filter and sort
     @property
@@ -496,7 +515,10 @@ class NotePane(TabbedPane):
         table = self.table
         if self.searching:
             self._listing_stale = True
-            table.clear()
+            if columns:
+                self._columns(search=True, notes=[hit.note for hit in self._all_hits])
+            else:
+                table.clear()
             self._add_hit_rows()
             self._retitle(self._query)
         else:
@@ -543,6 +565,72 @@ class NotePane(TabbedPane):
         """Every row again (Escape in the rows or in the filter box)."""
         self._close_filter(cleared=True)
 
+    # ---------------------------------------------------------------- marks
+    @property
+    def marked_note(self) -> str:
+        """`` · 3 marked`` for the title ("" with nothing marked)."""
+        return f" · {len(self.marked)} marked" if self.marked else ""
+
+    def _shown_note(self, note_id: str) -> MemoryNote | None:
+        hit = self.hits.get(note_id)
+        if hit is not None:
+            return hit.note
+        return next((note for note in self.listing if note.id == note_id), None)
+
+    def toggle_mark(self) -> None:
+        """Mark the highlighted note, or unmark it; the cursor moves on to the next row."""
+        note_id = self.current_id
+        note = self._shown_note(note_id) if note_id is not None else None
+        if note is None:
+            return
+        if self.marked.pop(note.id, None) is None:
+            self.marked[note.id] = note
+        self._remark([note.id])
+        table = self.table
+        if table.cursor_row < table.row_count - 1:
+            table.move_cursor(row=table.cursor_row + 1)
+
+    def mark_shown(self) -> None:
+        """Mark every row shown (what a filter kept), or unmark them all if all are."""
+        ids = [str(key.value) for key in self.table.rows]
+        if ids and all(i in self.marked for i in ids):
+            for note_id in ids:
+                del self.marked[note_id]
+        else:
+            for note_id in ids:
+                note = self._shown_note(note_id)
+                if note is not None:
+                    self.marked.setdefault(note_id, note)
+        self._remark(ids)
+
+    def drop_marks(self, ids: Iterable[str] | None = None) -> None:
+        """Unmark ``ids`` (all marks when None)."""
+        gone = list(self.marked) if ids is None else [i for i in ids if i in self.marked]
+        for note_id in gone:
+            del self.marked[note_id]
+        if gone:
+            self._remark(gone)
+
+    def marked_notes(self) -> list[MemoryNote]:
+        """The marked notes, in the order they were marked (as last read)."""
+        return list(self.marked.values())
+
+    def _remark(self, ids: Sequence[str]) -> None:
+        """Draw the marks of ``ids`` again: the mark column comes or goes with the first
+        mark and the last."""
+        table = self.table
+        has_column = ColumnKey("mark") in table.columns
+        if has_column != bool(self.marked):
+            self._relist(columns=True)
+            return
+        if has_column:
+            for note_id in ids:
+                if note_id in table.rows:
+                    table.update_cell(note_id, "mark", self._mark_cell(note_id))
+        if self.searching:
+            self._listing_stale = True  # its rows show the marks as they were
+        self._retitle(self._query if self.searching else None)
+
     # ------------------------------------------------------------- following
     def shown_notes(self) -> dict[str, MemoryNote]:
         """The agent's listing as loaded, by id (what follow mode compares with)."""
@@ -577,6 +665,8 @@ class NotePane(TabbedPane):
             marked = list(marks)
             self.set_timer(HIGHLIGHT_SECONDS, lambda: self.unmark(marked))
         by_id = {note.id: note for note in changed}
+        for note_id in self.marked.keys() & by_id.keys():  # marks hold the notes as read
+            self.marked[note_id] = by_id[note_id]
         gone = set(removed)
         kept = [by_id.pop(note.id, note) for note in self.listing if note.id not in gone]
         fresh = newest_first(by_id.values())
