@@ -231,6 +231,18 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         show=False,
         palette=PaletteEntry(22, "Reverse the pane's sort order", "ascending or descending"),
     ),
+    # + changes the split, as lazygit's + changes its screen mode.
+    Action(
+        "layout",
+        "plus",
+        "cycle_layout",
+        "Layout",
+        key_display="+",
+        show=False,
+        palette=PaletteEntry(
+            27, "Change the layout", "panes and detail even, panes taller, detail taller"
+        ),
+    ),
     Action(
         "consolidate",
         "c",
@@ -389,6 +401,13 @@ COMPARE_ACTIONS: tuple[Action, ...] = (
     Action("compare.close", "escape", "close", "Back"),
     Action("compare.search", "slash", "focus_query", "Search as both", key_display="/"),
     Action("compare.swap", "w", "swap", "Swap A and B"),
+    Action("compare.open", "enter", "open_note", "Go to note"),
+)
+
+#: The audit screen's actions.
+AUDIT_ACTIONS: tuple[Action, ...] = (
+    Action("audit.close", "escape,q", "close", "Close"),
+    Action("audit.open", "enter", "open_note", "Go to note"),
 )
 
 #: The overview screen's actions.

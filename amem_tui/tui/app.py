@@ -18,10 +18,13 @@ from amem_tui.paths import config_dir
 from amem_tui.tui import heap
 from amem_tui.tui.actions import APP_ACTIONS, bindings, help_rows
 from amem_tui.tui.messages import ModelState
+from amem_tui.tui.preferences import FILE_NAME, PreferenceStore
 from amem_tui.tui.screens.opening import OpeningScreen
 from amem_tui.tui.themes import bundled_theme_dir, load_themes, user_theme_dir
 
 if TYPE_CHECKING:
+    from textual.theme import Theme
+
     from amem_tui.config import Settings
     from amem_tui.engine import MemoryEngine
 
@@ -81,8 +84,12 @@ class AmemApp(App[int]):
         #: Start in follow mode (``--follow``): the panes keep up with other writers.
         self.follow_on_start = follow
         self.initial_agent = agent
-        self.wanted_theme = theme or DEFAULT_THEME
         self.user_config = user_config
+        #: The choices remembered in the user config (theme, layout, sort orders); kept
+        #: nowhere when the app leaves the user's configuration alone.
+        self.preferences = PreferenceStore(config_dir() / FILE_NAME if user_config else None)
+        remembered = self.preferences.load().theme
+        self.wanted_theme = theme or remembered or DEFAULT_THEME
         self.startup_problems: list[str] = []
         #: The last notifications (title, message), kept after they fade from the screen.
         self.notice_log: deque[tuple[str, str]] = deque(maxlen=200)
@@ -128,6 +135,10 @@ class AmemApp(App[int]):
         self.startup_problems += problems
         if self.wanted_theme in self.available_themes:
             self.theme = self.wanted_theme
+        if self.preferences.problem:
+            self.startup_problems.append(self.preferences.problem)
+        # Subscribed once the theme is set: only a theme the user picks is remembered.
+        self.theme_changed_signal.subscribe(self, self._theme_chosen)
         if self.user_config:
             self._load_keymap()
         if self._engine is not None:
@@ -138,12 +149,21 @@ class AmemApp(App[int]):
         # The worker starts once the empty layout is painted (imports hold the GIL).
         self.call_after_refresh(self._start_opening)
 
+    def _theme_chosen(self, theme: Theme) -> None:
+        self.preferences.update(theme=theme.name)
+
     def _show_main(self, engine: MemoryEngine) -> None:
         from amem_tui.tui.screens.main import MainScreen
 
         opening = self.screen if isinstance(self.screen, OpeningScreen) else None
         draft = opening.draft if opening is not None else ("", False)
-        screen = MainScreen(engine, self.initial_agent, draft, follow=self.follow_on_start)
+        screen = MainScreen(
+            engine,
+            self.initial_agent,
+            draft,
+            follow=self.follow_on_start,
+            preferences=self.preferences,
+        )
         if opening is not None:
             self.switch_screen(screen)
         else:

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         SearchResult,
         StoreStats,
     )
+    from amem_tui.tui.jump import JumpPlace
 
 
 @dataclass(frozen=True)
@@ -190,6 +191,14 @@ class BulkDone(Message):
     #: (note id, why) of every marked note not written.
     left: list[tuple[str, str]]
     activities: list[Activity] = field(default_factory=list)
+
+
+@dataclass
+class JumpFound(Message):
+    """Where to show a note another screen chose (None: no agent may read it)."""
+
+    note_id: str
+    place: JumpPlace | None
 
 
 @dataclass

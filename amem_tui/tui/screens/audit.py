@@ -3,6 +3,8 @@
 It is given a finished :class:`~amem_tui.engine.audit.AuditReport` (the caller
 builds it with ``engine.audit()`` in a worker) and never touches the store.
 Every value from the store is shown literally: no markup, no control characters.
+Enter on a row that names a note closes the screen with a
+:class:`~amem_tui.tui.jump.JumpTarget`: the main screen then shows that note.
 """
 
 from __future__ import annotations
@@ -14,10 +16,12 @@ from typing import TYPE_CHECKING, ClassVar
 from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 
+from amem_tui.tui.actions import AUDIT_ACTIONS, bindings
+from amem_tui.tui.jump import JumpTarget
 from amem_tui.tui.text import fit_widths
 
 if TYPE_CHECKING:
@@ -42,9 +46,10 @@ def _cell(value: object, width: int = CELL_WIDTH) -> Text:
     return Text(flat, no_wrap=True, overflow="ellipsis")
 
 
-class AuditScreen(Screen[None]):
+class AuditScreen(Screen[JumpTarget | None]):
     """Shared notes by owner, wide readers, malformed and legacy points, cross-scope
-    links and agents missing from the configuration; Escape closes it."""
+    links and agents missing from the configuration; Enter on a row goes to its note,
+    Escape closes it."""
 
     DEFAULT_CSS = """
     AuditScreen #audit-summary { height: auto; padding: 0 1; background: $boost; }
@@ -52,9 +57,7 @@ class AuditScreen(Screen[None]):
     AuditScreen DataTable { height: 1fr; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q", "close", "Close", id="audit.close"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings(AUDIT_ACTIONS)
 
     #: (tab id, title, section counter key) in display order.
     #: Short titles, so that the six tabs fit 120 columns (the section says the rest).
@@ -70,6 +73,8 @@ class AuditScreen(Screen[None]):
     def __init__(self, report: AuditReport) -> None:
         super().__init__()
         self.report = report
+        #: Per tab, the note each row names (None: a row about no one note).
+        self.targets: dict[str, list[JumpTarget | None]] = {}
 
     def compose(self) -> ComposeResult:
         yield Static(self._summary(), id="audit-summary")
@@ -105,6 +110,11 @@ class AuditScreen(Screen[None]):
                 for owner in sorted(report.shared_by_owner)
                 for ref in report.shared_by_owner[owner]
             ),
+            [
+                JumpTarget(ref.id, _named(ref.owner, ref.agent_id), ref.collection)
+                for owner in sorted(report.shared_by_owner)
+                for ref in report.shared_by_owner[owner]
+            ],
         )
         self._fill(
             "readers",
@@ -113,6 +123,10 @@ class AuditScreen(Screen[None]):
                 (ref.id, ref.owner or "", ref.readers, ref.agent_id or "", ref.content)
                 for ref in report.readers_beyond_owner
             ),
+            [
+                JumpTarget(ref.id, _named(ref.owner, ref.agent_id, *ref.readers), ref.collection)
+                for ref in report.readers_beyond_owner
+            ],
         )
         self._fill(
             "malformed",
@@ -121,6 +135,7 @@ class AuditScreen(Screen[None]):
                 (bad.id, bad.collection, "; ".join(bad.problems), bad.keys)
                 for bad in report.malformed
             ),
+            [JumpTarget(bad.id, (), bad.collection) for bad in report.malformed],
         )
         self._fill(
             "legacy",
@@ -129,6 +144,10 @@ class AuditScreen(Screen[None]):
                 (old.id, old.collection, old.missing, old.owner or "", old.readers, old.writers)
                 for old in report.legacy
             ),
+            [
+                JumpTarget(old.id, _named(old.owner, old.agent_id), old.collection)
+                for old in report.legacy
+            ],
         )
         self._fill(
             "links",
@@ -144,6 +163,10 @@ class AuditScreen(Screen[None]):
                 )
                 for link in report.cross_scope_links
             ),
+            [
+                JumpTarget(link.source, _named(*link.source_readers), link.collection)
+                for link in report.cross_scope_links
+            ],
         )
         self._fill(
             "agents",
@@ -159,9 +182,17 @@ class AuditScreen(Screen[None]):
             ),
         )
 
-    def _fill(self, tab: str, columns: tuple[str, ...], rows: Iterable[tuple[object, ...]]) -> None:
+    def _fill(
+        self,
+        tab: str,
+        columns: tuple[str, ...],
+        rows: Iterable[tuple[object, ...]],
+        targets: list[JumpTarget] | None = None,
+    ) -> None:
         """Fill a tab's table so that it fits the screen: the widest columns are cut (with
-        an ellipsis) until the rows fit, beside the scrollbar."""
+        an ellipsis) until the rows fit, beside the scrollbar. ``targets``: the note of
+        each row, for Enter."""
+        self.targets[tab] = list(targets) if targets is not None else []
         table = self.query_one(f"#audit-{tab}-table", DataTable)
         cells = [[_cell(value) for value in row] for row in rows]
         natural = [
@@ -180,6 +211,35 @@ class AuditScreen(Screen[None]):
                 )
             )
 
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on a row: close, and show its note (as an agent whose panes list it)."""
+        event.stop()
+        self._open(event.data_table)
+
+    def action_open_note(self) -> None:
+        """Show the note of the row under the cursor of the tab shown."""
+        tabs = self.query_one("#audit-tabs", TabbedContent)
+        self._open(self.query_one(f"#{tabs.active}-table", DataTable))
+
+    def _open(self, table: DataTable[Text]) -> None:
+        tab = (table.id or "").removeprefix("audit-").removesuffix("-table")
+        rows = self.targets.get(tab, [])
+        row = table.cursor_row
+        target = rows[row] if 0 <= row < len(rows) and table.row_count else None
+        if target is None:
+            self.app.notify("This row names no single note.", markup=False)
+            return
+        self.dismiss(target)
+
     def action_close(self) -> None:
         """Leave the audit."""
         self.dismiss(None)
+
+
+def _named(*agents: str | None) -> tuple[str, ...]:
+    """The agents a row names, once each (no "*" and no "shared")."""
+    out: list[str] = []
+    for agent in agents:
+        if agent and agent not in ("*", "shared") and agent not in out:
+            out.append(agent)
+    return tuple(out)

@@ -6,7 +6,8 @@ only A sees, notes both see, notes only B sees. Typing a query searches as both 
 once and shows each agent's ranked results, each hit marked with the other agent's
 rank or why it does not get it. The panel below explains the selected note: each
 side's rule, or the reason it is kept out. The comparison runs in a worker and never
-writes.
+writes. Enter on a row closes the screen with a :class:`~amem_tui.tui.jump.JumpTarget`:
+the main screen then shows that note, as the side whose list it was in.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from textual.worker import get_current_worker
 from amem_tui.engine import COMPARE_SCOPES, ComparedHit, ComparedNote, CompareScope, Comparison
 from amem_tui.engine import agent_label as label
 from amem_tui.tui.actions import COMPARE_ACTIONS, bindings
+from amem_tui.tui.jump import JumpTarget
 from amem_tui.tui.messages import ActionRefused, AgentsLoaded, ComparisonReady, ReadProgress
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.access_panel import AccessPanel
@@ -57,7 +59,7 @@ def other_mark(hit: ComparedHit, mine: str) -> str:
     return f"#{hit.rank} {'not top' if other.because else 'only'}"
 
 
-class CompareScreen(ReportsWorkerFailures, Screen[None]):
+class CompareScreen(ReportsWorkerFailures, Screen[JumpTarget | None]):
     """Two agents' views: three groups, or both ranked results for one query."""
 
     DEFAULT_CSS = """
@@ -299,6 +301,25 @@ class CompareScreen(ReportsWorkerFailures, Screen[None]):
         entry = chosen.current
         assert entry is not None
         panel.show_entry(entry, self.comparison.a, self.comparison.b)
+
+    @on(ComparedList.Opened)
+    def _opened_entry(self, message: ComparedList.Opened) -> None:
+        self._open(message.source, message.entry)
+
+    def action_open_note(self) -> None:
+        """Show the note under the cursor of the focused list (else of the first list)."""
+        lists = [self.query_one(f"#list-{key}", ComparedList) for key in ("a", "both", "b")]
+        focused = [x for x in lists if x.table.has_focus] + [x for x in lists if x.display]
+        chosen = next((x for x in focused if x.current is not None), None)
+        if chosen is not None and chosen.current is not None:
+            self._open(chosen, chosen.current)
+
+    def _open(self, source: ComparedList, entry: ComparedNote | ComparedHit) -> None:
+        """Close, and show the note as the side whose list it was in."""
+        a, b = self.scope_a, self.scope_b
+        sides = [s for s in ((b, a) if source.id == "list-b" else (a, b)) if s]
+        note = entry.note if isinstance(entry, ComparedHit) else entry
+        self.dismiss(JumpTarget(note.id, collection=note.collection, scopes=tuple(sides)))
 
     @on(ComparedList.Chosen)
     def _chosen_entry(self, message: ComparedList.Chosen) -> None:

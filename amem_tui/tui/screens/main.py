@@ -35,11 +35,13 @@ from amem_tui.tui.messages import (
     BulkDone,
     FollowFailed,
     FollowUpdate,
+    JumpFound,
     ModelState,
     ScopeData,
     ScopeLoaded,
 )
 from amem_tui.tui.note_actions import NoteActions
+from amem_tui.tui.preferences import LAYOUT_LABELS, LAYOUTS, PreferenceStore
 from amem_tui.tui.scope_loader import load_scope_data, resolve_scope
 from amem_tui.tui.screens.one_frame import in_one_frame
 from amem_tui.tui.text import one_line
@@ -49,8 +51,9 @@ from amem_tui.tui.widgets.follow_bar import FollowBar, FollowTarget
 from amem_tui.tui.widgets.footer import KeyFooter
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.history_pane import HistoryPane
-from amem_tui.tui.widgets.listing_view import SORT_MEANINGS
+from amem_tui.tui.widgets.listing_view import SORT_MEANINGS, Order
 from amem_tui.tui.widgets.note_pane import NotePane
+from amem_tui.tui.widgets.pane_filter import PaneFilter
 from amem_tui.tui.widgets.panes import Panes
 from amem_tui.tui.widgets.search_box import SearchBox
 from amem_tui.tui.widgets.store_banner import StoreBanner
@@ -64,7 +67,7 @@ if TYPE_CHECKING:
     from textual.events import Key, Resize
 
     from amem_tui.engine import AgentScope, MemoryEngine, MemoryNote
-    from amem_tui.tui.widgets.listing_view import Order
+    from amem_tui.tui.jump import JumpTarget
 
 # Dialogs and the other screens are imported where they open: the first frame needs
 # none of them, and some pull in numpy and the engine's models.
@@ -120,8 +123,11 @@ class MainScreen(Screen[None]):
         draft: tuple[str, bool] = ("", False),
         *,
         follow: bool = False,
+        preferences: PreferenceStore | None = None,
     ) -> None:
         super().__init__()
+        #: The user's remembered choices: the layout and each pane's sort order.
+        self.preferences = preferences or PreferenceStore(None)
         self.engine, self.initial_agent, self.follow_on_start = engine, agent, follow
         self.draft = draft  # a query typed before the screen showed; was its box focused
         self.agents: list[AgentScope] = []
@@ -132,6 +138,10 @@ class MainScreen(Screen[None]):
         self.switch_hold_limit = SWITCH_HOLD_LIMIT
         self.notes = NoteActions(self, engine)
         self.bulk = BulkActions(self, engine)
+        #: A note another screen asked to see (audit, compare), until its agent shows.
+        self.jump_wanted: str | None = None
+        #: Where to go once the query typed is cleared (the listings back first).
+        self._jump_after_clear: JumpFound | None = None
 
     def compose(self) -> ComposeResult:
         yield HeaderBar(self.engine.settings.store_label, self.engine.read_only, id="header")
@@ -144,6 +154,7 @@ class MainScreen(Screen[None]):
     def on_mount(self) -> None:
         """Start loading; the first frame never waits for the store or the model."""
         self.fit_to(self.app.size.width, self.app.size.height)
+        self._restore_choices()
         query, focused = self.draft
         self.search_box.query_input.value = query  # searched once the agent is loaded
         if focused:
@@ -155,6 +166,27 @@ class MainScreen(Screen[None]):
     def _start_loading(self) -> None:
         self.load_agents()
         self.load_scope(self.initial_agent)
+
+    def _restore_choices(self) -> None:
+        """The layout and the sort orders chosen last time (see :mod:`..preferences`)."""
+        chosen = self.preferences.current
+        self._show_layout(chosen.layout)
+        for pane in (self.private_pane, self.shared_pane):
+            order = Order.from_text(chosen.sort.get(pane.which))
+            if order is not None:
+                pane.view.order = order
+
+    def _show_layout(self, layout: str) -> None:
+        for name in LAYOUTS:
+            self.set_class(name == layout and name != "even", f"-layout-{name}")
+
+    def action_cycle_layout(self) -> None:
+        """Give the panes or the detail view more of the height (remembered)."""
+        now = self.preferences.current.layout
+        layout = LAYOUTS[(LAYOUTS.index(now) + 1) % len(LAYOUTS)] if now in LAYOUTS else "panes"
+        self._show_layout(layout)
+        self.preferences.update(layout=layout)
+        self.app.notify(f"Layout: {LAYOUT_LABELS[layout]}.", markup=False, timeout=2)
 
     def on_resize(self, event: Resize) -> None:
         self.fit_to(event.size.width, event.size.height)
@@ -278,6 +310,9 @@ class MainScreen(Screen[None]):
         self.header_bar.show(scope, data.counts, mem0=data.mem0)
         self.follow_bar.target = FollowTarget(scope, self.generation, self.show_deleted)
         self.browser.show_agent(data, self.show_deleted, select)
+        if self.jump_wanted is not None and self.jump_wanted == select:
+            self.jump_wanted = None
+            self.browser.go_to(select)
         self.refresh_bindings()
 
     def watch_show_deleted(self, shown: bool) -> None:
@@ -295,6 +330,12 @@ class MainScreen(Screen[None]):
     def subject(self) -> MemoryNote | None:
         """The note the note actions act on (see :class:`NoteBrowser`)."""
         return self.browser.subject()
+
+    def on_search_box_cleared(self) -> None:
+        """The listings are back: a jump waiting for them goes on."""
+        waiting, self._jump_after_clear = self._jump_after_clear, None
+        if waiting is not None:
+            self.on_jump_found(waiting)
 
     def on_search_box_results(self) -> None:
         self.store_banner.problem = None  # the store answered
@@ -388,6 +429,22 @@ class MainScreen(Screen[None]):
             self.follow_bar.record(self.scope.agent, message.activities)
         self.reload_scope()
 
+    # The filter box's Enter and Escape come up here: the rows take the focus from the
+    # top, so no pane is asked about the focus it just gave.
+    @on(Input.Submitted, "PaneFilter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        pane = self.panes.focused_pane
+        if pane is not None:
+            pane.close_filter(cleared=False)
+
+    def on_pane_filter_closed(self, message: PaneFilter.Closed) -> None:
+        """Escape (the filter cleared) or Down in a filter box: back to the pane's rows."""
+        message.stop()
+        pane = self.panes.focused_pane
+        if pane is not None:
+            pane.close_filter(message.cleared)
+
     def action_filter(self) -> None:
         """Type a plain-text filter for the rows of the pane worked in."""
         pane = self.panes.pane(self.panes.working)
@@ -414,6 +471,7 @@ class MainScreen(Screen[None]):
             self.app.notify("This pane has no rows to sort.", markup=False)
             return
         pane.sort_by(order)
+        self.preferences.update(sort={pane.which: order.to_text()})
         if pane.searching:
             self.app.notify(
                 f"{pane.own_title} is sorted by {SORT_MEANINGS[order.key]} ({order.label}) once "
@@ -493,10 +551,56 @@ class MainScreen(Screen[None]):
         self.app.push_screen(ActivityScreen(self.follow_bar.activity, self.follow_bar.following))
 
     def action_compare(self) -> None:
-        """Compare the agent's view with another agent's."""
+        """Compare the agent's view with another agent's (Enter on a row goes to it)."""
         from amem_tui.tui.screens.compare import CompareScreen
 
-        self.app.push_screen(CompareScreen(self.engine, self.scope))
+        self.app.push_screen(CompareScreen(self.engine, self.scope), self.jump_to)
+
+    # ------------------------------------------------------------- jumping
+    def jump_to(self, target: JumpTarget | None) -> None:
+        """Show a note another screen chose (Enter on an audit or compare row): highlighted
+        in the pane that lists it, as this agent if its panes list it, else as an agent
+        whose panes do (the agent switches), else in the detail view."""
+        if target is None:
+            return
+        from amem_tui.tui.jump import candidates
+
+        scopes = candidates(target, self.scope, self.agents)
+        self.app.notify(f"Looking for note {target.note_id}…", markup=False, timeout=2)
+        self._find_place(target.note_id, scopes)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="jump")
+    def _find_place(self, note_id: str, scopes: list[AgentScope]) -> None:
+        from amem_tui.tui.jump import where_to_show
+
+        self.post_message(JumpFound(note_id, where_to_show(self.engine, scopes, note_id)))
+
+    def on_jump_found(self, message: JumpFound) -> None:
+        """Go to the note found: the listings again (a query cleared), its agent loaded
+        with it selected."""
+        place = message.place
+        if place is None:
+            self.app.notify(
+                f"No agent here may read note {message.note_id}: nothing to show.",
+                severity="warning",
+                markup=False,
+            )
+            return
+        if self.search_box.query_text:  # the listings first: go on once they are back
+            self._jump_after_clear = message
+            self.search_box.clear_query()
+            return
+        self.jump_wanted = message.note_id
+        if place.scope != self.scope:
+            self.browser.forget()
+            self.app.clear_notifications()  # what was said was about the other agent
+        if not place.listed:
+            self.app.notify(
+                f"{place.scope.agent} reads note {message.note_id} only by id: no pane lists "
+                "it, the detail shows it.",
+                markup=False,
+            )
+        self.load_scope(place.scope, select=message.note_id)
 
     def action_overview(self) -> None:
         """The overview of the whole store (built in a worker, with progress)."""
@@ -527,7 +631,7 @@ class MainScreen(Screen[None]):
     def on_audit_ready(self, message: AuditReady) -> None:
         from amem_tui.tui.screens.audit import AuditScreen
 
-        self.app.push_screen(AuditScreen(message.report))
+        self.app.push_screen(AuditScreen(message.report), self.jump_to)
 
     def on_model_state(self, message: ModelState) -> None:
         """Say in the header whether the model is ready."""

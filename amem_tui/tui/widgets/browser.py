@@ -201,12 +201,20 @@ class NoteBrowser(Vertical):
 
     @on(NoteDetail.FollowLink)
     def _follow_link(self, message: NoteDetail.FollowLink) -> None:
-        if self.panes.select(message.note_id):
-            self.panes.focus_tab(self.panes.working)
+        self.go_to(message.note_id)
+
+    def go_to(self, note_id: str) -> None:
+        """Highlight ``note_id`` in the pane that lists it and put the focus there; a note
+        in no pane (not loaded, read only by id) is shown in the detail, as the subject."""
+        if self.panes.select(note_id):
+            which = self.panes.working
+            self.panes.focus_tab(which)
+            # Again once the panes are drawn: a pane shown anew may pass on a focus later.
+            self.call_after_refresh(self.panes.focus_tab, which)
             self.show_subject()
-        elif self.scope is not None:  # in no pane: the detail shows it, and it is the subject
-            self.link_shown = message.note_id
-            self.detail.load_note(self.scope, message.note_id, None)
+        elif self.scope is not None:
+            self.link_shown = note_id
+            self.detail.load_note(self.scope, note_id, None)
 
     # ------------------------------------------------------------ the runs
     def on_descendant_focus(self, event: DescendantFocus) -> None:

@@ -62,6 +62,13 @@ class ComparedList(Vertical):
         source: ComparedList
         entry: ComparedNote | ComparedHit
 
+    @dataclass
+    class Opened(Message):
+        """Enter on ``entry`` of ``source``: the user wants to see the note itself."""
+
+        source: ComparedList
+        entry: ComparedNote | ComparedHit
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.entries: list[ComparedNote | ComparedHit] = []
@@ -141,6 +148,13 @@ class ComparedList(Vertical):
         if width != column.width:
             column.width = width
             self.table.refresh()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on a row: ask for its note."""
+        event.stop()
+        entry = self.current
+        if entry is not None:
+            self.post_message(self.Opened(self, entry))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         """Report the entry under the cursor."""

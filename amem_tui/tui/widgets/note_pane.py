@@ -543,17 +543,9 @@ class NotePane(TabbedPane):
         if event.value == event.input.value:  # else more keys of a burst are in the box
             self.set_filter(event.value)
 
-    @on(Input.Submitted, "PaneFilter")
-    def _filter_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self._close_filter(cleared=False)
-
-    @on(PaneFilter.Closed)
-    def _filter_closed(self, message: PaneFilter.Closed) -> None:
-        message.stop()
-        self._close_filter(message.cleared)
-
-    def _close_filter(self, cleared: bool) -> None:
+    def close_filter(self, cleared: bool) -> None:
+        """Hide the filter box, the filter kept or cleared; the rows take the focus if the
+        box had it. (The box's Enter and Escape go up to the panes, which call this.)"""
         if cleared:
             self.set_filter("")
         box = self.filter_box
@@ -563,7 +555,7 @@ class NotePane(TabbedPane):
 
     def clear_filter(self) -> None:
         """Every row again (Escape in the rows or in the filter box)."""
-        self._close_filter(cleared=True)
+        self.close_filter(cleared=True)
 
     # ---------------------------------------------------------------- marks
     @property
