@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from amem_tui.cli.command import FailedWithReport, UsageError
 from amem_tui.cli.output import json_text, sanitize
@@ -19,9 +19,22 @@ from amem_tui.engine import AmemError
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
-    from amem_tui.cli.consolidation import ConsolidateOptions
     from amem_tui.cli.context import Context
     from amem_tui.engine import ConsolidationRun, PassProgress, PassRecord
+
+
+class ConsolidateOptions(Protocol):
+    """What ``consolidate`` was asked, as far as the pass cares (``consolidate``'s own
+    options satisfy it; this module stays below the command that uses it)."""
+
+    @property
+    def dry_run(self) -> bool: ...
+    @property
+    def threshold(self) -> float | None: ...
+    @property
+    def all_agents(self) -> bool: ...
+    @property
+    def due(self) -> bool: ...
 
 
 @dataclass(frozen=True)

@@ -189,7 +189,7 @@ def serve(ctx: Context, args: ServeOptions) -> dict[str, Any]:
     options: dict[str, Any] = {"host": host, "port": port, "title": "amem-tui"}
     options["public_url"] = public
     if args.allow_remote:
-        from amem_tui.cli import serve_access
+        import amem_tui.cli.serve_access as serve_access
 
         token = serve_access.new_token()
         # Printed once, here: the token is nowhere else (not in the answer below).

@@ -42,17 +42,14 @@ if TYPE_CHECKING:
         PassRecord,
         PassResult,
     )
+    from amem_tui.engine.consolidation.nightly_time import parse_hhmm, zone_of
     from amem_tui.engine.consolidation.runlock import (
         BUSY_EXIT_CODE,
         Holder,
         LockLost,
         PassBusy,
     )
-    from amem_tui.engine.consolidation.scheduler import (
-        ConsolidationScheduler,
-        parse_hhmm,
-        zone_of,
-    )
+    from amem_tui.engine.consolidation.scheduler import ConsolidationScheduler
     from amem_tui.engine.embed import load_in_background
     from amem_tui.engine.engine import MemoryEngine
     from amem_tui.engine.errors import (
@@ -114,8 +111,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "PassProgress": ("amem_tui.engine.consolidation.nightly", "PassProgress"),
     "PassRecord": ("amem_tui.engine.consolidation.nightly", "PassRecord"),
     "PassResult": ("amem_tui.engine.consolidation.nightly", "PassResult"),
-    "parse_hhmm": ("amem_tui.engine.consolidation.scheduler", "parse_hhmm"),
-    "zone_of": ("amem_tui.engine.consolidation.scheduler", "zone_of"),
+    "parse_hhmm": ("amem_tui.engine.consolidation.nightly_time", "parse_hhmm"),
+    "zone_of": ("amem_tui.engine.consolidation.nightly_time", "zone_of"),
     "Activity": ("amem_tui.engine.activity", "Activity"),
     "ActivityKind": ("amem_tui.engine.activity", "ActivityKind"),
     "AgentConfig": ("amem_tui.engine.settings", "AgentConfig"),

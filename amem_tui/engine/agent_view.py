@@ -14,9 +14,10 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from amem_tui.engine import graph, reading
-from amem_tui.engine import scope as rules
-from amem_tui.engine import search as searching
+import amem_tui.engine.graph as graph
+import amem_tui.engine.reading as reading
+import amem_tui.engine.scope as rules
+import amem_tui.engine.search as searching
 from amem_tui.engine.clock import Timekeeper
 from amem_tui.engine.errors import READ_ONLY_MESSAGE, AmemError, ReadOnlyStore
 from amem_tui.engine.formats import mem0

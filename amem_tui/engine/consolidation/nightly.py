@@ -21,6 +21,13 @@ from typing import Literal, Protocol
 from pydantic import BaseModel, Field
 
 from amem_tui.engine.clock import iso
+from amem_tui.engine.consolidation.nightly_time import (
+    DEFAULT_TIME,
+    last_occurrence,
+    next_occurrence,
+    parse_hhmm,
+    zone_of,
+)
 from amem_tui.engine.consolidation.runlock import (
     HEARTBEAT,
     LOCK_TTL,
@@ -28,13 +35,6 @@ from amem_tui.engine.consolidation.runlock import (
     RunLock,
 )
 from amem_tui.engine.consolidation.runlog import RUNS_MODEL, runs_collection
-from amem_tui.engine.consolidation.scheduler import (
-    DEFAULT_TIME,
-    last_occurrence,
-    next_occurrence,
-    parse_hhmm,
-    zone_of,
-)
 from amem_tui.engine.errors import AmemError
 from amem_tui.engine.models import ConsolidationRun, RunTrigger
 from amem_tui.engine.scope import AgentScope

@@ -7,11 +7,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from amem_tui.engine.consolidation.scheduler import (
-    ConsolidationScheduler,
-    next_occurrence,
-    parse_hhmm,
-)
+from amem_tui.engine.consolidation.nightly_time import next_occurrence, parse_hhmm
+from amem_tui.engine.consolidation.scheduler import ConsolidationScheduler
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.errors import ConfigError
 from amem_tui.engine.store.qdrant import QdrantStore
