@@ -7,7 +7,8 @@ own their work: the search box searches and says what it found, the browser keep
 detail view on the subject (the highlighted row of the pane the user works in), a
 note pane loads its next page, the history pane consolidates and undoes, the follow
 bar polls and the screen merges what it found. :class:`~amem_tui.tui.note_actions.NoteActions`
-acts on the subject. Whether an action may run now is answered once, by
+acts on the subject, :class:`~amem_tui.tui.pane_controls.PaneControls` on the panes' rows.
+Whether an action may run now is answered once, by
 :meth:`MainScreen.verdict`. Sizes only set classes (:mod:`amem_tui.tui.sizes`);
 ``app.tcss`` says what each looks like.
 """
@@ -41,6 +42,7 @@ from amem_tui.tui.messages import (
     ScopeLoaded,
 )
 from amem_tui.tui.note_actions import NoteActions
+from amem_tui.tui.pane_controls import PaneControls
 from amem_tui.tui.preferences import LAYOUT_LABELS, LAYOUTS, PreferenceStore
 from amem_tui.tui.scope_loader import load_scope_data, resolve_scope
 from amem_tui.tui.screens.one_frame import in_one_frame
@@ -51,7 +53,7 @@ from amem_tui.tui.widgets.follow_bar import FollowBar, FollowTarget
 from amem_tui.tui.widgets.footer import KeyFooter
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.history_pane import HistoryPane
-from amem_tui.tui.widgets.listing_view import SORT_MEANINGS, Order
+from amem_tui.tui.widgets.listing_view import Order
 from amem_tui.tui.widgets.note_pane import NotePane
 from amem_tui.tui.widgets.pane_filter import PaneFilter
 from amem_tui.tui.widgets.panes import Panes
@@ -91,6 +93,16 @@ def on_the_subject(
             screen.bulk.run(bulk, screen.scope, pane.which, pane.marked_notes())
         else:
             act(screen.notes, screen.scope, screen.subject())
+
+    action.__doc__ = act.__doc__
+    return action
+
+
+def on_the_panes(act: Callable[[PaneControls], None]) -> Callable[[MainScreen], None]:
+    """The screen's action for a control of the panes (marks, filter, sort, listing)."""
+
+    def action(screen: MainScreen) -> None:
+        act(screen.pane_controls)
 
     action.__doc__ = act.__doc__
     return action
@@ -137,6 +149,7 @@ class MainScreen(Screen[None]):
         self.generation = 0  # agent loads; one overtaken by a newer one is never shown
         self.switch_hold_limit = SWITCH_HOLD_LIMIT
         self.notes = NoteActions(self, engine)
+        self.pane_controls = PaneControls(self, self.preferences)
         self.bulk = BulkActions(self, engine)
         #: A note another screen asked to see (audit, compare), until its agent shows.
         self.jump_wanted: str | None = None
@@ -398,21 +411,29 @@ class MainScreen(Screen[None]):
         self.search_box.clear_query()
         self.panes.focus_tab(self.panes.working)
 
-    def action_toggle_mark(self) -> None:
-        """Mark the highlighted note, or unmark it (p, u, d and r then act on the marked)."""
-        pane = self.panes.focused_pane
-        if pane is None:
-            self.app.notify("Marks are set in a pane: Tab to one first.", markup=False)
-            return
-        pane.toggle_mark()
-        self.panes.arrange_panes()  # as tabs, the strip carries the count
-
-    def action_mark_shown(self) -> None:
-        """Mark every row the pane shows (what its filter kept), or unmark them."""
+    # A filter box's Enter and Escape come up here: the rows take the focus from the
+    # top (the screen, above the browser), so nothing below is asked about the focus it
+    # just gave.
+    @on(Input.Submitted, "PaneFilter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
         pane = self.panes.focused_pane
         if pane is not None:
-            pane.mark_shown()
-            self.panes.arrange_panes()
+            pane.close_filter(cleared=False)
+
+    def on_pane_filter_closed(self, message: PaneFilter.Closed) -> None:
+        """Escape (the filter cleared) or Down in a filter box: back to the pane's rows."""
+        message.stop()
+        pane = self.panes.focused_pane
+        if pane is not None:
+            pane.close_filter(message.cleared)
+
+    action_toggle_mark = on_the_panes(PaneControls.toggle_mark)
+    action_mark_shown = on_the_panes(PaneControls.mark_shown)
+    action_filter = on_the_panes(PaneControls.filter)
+    action_sort = on_the_panes(PaneControls.sort)
+    action_invert_sort = on_the_panes(PaneControls.invert_sort)
+    action_toggle_get_only = on_the_panes(PaneControls.toggle_get_only)
 
     def on_bulk_done(self, message: BulkDone) -> None:
         """Say what a bulk write did and left alone, unmark what it wrote, and reload."""
@@ -429,73 +450,9 @@ class MainScreen(Screen[None]):
             self.follow_bar.record(self.scope.agent, message.activities)
         self.reload_scope()
 
-    # The filter box's Enter and Escape come up here: the rows take the focus from the
-    # top, so no pane is asked about the focus it just gave.
-    @on(Input.Submitted, "PaneFilter")
-    def _filter_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        pane = self.panes.focused_pane
-        if pane is not None:
-            pane.close_filter(cleared=False)
-
-    def on_pane_filter_closed(self, message: PaneFilter.Closed) -> None:
-        """Escape (the filter cleared) or Down in a filter box: back to the pane's rows."""
-        message.stop()
-        pane = self.panes.focused_pane
-        if pane is not None:
-            pane.close_filter(message.cleared)
-
-    def action_filter(self) -> None:
-        """Type a plain-text filter for the rows of the pane worked in."""
-        pane = self.panes.pane(self.panes.working)
-        if pane.disabled_view:
-            self.app.notify("This pane has no rows to filter.", markup=False)
-            return
-        self.panes.focus_tab(self.panes.working)
-        pane.open_filter()
-
-    def action_sort(self) -> None:
-        """Sort the pane worked in by its next column (created, updated, owner, recalls,
-        last recalled)."""
-        pane = self.panes.pane(self.panes.working)
-        self._sorted(pane, pane.view.order.following())
-
-    def action_invert_sort(self) -> None:
-        """Reverse the sort order of the pane worked in."""
-        pane = self.panes.pane(self.panes.working)
-        self._sorted(pane, pane.view.order.inverted())
-
-    def _sorted(self, pane: NotePane, order: Order) -> None:
-        # The column header says the order; only what it cannot say is notified.
-        if pane.disabled_view:
-            self.app.notify("This pane has no rows to sort.", markup=False)
-            return
-        pane.sort_by(order)
-        self.preferences.update(sort={pane.which: order.to_text()})
-        if pane.searching:
-            self.app.notify(
-                f"{pane.own_title} is sorted by {SORT_MEANINGS[order.key]} ({order.label}) once "
-                "the search is cleared: search hits keep the agent's ranking.",
-                markup=False,
-                timeout=4,
-            )
-
     def action_toggle_hidden(self) -> None:
         """Show or hide the close matches this agent cannot see."""
         self.search_box.toggle_hidden()
-
-    def action_toggle_get_only(self) -> None:
-        """The Shared pane lists the notes this agent reads only by id (its readers name
-        it), or the shared scope again: the two are never mixed."""
-        if not self.panes.shares:
-            self.app.notify(
-                "This agent has no shared scope: nothing is read by id apart.", markup=False
-            )
-            return
-        pane = self.panes.shared
-        pane.list_kind("shared" if pane.kind == "get_only" else "get_only")
-        self.panes.work_in("shared")
-        self.browser.show_subject()
 
     def action_switch_agent(self) -> None:
         """Choose another agent (mem0: another user and agent) from a list."""
