@@ -156,14 +156,7 @@ class NoteActions:
             if content is None and tags is None:
                 self._say("Nothing changed.")
                 return
-            self._write(
-                "Updated note",
-                scope,
-                "edited",
-                lambda: self.engine.agent(scope).update(
-                    note.id, content=content, tags=tags, expected_hash=note.hash or None
-                ),
-            )
+            self._update(scope, note, content=content, tags=tags)
 
         from amem_tui.tui.dialogs.note_editor import NoteEditor
 
@@ -249,12 +242,23 @@ class NoteActions:
         if not edited.changed:
             self._say(f"Note {note.id} is unchanged: nothing was saved.")
             return
+        self._update(scope, note, content=edited.text)
+
+    def _update(
+        self,
+        scope: AgentScope,
+        note: MemoryNote,
+        content: str | None = None,
+        tags: list[str] | None = None,
+    ) -> None:
+        """Save an edit of ``note`` as it was loaded (a change made elsewhere meanwhile
+        is refused, not overwritten)."""
         self._write(
             "Updated note",
             scope,
             "edited",
             lambda: self.engine.agent(scope).update(
-                note.id, content=edited.text, expected_hash=note.hash or None
+                note.id, content=content, tags=tags, expected_hash=note.hash or None
             ),
         )
 
