@@ -36,6 +36,11 @@ def export_arguments(parser: argparse.ArgumentParser) -> None:
     """``export [--vectors] [--output FILE]``."""
     parser.add_argument("--vectors", action="store_true", help="include each point's vector")
     parser.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="every collection of notes, one FOLDER/<collection>.jsonl each (--output FOLDER)",
+    )
 
 
 @contextlib.contextmanager
@@ -57,6 +62,7 @@ class ExportOptions:
 
     vectors: bool
     output: str | None
+    all: bool = False
 
 
 @dataclass(frozen=True)
@@ -85,34 +91,76 @@ class ExportLines(JsonLines):
             yield dump_line(record)
 
 
-def export(ctx: Context, options: ExportOptions) -> Exported | ExportLines:
+@dataclass(frozen=True)
+class ExportedAll:
+    """``export --all``: one file per collection in one folder."""
+
+    folder: str
+    exports: list[Exported]
+
+
+def _write_export(engine: MemoryEngine, collection: str, path: Path, vectors: bool) -> Exported:
+    """One collection into one JSON Lines file, written atomically."""
+    from amem_tui.engine import dump_line  # the export line format
+
+    count = 0
+    try:
+        with _atomic_text(path) as handle:
+            for record in engine.export_lines(collection, vectors=vectors):
+                handle.write(dump_line(record) + "\n")
+                count += 1
+    except OSError as exc:
+        raise InvalidInput(f"cannot write {path}: {exc.strerror or exc}") from exc
+    return Exported(collection, str(path), count, vectors)
+
+
+def export_all(ctx: Context, options: ExportOptions) -> ExportedAll:
+    """Every collection of notes in the store, each to ``FOLDER/<collection>.jsonl``
+    (what ``import FILE --collection <collection>`` reads back)."""
+    from amem_tui.engine.consolidation.runlog import is_runs_collection
+
+    if not options.output or options.output == "-":
+        raise InvalidInput("export --all writes one file per collection: pass --output FOLDER")
+    folder = Path(options.output).expanduser()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InvalidInput(f"cannot create {folder}: {exc.strerror or exc}") from exc
+    engine = ctx.engine
+    names = sorted(  # run logs and other tools' bookkeeping hold no notes
+        name
+        for name in engine.store.list_collections()
+        if not is_runs_collection(name) and engine.collection(name).bookkeeping() is None
+    )
+    exports = [
+        _write_export(engine, name, folder / f"{name}.jsonl", options.vectors) for name in names
+    ]
+    return ExportedAll(str(folder), exports)
+
+
+def export(ctx: Context, options: ExportOptions) -> Exported | ExportLines | ExportedAll:
     """Write a collection as JSON Lines (payloads and ids; vectors with --vectors).
 
     To standard output the records are the whole answer: no summary follows them
     (with ``--json`` they are the items of one JSON array).
     """
-    from amem_tui.engine import dump_line  # the export line format
-
+    if options.all:
+        return export_all(ctx, options)
     engine = ctx.engine
     collection = real_collection(ctx)
     if not options.output or options.output == "-":
         return ExportLines(engine, collection, options.vectors)
-    path = Path(options.output).expanduser()
-    count = 0
-    try:
-        with _atomic_text(path) as handle:
-            for record in engine.export_lines(collection, vectors=options.vectors):
-                handle.write(dump_line(record) + "\n")
-                count += 1
-    except OSError as exc:
-        raise InvalidInput(f"cannot write {path}: {exc.strerror or exc}") from exc
-    return Exported(collection, str(path), count, options.vectors)
+    return _write_export(engine, collection, Path(options.output).expanduser(), options.vectors)
 
 
-def export_text(result: Exported | ExportLines) -> str:
+def export_text(result: Exported | ExportLines | ExportedAll) -> str:
     """How many points went from which collection to which file."""
     if isinstance(result, ExportLines):
         return ""  # written as its lines
+    if isinstance(result, ExportedAll):
+        if not result.exports:
+            return f"no collections of notes to export; nothing written to {result.folder}"
+        return "\n".join(export_text(one) for one in result.exports)
     vectors = " with vectors" if result.vectors else ""
     points = plural(result.points, "point")
     return f"exported {points}{vectors} from {result.collection} to {result.file}"
