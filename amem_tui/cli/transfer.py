@@ -117,8 +117,6 @@ def _write_export(engine: MemoryEngine, collection: str, path: Path, vectors: bo
 def export_all(ctx: Context, options: ExportOptions) -> ExportedAll:
     """Every collection of notes in the store, each to ``FOLDER/<collection>.jsonl``
     (what ``import FILE --collection <collection>`` reads back)."""
-    from amem_tui.engine.consolidation.runlog import is_runs_collection
-
     if not options.output or options.output == "-":
         raise InvalidInput("export --all writes one file per collection: pass --output FOLDER")
     folder = Path(options.output).expanduser()
@@ -127,11 +125,7 @@ def export_all(ctx: Context, options: ExportOptions) -> ExportedAll:
     except OSError as exc:
         raise InvalidInput(f"cannot create {folder}: {exc.strerror or exc}") from exc
     engine = ctx.engine
-    names = sorted(  # run logs and other tools' bookkeeping hold no notes
-        name
-        for name in engine.store.list_collections()
-        if not is_runs_collection(name) and engine.collection(name).bookkeeping() is None
-    )
+    names = sorted(engine.note_collections())
     exports = [
         _write_export(engine, name, folder / f"{name}.jsonl", options.vectors) for name in names
     ]

@@ -228,15 +228,21 @@ class MemoryEngine:
         """Scan collections (default: the configured ones; ``all_collections``: every
         collection of notes in the store) and report what needs a look."""
         from amem_tui.engine.audit import build_audit
+
+        if all_collections:
+            collections = self.note_collections()
+        return build_audit(self._collections, self.settings, collections)
+
+    def note_collections(self) -> list[str]:
+        """Every collection of notes in the store, by name (run logs and other tools'
+        bookkeeping hold no notes)."""
         from amem_tui.engine.consolidation.runlog import is_runs_collection
 
-        if all_collections:  # run logs and other tools' bookkeeping hold no notes
-            collections = [
-                name
-                for name in self.store.list_collections()
-                if not is_runs_collection(name) and self.collection(name).bookkeeping() is None
-            ]
-        return build_audit(self._collections, self.settings, collections)
+        return [
+            name
+            for name in self.store.list_collections()
+            if not is_runs_collection(name) and self.collection(name).bookkeeping() is None
+        ]
 
     # ------------------------------------------------------ compare, stats
     def compare(
