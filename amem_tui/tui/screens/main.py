@@ -28,6 +28,7 @@ from amem_tui.tui import sizes
 from amem_tui.tui.actions import MAIN_ACTIONS, Situation, Verdict, bindings, footer_entries
 from amem_tui.tui.actions import verdict as verdict_of
 from amem_tui.tui.bulk_actions import BulkActions
+from amem_tui.tui.jumping import Jumps
 from amem_tui.tui.messages import (
     ActionDone,
     ActionRefused,
@@ -42,6 +43,7 @@ from amem_tui.tui.messages import (
     ScopeLoaded,
 )
 from amem_tui.tui.note_actions import NoteActions
+from amem_tui.tui.other_screens import OtherScreens
 from amem_tui.tui.pane_controls import PaneControls
 from amem_tui.tui.preferences import LAYOUT_LABELS, LAYOUTS, PreferenceStore
 from amem_tui.tui.scope_loader import load_scope_data, resolve_scope
@@ -71,9 +73,6 @@ if TYPE_CHECKING:
     from amem_tui.engine import AgentScope, MemoryEngine, MemoryNote
     from amem_tui.tui.jump import JumpTarget
 
-# Dialogs and the other screens are imported where they open: the first frame needs
-# none of them, and some pull in numpy and the engine's models.
-
 #: The longest the screen waits for its widgets before showing an agent switch.
 SWITCH_HOLD_LIMIT = 1.0
 
@@ -93,6 +92,16 @@ def on_the_subject(
             screen.bulk.run(bulk, screen.scope, pane.which, pane.marked_notes())
         else:
             act(screen.notes, screen.scope, screen.subject())
+
+    action.__doc__ = act.__doc__
+    return action
+
+
+def on_other_screens(act: Callable[[OtherScreens], None]) -> Callable[[MainScreen], None]:
+    """The screen's action for opening another screen over it."""
+
+    def action(screen: MainScreen) -> None:
+        act(screen.screens)
 
     action.__doc__ = act.__doc__
     return action
@@ -151,10 +160,8 @@ class MainScreen(Screen[None]):
         self.notes = NoteActions(self, engine)
         self.pane_controls = PaneControls(self, self.preferences)
         self.bulk = BulkActions(self, engine)
-        #: A note another screen asked to see (audit, compare), until its agent shows.
-        self.jump_wanted: str | None = None
-        #: Where to go once the query typed is cleared (the listings back first).
-        self._jump_after_clear: JumpFound | None = None
+        self.jumps = Jumps(self, self, engine)
+        self.screens = OtherScreens(self, self, engine)
 
     def compose(self) -> ComposeResult:
         yield HeaderBar(self.engine.settings.store_label, self.engine.read_only, id="header")
@@ -323,9 +330,7 @@ class MainScreen(Screen[None]):
         self.header_bar.show(scope, data.counts, mem0=data.mem0)
         self.follow_bar.target = FollowTarget(scope, self.generation, self.show_deleted)
         self.browser.show_agent(data, self.show_deleted, select)
-        if self.jump_wanted is not None and self.jump_wanted == select:
-            self.jump_wanted = None
-            self.browser.go_to(select)
+        self.jumps.arrived(select)
         self.refresh_bindings()
 
     def watch_show_deleted(self, shown: bool) -> None:
@@ -345,10 +350,7 @@ class MainScreen(Screen[None]):
         return self.browser.subject()
 
     def on_search_box_cleared(self) -> None:
-        """The listings are back: a jump waiting for them goes on."""
-        waiting, self._jump_after_clear = self._jump_after_clear, None
-        if waiting is not None:
-            self.on_jump_found(waiting)
+        self.jumps.listings_back()
 
     def on_search_box_results(self) -> None:
         self.store_banner.problem = None  # the store answered
@@ -428,6 +430,13 @@ class MainScreen(Screen[None]):
         if pane is not None:
             pane.close_filter(message.cleared)
 
+    action_switch_agent = on_other_screens(OtherScreens.switch_agent)
+    action_overview = on_other_screens(OtherScreens.overview)
+    action_graph = on_other_screens(OtherScreens.graph)
+    action_audit = on_other_screens(OtherScreens.audit)
+    action_compare = on_other_screens(OtherScreens.compare)
+    action_activity_log = on_other_screens(OtherScreens.activity_log)
+
     action_toggle_mark = on_the_panes(PaneControls.toggle_mark)
     action_mark_shown = on_the_panes(PaneControls.mark_shown)
     action_filter = on_the_panes(PaneControls.filter)
@@ -453,20 +462,6 @@ class MainScreen(Screen[None]):
     def action_toggle_hidden(self) -> None:
         """Show or hide the close matches this agent cannot see."""
         self.search_box.toggle_hidden()
-
-    def action_switch_agent(self) -> None:
-        """Choose another agent (mem0: another user and agent) from a list."""
-        if not self.agents:
-            self.load_agents()
-            self.app.notify("Agents are still loading; try again.", markup=False)
-            return
-        from amem_tui.tui.dialogs.agent_picker import AgentPicker
-
-        def chosen(scope: AgentScope | None) -> None:
-            if scope is not None:
-                self.switch_agent(scope)
-
-        self.app.push_screen(AgentPicker(self.agents, self.scope, mem0=self.mem0), chosen)
 
     def action_consolidate(self) -> None:
         """Preview a consolidation of the agent (a dry run), then maybe apply it."""
@@ -501,94 +496,15 @@ class MainScreen(Screen[None]):
         on_ = self.follow_bar.toggle()
         self.app.notify(said if on_ else "Stopped following.", markup=False, timeout=3)
 
-    def action_activity_log(self) -> None:
-        """Show what follow mode has seen happen."""
-        from amem_tui.tui.screens.activity import ActivityScreen
-
-        self.app.push_screen(ActivityScreen(self.follow_bar.activity, self.follow_bar.following))
-
-    def action_compare(self) -> None:
-        """Compare the agent's view with another agent's (Enter on a row goes to it)."""
-        from amem_tui.tui.screens.compare import CompareScreen
-
-        self.app.push_screen(CompareScreen(self.engine, self.scope), self.jump_to)
-
-    # ------------------------------------------------------------- jumping
     def jump_to(self, target: JumpTarget | None) -> None:
-        """Show a note another screen chose (Enter on an audit or compare row): highlighted
-        in the pane that lists it, as this agent if its panes list it, else as an agent
-        whose panes do (the agent switches), else in the detail view."""
-        if target is None:
-            return
-        from amem_tui.tui.jump import candidates
-
-        scopes = candidates(target, self.scope, self.agents)
-        self.app.notify(f"Looking for note {target.note_id}…", markup=False, timeout=2)
-        self._find_place(target.note_id, scopes)
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="jump")
-    def _find_place(self, note_id: str, scopes: list[AgentScope]) -> None:
-        from amem_tui.tui.jump import where_to_show
-
-        self.post_message(JumpFound(note_id, where_to_show(self.engine, scopes, note_id)))
+        """Show a note another screen chose (see :class:`~amem_tui.tui.jumping.Jumps`)."""
+        self.jumps.to(target)
 
     def on_jump_found(self, message: JumpFound) -> None:
-        """Go to the note found: the listings again (a query cleared), its agent loaded
-        with it selected."""
-        place = message.place
-        if place is None:
-            self.app.notify(
-                f"No agent here may read note {message.note_id}: nothing to show.",
-                severity="warning",
-                markup=False,
-            )
-            return
-        if self.search_box.query_text:  # the listings first: go on once they are back
-            self._jump_after_clear = message
-            self.search_box.clear_query()
-            return
-        self.jump_wanted = message.note_id
-        if place.scope != self.scope:
-            self.browser.forget()
-            self.app.clear_notifications()  # what was said was about the other agent
-        if not place.listed:
-            self.app.notify(
-                f"{place.scope.agent} reads note {message.note_id} only by id: no pane lists "
-                "it, the detail shows it.",
-                markup=False,
-            )
-        self.load_scope(place.scope, select=message.note_id)
-
-    def action_overview(self) -> None:
-        """The overview of the whole store (built in a worker, with progress)."""
-        from amem_tui.tui.screens.overview import OverviewScreen
-
-        self.app.push_screen(OverviewScreen(self.engine, following=self.follow_bar.following))
-
-    def action_graph(self) -> None:
-        """The subject's links, two out both ways, as the agent sees them."""
-        from amem_tui.tui.screens.graph import GraphScreen
-
-        note = self.subject()
-        if self.scope is None or note is None:
-            self.app.notify("Highlight a note first: its links are shown.", markup=False)
-            return
-        self.app.push_screen(GraphScreen(self.engine, self.scope, note.id))
-
-    def action_audit(self) -> None:
-        """The audit report of the whole store (built in a worker)."""
-        self.app.notify("Building the audit report…", markup=False, timeout=3)
-        self.load_audit()
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="audit")
-    def load_audit(self) -> None:
-        """Run engine.audit() off the UI thread."""
-        self.post_message(AuditReady(self.engine.audit()))
+        self.jumps.found(message)
 
     def on_audit_ready(self, message: AuditReady) -> None:
-        from amem_tui.tui.screens.audit import AuditScreen
-
-        self.app.push_screen(AuditScreen(message.report), self.jump_to)
+        self.screens.show_audit(message.report)
 
     def on_model_state(self, message: ModelState) -> None:
         """Say in the header whether the model is ready."""

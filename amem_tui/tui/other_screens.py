@@ -1,0 +1,117 @@
+"""The screens the main screen opens over itself: the overview, the memory graph, the
+audit report, the comparison, the activity log and the agent picker.
+
+Each is imported where it opens: the first frame needs none of them, and some pull in
+numpy and the engine's models. A row chosen in the audit or the comparison comes back
+to :meth:`OtherScreens.jump` (the main screen's way to a note).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from amem_tui.tui.widgets.follow_bar import FollowBar
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from textual.widget import Widget
+
+    from amem_tui.engine import AgentScope, AuditReport, MemoryEngine, MemoryNote
+    from amem_tui.tui.jump import JumpTarget
+
+
+class ScreenState(Protocol):
+    """What the screens opened read of the main screen."""
+
+    scope: AgentScope | None
+    agents: list[AgentScope]
+    mem0: bool
+
+    def subject(self) -> MemoryNote | None: ...
+
+    def load_agents(self) -> object: ...
+
+    def switch_agent(self, agent: AgentScope | str) -> None: ...
+
+    def jump_to(self, target: JumpTarget | None) -> None: ...
+
+
+class OtherScreens:
+    """Opens the other screens over ``host``, as ``state`` (the main screen) stands."""
+
+    def __init__(self, host: Widget, state: ScreenState, engine: MemoryEngine) -> None:
+        self.host, self.state, self.engine = host, state, engine
+
+    def _say(self, text: str, timeout: float | None = None) -> None:
+        if timeout is None:
+            self.host.app.notify(text, markup=False)
+        else:
+            self.host.app.notify(text, markup=False, timeout=timeout)
+
+    def switch_agent(self) -> None:
+        """Choose another agent (mem0: another user and agent) from a list."""
+        state = self.state
+        if not state.agents:
+            state.load_agents()
+            self._say("Agents are still loading; try again.")
+            return
+        from amem_tui.tui.dialogs.agent_picker import AgentPicker
+
+        def chosen(scope: AgentScope | None) -> None:
+            if scope is not None:
+                state.switch_agent(scope)
+
+        self.host.app.push_screen(AgentPicker(state.agents, state.scope, mem0=state.mem0), chosen)
+
+    def overview(self) -> None:
+        """The overview of the whole store (built in a worker, with progress)."""
+        from amem_tui.tui.screens.overview import OverviewScreen
+
+        following = self.host.query_one(FollowBar).following
+        self.host.app.push_screen(OverviewScreen(self.engine, following=following))
+
+    def graph(self) -> None:
+        """The subject's links, two out both ways, as the agent sees them."""
+        from amem_tui.tui.screens.graph import GraphScreen
+
+        note = self.state.subject()
+        if self.state.scope is None or note is None:
+            self._say("Highlight a note first: its links are shown.")
+            return
+        self.host.app.push_screen(GraphScreen(self.engine, self.state.scope, note.id))
+
+    def audit(self) -> None:
+        """The audit report of the whole store (built in a worker)."""
+        self._say("Building the audit report…", timeout=3)
+        self.host.run_worker(
+            self._build_audit, thread=True, exclusive=True, exit_on_error=False, group="audit"
+        )
+
+    def _build_audit(self) -> None:
+        from amem_tui.tui.messages import AuditReady
+
+        self.host.post_message(AuditReady(self.engine.audit()))
+
+    def show_audit(self, report: AuditReport) -> None:
+        """Show the audit report built (Enter on a row goes to its note)."""
+        from amem_tui.tui.screens.audit import AuditScreen
+
+        self.host.app.push_screen(AuditScreen(report), self._jump)
+
+    def compare(self) -> None:
+        """Compare the agent's view with another agent's (Enter on a row goes to it)."""
+        from amem_tui.tui.screens.compare import CompareScreen
+
+        self.host.app.push_screen(CompareScreen(self.engine, self.state.scope), self._jump)
+
+    def activity_log(self) -> None:
+        """Show what follow mode has seen happen."""
+        from amem_tui.tui.screens.activity import ActivityScreen
+
+        bar = self.host.query_one(FollowBar)
+        self.host.app.push_screen(ActivityScreen(bar.activity, bar.following))
+
+    @property
+    def _jump(self) -> Callable[[JumpTarget | None], None]:
+        return self.state.jump_to
