@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -266,10 +267,12 @@ def _children() -> list[str]:
     """This process's child processes: each one's id and command."""
     found = []
     for task in Path("/proc/self/task").iterdir():
-        for pid in (task / "children").read_text().split():
-            cmdline = Path(f"/proc/{pid}/cmdline")
-            if cmdline.exists():
-                found.append(f"{pid} {cmdline.read_text().replace(chr(0), ' ')}")
+        # A thread or a child may end between listing it and reading it: skip it then.
+        with contextlib.suppress(OSError):
+            for pid in (task / "children").read_text().split():
+                with contextlib.suppress(OSError):
+                    command = Path(f"/proc/{pid}/cmdline").read_text().replace(chr(0), " ")
+                    found.append(f"{pid} {command}")
     return found
 
 
