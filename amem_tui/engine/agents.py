@@ -10,7 +10,7 @@ another (see :mod:`amem_tui.engine.formats.mem0`).
 
 from __future__ import annotations
 
-from amem_tui.engine import scope as rules
+import amem_tui.engine.scope as rules
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.errors import InvalidInput, UserNotChosen
 from amem_tui.engine.formats import mem0

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from amem_tui.engine import scope as rules
+import amem_tui.engine.scope as rules
 from amem_tui.engine.embed import Embedder, canonical_model_name
 from amem_tui.engine.errors import ModelMismatch, ReadOnlyStore
 from amem_tui.engine.formats import PayloadFormat, detect_format, mem0, note_view

@@ -258,7 +258,7 @@ class MemoryEngine:
         """Two agents' views: notes seen by A only, B only and both (a page of each), or
         with ``query`` both ranked results side by side; each note says why each side can
         or cannot read it. A name may be a mem0 namespace. See :mod:`.compare`."""
-        from amem_tui.engine import compare as comparing
+        import amem_tui.engine.compare as comparing
 
         named = self._directory().named
         scopes = [s if isinstance(s, AgentScope) else named(s) for s in (a, b)]

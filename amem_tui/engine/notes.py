@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Literal
 
-from amem_tui.engine import scope as rules
+import amem_tui.engine.scope as rules
 from amem_tui.engine.clock import Timekeeper
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.errors import ConfigError, InvalidInput, PermissionDenied, StaleNote

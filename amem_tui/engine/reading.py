@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from amem_tui.engine import scope as rules
+import amem_tui.engine.scope as rules
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.errors import NotFound
 from amem_tui.engine.models import MemoryNote, NotePage

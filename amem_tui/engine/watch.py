@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Literal
 
-from amem_tui.engine import scope as rules
+import amem_tui.engine.scope as rules
 from amem_tui.engine.clock import iso
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.consolidation.runlog import runs_collection

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from amem_tui.engine import scope as rules
+import amem_tui.engine.scope as rules
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.models import ConsolidationRun, MemoryNote
 from amem_tui.engine.scope import AgentScope

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from amem_tui.engine import scope as rules
+import amem_tui.engine.scope as rules
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.consolidation.basis import digest, is_candidate
 from amem_tui.engine.consolidation.changes import (

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from amem_tui.engine import scope as rules
+import amem_tui.engine.scope as rules
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.consolidation.changes import (
     MISSING,

@@ -11,9 +11,9 @@ from datetime import datetime
 
 import numpy as np
 
+import amem_tui.engine.search.mem0_plugin as mem0_plugin
 from amem_tui.engine.errors import InvalidInput
 from amem_tui.engine.models import HiddenMatch, SearchResult
-from amem_tui.engine.search import mem0_plugin
 from amem_tui.engine.search.hidden import hidden_matches as find_hidden
 from amem_tui.engine.search.hits import (
     mark_matched_terms,

@@ -32,8 +32,8 @@ from uuid import UUID
 import numpy as np
 import qdrant_edge as qe
 
+import amem_tui.engine.store.edge_counting as counting
 from amem_tui.engine.errors import StoreLocked, StoreUnavailable
-from amem_tui.engine.store import edge_counting as counting
 from amem_tui.engine.store.base import (
     ChangeLog,
     CollectionInfo,
