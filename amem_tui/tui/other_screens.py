@@ -44,10 +44,7 @@ class OtherScreens:
         self.host, self.state, self.engine = host, state, engine
 
     def _say(self, text: str, timeout: float | None = None) -> None:
-        if timeout is None:
-            self.host.app.notify(text, markup=False)
-        else:
-            self.host.app.notify(text, markup=False, timeout=timeout)
+        self.host.app.notify(text, markup=False, timeout=timeout)  # None: the app's default
 
     def switch_agent(self) -> None:
         """Choose another agent (mem0: another user and agent) from a list."""

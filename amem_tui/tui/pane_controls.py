@@ -35,10 +35,7 @@ class PaneControls:
         return self.host.query_one(NoteBrowser).panes
 
     def _say(self, text: str, timeout: float | None = None) -> None:
-        if timeout is None:
-            self.host.app.notify(text, markup=False)
-        else:
-            self.host.app.notify(text, markup=False, timeout=timeout)
+        self.host.app.notify(text, markup=False, timeout=timeout)  # None: the app's default
 
     # ------------------------------------------------------------ marks
     def toggle_mark(self) -> None:
