@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
+from amem_tui.tui.widgets.agent_loader import AgentLoader
 from amem_tui.tui.widgets.follow_bar import FollowBar
 
 if TYPE_CHECKING:
@@ -30,8 +31,6 @@ class ScreenState(Protocol):
 
     def subject(self) -> MemoryNote | None: ...
 
-    def load_agents(self) -> object: ...
-
     def switch_agent(self, agent: AgentScope | str) -> None: ...
 
     def jump_to(self, target: JumpTarget | None) -> None: ...
@@ -50,7 +49,7 @@ class OtherScreens:
         """Choose another agent (mem0: another user and agent) from a list."""
         state = self.state
         if not state.agents:
-            state.load_agents()
+            self.host.query_one(AgentLoader).load_agents()
             self._say("Agents are still loading; try again.")
             return
         from amem_tui.tui.dialogs.agent_picker import AgentPicker

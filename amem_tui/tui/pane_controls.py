@@ -1,6 +1,7 @@
 """What the user does to a pane's rows rather than to a note: mark rows for a bulk
-action, filter them by plain text, sort them, and list the get-only notes in the
-Shared pane instead of the shared scope.
+action, filter them by plain text, sort them, list the get-only notes in the Shared
+pane instead of the shared scope, and clear what was set (Escape: the filter, else the
+marks, else the query).
 
 Nothing here writes or reads the store: each control changes what a pane shows (the
 pane re-lists what it has loaded) and says, in a notification, only what the pane
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from amem_tui.tui.widgets.browser import NoteBrowser
 from amem_tui.tui.widgets.listing_view import SORT_MEANINGS
+from amem_tui.tui.widgets.search_box import SearchBox
 
 if TYPE_CHECKING:
     from textual.widget import Widget
@@ -36,6 +38,21 @@ class PaneControls:
 
     def _say(self, text: str, timeout: float | None = None) -> None:
         self.host.app.notify(text, markup=False, timeout=timeout)  # None: the app's default
+
+    def clear(self) -> None:
+        """Clear the focused pane's filter, else its marks, else the query (the listings
+        come back)."""
+        panes = self.panes
+        pane = panes.focused_pane
+        if pane is not None and pane.view.filtering:
+            pane.clear_filter()
+            return
+        if pane is not None and pane.marked:
+            pane.drop_marks()
+            panes.arrange_panes()  # as tabs, the strip carries the count
+            return
+        self.host.query_one(SearchBox).clear_query()
+        panes.focus_tab(panes.working)
 
     # ------------------------------------------------------------ marks
     def toggle_mark(self) -> None:
@@ -91,6 +108,12 @@ class PaneControls:
                 "the search is cleared: search hits keep the agent's ranking.",
                 timeout=4,
             )
+
+    def close_filter(self, cleared: bool) -> None:
+        """Close the focused pane's filter box (Enter: the filter kept; Escape: cleared)."""
+        pane = self.panes.focused_pane
+        if pane is not None:
+            pane.close_filter(cleared)
 
     # ------------------------------------------------------------ listing
     def toggle_get_only(self) -> None:

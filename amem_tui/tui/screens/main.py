@@ -1,67 +1,52 @@
 """The main screen: the header, the store banner, the browser (search box, panes and
-detail view), the follow bar and the footer.
+detail view), the follow bar and the footer, and the agent loader, which draws nothing.
 
-The screen loads an agent (every pane at once, so a switch shows in one frame), hands
-what it loaded to the widgets, and runs the actions of the action table. The widgets
-own their work: the search box searches and says what it found, the browser keeps the
-detail view on the subject (the highlighted row of the pane the user works in), a
-note pane loads its next page, the history pane consolidates and undoes, the follow
-bar polls and the screen merges what it found. :class:`~amem_tui.tui.note_actions.NoteActions`
-acts on the subject, :class:`~amem_tui.tui.pane_controls.PaneControls` on the panes' rows.
-Whether an action may run now is answered once, by
-:meth:`MainScreen.verdict`. Sizes only set classes (:mod:`amem_tui.tui.sizes`);
-``app.tcss`` says what each looks like.
+The screen shows what the loader read (every pane of an agent in one frame), and runs
+the actions of the action table. The widgets own their work: the search box searches
+and says what it found, the browser keeps the detail view on the subject (the
+highlighted row of the pane the user works in), a note pane loads its next page, the
+history pane consolidates and undoes, the follow bar polls and the screen merges what
+it found. Helpers own a concept each, and read the screen only through a Protocol:
+:class:`~amem_tui.tui.note_actions.NoteActions` acts on the subject,
+:class:`~amem_tui.tui.pane_controls.PaneControls` on the panes' rows,
+:class:`~amem_tui.tui.outcomes.Outcomes` says how work ended and
+:class:`~amem_tui.tui.screen_layout.ScreenLayout` lays the screen out. Whether an action
+may run now is answered once, by :meth:`MainScreen.verdict`.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import getters, on, work
+from textual import getters, on
 from textual.binding import BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Input, TextArea
-from textual.worker import Worker, WorkerState, get_current_worker
 
-from amem_tui.tui import sizes
 from amem_tui.tui.actions import MAIN_ACTIONS, Situation, Verdict, bindings, footer_entries
 from amem_tui.tui.actions import verdict as verdict_of
 from amem_tui.tui.bulk_actions import BulkActions
 from amem_tui.tui.jumping import Jumps
-from amem_tui.tui.messages import (
-    ActionDone,
-    ActionRefused,
-    AgentsLoaded,
-    AuditReady,
-    BulkDone,
-    FollowFailed,
-    FollowUpdate,
-    JumpFound,
-    ModelState,
-    ScopeData,
-    ScopeLoaded,
-)
 from amem_tui.tui.note_actions import NoteActions
 from amem_tui.tui.other_screens import OtherScreens
+from amem_tui.tui.outcomes import Outcomes
 from amem_tui.tui.pane_controls import PaneControls
-from amem_tui.tui.preferences import LAYOUT_LABELS, LAYOUTS, PreferenceStore
-from amem_tui.tui.scope_loader import load_scope_data, resolve_scope
+from amem_tui.tui.preferences import PreferenceStore
+from amem_tui.tui.screen_layout import ScreenLayout
 from amem_tui.tui.screens.one_frame import in_one_frame
-from amem_tui.tui.text import one_line
+from amem_tui.tui.widgets.agent_loader import AgentLoader
 from amem_tui.tui.widgets.browser import NoteBrowser
 from amem_tui.tui.widgets.detail import NoteDetail
 from amem_tui.tui.widgets.follow_bar import FollowBar, FollowTarget
 from amem_tui.tui.widgets.footer import KeyFooter
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.history_pane import HistoryPane
-from amem_tui.tui.widgets.listing_view import Order
 from amem_tui.tui.widgets.note_pane import NotePane
 from amem_tui.tui.widgets.pane_filter import PaneFilter
 from amem_tui.tui.widgets.panes import Panes
 from amem_tui.tui.widgets.search_box import SearchBox
 from amem_tui.tui.widgets.store_banner import StoreBanner
-from amem_tui.tui.workers import refusal
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -69,9 +54,23 @@ if TYPE_CHECKING:
     from textual.app import ComposeResult
     from textual.binding import Binding
     from textual.events import Key, Resize
+    from textual.worker import Worker
 
     from amem_tui.engine import AgentScope, MemoryEngine, MemoryNote
     from amem_tui.tui.jump import JumpTarget
+    from amem_tui.tui.messages import (
+        ActionDone,
+        ActionRefused,
+        AgentsLoaded,
+        AuditReady,
+        BulkDone,
+        FollowFailed,
+        FollowUpdate,
+        JumpFound,
+        ModelState,
+        ScopeData,
+        ScopeLoaded,
+    )
 
 #: The longest the screen waits for its widgets before showing an agent switch.
 SWITCH_HOLD_LIMIT = 1.0
@@ -133,6 +132,7 @@ class MainScreen(Screen[None]):
     history_pane = getters.query_one("#history", HistoryPane)
     detail_view = getters.query_one("#detail", NoteDetail)
     follow_bar = getters.child_by_id("follow-bar", FollowBar)
+    loader = getters.child_by_id("loader", AgentLoader)
 
     #: Soft-deleted notes are listed (struck through).
     show_deleted: reactive[bool] = reactive(False, init=False)
@@ -155,13 +155,14 @@ class MainScreen(Screen[None]):
         self.scope: AgentScope | None = None  # the agent acted as, once loaded
         self.mem0 = False  # the agent's collection is a mem0 one (read, never written)
         self.collection_refusal: str | None = None  # why it cannot be written, if so
-        self.generation = 0  # agent loads; one overtaken by a newer one is never shown
         self.switch_hold_limit = SWITCH_HOLD_LIMIT
         self.notes = NoteActions(self, engine)
         self.pane_controls = PaneControls(self, self.preferences)
         self.bulk = BulkActions(self, engine)
         self.jumps = Jumps(self, self, engine)
         self.screens = OtherScreens(self, self, engine)
+        self.outcomes = Outcomes(self, self)
+        self.screen_layout = ScreenLayout(self, self.preferences)
 
     def compose(self) -> ComposeResult:
         yield HeaderBar(self.engine.settings.store_label, self.engine.read_only, id="header")
@@ -170,11 +171,12 @@ class MainScreen(Screen[None]):
         watched = lambda: self.panes.watched(self.selected_id)  # noqa: E731
         yield FollowBar(self.engine, watched, follow=self.follow_on_start, id="follow-bar")
         yield KeyFooter()
+        yield AgentLoader(self.engine, id="loader")
 
     def on_mount(self) -> None:
         """Start loading; the first frame never waits for the store or the model."""
-        self.fit_to(self.app.size.width, self.app.size.height)
-        self._restore_choices()
+        self.screen_layout.fit(self.app.size.width, self.app.size.height)
+        self.screen_layout.restore()
         query, focused = self.draft
         self.search_box.query_input.value = query  # searched once the agent is loaded
         if focused:
@@ -184,41 +186,15 @@ class MainScreen(Screen[None]):
         self.call_after_refresh(self._start_loading)
 
     def _start_loading(self) -> None:
-        self.load_agents()
+        self.loader.load_agents()
         self.load_scope(self.initial_agent)
 
-    def _restore_choices(self) -> None:
-        """The layout and the sort orders chosen last time (see :mod:`..preferences`)."""
-        chosen = self.preferences.current
-        self._show_layout(chosen.layout)
-        for pane in (self.private_pane, self.shared_pane):
-            order = Order.from_text(chosen.sort.get(pane.which))
-            if order is not None:
-                pane.view.order = order
-
-    def _show_layout(self, layout: str) -> None:
-        for name in LAYOUTS:
-            self.set_class(name == layout and name != "even", f"-layout-{name}")
+    def on_resize(self, event: Resize) -> None:
+        self.screen_layout.fit(event.size.width, event.size.height)
 
     def action_cycle_layout(self) -> None:
         """Give the panes or the detail view more of the height (remembered)."""
-        now = self.preferences.current.layout
-        layout = LAYOUTS[(LAYOUTS.index(now) + 1) % len(LAYOUTS)] if now in LAYOUTS else "panes"
-        self._show_layout(layout)
-        self.preferences.update(layout=layout)
-        self.app.notify(f"Layout: {LAYOUT_LABELS[layout]}.", markup=False, timeout=2)
-
-    def on_resize(self, event: Resize) -> None:
-        self.fit_to(event.size.width, event.size.height)
-
-    def fit_to(self, width: int, height: int) -> None:
-        """Set the size classes for ``width`` × ``height`` (see :mod:`amem_tui.tui.sizes`)."""
-        classes = sizes.size_classes(width, height)
-        for name, on_ in classes.items():
-            self.set_class(on_, name)
-        self.search_box.compact = classes[sizes.SHORT]
-        self.panes.narrow = classes[sizes.NARROW]
-        self.panes.arrange_panes()
+        self.screen_layout.cycle()
 
     # ------------------------------------------------------------ may it run
     def verdict(self, action: str) -> Verdict:
@@ -255,33 +231,24 @@ class MainScreen(Screen[None]):
 
     # --------------------------------------------------------------- outcome
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """A worker of the screen that raised is reported, never swallowed."""
-        if event.state == WorkerState.ERROR and event.worker.error is not None:
-            self.post_message(refusal(event.worker.error))
+        self.outcomes.worker_failed(event)
 
     def on_action_refused(self, message: ActionRefused) -> None:
-        """A refusal is notified (markup off: messages may quote user text)."""
-        if message.store_unavailable:
-            self.store_banner.problem = message.message
-        text = one_line(message.message, 400)
-        self.app.notify(text, title=message.title, severity="error", timeout=8, markup=False)
+        self.outcomes.refused(message)
 
     def on_action_done(self, message: ActionDone) -> None:
-        """Say what changed and reload every pane of the current agent."""
-        self.store_banner.problem = None
-        self.app.notify(one_line(message.message, 300), title="Done", markup=False)
-        if message.activity is not None and self.scope is not None:
-            self.follow_bar.record(self.scope.agent, [message.activity])
-        if message.run is not None:
-            self.panes.history.select_next = message.run
-        self.reload_scope(select=message.select)
+        self.outcomes.done(message)
+
+    def on_bulk_done(self, message: BulkDone) -> None:
+        self.outcomes.bulk_done(message)
+
+    def on_follow_failed(self, message: FollowFailed) -> None:
+        self.outcomes.follow_failed(message)
+
+    def on_search_box_results(self) -> None:
+        self.outcomes.store_answered()
 
     # ---------------------------------------------------------------- agents
-    @work(thread=True, exit_on_error=False, group="agents")
-    def load_agents(self) -> None:
-        """The agents of the configuration and of the store (mem0: user and agent pairs)."""
-        self.post_message(AgentsLoaded(self.engine.agents()))
-
     def on_agents_loaded(self, message: AgentsLoaded) -> None:
         self.agents = message.agents
         if self.scope is not None and self.scope not in self.agents:
@@ -295,30 +262,26 @@ class MainScreen(Screen[None]):
 
     def load_scope(self, agent: AgentScope | str | None, select: str | None = None) -> None:
         """Load every pane of an agent together, so a switch changes them all at once."""
-        self.generation += 1
         self.follow_bar.target = None  # no poll while the panes load
-        self._load_scope(agent, select, self.generation, self.show_deleted)
+        self.loader.load(agent, select, self.show_deleted)
 
     def reload_scope(self, select: str | None = None) -> None:
         """Load the current agent again (its exact scope: user and namespace too)."""
         if self.scope is not None:
             self.load_scope(self.scope, select)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="scope")
-    def _load_scope(
-        self, agent: AgentScope | str | None, select: str | None, load: int, deleted: bool
-    ) -> None:
-        scope, notice = resolve_scope(self.engine, agent)
-        data = load_scope_data(self.engine, scope, deleted, notice)
-        if not get_current_worker().is_cancelled:
-            self.post_message(ScopeLoaded(load, data, select))
+    @property
+    def generation(self) -> int:
+        """Agent loads started; one overtaken by a newer one is never shown."""
+        return self.loader.generation
 
     def on_scope_loaded(self, message: ScopeLoaded) -> None:
         """Show an agent's panes, all of them in one frame."""
-        if message.generation == self.generation:
-            with in_one_frame(self, self.switch_hold_limit):
-                self._apply_scope(message.data, message.select)
-        if message.generation == self.generation and message.data.notice:
+        if message.generation != self.generation:
+            return
+        with in_one_frame(self, self.switch_hold_limit):
+            self._apply_scope(message.data, message.select)
+        if message.data.notice:
             self.app.notify(message.data.notice, title="Choose a user", markup=False, timeout=12)
 
     def _apply_scope(self, data: ScopeData, select: str | None) -> None:
@@ -352,14 +315,11 @@ class MainScreen(Screen[None]):
     def on_search_box_cleared(self) -> None:
         self.jumps.listings_back()
 
-    def on_search_box_results(self) -> None:
-        self.store_banner.problem = None  # the store answered
-
     # ---------------------------------------------------------- other writers
     def on_follow_update(self, message: FollowUpdate) -> None:
         """Merge what another writer changed into the panes (the subject kept)."""
         if message.resync:
-            self.store_banner.problem = None
+            self.outcomes.store_answered()
         if message.stale or self.scope is None:
             return
         if message.resync:
@@ -369,10 +329,6 @@ class MainScreen(Screen[None]):
         self.header_bar.counts = message.counts
         if message.runs is not None:
             self.panes.history.show_runs(message.runs)
-
-    def on_follow_failed(self, message: FollowFailed) -> None:
-        if message.store_unavailable:
-            self.store_banner.problem = message.message
 
     # ---------------------------------------------------------- consolidation
     @on(NoteDetail.MergeChosen)
@@ -399,36 +355,18 @@ class MainScreen(Screen[None]):
         """Put the cursor in the search box (at once: keys typed next go into it)."""
         self.set_focus(self.search_box.query_input)
 
-    def action_clear_search(self) -> None:
-        """Clear the focused pane's filter, else its marks, else the query (the listings
-        come back)."""
-        pane = self.panes.focused_pane
-        if pane is not None and pane.view.filtering:
-            pane.clear_filter()
-            return
-        if pane is not None and pane.marked:
-            pane.drop_marks()
-            self.panes.arrange_panes()  # as tabs, the strip carries the count
-            return
-        self.search_box.clear_query()
-        self.panes.focus_tab(self.panes.working)
-
     # A filter box's Enter and Escape come up here: the rows take the focus from the
     # top (the screen, above the browser), so nothing below is asked about the focus it
     # just gave.
     @on(Input.Submitted, "PaneFilter")
     def _filter_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        pane = self.panes.focused_pane
-        if pane is not None:
-            pane.close_filter(cleared=False)
+        self.pane_controls.close_filter(cleared=False)
 
     def on_pane_filter_closed(self, message: PaneFilter.Closed) -> None:
         """Escape (the filter cleared) or Down in a filter box: back to the pane's rows."""
         message.stop()
-        pane = self.panes.focused_pane
-        if pane is not None:
-            pane.close_filter(message.cleared)
+        self.pane_controls.close_filter(message.cleared)
 
     action_switch_agent = on_other_screens(OtherScreens.switch_agent)
     action_overview = on_other_screens(OtherScreens.overview)
@@ -437,27 +375,13 @@ class MainScreen(Screen[None]):
     action_compare = on_other_screens(OtherScreens.compare)
     action_activity_log = on_other_screens(OtherScreens.activity_log)
 
+    action_clear_search = on_the_panes(PaneControls.clear)
     action_toggle_mark = on_the_panes(PaneControls.toggle_mark)
     action_mark_shown = on_the_panes(PaneControls.mark_shown)
     action_filter = on_the_panes(PaneControls.filter)
     action_sort = on_the_panes(PaneControls.sort)
     action_invert_sort = on_the_panes(PaneControls.invert_sort)
     action_toggle_get_only = on_the_panes(PaneControls.toggle_get_only)
-
-    def on_bulk_done(self, message: BulkDone) -> None:
-        """Say what a bulk write did and left alone, unmark what it wrote, and reload."""
-        self.store_banner.problem = None
-        self.panes.pane(message.pane).drop_marks(message.done)
-        said = one_line(message.message, 600)
-        if message.left:
-            self.app.notify(
-                said, title="Done, in part", severity="warning", timeout=12, markup=False
-            )
-        else:
-            self.app.notify(said, title="Done", markup=False)
-        if message.activities and self.scope is not None:
-            self.follow_bar.record(self.scope.agent, message.activities)
-        self.reload_scope()
 
     def action_toggle_hidden(self) -> None:
         """Show or hide the close matches this agent cannot see."""
@@ -487,7 +411,7 @@ class MainScreen(Screen[None]):
         """Read every pane again from the store (while following, look at once too)."""
         if self.scope is not None:
             self.reload_scope()
-            self.load_agents()
+            self.loader.load_agents()
             self.follow_bar.check_now()
 
     def action_toggle_follow(self) -> None:
