@@ -29,7 +29,12 @@ from amem_tui.engine.models import (
     RunTrigger,
     SearchResult,
 )
-from amem_tui.engine.notes import NoteType, NoteWriter
+from amem_tui.engine.notes import (
+    NoteType,
+    NoteWriter,
+    shared_note_readers_refusal,
+    shared_readers_refusal,
+)
 from amem_tui.engine.reading import ListScope
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.search import SearchMode, SearchSpace
@@ -252,14 +257,28 @@ class AgentView:
         service.check_writable()
         return service
 
-    def readers_refusal(self, readers: Sequence[str]) -> AmemError | None:
+    def readers_refusal(
+        self, readers: Sequence[str], *, note: MemoryNote | None = None, shared: bool = False
+    ) -> AmemError | None:
         """Why this agent may not give a note of its own these readers (None: it may), so
         an app can say it while the readers are chosen: a read-only store, a mem0
-        collection (the plugin has no readers), a Mode B agent or reader, ``*``."""
+        collection (the plugin has no readers), a Mode B agent or reader, ``*``.
+
+        ``note``: the readers of that note, which must be the agent's own and private;
+        ``shared``: of a new note written shared (which takes no readers).
+        """
         try:
             self._check_writable(readers=True)
         except AmemError as exc:
             return exc
+        if note is not None:
+            denial = self.write_refusal(note, READERS_ACTION)
+            if denial is not None:
+                return denial
+            if note.is_shared:
+                return shared_note_readers_refusal(note.id)
+        if shared and readers:
+            return shared_readers_refusal()
         return rules.readers_denial(self.scope, readers, self._space.dedicated)
 
     def readers_sentence(self, readers: Sequence[str]) -> str | None:

@@ -100,6 +100,22 @@ def compile_patterns(patterns: Sequence[str]) -> list[re.Pattern[str]]:
     return compiled
 
 
+def shared_readers_refusal() -> InvalidInput:
+    """Why a new shared note takes no readers (publishing gives it every agent)."""
+    return InvalidInput(
+        "a shared note is read by every agent (readers ['*']): "
+        "choose readers for a private note, or publish it"
+    )
+
+
+def shared_note_readers_refusal(note_id: str) -> InvalidInput:
+    """Why the readers of shared note ``note_id`` cannot be chosen."""
+    return InvalidInput(
+        f"note {note_id} is shared: every agent reads it (readers ['*']); "
+        "unpublish it first to choose its readers"
+    )
+
+
 def is_time_bound(content: str) -> bool:
     """True for wording that will go stale (the ``ephemeral`` flag)."""
     return bool(_TIME_BOUND.search(content))
@@ -171,10 +187,7 @@ class NoteWriter:
         readers = check_texts(readers, "readers")
         if readers:
             if shared:
-                raise InvalidInput(
-                    "a shared note is read by every agent (readers ['*']): "
-                    "choose readers for a private note, or publish it"
-                )
+                raise shared_readers_refusal()
             denial = rules.readers_denial(scope, readers, dedicated or {})
             if denial is not None:
                 raise denial
@@ -371,10 +384,7 @@ class NoteWriter:
         dedicated: Mapping[str, str] | None,
     ) -> None:
         if note.is_shared:
-            raise InvalidInput(
-                f"note {note.id} is shared: every agent reads it (readers ['*']); "
-                "unpublish it first to choose its readers"
-            )
+            raise shared_note_readers_refusal(note.id)
         denial = rules.readers_denial(scope, readers, dedicated or {})
         if denial is not None:
             raise denial

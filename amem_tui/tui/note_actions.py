@@ -50,6 +50,11 @@ def own_activity(agent: str, kind: ActivityKind, note: MemoryNote) -> Activity:
     return Activity(kind, f"{agent} {kind} “{one_line(note.content, 48)}”, here", note.id)
 
 
+def readers_said(readers: list[str]) -> str:
+    """What a write that chose ``readers`` adds to its notification."""
+    return f": {', '.join(readers)} may read it by id" if readers else ""
+
+
 #: (title, body, button) of each confirmed write, and what the notification says after.
 QUESTIONS: dict[str, tuple[str, str, str, str]] = {
     "publish": (
@@ -94,15 +99,21 @@ class NoteActions:
         self.host.app.notify(text, markup=False)
 
     def _write(
-        self, label: str, scope: AgentScope, kind: ActivityKind, write: Callable[[], MemoryNote]
+        self,
+        label: str,
+        scope: AgentScope,
+        kind: ActivityKind,
+        write: Callable[[], MemoryNote],
+        then: str = "",
     ) -> None:
         """Run one engine write in a thread; report the note it wrote (to select it) and
-        what happened, in the activity log's words."""
+        what happened (``label``, the note's id, ``then``), in the activity log's words."""
 
         def run() -> None:
             note = write()
             activity = own_activity(scope.agent, kind, note)
-            self.host.post_message(ActionDone(f"{label} {note.id}", note.id, activity=activity))
+            said = f"{label} {note.id}{then}"
+            self.host.post_message(ActionDone(said, note.id, activity=activity))
 
         self.host.run_worker(run, thread=True, exit_on_error=False, group="write")
 
@@ -115,7 +126,7 @@ class NoteActions:
 
     # ------------------------------------------------------------------ add
     def add(self, scope: AgentScope) -> None:
-        """Write a new note (private by default)."""
+        """Write a new note (private by default, readable by id by the readers chosen)."""
         reason = None
         if not scope.has_shared_scope:
             reason = f"{scope.agent} is Mode B: it has no shared scope, so notes stay private."
@@ -124,24 +135,31 @@ class NoteActions:
             if draft is None:
                 return
             kind = "shared" if draft.shared else "private"
+            readers = draft.readers or []
             self._write(
                 f"Added {kind} note",
                 scope,
                 "added",
                 lambda: self.engine.agent(scope).add(
-                    draft.content, shared=draft.shared, tags=draft.tags
+                    draft.content, shared=draft.shared, tags=draft.tags, readers=readers
                 ),
+                readers_said(readers),
             )
 
         from amem_tui.tui.dialogs.note_editor import NoteEditor
+        from amem_tui.tui.readers_choice import readers_choice
 
-        self.host.app.push_screen(
-            NoteEditor(f"New note as {scope.agent}", scope.agent, shared_reason=reason), save
+        editor = NoteEditor(
+            f"New note as {scope.agent}",
+            scope.agent,
+            shared_reason=reason,
+            readers=lambda: readers_choice(self.engine, scope),
         )
+        self.host.app.push_screen(editor, save)
 
     # -------------------------------------------------------------- the subject
     def edit(self, scope: AgentScope, note: MemoryNote | None) -> None:
-        """Change the note's content and tags."""
+        """Change the note's content, tags and (its owner only) readers."""
         if note is None:
             self._say(NO_SUBJECT)
             return
@@ -153,12 +171,13 @@ class NoteActions:
                 return
             content = draft.content if draft.content != note.content else None
             tags = draft.tags if draft.tags != note.tags else None
-            if content is None and tags is None:
+            if content is None and tags is None and draft.readers is None:
                 self._say("Nothing changed.")
                 return
-            self._update(scope, note, content=content, tags=tags)
+            self._update(scope, note, content=content, tags=tags, readers=draft.readers)
 
         from amem_tui.tui.dialogs.note_editor import NoteEditor
+        from amem_tui.tui.readers_choice import readers_choice
 
         editor = NoteEditor(
             f"Edit note {note.id}",
@@ -166,6 +185,7 @@ class NoteActions:
             content=note.content,
             tags=list(note.tags),
             allow_scope=False,
+            readers=lambda: readers_choice(self.engine, scope, note),
         )
         self.host.app.push_screen(editor, save)
 
@@ -250,16 +270,22 @@ class NoteActions:
         note: MemoryNote,
         content: str | None = None,
         tags: list[str] | None = None,
+        readers: list[str] | None = None,
     ) -> None:
         """Save an edit of ``note`` as it was loaded (a change made elsewhere meanwhile
-        is refused, not overwritten)."""
+        is refused, not overwritten); ``readers`` None leaves them as they are."""
         self._write(
             "Updated note",
             scope,
             "edited",
             lambda: self.engine.agent(scope).update(
-                note.id, content=content, tags=tags, expected_hash=note.hash or None
+                note.id,
+                content=content,
+                tags=tags,
+                readers=readers,
+                expected_hash=note.hash or None,
             ),
+            "" if readers is None else readers_said(readers) or ": no other agent reads it now",
         )
 
     def _confirm_then_write(

@@ -1,9 +1,11 @@
-"""Write or edit a note: its text, its tags, and (for a new note) private or shared."""
+"""Write or edit a note: its text, its tags, (for a new note) private or shared, and its
+readers (see :mod:`amem_tui.tui.widgets.readers_field`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -13,8 +15,13 @@ from textual.widgets import Button, Input, RadioButton, RadioSet, Static, TextAr
 
 from amem_tui.tui.dialogs.base import Dialog
 from amem_tui.tui.text import clean
+from amem_tui.tui.widgets.readers_field import ReadersField, ReadersList, ReadersSaid
+
+if TYPE_CHECKING:
+    from amem_tui.tui.readers_choice import ReadersChoice
 
 #: The editor saves only when asked: this form is the confirmation of an add or an edit.
+#: Enter saves too, from the tags or the readers (in the text it starts a new line).
 SAVE_HINT = "Nothing is saved until you press Ctrl+S (or Save) · Escape discards"
 
 
@@ -25,6 +32,8 @@ class NoteDraft:
     content: str
     tags: list[str]
     shared: bool
+    #: The readers chosen, when they changed (None: as they were; ``[]``: none).
+    readers: list[str] | None = None
 
 
 class NoteEditor(Dialog[NoteDraft | None]):
@@ -59,6 +68,7 @@ class NoteEditor(Dialog[NoteDraft | None]):
         tags: list[str] | None = None,
         allow_scope: bool = True,
         shared_reason: str | None = None,
+        readers: Callable[[], ReadersChoice] | None = None,
     ) -> None:
         super().__init__()
         self.title_text = title
@@ -67,6 +77,8 @@ class NoteEditor(Dialog[NoteDraft | None]):
         self.tags = tags or []
         self.allow_scope = allow_scope
         self.shared_reason = shared_reason
+        #: Reads what the readers field offers (in the field's worker); None: no field.
+        self.readers_loader = readers
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -88,6 +100,10 @@ class NoteEditor(Dialog[NoteDraft | None]):
                         )
                     if self.shared_reason:
                         yield Static(Text(self.shared_reason), classes="hint")
+                if self.readers_loader is not None:
+                    yield ReadersField(self.readers_loader, id="readers-field")
+            if self.readers_loader is not None:
+                yield ReadersSaid(id="readers-said")
             yield Static(Text(SAVE_HINT), classes="hint")
             with Horizontal():
                 yield Button("Cancel", id="cancel", compact=self.compact)
@@ -101,14 +117,48 @@ class NoteEditor(Dialog[NoteDraft | None]):
             self.query_one("#tags", Input).cursor_blink = False
         area.focus()
 
+    @property
+    def readers_field(self) -> ReadersField | None:
+        """The readers field, if the form has one."""
+        found = self.query(ReadersField)
+        return found.first() if found else None
+
     def action_save(self) -> None:
-        """Return the draft."""
+        """Return the draft; readers that would be refused keep the form open, saying why."""
         content = self.query_one("#content", TextArea).text
         tags = [t.strip() for t in self.query_one("#tags", Input).value.split(",") if t.strip()]
         shared = False
         if self.allow_scope:
             shared = self.query_one("#shared", RadioButton).value
-        self.dismiss(NoteDraft(content=content, tags=tags, shared=shared))
+        readers: list[str] | None = None
+        field = self.readers_field
+        if field is not None and field.changed:
+            if field.advice.refusal is not None:
+                field.point_at_refusal()
+                return
+            readers = field.chosen
+        self.dismiss(NoteDraft(content=content, tags=tags, shared=shared, readers=readers))
+
+    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        """Private or shared: a shared note takes no readers (the field says so)."""
+        field = self.readers_field
+        if field is not None and self.allow_scope:
+            field.shared = event.pressed.id == "shared"
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the tags saves the form."""
+        event.stop()
+        self.action_save()
+
+    def on_readers_field_advised(self, message: ReadersField.Advised) -> None:
+        """Say, below the fields, what the readers chosen mean."""
+        message.stop()
+        self.query_one(ReadersSaid).show(message)
+
+    def on_readers_list_submitted(self, message: ReadersList.Submitted) -> None:
+        """Enter in the readers list saves the form."""
+        message.stop()
+        self.action_save()
 
     def action_cancel(self) -> None:
         """Close without saving."""

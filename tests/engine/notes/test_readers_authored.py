@@ -118,3 +118,27 @@ def test_mem0_memories_take_no_readers() -> None:
     assert refusal is not None and "user_id alone" in str(refusal)
     assert view.readers_sentence(["dev"]) is None
     engine.close()
+
+
+def test_readers_refusal_says_what_a_form_must_say_before_saving(engine: MemoryEngine) -> None:
+    main, dev = engine.agent("main"), engine.agent("dev")
+    own = main.add("The deploy checklist lives in the runbook")
+    assert main.readers_refusal(["dev"], note=own) is None
+    # Another agent's note: the owner's choice, even for a writer.
+    engine.store.set_payload(
+        "amem_notes",
+        own.id,
+        {**stored(engine, own.id), "readers": ["main", "dev"], "writers": ["main", "dev"]},
+    )
+    refused = dev.readers_refusal([], note=dev.get(own.id))
+    assert isinstance(refused, PermissionDenied) and "only its owner (main)" in str(refused)
+    # A shared note takes no readers, whether it is written or published.
+    assert main.readers_refusal([], shared=True) is None
+    refused = main.readers_refusal(["dev"], shared=True)
+    assert refused is not None and "shared note" in str(refused)
+    published = main.publish(main.add("Everyone reads the on-call rota").id)
+    refused = main.readers_refusal([], note=published)
+    assert refused is not None and "unpublish" in str(refused)
+    # Mode B: nobody else reads the collection, whatever is chosen.
+    refused = engine.agent("sandbox").readers_refusal([])
+    assert refused is not None and "Mode B" in str(refused)
