@@ -124,7 +124,7 @@ def worker_serve(backend: str, size: int, folder: Path, queries: int) -> dict[st
     out: dict[str, Any] = {}
     started = time.perf_counter()
     if backend == "numpy":
-        # The floor: vectors in one matrix, the filter evaluated once (by scope.py's own
+        # The floor: vectors in one matrix, the filter evaluated once (by the scope rules' own
         # evaluator) into the rows it keeps; a search is one matrix product and a top-10.
         vectors = corpus_mod.embed_cached(c.texts, "note", progress=False)
         notes = [

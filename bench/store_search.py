@@ -9,7 +9,7 @@ and alternated so both see the same machine load:
 - Qdrant Edge: the agent's Mode A filtered search through the HNSW graph, as the app
   searches (``exact=False``), p50/p95;
 - the floor: the visible rows' vectors in one matrix (rows chosen once by the read
-  rules of ``scope.py``); a search is one matrix product and a top 10;
+  rules of ``engine/scope``); a search is one matrix product and a top 10;
 - recall@10 of Edge against the floor (a tie with the exact 10th cosine counts);
 - the peak RSS of the process (both held at once: read it as an upper bound).
 

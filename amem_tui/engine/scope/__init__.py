@@ -1,0 +1,131 @@
+"""The scope contract, in one place, as pure functions.
+
+Who an agent is (session keys), which mode it runs in, what it may read and write, and
+the neutral filters that every store backend translates into its own query types.
+Nothing here touches a store. One module per concept, every name exported here:
+
+- :mod:`.agents`: agent ids, session keys, an agent's scope (its mode and collection);
+- :mod:`.filters`: what an agent finds, lists and counts, as neutral store filters;
+- :mod:`.reading`: the read rules, one note at a time, and why a note is hidden;
+- :mod:`.writing`: the write rules, the readers an owner chooses, a new note's access.
+"""
+
+from __future__ import annotations
+
+from amem_tui.engine.scope.agents import (
+    DEFAULT_AGENT,
+    DEFAULT_COLLECTION,
+    RESERVED_AGENT_IDS,
+    SESSION_KEY_SHAPES,
+    AgentScope,
+    Mode,
+    agent_from_session_key,
+    resolve_agent,
+    scope_for,
+    validate_agent_id,
+    validate_session_key,
+)
+from amem_tui.engine.scope.filters import (
+    NEVER,
+    NOT_DELETED,
+    active_filter,
+    authored_filter,
+    consolidation_filter,
+    deleted_filter,
+    get_only_filter,
+    hidden_filter,
+    legacy_filter,
+    matches,
+    private_filter,
+    read_filter,
+    selective_filter,
+    shared_filter,
+    shared_view_filter,
+    unowned_filter,
+    utc_time,
+)
+from amem_tui.engine.scope.reading import (
+    can_read,
+    fits_listing,
+    get_only_because,
+    get_only_sentence,
+    hidden_reason,
+    listed_because,
+    read_access,
+    readers_sentence,
+    selective_sentence,
+    visible_because,
+)
+from amem_tui.engine.scope.writing import (
+    READERS_ARE_GET_ONLY,
+    Access,
+    apply_access,
+    can_write,
+    chosen_readers,
+    is_consolidation_candidate,
+    may_consolidate,
+    may_rewrite_links,
+    owner_denial,
+    private_access,
+    readers_denial,
+    require_owner,
+    require_write,
+    shared_access,
+    write_denial,
+)
+
+__all__ = [
+    "DEFAULT_AGENT",
+    "DEFAULT_COLLECTION",
+    "NEVER",
+    "NOT_DELETED",
+    "READERS_ARE_GET_ONLY",
+    "RESERVED_AGENT_IDS",
+    "SESSION_KEY_SHAPES",
+    "Access",
+    "AgentScope",
+    "Mode",
+    "active_filter",
+    "agent_from_session_key",
+    "apply_access",
+    "authored_filter",
+    "can_read",
+    "can_write",
+    "chosen_readers",
+    "consolidation_filter",
+    "deleted_filter",
+    "fits_listing",
+    "get_only_because",
+    "get_only_filter",
+    "get_only_sentence",
+    "hidden_filter",
+    "hidden_reason",
+    "is_consolidation_candidate",
+    "legacy_filter",
+    "listed_because",
+    "matches",
+    "may_consolidate",
+    "may_rewrite_links",
+    "owner_denial",
+    "private_access",
+    "private_filter",
+    "read_access",
+    "read_filter",
+    "readers_denial",
+    "readers_sentence",
+    "require_owner",
+    "require_write",
+    "resolve_agent",
+    "scope_for",
+    "selective_filter",
+    "selective_sentence",
+    "shared_access",
+    "shared_filter",
+    "shared_view_filter",
+    "unowned_filter",
+    "utc_time",
+    "validate_agent_id",
+    "validate_session_key",
+    "visible_because",
+    "write_denial",
+]
