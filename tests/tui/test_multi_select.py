@@ -9,7 +9,8 @@ from typing import Any
 from amem_tui.demo import demo_id
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.tui.dialogs.confirm import ConfirmDialog
-from amem_tui.tui.widgets.note_pane import MARK, NotePane
+from amem_tui.tui.widgets.note_pane import NotePane
+from amem_tui.tui.widgets.pane_tables import MARK
 from tests.support.tui import demo_app, demo_engine, main_screen, settle, started, until
 
 

@@ -5,10 +5,9 @@ brings the listing back without asking the store, and it loads further pages its
 The listing and the hits have a table each, one shown at a time: clearing a search
 shows the listing's table as it was left (rows, cursor, scroll and drawn lines), where
 re-adding and drawing a page of rows cost about 50 ms at 100k notes. A listing that
-changed while hits were shown is rebuilt instead.
-The content column always takes what the other columns leave: those are as narrow
-as what they show (an owner column as wide as the longest owner, no state column;
-states are markers before the content).
+changed while hits were shown is rebuilt instead. The tables themselves (which is
+shown, their columns, the cells of each row, the cursor) are
+:class:`~amem_tui.tui.widgets.pane_tables.PaneTables`.
 """
 
 from __future__ import annotations
@@ -17,27 +16,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rich.cells import cell_len
 from rich.text import Text
 from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.message import Message
 from textual.widgets import DataTable, Input, Static
-from textual.widgets.data_table import ColumnKey
 
 from amem_tui.tui.messages import PageLoaded, PaneName
-from amem_tui.tui.text import cell, one_line
-from amem_tui.tui.widgets.listing_view import ListingView, Order, sort_cell
-from amem_tui.tui.widgets.note_rows import (
-    OWNER_MAX,
-    content_cell,
-    newest_first,
-    query_word_count,
-    search_header,
-    search_row,
-)
-from amem_tui.tui.widgets.note_table import NoteTable
+from amem_tui.tui.widgets import pane_titles
+from amem_tui.tui.widgets.listing_view import ListingView, Order
+from amem_tui.tui.widgets.note_rows import newest_first, query_word_count
 from amem_tui.tui.widgets.pane_filter import PaneFilter
+from amem_tui.tui.widgets.pane_tables import PaneTables
 from amem_tui.tui.widgets.tabbed_pane import TabbedPane
 
 if TYPE_CHECKING:
@@ -49,14 +39,8 @@ PAGE_SIZE = 200
 GET_ONLY_TITLE = "Get only (read by id, never in its searches)"
 #: Ask for the next page when the cursor is this close to the last loaded row.
 PREFETCH_ROWS = 20
-#: Content column width before the pane has a size, and the narrowest it gets.
-CONTENT_FALLBACK = 60
-CONTENT_MIN = 12
 #: Seconds a row follow mode marked (new, changed) stays highlighted.
 HIGHLIGHT_SECONDS = 30.0
-#: What the mark column shows for a marked note (space marks and unmarks it).
-MARK = "●"
-MARK_STYLE = "bold cyan"
 
 
 class NotePane(TabbedPane):
@@ -96,7 +80,6 @@ class NotePane(TabbedPane):
         #: The pane's own title (the Shared pane shows another while it lists get-only notes).
         self.own_title = title
         self.title_text = title
-        self.show_owner = show_owner
         self.total = 0
         self.loaded = 0
         #: Soft-deleted notes among ``total`` (counted only while they are shown).
@@ -111,15 +94,13 @@ class NotePane(TabbedPane):
         self._scope: AgentScope | None = None
         self._include_inactive = False
         self._generation = 0
-        self._query_words = 0
         self._shown_for: AgentScope | None = None
         self._kind: ListScope = which
         #: Rows follow mode highlights for a while: note id -> kind of change.
         self.marks: dict[str, str] = {}
         self._message_text: str | Text = ""
-        self._owner_width: int | None = None  # of the search rows' owner column
-        self._listing_table = NoteTable(cursor_type="row", zebra_stripes=False)
-        self._hits_table = NoteTable(cursor_type="row", zebra_stripes=False)
+        #: The listing's table and the hits' (one shown): columns, cells, cursor.
+        self.tables = PaneTables(self, show_owner)
         #: The listing's table no longer matches the kept listing (see show_kept_listing).
         self._listing_stale = True
         #: Neither table is shown: the pane only explains (see show_disabled).
@@ -127,17 +108,16 @@ class NotePane(TabbedPane):
         #: The plain-text filter and the sort order of the rows (see listing_view).
         self.view = ListingView()
         #: Every hit of the search shown, the filter's or not (``hits`` holds them too).
-        self._all_hits: list[SearchHit] = []
+        self.all_hits: list[SearchHit] = []
         self._query = ""
-        self._sort_width = 0
         #: The marked notes (a multi-selection), by id, in the order they were marked.
         self.marked: dict[str, MemoryNote] = {}
 
     def compose(self) -> ComposeResult:
-        for table in (self._listing_table, self._hits_table):
+        for table in self.tables.both:
             table.can_focus = True
             yield table
-        self._hits_table.display = False
+        self.tables.hits.display = False
         message = Static("", classes="pane-message", markup=False)
         message.display = False  # until there is something to say (see _message)
         yield message
@@ -148,21 +128,11 @@ class NotePane(TabbedPane):
     @property
     def table(self) -> DataTable[Text]:
         """The table of what the pane shows: the hits' while searching, else the listing's."""
-        return self._hits_table if self.searching else self._listing_table
+        return self.tables.shown
 
     def _show_table(self) -> None:
-        """Show the table of what the pane shows and hide the other, the focus following."""
         self.disabled_view = False
-        shown = self.table
-        hidden = self._listing_table if shown is self._hits_table else self._hits_table
-        if hidden.display:
-            focused = hidden.has_focus
-            hidden.display = False
-            shown.display = True
-            if focused:
-                shown.focus()
-        elif not shown.display:
-            shown.display = True
+        self.tables.show()
 
     def _message(self, text: str | Text) -> None:
         if text == self._message_text:
@@ -172,93 +142,9 @@ class NotePane(TabbedPane):
         message.update(text)
         message.display = bool(text)
 
-    def _columns(self, search: bool, notes: Sequence[MemoryNote]) -> None:
-        table = self.table
-        table.clear(columns=True)
-        if self.marked:  # the mark column, while some note is marked
-            table.add_column(" ", key="mark", width=1)
-        owner_width = None
-        if self.show_owner:
-            owners = [cell_len(one_line(n.effective_owner or "?", OWNER_MAX)) for n in notes]
-            owner_width = max([5, *owners])
-        if search:  # one cell per hit holds its columns (see note_rows.search_row)
-            self._owner_width = owner_width
-            label = search_header(owner_width)
-        else:
-            order = self.view.order
-            if owner_width is not None:
-                header = order.label if order.key == "owner" else "owner"
-                table.add_column(header, key="owner", width=max(owner_width, len(header)))
-            if self._sort_column:
-                cells = [cell_len(sort_cell(note, order.key)) for note in notes[:PAGE_SIZE]]
-                self._sort_width = max([len(order.label), *cells])
-                table.add_column(order.label, key="sort", width=self._sort_width)
-            label = Text("content")
-        # A fixed width from the pane's size: an auto width is re-measured as rows are
-        # replaced and could shrink the column to a few characters.
-        table.add_column(label, key="content", width=self._content_width(rows=len(notes)))
-
-    def _content_width(self, table: DataTable[Text] | None = None, rows: int | None = None) -> int:
-        """Cells left in ``table`` (the one shown) for the content column once its other
-        columns are drawn, and its scrollbar when its ``rows`` (default: the rows it
-        has) are more than it shows: a column under the scrollbar would hide the
-        ellipsis of every row cut."""
-        table = table or self.table
-        # A hidden table has no size; the two take the same place, so the laid-out one's.
-        tables = (self._listing_table, self._hits_table)
-        laid_out = max(t.outer_size.width for t in tables)
-        available = laid_out or self.size.width or CONTENT_FALLBACK
-        height = max(t.outer_size.height for t in tables) or self.size.height
-        header = table.header_height if table.show_header else 0
-        count = table.row_count if rows is None else rows
-        if count > height - header:
-            available -= table.styles.scrollbar_size_vertical
-        fixed = sum(
-            column.get_render_width(table)
-            for column in table.columns.values()
-            if column.key != ColumnKey("content")
-        )
-        return max(CONTENT_MIN, available - fixed - 2 * table.cell_padding)
-
     def on_resize(self) -> None:
         """Keep the content column as wide as the pane (in both tables)."""
-        for table in (self._listing_table, self._hits_table):
-            self._fit_content(table)
-
-    def _fit_content(self, table: DataTable[Text]) -> None:
-        column = table.columns.get(ColumnKey("content"))
-        if column is None:
-            return
-        width = self._content_width(table)
-        if width != column.width:
-            column.width = width
-            table.refresh()
-
-    @property
-    def _sort_column(self) -> bool:
-        """The listing has a column for its sort order (not newest first; an owner column
-        says it in its own header)."""
-        order = self.view.order
-        return not order.is_default and not (order.key == "owner" and self.show_owner)
-
-    def _mark_cell(self, note_id: str) -> Text:
-        return cell(MARK if note_id in self.marked else " ", 1, MARK_STYLE)
-
-    def _row(self, note: MemoryNote, hit: SearchHit | None = None) -> list[Text]:
-        row: list[Text] = [self._mark_cell(note.id)] if self.marked else []
-        if hit is not None:
-            weak = hit.weak and hit.via != "link"
-            return [*row, search_row(hit, self._query_words, self._owner_width, weak)]
-        if self.show_owner:
-            row.append(cell(note.effective_owner or "?", OWNER_MAX))
-        if self._sort_column:
-            key = self.view.order.key
-            value = sort_cell(note, key)
-            if key == "recalls":  # counts line up on the right
-                value = f"{value:>{self._sort_width}}"
-            row.append(cell(value, self._sort_width, "dim" if value == "never" else ""))
-        row.append(content_cell(note, mark=self.marks.get(note.id)))
-        return row
+        self.tables.fit_both()
 
     # ---------------------------------------------------------------- listing
     def keep_listing(
@@ -310,7 +196,7 @@ class NotePane(TabbedPane):
         self.total = self.listing_total
         self.deleted = self.listing_deleted
         self._count_loaded()
-        self._fit_content(self._listing_table)  # the pane may have changed size meanwhile
+        self.tables.fit(self.tables.listing)  # the pane may have changed size meanwhile
         self._message("" if self.total else "No notes here.")
         self._retitle()
 
@@ -364,28 +250,26 @@ class NotePane(TabbedPane):
         """
         same_agent = self._shown_for == self._scope
         self._shown_for = self._scope
-        listing = self._listing_table
+        listing = self.tables.listing
         row = listing.cursor_row if listing.row_count and same_agent else 0
         self._listing_stale = False
         self.searching = False
         self.hits = {}
-        self._columns(search=False, notes=notes)
+        self.tables.lay_out(search=False, notes=notes)
         self.total = total
         self.deleted = deleted
         self.loaded = 0
         self._asked_at = -1
         self._add_rows(self.view.listing(notes))
         self._count_loaded()
-        self._fit_content(self.table)
+        self.tables.fit(self.table)
         self._retitle()
         self._message("" if total else "No notes here.")
         self.keep_row(row)
 
     def keep_row(self, row: int) -> None:
         """Put the cursor on ``row`` (the last row when there are fewer)."""
-        table = self.table
-        if table.row_count:
-            table.move_cursor(row=min(max(row, 0), table.row_count - 1), animate=False)
+        self.tables.keep_row(row)
 
     def append_page(self, notes: Sequence[MemoryNote]) -> None:
         """Add one more page of rows (sorted by a column, every loaded row is placed again)."""
@@ -394,14 +278,14 @@ class NotePane(TabbedPane):
             return
         self._add_rows(self.view.filtered(notes))
         self._count_loaded()
-        self._fit_content(self.table)  # the rows may now need the scrollbar
+        self.tables.fit(self.table)  # the rows may now need the scrollbar
         self._retitle()
 
     def _add_rows(self, notes: Iterable[MemoryNote]) -> None:
         table = self.table
         for note in notes:
             if note.id not in table.rows:
-                table.add_row(*self._row(note), key=note.id)
+                table.add_row(*self.tables.row(note), key=note.id)
 
     def _count_loaded(self) -> None:
         """How many notes the listing holds (a filter shows fewer rows than that)."""
@@ -412,9 +296,9 @@ class NotePane(TabbedPane):
         """Replace the rows with search hits, in the agent's order (best first)."""
         self.searching = True
         self.hits = {h.note.id: h for h in hits}
-        self._all_hits, self._query = list(hits), query
-        self._query_words = query_word_count(query)
-        self._columns(search=True, notes=[h.note for h in hits])
+        self.all_hits, self._query = list(hits), query
+        self.tables.query_words = query_word_count(query)
+        self.tables.lay_out(search=True, notes=[h.note for h in hits])
         self._add_hit_rows()
         self.total = len(hits)
         self._retitle(query)
@@ -422,9 +306,9 @@ class NotePane(TabbedPane):
 
     def _add_hit_rows(self) -> None:
         table = self.table
-        for hit in self._all_hits:
+        for hit in self.all_hits:
             if hit.note.id not in table.rows and self.view.matches(hit.note):
-                table.add_row(*self._row(hit.note, hit), key=hit.note.id)
+                table.add_row(*self.tables.row(hit.note, hit), key=hit.note.id)
         self.loaded = table.row_count
 
     def show_disabled(self, text: str) -> None:
@@ -432,7 +316,7 @@ class NotePane(TabbedPane):
         self.searching = False
         self.hits = {}
         self._listing_stale = True
-        for table in (self._listing_table, self._hits_table):
+        for table in self.tables.both:
             table.clear(columns=True)
             table.display = False
         self.disabled_view = True
@@ -444,46 +328,19 @@ class NotePane(TabbedPane):
     @property
     def tab_label(self) -> str:
         """``Shared (6)`` in a strip of tabs: the pane's name and what it shows."""
-        name = self.base_title.split(" · ")[0]
-        if self.disabled_view:  # no shared scope (Mode B, mem0)
-            return f"{name} (none)"
-        count = self.total if self.searching else self.total - self.deleted
-        return f"{name} ({count}{' hits' if self.searching else ''})"
+        return pane_titles.tab_label(self)
 
     @property
-    def weak_hits(self) -> int:
-        """How many of the hits shown are weak (no query word, a low cosine)."""
-        return sum(1 for hit in self.hits.values() if hit.weak and hit.via != "link")
+    def rows_shown(self) -> int:
+        """Rows of the table shown (what a filter kept)."""
+        return self.table.row_count
 
     def _retitle(self, query: str | None = None) -> None:
         self._show_table()
         self.can_focus = False
-        if query is not None:
-            weak = self.weak_hits
-            hits = f"{self.total} hit{'' if self.total == 1 else 's'}"
-            title = f"{self.base_title}: {hits}" + (f", {weak} weak" if weak else "")
-            self.set_titles(title + self.marked_note, self.filter_note)
-            return
-        deleted = f", {self.deleted} deleted" if self.deleted else ""
-        count = f"{self.total - self.deleted}{deleted}"
-        loaded = f"{self.loaded} of {self.total} loaded" if self.loaded < self.total else ""
-        title = f"{self.base_title} ({count}){self.marked_note}"
-        self.set_titles(title, self.filter_note or loaded)
+        self.set_titles(*pane_titles.titles(self, query))
 
     # ---------------------------------------------------------------- filter and sort
-    @property
-    def filter_note(self) -> str:
-        """``filter: deploy — 3 of 40``: the filter and how many of the pane's rows it
-        keeps ("" without a filter); "loaded" when the listing has more to load."""
-        if not self.view.filtering:
-            return ""
-        kept = self.table.row_count
-        if self.searching:
-            of = f"{len(self._all_hits)}"
-        else:
-            of = f"{len(self.listing)}" + (" loaded" if self.loaded < self.total else "")
-        return f"filter: {one_line(self.view.text.strip(), 24)} — {kept} of {of}"
-
     def open_filter(self) -> None:
         """Show the filter box under the rows, with the filter as it is, and type in it."""
         box = self.filter_box
@@ -516,21 +373,21 @@ class NotePane(TabbedPane):
         if self.searching:
             self._listing_stale = True
             if columns:
-                self._columns(search=True, notes=[hit.note for hit in self._all_hits])
+                self.tables.lay_out(search=True, notes=[hit.note for hit in self.all_hits])
             else:
                 table.clear()
             self._add_hit_rows()
             self._retitle(self._query)
         else:
             if columns:
-                self._columns(search=False, notes=self.listing)
+                self.tables.lay_out(search=False, notes=self.listing)
             else:
                 table.clear()
             self._add_rows(self.view.listing(self.listing))
             self._count_loaded()
             self._asked_at = -1
             self._retitle()
-        self._fit_content(table)
+        self.tables.fit(table)
         if keep is not None and keep in table.rows:
             row = table.get_row_index(keep)
         elif self.view.filtering:
@@ -558,11 +415,6 @@ class NotePane(TabbedPane):
         self.close_filter(cleared=True)
 
     # ---------------------------------------------------------------- marks
-    @property
-    def marked_note(self) -> str:
-        """`` · 3 marked`` for the title ("" with nothing marked)."""
-        return f" · {len(self.marked)} marked" if self.marked else ""
-
     def _shown_note(self, note_id: str) -> MemoryNote | None:
         hit = self.hits.get(note_id)
         if hit is not None:
@@ -610,15 +462,9 @@ class NotePane(TabbedPane):
     def _remark(self, ids: Sequence[str]) -> None:
         """Draw the marks of ``ids`` again: the mark column comes or goes with the first
         mark and the last."""
-        table = self.table
-        has_column = ColumnKey("mark") in table.columns
-        if has_column != bool(self.marked):
+        if not self.tables.redraw_marks(ids):
             self._relist(columns=True)
             return
-        if has_column:
-            for note_id in ids:
-                if note_id in table.rows:
-                    table.update_cell(note_id, "mark", self._mark_cell(note_id))
         if self.searching:
             self._listing_stale = True  # its rows show the marks as they were
         self._retitle(self._query if self.searching else None)
@@ -631,13 +477,7 @@ class NotePane(TabbedPane):
     def ids_in_view(self, margin: int = 1) -> list[str]:
         """Ids of the rows on screen, and of ``margin`` screens of rows above and below
         (what follow mode watches: a row scrolled into view is looked at next)."""
-        table = self.table
-        if not table.display:
-            return []
-        height = max(1, table.scrollable_content_region.height)
-        top = int(table.scroll_y)
-        rows = table.ordered_rows[max(0, top - margin * height) : top + (margin + 1) * height]
-        return [str(row.key.value) for row in rows if row.key.value is not None]
+        return self.tables.ids_in_view(margin)
 
     def merge_notes(
         self,
@@ -673,17 +513,10 @@ class NotePane(TabbedPane):
         table = self.table
         if not fresh and not (gone & set(table.rows)) and self.view.plain:
             for note in changed:
-                self._redraw_row(note)
+                self.tables.redraw_row(note)
             self._retitle()
             return
         self._rebuild(self.listing)
-
-    def _redraw_row(self, note: MemoryNote) -> None:
-        table = self.table
-        if note.id not in table.rows:
-            return
-        for column, value in zip(list(table.columns), self._row(note), strict=True):
-            table.update_cell(note.id, column, value)
 
     def _rebuild(self, notes: Sequence[MemoryNote]) -> None:
         """Redraw every row, the cursor's note kept under the cursor, where it was seen."""
@@ -693,7 +526,7 @@ class NotePane(TabbedPane):
         table.clear()
         self._add_rows(self.view.listing(notes))
         self._count_loaded()
-        self._fit_content(table)
+        self.tables.fit(table)
         self._asked_at = -1
         self._retitle()
         self._message("" if self.total else "No notes here.")
@@ -721,28 +554,17 @@ class NotePane(TabbedPane):
                 if self.searching:
                     self._listing_stale = True
                 else:
-                    self._redraw_row(note)
+                    self.tables.redraw_row(note)
 
     # ---------------------------------------------------------------- cursor
     @property
     def current_id(self) -> str | None:
         """The id of the note under the cursor, if any."""
-        table = self.table
-        if not table.display or table.row_count == 0:
-            return None
-        try:
-            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
-        except Exception:  # no valid cursor yet
-            return None
-        return str(key.value) if key.value is not None else None
+        return self.tables.current_id
 
     def select(self, note_id: str) -> bool:
         """Move the cursor to a note if it is loaded."""
-        table = self.table
-        if note_id not in table.rows:
-            return False
-        table.move_cursor(row=table.get_row_index(note_id))
-        return True
+        return self.tables.select(note_id)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         """Tell the screen which note is under the cursor; load more rows near the end."""

@@ -1,0 +1,75 @@
+"""What a note pane says of its rows in its title, its subtitle and its tab: how many
+notes it lists (soft-deleted, loaded so far) or how many hits it shows (weak ones), how
+many are marked, and what a filter kept."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from amem_tui.tui.text import one_line
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from amem_tui.engine import MemoryNote, SearchHit
+    from amem_tui.tui.widgets.listing_view import ListingView
+
+
+class Counted(Protocol):
+    """What the titles read of their pane."""
+
+    base_title: str
+    total: int
+    loaded: int
+    deleted: int
+    searching: bool
+    disabled_view: bool
+    view: ListingView
+    listing: list[MemoryNote]
+    #: Every hit of the search shown, the filter's or not.
+    all_hits: list[SearchHit]
+    hits: dict[str, SearchHit]
+    marked: dict[str, MemoryNote]
+
+    @property
+    def rows_shown(self) -> int: ...
+
+
+def weak_count(hits: Iterable[SearchHit]) -> int:
+    """How many of ``hits`` are weak (no query word, a low cosine)."""
+    return sum(1 for hit in hits if hit.weak and hit.via != "link")
+
+
+def titles(pane: Counted, query: str | None = None) -> tuple[str, str]:
+    """The pane's title and subtitle: of its hits for ``query``, else of its listing."""
+    marked = f" · {len(pane.marked)} marked" if pane.marked else ""
+    if query is not None:
+        weak = weak_count(pane.hits.values())
+        hits = f"{pane.total} hit{'' if pane.total == 1 else 's'}"
+        title = f"{pane.base_title}: {hits}" + (f", {weak} weak" if weak else "")
+        return title + marked, filter_note(pane)
+    deleted = f", {pane.deleted} deleted" if pane.deleted else ""
+    count = f"{pane.total - pane.deleted}{deleted}"
+    loaded = f"{pane.loaded} of {pane.total} loaded" if pane.loaded < pane.total else ""
+    return f"{pane.base_title} ({count}){marked}", filter_note(pane) or loaded
+
+
+def filter_note(pane: Counted) -> str:
+    """``filter: deploy — 3 of 40``: the filter and how many of the pane's rows it keeps
+    ("" without a filter); "loaded" when the listing has more to load."""
+    if not pane.view.filtering:
+        return ""
+    if pane.searching:
+        of = f"{len(pane.all_hits)}"
+    else:
+        of = f"{len(pane.listing)}" + (" loaded" if pane.loaded < pane.total else "")
+    return f"filter: {one_line(pane.view.text.strip(), 24)} — {pane.rows_shown} of {of}"
+
+
+def tab_label(pane: Counted) -> str:
+    """``Shared (6)`` in a strip of tabs: the pane's name and what it shows."""
+    name = pane.base_title.split(" · ")[0]
+    if pane.disabled_view:  # no shared scope (Mode B, mem0)
+        return f"{name} (none)"
+    count = pane.total if pane.searching else pane.total - pane.deleted
+    return f"{name} ({count}{' hits' if pane.searching else ''})"
