@@ -17,6 +17,7 @@ from amem_tui.engine.store.filters import (
     Match,
     MatchAny,
     MatchExcept,
+    Range,
     Since,
 )
 
@@ -163,6 +164,8 @@ def matches(flt: Filter, note: MemoryNote) -> bool:
         if isinstance(cond, HasId):
             return note.id in cond.ids
         value = payload.get(cond.key)
+        if isinstance(cond, Range):
+            return cond.holds(value)
         if isinstance(cond, Since | Before):
             when, moment = (
                 utc_time(value if isinstance(value, str) else None),

@@ -7,6 +7,7 @@ protocol declares every capability callers use, so nothing is probed for.
 
 from __future__ import annotations
 
+import heapq
 import os
 import threading
 import uuid
@@ -68,6 +69,9 @@ class CollectionInfo:
 
 #: Points per page when a whole collection (or filter) is read.
 SCAN_PAGE = 4096
+#: Index kinds (as :meth:`NoteStore.indexed_fields` names them) that a store can
+#: order points by.
+ORDERED_INDEXES = ("integer", "float")
 
 
 @runtime_checkable
@@ -172,6 +176,26 @@ class NoteStore(Protocol):
         """How many points the filter matches (exactly)."""
         ...
 
+    def ordered(
+        self,
+        collection: str,
+        flt: Filter | None,
+        key: str,
+        limit: int,
+        fields: Sequence[str] | None = None,
+        descending: bool = True,
+    ) -> list[StoredPoint]:
+        """The first ``limit`` points the filter matches, by the number in ``key``
+        (greatest first when ``descending``); points whose ``key`` holds no number are
+        left out, and ties come in the store's own order. ``fields`` reads only those
+        payload keys (None: the whole payload).
+
+        Where ``key`` has a numeric index (:data:`ORDERED_INDEXES`) the store reads
+        those points alone (Qdrant's ``order_by``); elsewhere it reads that one field
+        of every match and keeps the best (:func:`ordered_by_reading`).
+        """
+        ...
+
     def indexed_fields(self, collection: str) -> dict[str, str]:
         """The payload indexes a count or facet can use, by field: ``keyword``, ``bool``,
         ``datetime``, ... Empty where the store filters in Python (qdrant-client's local
@@ -234,6 +258,46 @@ class NoteStore(Protocol):
     def close(self) -> None:
         """Release the store (and its lock, for an embedded store)."""
         ...
+
+
+def ordered_by_reading(
+    store: NoteStore,
+    collection: str,
+    flt: Filter | None,
+    key: str,
+    limit: int,
+    fields: Sequence[str] | None = None,
+    descending: bool = True,
+) -> list[StoredPoint]:
+    """:meth:`NoteStore.ordered` for a field without a numeric index: ``key`` alone is
+    read of every match, the best ``limit`` kept, and only those points read whole
+    (or their ``fields``)."""
+    if limit <= 0:
+        return []
+    found: list[tuple[float, str]] = []
+    for point in store.scan(collection, flt, fields=[key]):
+        value = _number(point.payload.get(key), descending)
+        if value is not None:
+            found.append((value, point.id))
+    pick = heapq.nlargest if descending else heapq.nsmallest
+    best = pick(limit, found, key=lambda pair: pair[0])
+    read = {p.id: p for p in store.retrieve(collection, [i for _, i in best])}
+    out = [read[i] for _, i in best if i in read]  # one deleted in between is left out
+    if fields is not None:
+        for point in out:
+            point.payload = {k: point.payload[k] for k in fields if k in point.payload}
+    return out
+
+
+def _number(value: object, greatest: bool) -> float | None:
+    """The number a point is ordered by: a number, or the greatest (or least) of a list of
+    them, as Qdrant orders a list field; None for anything else."""
+    if isinstance(value, list):
+        numbers = [n for n in (_number(v, greatest) for v in value) if n is not None]
+        return (max if greatest else min)(numbers) if numbers else None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
 
 
 def qdrant_id(text: str) -> str | int:

@@ -35,12 +35,14 @@ import qdrant_edge as qe
 import amem_tui.engine.store.edge_counting as counting
 from amem_tui.engine.errors import StoreLocked, StoreUnavailable
 from amem_tui.engine.store.base import (
+    ORDERED_INDEXES,
     ChangeLog,
     CollectionInfo,
     ScoredPoint,
     StoredPoint,
     Vector,
     WriteJournal,
+    ordered_by_reading,
     qdrant_id,
     sparse_of,
     valid_id,
@@ -65,6 +67,7 @@ from amem_tui.engine.store.filters import (
     Match,
     MatchAny,
     MatchExcept,
+    Range,
     Since,
 )
 from amem_tui.engine.store.mapped_pages import release_mapped_pages
@@ -74,6 +77,9 @@ KEYWORD_INDEXES = ("agent_id", "owner", "readers", "writers", "hash", "topics", 
 BOOL_INDEXES = ("is_active",)
 #: Time indexes: ``stats`` counts the notes of each week with them.
 DATETIME_INDEXES = ("timestamp",)
+#: Integer indexes: ``stats`` counts the notes never recalled and reads the most
+#: recalled ones in order with them.
+INTEGER_INDEXES = ("retrieval_count",)
 LOCK_FILE = "edge.lock"
 #: Shard files whose mapped pages every search reads (the keyword indexes it filters
 #: with, the id tracker, the compact vectors): never released.
@@ -123,6 +129,9 @@ def to_edge_filter(flt: Filter | None) -> qe.Filter | None:
             return qe.FieldCondition(cond.key, range=qe.RangeDateTime(gte=cond.moment))
         if isinstance(cond, Before):
             return qe.FieldCondition(cond.key, range=qe.RangeDateTime(lt=cond.moment))
+        if isinstance(cond, Range):
+            bounds = qe.RangeFloat(gte=cond.gte, gt=cond.gt, lte=cond.lte, lt=cond.lt)
+            return qe.FieldCondition(cond.key, range=bounds)
         if isinstance(cond, HasId):
             return qe.HasIdCondition({_edge_id(i) for i in cond.ids if valid_id(i)})
         raise TypeError(f"unknown condition {cond!r}")
@@ -407,6 +416,10 @@ class EdgeStore(ShardOptimizing):
                 shard.update(
                     qe.UpdateOperation.create_field_index(field, qe.PayloadSchemaType.Datetime)
                 )
+            for field in INTEGER_INDEXES:
+                shard.update(
+                    qe.UpdateOperation.create_field_index(field, qe.PayloadSchemaType.Integer)
+                )
             shard.flush()
             opened = OpenShard(
                 folder,
@@ -525,6 +538,35 @@ class EdgeStore(ShardOptimizing):
             return 0
         with opened.lock.reading(), self._calls("counting"):
             return counting.count(opened.shard, to_edge_filter(flt), opened.points())
+
+    def ordered(
+        self,
+        collection: str,
+        flt: Filter | None,
+        key: str,
+        limit: int,
+        fields: Sequence[str] | None = None,
+        descending: bool = True,
+    ) -> list[StoredPoint]:
+        """The first ``limit`` matching points by the number in ``key``: Qdrant's
+        ``order_by`` where ``key`` has a numeric index, else read field by field."""
+        if self.indexed_fields(collection).get(key) not in ORDERED_INDEXES:
+            return ordered_by_reading(self, collection, flt, key, limit, fields, descending)
+        opened = self._open(collection)
+        if opened is None or limit <= 0:
+            return []
+        direction = qe.Direction.Desc if descending else qe.Direction.Asc
+        request = qe.ScrollRequest(
+            limit=limit,
+            filter=to_edge_filter(flt),
+            with_payload=True if fields is None else qe.PayloadSelector.Include(list(fields)),
+            with_vector=False,
+            order_by=qe.OrderBy(key, direction=direction),
+        )
+        with opened.lock.reading(), self._calls("reading"):
+            points, _ = opened.shard.scroll(request)
+        found = {str(p.id): _point(p, False) for p in points}  # a list field may repeat one
+        return list(found.values())
 
     def indexed_fields(self, collection: str) -> dict[str, str]:
         """The shard's payload indexes by field (``keyword``, ``bool``, ``datetime``...)."""

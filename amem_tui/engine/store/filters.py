@@ -64,6 +64,37 @@ class Before:
 
 
 @dataclass(frozen=True)
+class Range:
+    """``key`` holds a number within the bounds given (None: no bound on that side);
+    for a list field, at least one of its numbers does. A value that is not a number
+    (text, a boolean, missing) never matches.
+
+    Fields a store counts or orders by should have a numeric index (``integer``):
+    without one, a store checks the condition on every point the rest of the filter
+    leaves.
+    """
+
+    key: str
+    gte: float | None = None
+    gt: float | None = None
+    lte: float | None = None
+    lt: float | None = None
+
+    def holds(self, value: object) -> bool:
+        """True when ``value`` (a stored payload value) is a number within the bounds."""
+        if isinstance(value, list):
+            return any(self.holds(item) for item in value)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return False
+        return (
+            (self.gte is None or value >= self.gte)
+            and (self.gt is None or value > self.gt)
+            and (self.lte is None or value <= self.lte)
+            and (self.lt is None or value < self.lt)
+        )
+
+
+@dataclass(frozen=True)
 class HasId:
     """The point's id is one of ``ids`` (as stored: UUID text or an unsigned integer)."""
 
@@ -82,4 +113,4 @@ class Filter:
     must_not: tuple[Condition, ...] = ()
 
 
-Condition = Match | MatchAny | MatchExcept | Empty | Since | Before | HasId | Filter
+Condition = Match | MatchAny | MatchExcept | Empty | Since | Before | Range | HasId | Filter

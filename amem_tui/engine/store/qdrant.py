@@ -19,12 +19,14 @@ from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedR
 from amem_tui.engine.errors import StoreLocked, StoreUnavailable
 from amem_tui.engine.redact import redact_text, redact_url, split_credentials
 from amem_tui.engine.store.base import (
+    ORDERED_INDEXES,
     ChangeLog,
     CollectionInfo,
     ScoredPoint,
     StoredPoint,
     Vector,
     WriteJournal,
+    ordered_by_reading,
     qdrant_id,
     sparse_of,
     valid_id,
@@ -39,6 +41,7 @@ from amem_tui.engine.store.filters import (
     Match,
     MatchAny,
     MatchExcept,
+    Range,
     Since,
 )
 
@@ -47,6 +50,9 @@ DEFAULT_INDEXES = ("agent_id", "hash", "owner", "readers", "writers", "topics", 
 BOOL_INDEXES = ("is_active",)
 #: Time indexes: ``stats`` counts the notes of each week with them.
 DATETIME_INDEXES = ("timestamp",)
+#: Integer indexes: ``stats`` counts the notes never recalled and reads the most
+#: recalled ones in order with them.
+INTEGER_INDEXES = ("retrieval_count",)
 #: Values a facet returns at most: far more agents and owners than any store holds.
 FACET_LIMIT = 100_000
 
@@ -74,6 +80,9 @@ def to_qdrant_filter(flt: Filter | None) -> qm.Filter | None:
         if isinstance(cond, Before):
             until: Any = cond.moment
             return qm.FieldCondition(key=cond.key, range=qm.DatetimeRange(lt=until))
+        if isinstance(cond, Range):
+            bounds = qm.Range(gte=cond.gte, gt=cond.gt, lte=cond.lte, lt=cond.lt)
+            return qm.FieldCondition(key=cond.key, range=bounds)
         if isinstance(cond, MatchExcept):
             values: Any = list(cond.values)
             return qm.FieldCondition(key=cond.key, match=qm.MatchExcept(**{"except": values}))
@@ -322,6 +331,8 @@ class QdrantStore:
                     self.client.create_payload_index(name, field, qm.PayloadSchemaType.BOOL)
                 for field in DATETIME_INDEXES:
                     self.client.create_payload_index(name, field, qm.PayloadSchemaType.DATETIME)
+                for field in INTEGER_INDEXES:
+                    self.client.create_payload_index(name, field, qm.PayloadSchemaType.INTEGER)
         info = self.collection_info(name)
         assert info is not None
         return info
@@ -432,6 +443,35 @@ class QdrantStore:
             return self.client.count(
                 self.resolve_alias(collection), count_filter=to_qdrant_filter(flt), exact=True
             ).count
+
+    def ordered(
+        self,
+        collection: str,
+        flt: Filter | None,
+        key: str,
+        limit: int,
+        fields: Sequence[str] | None = None,
+        descending: bool = True,
+    ) -> list[StoredPoint]:
+        """The first ``limit`` matching points by the number in ``key``: the server's
+        ``order_by`` where ``key`` has a numeric index (a server refuses it without
+        one), else read field by field (local mode has no indexes)."""
+        if self.indexed_fields(collection).get(key) not in ORDERED_INDEXES:
+            return ordered_by_reading(self, collection, flt, key, limit, fields, descending)
+        if limit <= 0:
+            return []
+        direction = qm.Direction.DESC if descending else qm.Direction.ASC
+        with self._calls("reading"):
+            points, _ = self.client.scroll(
+                self.resolve_alias(collection),
+                scroll_filter=to_qdrant_filter(flt),
+                limit=limit,
+                with_payload=True if fields is None else list(fields),
+                with_vectors=False,
+                order_by=qm.OrderBy(key=key, direction=direction),
+            )
+        found = {str(p.id): _point(p.id, p.payload, None) for p in points}
+        return list(found.values())
 
     def indexed_fields(self, collection: str) -> dict[str, str]:
         """The server's payload indexes by field; none in local mode (it filters in Python,

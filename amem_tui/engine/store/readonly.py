@@ -92,6 +92,18 @@ class ReadOnlyGuard:
         """How many points match."""
         return self.inner.count(collection, flt)
 
+    def ordered(
+        self,
+        collection: str,
+        flt: Filter | None,
+        key: str,
+        limit: int,
+        fields: Sequence[str] | None = None,
+        descending: bool = True,
+    ) -> list[StoredPoint]:
+        """The first matching points by a number."""
+        return self.inner.ordered(collection, flt, key, limit, fields, descending)
+
     def indexed_fields(self, collection: str) -> dict[str, str]:
         """The wrapped store's payload indexes."""
         return self.inner.indexed_fields(collection)
