@@ -94,7 +94,7 @@ if TYPE_CHECKING:
     from amem_tui.engine.search import SearchMode
     from amem_tui.engine.search.explain import explain_hit
     from amem_tui.engine.settings import AgentConfig, EngineSettings
-    from amem_tui.engine.stats import AGENT_FIGURES, AgentStats, StoreStats
+    from amem_tui.engine.stats import AGENT_FIGURES, AgentStats, RecalledNote, StoreStats
     from amem_tui.engine.transfer import ImportResult, dump_line
     from amem_tui.engine.watch import Probe
     from amem_tui.engine.wiring import open_store
@@ -154,6 +154,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "PlanOutdated": ("amem_tui.engine.errors", "PlanOutdated"),
     "Probe": ("amem_tui.engine.watch", "Probe"),
     "ReadOnlyStore": ("amem_tui.engine.errors", "ReadOnlyStore"),
+    "RecalledNote": ("amem_tui.engine.stats", "RecalledNote"),
     "SearchHit": ("amem_tui.engine.models", "SearchHit"),
     "SearchMode": ("amem_tui.engine.search", "SearchMode"),
     "SearchResult": ("amem_tui.engine.models", "SearchResult"),
@@ -239,6 +240,7 @@ __all__ = [
     "PlanOutdated",
     "Probe",
     "ReadOnlyStore",
+    "RecalledNote",
     "SearchHit",
     "SearchMode",
     "SearchResult",

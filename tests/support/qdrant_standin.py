@@ -13,7 +13,7 @@ vectors, update, delete), aliases (list, per collection, change), payload indexe
 local mode filters without them), points (upsert as a list or a batch, retrieve,
 get one, scroll with filters and ``order_by``, query and query batches with filters,
 search and search batches (what openclaw-amem and mem0's TypeScript SDK send), count,
-set, overwrite, delete and clear payload, update and delete vectors, delete points,
+facets, set, overwrite, delete and clear payload, update and delete vectors, delete points,
 batched updates), snapshots (create and list: descriptions only, local mode writes none),
 the service root (its version, in bare JSON) and the health checks
 ``/healthz``, ``/livez`` and ``/readyz`` (plain text). Errors come back as the

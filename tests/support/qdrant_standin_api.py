@@ -320,6 +320,18 @@ def _count(standin: QdrantStandIn, call: Call) -> Any:
     )
 
 
+def _facet(standin: QdrantStandIn, call: Call) -> Any:
+    request: rest.FacetRequest = call.parse(rest.FacetRequest)
+    standin.require(call.collection)
+    return standin.client.facet(
+        call.collection,
+        key=request.key,
+        facet_filter=request.filter,
+        limit=request.limit if request.limit is not None else 10,
+        exact=request.exact if request.exact is not None else False,
+    )
+
+
 def _set_payload(standin: QdrantStandIn, call: Call) -> Any:
     request: rest.SetPayload = call.parse(rest.SetPayload)
     standin.require(call.collection)
@@ -451,6 +463,7 @@ ROUTES: tuple[tuple[str, re.Pattern[str], Handler], ...] = tuple(
         ("POST", rf"/collections/{_NAME}/points/search", _search),
         ("POST", rf"/collections/{_NAME}/points/search/batch", _search_batch),
         ("POST", rf"/collections/{_NAME}/points/count", _count),
+        ("POST", rf"/collections/{_NAME}/facet", _facet),
         ("POST", rf"/collections/{_NAME}/points/payload", _set_payload),
         ("PUT", rf"/collections/{_NAME}/points/payload", _overwrite_payload),
         ("POST", rf"/collections/{_NAME}/points/payload/delete", _delete_payload),

@@ -3,8 +3,9 @@
 For each agent: its mode and collection, how many notes are private to it, shared by
 it, visible to it, soft-deleted, selectively shared (its private notes whose readers
 name other agents), legacy (no access fields) and malformed; the notes it wrote per
-week; its consolidation runs and what they merged away. For the shared scope: how
-much of it each owner wrote.
+week; its consolidation runs and what they merged away; what gets recalled (the notes
+it sees that searches returned most, and how many no search ever returned:
+:mod:`.recall`). For the shared scope: how much of it each owner wrote.
 
 :mod:`.counts` answers from the store's indexes in a blink (malformed points still
 ``pending``, unless the note index names them); :mod:`.scan` reads every note and
@@ -22,6 +23,7 @@ from amem_tui.engine.stats.figures import (
     AgentStats,
     CollectionStats,
     Progress,
+    RecalledNote,
     StoreStats,
     week_of,
 )
@@ -35,6 +37,7 @@ __all__ = [
     "AgentStats",
     "CollectionStats",
     "Progress",
+    "RecalledNote",
     "StoreStats",
     "build_stats",
     "count_stats",

@@ -51,6 +51,7 @@ from amem_tui.engine.stats.figures import (
     monday,
     written_week,
 )
+from amem_tui.engine.stats.recall import count_recalls
 from amem_tui.engine.stats.scan import ReadCollection, count_note
 from amem_tui.engine.store.base import NoteStore
 from amem_tui.engine.store.filters import Before, Filter, HasId, Since
@@ -88,7 +89,9 @@ class _Counting:
         self.name = service.real_name
         self.indexed = self.store.indexed_fields(self.name)
         self.left_out = frozenset(left_out)
-        self._without = Filter(must_not=(HasId(tuple(sorted(left_out))),)) if left_out else None
+        #: The points left out, as a condition (None: none).
+        self.left_out_ids = HasId(tuple(sorted(left_out))) if left_out else None
+        self._without = Filter(must_not=(self.left_out_ids,)) if self.left_out_ids else None
 
     def _only_counted(self, flt: Filter | None) -> Filter | None:
         if self._without is None:
@@ -187,6 +190,7 @@ def _fill_rest(counting: _Counting, readers: Readers) -> None:
         figures.soft_deleted = deleted[scope.agent]
         figures.legacy = legacy[scope.agent]
         figures.selectively_shared = counting.count(selective_filter(scope))
+    count_recalls(counting.store, counting.name, readers, counting.left_out_ids)
     weeks = counting.weeks()
     if weeks is None:
         weeks = counting.weeks_read()
@@ -251,6 +255,7 @@ def count_stats(
             entry = ReadCollection(service, readers)
             for point in service.store.retrieve(service.real_name, malformed):
                 count_note(entry, service.note(point.id, point.payload), collection, shares)
+            entry.recalls.finish([figures for _, figures in readers])
     out.shared_owners = dict(sorted(shares.items(), key=lambda item: (-item[1], item[0])))
     out.pending = [] if found_all else list(SCAN_ONLY)
     if quick:

@@ -30,8 +30,12 @@ ABANDONED = ("abandoned", "planned", "planning")
 SCAN_ONLY = ("malformed",)
 #: Figures of the consolidation history (``pending`` in a report made without it).
 HISTORY_FIGURES = ("runs", "merges", "merged_away")
+#: What gets recalled (``pending`` until the full count).
+RECALL_FIGURES = ("never_recalled", "most_recalled")
 #: Figures a quick count leaves for later (``pending`` until the full count).
-COUNTED_LATER = ("soft_deleted", "legacy", "selectively_shared", "weeks")
+COUNTED_LATER = ("soft_deleted", "legacy", "selectively_shared", "weeks", *RECALL_FIGURES)
+#: How many of its most recalled notes each agent's figures hold.
+MOST_RECALLED = 5
 
 
 #: Each agent's figures, as CLI tables and the overview name them: (short title, field
@@ -49,6 +53,41 @@ AGENT_FIGURES = (
     ("merges", "merges"),
     ("saved", "merged_away"),
 )
+
+
+class RecalledNote(BaseModel):
+    """A note searches returned, as ``stats`` lists the most recalled: openclaw-amem counts
+    every search that returned it, by any agent (a shared note's count is everyone's)."""
+
+    id: str
+    content: str = ""
+    #: How many searches returned it (openclaw-amem's ``retrieval_count``).
+    retrieval_count: int
+    #: When a search last returned it (``last_accessed``; "" when not stored).
+    last_accessed: str = ""
+    #: ``shared``, or the agent whose private note it is.
+    agent_id: str | None = None
+    #: Who wrote it (``owner``, else its agent id).
+    owner: str | None = None
+
+    @classmethod
+    def from_payload(cls, point_id: str, payload: dict[str, Any]) -> RecalledNote:
+        """The note as the store holds it (only the fields named above are read)."""
+
+        def text(key: str) -> str | None:
+            value = payload.get(key)
+            return value if isinstance(value, str) else None
+
+        count = payload.get("retrieval_count")
+        agent = text("agent_id")
+        return cls(
+            id=point_id,
+            content=text("content") or "",
+            retrieval_count=count if isinstance(count, int) and not isinstance(count, bool) else 0,
+            last_accessed=text("last_accessed") or "",
+            agent_id=agent,
+            owner=text("owner") or (agent if agent != SHARED else None),
+        )
 
 
 class AgentStats(BaseModel):
@@ -89,6 +128,12 @@ class AgentStats(BaseModel):
     #: Undo runs, and merges of its runs that were undone.
     undo_runs: int = 0
     undone_merges: int = 0
+    #: Notes it sees (``visible``) that no search ever returned (``retrieval_count`` 0 or
+    #: missing); None where the format keeps no recall counts (mem0).
+    never_recalled: int | None = 0
+    #: The notes it sees that searches returned most, most first (at most
+    #: :data:`MOST_RECALLED`; ties at the cut fall as the store orders them).
+    most_recalled: list[RecalledNote] = Field(default_factory=list)
 
 
 class CollectionStats(BaseModel):
@@ -152,6 +197,7 @@ def layout(
             user=scope.user,
             namespace=scope.namespace,
             label=label(scope),
+            never_recalled=None if service.format == "mem0" else 0,
         )
         out.agents.append(figures)
         by_agent.setdefault(scope.agent, []).append(figures)

@@ -30,6 +30,7 @@ from amem_tui.engine.stats.figures import (
     layout,
     week_of,
 )
+from amem_tui.engine.stats.recall import RecallTally
 from amem_tui.engine.store.base import SCAN_PAGE
 
 #: How often (in points) progress is reported.
@@ -46,6 +47,8 @@ class ReadCollection:
 
     service: CollectionService
     agents: Readers = field(default_factory=list)
+    #: The recall figures of the notes read so far.
+    recalls: RecallTally = field(default_factory=RecallTally)
 
     def concerned(self, note: MemoryNote) -> list[tuple[AgentScope, AgentStats]]:
         """The agents the rules could name for ``note`` (an index; the rules decide).
@@ -92,6 +95,7 @@ def count_note(
         because = service.visible_because(scope, note)
         if because is not None:
             figures.visible += 1
+            entry.recalls.add(figures, note)
         elif active and amem and service.get_only_because(scope, note) is not None:
             figures.get_only += 1
         private = active and service.fits_listing(scope, note, "private")
@@ -150,6 +154,7 @@ def build_stats(
             done += 1
             if progress is not None and done % PROGRESS_EVERY == 0:
                 progress(done, total)
+        entry.recalls.finish([figures for _, figures in entry.agents])
     if progress is not None:
         progress(total, total)
     out.shared_owners = dict(sorted(shares.items(), key=lambda item: (-item[1], item[0])))

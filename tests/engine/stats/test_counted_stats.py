@@ -96,6 +96,12 @@ def random_payload(rng: random.Random, n: int) -> dict[str, Any]:
     )
     if stamp != "absent":
         payload["timestamp"] = stamp
+    # Recall counts with many ties, so the most recalled are cut inside a tie.
+    # (Not drawn from ``rng``: the other fields stay as they were.)
+    recalls = (0, 0, 0, 1, 1, 2, 3, 5, 8, 13, "absent")[(n * 7 + len(agent)) % 11]
+    if recalls != "absent":
+        payload["retrieval_count"] = recalls
+        payload["last_accessed"] = f"2026-11-{1 + day % 28:02d}T08:00:00Z"
     return payload
 
 
@@ -132,6 +138,10 @@ def test_counts_equal_the_scan_on_every_mix_of_access_fields(tmp_path: Path, see
     assert main.private and main.visible and main.soft_deleted and main.selectively_shared
     assert main.legacy and main.get_only and len(counted.weeks) > 4
     assert main.weeks.get("undated")
+    assert 0 < main.never_recalled < main.visible  # type: ignore[operator]
+    assert [n.retrieval_count for n in main.most_recalled] == [13] * 5
+    lab = next(a for a in counted.agents if a.agent == "lab")
+    assert lab.most_recalled and 0 < lab.never_recalled < lab.visible  # type: ignore[operator]
 
 
 def test_without_a_time_index_the_weeks_are_read(tmp_path: Path) -> None:
@@ -246,6 +256,8 @@ def test_quick_counts_are_the_first_figures_of_the_full_count(tmp_path: Path) ->
         "legacy",
         "selectively_shared",
         "weeks",
+        "never_recalled",
+        "most_recalled",
         "malformed",
         "runs",
         "merges",

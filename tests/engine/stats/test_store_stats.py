@@ -189,4 +189,6 @@ def test_mem0_figures_per_user_and_agent() -> None:
         "bob:agent:dev": one,
     }
     assert stats.shared_owners == {} and stats.shared_total == 0
+    # mem0 keeps no recall counts: no recall figures, rather than "never recalled".
+    assert all(a.never_recalled is None and not a.most_recalled for a in stats.agents)
     assert {a.label for a in stats.agents} >= {"alice/main", "alice/main (agentId)", "bob/main"}

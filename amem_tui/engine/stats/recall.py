@@ -1,0 +1,126 @@
+"""What gets recalled: per agent, the notes it sees that searches returned most, and how
+many of them no search ever returned.
+
+openclaw-amem keeps both in each note: its searches add one to ``retrieval_count`` of
+every note they return and stamp ``last_accessed``, whichever agent searched (a shared
+note's count is every agent's). The inspector never bumps them. mem0 memories keep no
+such count: their agents get no recall figures (``never_recalled`` None).
+
+From the store (:func:`count_recalls`): the never-recalled notes are one facet of the
+recalled notes by ``agent_id`` (each agent's visible notes are its own and the shared
+scope's, as :mod:`.counts` counts them), and each agent's most recalled notes one read
+of :data:`~.figures.MOST_RECALLED` points through its read filter, in the order of
+``retrieval_count`` (its integer index makes that a read of those points alone), with
+only the fields a row shows. From every note (:class:`RecallTally`): the same figures,
+judged note by note, for the reference build of :mod:`.scan`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import islice
+
+from amem_tui.engine.models import SHARED, MemoryNote
+from amem_tui.engine.scope import AgentScope, active_filter, read_filter
+from amem_tui.engine.stats.figures import MOST_RECALLED, AgentStats, RecalledNote
+from amem_tui.engine.store.base import NoteStore, store_order
+from amem_tui.engine.store.filters import Filter, HasId, Range
+
+#: The payload field openclaw-amem counts recalls in.
+RECALL_COUNT = "retrieval_count"
+#: A note some search returned.
+RECALLED = Range(RECALL_COUNT, gte=1)
+#: What a row of the most recalled notes shows (the payload selector of its read).
+ROW_FIELDS = ("content", RECALL_COUNT, "last_accessed", "agent_id", "owner")
+
+
+def recalled(flt: Filter | None) -> Filter:
+    """The notes ``flt`` matches that some search returned."""
+    return Filter(must=(RECALLED,) if flt is None else (flt, RECALLED))
+
+
+def count_recalls(
+    store: NoteStore,
+    collection: str,
+    readers: list[tuple[AgentScope, AgentStats]],
+    left_out: HasId | None = None,
+) -> None:
+    """Fill each agent's recall figures of one openclaw-amem collection from the store;
+    each agent's ``visible`` must be filled already. ``left_out`` matches the points the
+    counts leave out (the malformed ones, where they are known)."""
+
+    def counted(flt: Filter) -> Filter:
+        return flt if left_out is None else Filter(must=(flt,), must_not=(left_out,))
+
+    mode_a = [pair for pair in readers if pair[0].mode == "A"]
+    every = counted(recalled(active_filter()))
+    by_agent = store.facet(collection, "agent_id", every) if mode_a else {}
+    whole = store.count(collection, every) if len(mode_a) < len(readers) else 0
+    for scope, figures in readers:
+        if scope.mode == "A":
+            seen = by_agent.get(scope.agent, 0) + by_agent.get(SHARED, 0)
+        else:
+            seen = whole
+        figures.never_recalled = figures.visible - seen
+        figures.most_recalled = most_recalled(
+            store, collection, counted(recalled(read_filter(scope)))
+        )
+
+
+def most_recalled(store: NoteStore, collection: str, flt: Filter) -> list[RecalledNote]:
+    """The :data:`~.figures.MOST_RECALLED` notes ``flt`` matches with the highest
+    ``retrieval_count``; of notes recalled as often as the last one kept, those first in
+    the store's id order (:func:`rank`), so every store and every build keeps the same.
+
+    Two reads of a few points: the first in the order of the count, which gives the
+    count at the cut; then the first notes at that count in id order.
+    """
+    first = store.ordered(collection, flt, RECALL_COUNT, MOST_RECALLED, fields=ROW_FIELDS)
+    notes = [RecalledNote.from_payload(p.id, p.payload) for p in first]
+    if len(notes) < MOST_RECALLED:
+        return sorted(notes, key=rank)  # every match was read
+    cut = notes[-1].retrieval_count
+    above = [note for note in notes if note.retrieval_count > cut]
+    wanted = MOST_RECALLED - len(above)
+    at_cut = Filter(must=(flt, Range(RECALL_COUNT, gte=cut, lte=cut)))
+    tied = store.scan(collection, at_cut, page=wanted, fields=ROW_FIELDS)
+    rest = [RecalledNote.from_payload(p.id, p.payload) for p in islice(tied, wanted)]
+    return sorted([*above, *rest], key=rank)
+
+
+def rank(note: RecalledNote) -> tuple[int, tuple[int, int, str]]:
+    """Most recalled first, then in the store's id order."""
+    return (-note.retrieval_count, store_order(note.id))
+
+
+@dataclass
+class RecallTally:
+    """The recall figures of a read of every note: each visible note counted never
+    recalled, or kept while it may be among an agent's most recalled."""
+
+    #: Per agent's figures (by object id): the notes that may be among its most recalled.
+    kept: dict[int, list[RecalledNote]] = field(default_factory=dict)
+
+    def add(self, figures: AgentStats, note: MemoryNote) -> None:
+        """Count a note ``figures``' agent sees (openclaw-amem notes only)."""
+        if figures.never_recalled is None:
+            return
+        if not RECALLED.holds(note.retrieval_count):
+            figures.never_recalled += 1
+            return
+        kept = self.kept.setdefault(id(figures), [])
+        kept.append(_row(note))
+        if len(kept) > 8 * MOST_RECALLED:  # now and then: the cost stays a sort of a few
+            kept.sort(key=rank)
+            del kept[MOST_RECALLED:]
+
+    def finish(self, agents: list[AgentStats]) -> None:
+        """Put each agent's most recalled notes in its figures, in :func:`rank` order
+        (with those it holds already: the counts' own, where only a few notes were read)."""
+        for figures in agents:
+            merged = [*figures.most_recalled, *self.kept.get(id(figures), [])]
+            figures.most_recalled = sorted(merged, key=rank)[:MOST_RECALLED]
+
+
+def _row(note: MemoryNote) -> RecalledNote:
+    return RecalledNote.from_payload(note.id, {key: getattr(note, key) for key in ROW_FIELDS})
