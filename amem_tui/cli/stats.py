@@ -2,6 +2,7 @@
 
 For each agent its mode, collection and counts (private, shared by it, visible to it,
 soft-deleted, selectively shared, legacy, malformed) and its consolidation savings;
+what gets recalled (the notes it sees that searches returned most, and how many never);
 the notes each agent wrote per week; who wrote the shared scope. Reading only.
 
 The figures come from the store's indexes (counts and facets) where it has them;
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command
-from amem_tui.cli.output import FLATTEN
+from amem_tui.cli.output import FLATTEN, shorten
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
@@ -107,6 +108,32 @@ def _weeks(figures: StoreFigures) -> list[str]:
     return ["notes written per week (weeks start on Monday)", *_table(rows)]
 
 
+def _recalls(figures: StoreFigures) -> list[str]:
+    stats = figures.stats
+    lines = [
+        "what gets recalled, as each agent sees it (openclaw-amem counts the searches "
+        "that return a note, any agent's)"
+    ]
+    if "most_recalled" in stats.pending:
+        return [*lines, "  not counted yet (?)"]
+    for agent in stats.agents:
+        if agent.never_recalled is None:
+            lines.append(f"{agent.label}: no recall counts ({agent.format} keeps none)")
+            continue
+        never = f"{agent.never_recalled} of {plural(agent.visible, 'note')} never recalled"
+        lines.append(
+            f"{agent.label}: {never}" + ("; most recalled:" if agent.most_recalled else "")
+        )
+        for note in agent.most_recalled:
+            when = note.last_accessed[:10] or "?"
+            where = "shared" if note.agent_id == "shared" else "private"
+            lines.append(
+                f"  {note.retrieval_count:>6}x  last {when}  {where:<7}  {note.id}  "
+                f"{shorten(note.content, 60)}"
+            )
+    return lines
+
+
 def stats_text(figures: StoreFigures) -> str:
     """The agent table, the collections, the shared scope by owner, and notes per week."""
     stats = figures.stats
@@ -134,7 +161,7 @@ def stats_text(figures: StoreFigures) -> str:
             "figures from the store's indexes; malformed points (?) are found by reading "
             "every note: stats --check"
         )
-    lines += ["", *_weeks(figures)]
+    lines += ["", *_recalls(figures), "", *_weeks(figures)]
     return "\n".join(lines)
 
 

@@ -270,3 +270,55 @@ def test_stats_counts_from_the_indexes_and_checks_on_request(
     # qdrant-client's local mode filters in Python: every note is read, nothing pending.
     data = json.loads(run(capsys, *team_store[0], "stats", "--json")[1])
     assert data["pending"] == []
+
+
+def test_stats_says_what_gets_recalled(
+    demo_store: list[str],
+    team_store: tuple[list[str], dict[str, str]],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The demo's notes were recalled (their age in days modulo 7) times: see
+    # tests/engine/stats/test_recall_figures.py for the figures worked out by hand.
+    for check in ((), ("--check",)):
+        code, out, _ = run(capsys, *demo_store, "stats", *check)
+        assert code == 0
+        lines = out.splitlines()
+        at = lines.index("main: 1 of 12 notes never recalled; most recalled:")
+        freeze = demo_id("shared-freeze")
+        assert any(
+            line.split()[:5] == ["6x", "last", "2026-11-15", "shared", freeze]
+            for line in lines[at + 1 : at + 6]
+        )
+        assert "dev: 1 of 10 notes never recalled; most recalled:" in lines
+        sandbox = lines.index("sandbox: 1 of 3 notes never recalled; most recalled:")
+        assert lines[sandbox + 1].split()[:4] == ["2x", "last", "2026-11-19", "private"]
+        assert lines[sandbox + 1].endswith(
+            f"{demo_id('sandbox-exp')}  Experiment 7: the untrusted plugin tried to read "
+            "~/.ssh; bl…"
+        )
+    data = json.loads(run(capsys, *demo_store, "stats", "--json")[1])
+    main_row = next(a for a in data["agents"] if a["agent"] == "main")
+    assert main_row["never_recalled"] == 1
+    top = main_row["most_recalled"]
+    assert [n["retrieval_count"] for n in top] == [6, 6, 5, 5, 5]
+    assert set(top[0]) == {"id", "content", "retrieval_count", "last_accessed", "agent_id", "owner"}
+    # A store read note by note (qdrant-client's local mode) says the same things.
+    data = json.loads(run(capsys, *team_store[0], "stats", "--json")[1])
+    assert all(isinstance(a["never_recalled"], int) for a in data["agents"])
+    code, out, _ = run(capsys, *team_store[0], "stats")
+    assert "what gets recalled, as each agent sees it" in out
+
+
+def test_stats_of_mem0_memories_has_no_recall_counts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "mem0"
+    store = QdrantStore(path=str(folder))
+    build_mem0_stores(store.client, HashEmbedder())
+    store.close()
+    base = ["--store", str(folder), "--collection", TS_COLLECTION, "--model", TEST_MODEL]
+    code, out, _ = run(capsys, *base, "--user", "alice", "stats")
+    assert code == 0
+    assert "alice/main: no recall counts (mem0 keeps none)" in out
+    data = json.loads(run(capsys, *base, "--user", "alice", "stats", "--json")[1])
+    assert all(a["never_recalled"] is None and a["most_recalled"] == [] for a in data["agents"])
