@@ -87,6 +87,8 @@ async def test_counts_first_then_the_malformed_figures(tmp_path: Path) -> None:
             "legacy",
             "selectively_shared",
             "weeks",
+            "never_recalled",
+            "most_recalled",
             "malformed",
             "runs",
             "merges",
@@ -98,17 +100,20 @@ async def test_counts_first_then_the_malformed_figures(tmp_path: Path) -> None:
         assert [figure(screen, row, 5) for row in range(3)] == ["?", "?", "?"]  # deleted
         status = str(screen.query_one("#overview-status").render())
         assert (
-            "still coming: deleted, legacy, selective and weekly counts, malformed points "
-            "and consolidation runs (?)" in status
+            "still coming: deleted, legacy, selective and weekly counts, what gets recalled, "
+            "malformed points and consolidation runs (?)" in status
         )
         shown = [str(widget.render()) for widget in screen.query(Static)]
         assert "Still coming: the consolidation history…" in shown
         assert "Still coming: the notes written per week…" in shown
+        assert "Still coming: what gets recalled…" in shown
         release.set()
         await wait_for(pilot, lambda: drawn(screen, pending=False))
         assert malformed_cells(screen) == ["0", "0", "0"]
         assert [figure(screen, row, 5) for row in range(3)] == ["1", "0", "0"]
         assert screen.query("#overview-weeks")
+        recalls = str(screen.query_one("#overview-recalls").render())
+        assert "11 of 12 recalled · 1 never" in recalls
         assert "still coming" not in str(screen.query_one("#overview-status").render())
         assert reads == []
 

@@ -158,6 +158,38 @@ async def test_overview_pictures_and_figures() -> None:
         assert screen.query_one("#overview-figures").row_count == 3  # type: ignore[attr-defined]
 
 
+async def test_overview_says_what_gets_recalled() -> None:
+    engine = demo_engine()
+    app = demo_app(engine)
+    async with started(app, size=(120, 40)) as pilot:
+        await pilot.press("o")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, OverviewScreen)
+        lines = str(screen.query_one("#overview-recalls").render()).splitlines()
+        # Each agent's bar line, then its five most recalled notes (fewer in sandbox's
+        # three notes): counts worked out in tests/engine/stats/test_recall_figures.py.
+        assert [line.split("  ")[0] for line in lines if not line.startswith(" ")] == [
+            "main",
+            "dev",
+            "sandbox",
+        ]
+        assert lines[0].endswith("11 of 12 recalled · 1 never")
+        assert [line.split()[0] for line in lines[1:6]] == ["6×", "6×", "5×", "5×", "5×"]
+        assert "2026-11-15  shared   Production deploy is frozen" in "\n".join(lines[1:3])
+        assert lines[6].endswith("9 of 10 recalled · 1 never")
+        assert lines[12].endswith("2 of 3 recalled · 1 never")
+        assert len(lines) == 15
+        # A note recalled by an agent's search moves the figures on the next reload.
+        note = engine.store.retrieve("amem_notes", [demo_id("main-standup")])[0]
+        engine.store.set_payload("amem_notes", note.id, {**note.payload, "retrieval_count": 40})
+        await pilot.press("f5")
+        await settle(pilot)
+        lines = str(screen.query_one("#overview-recalls").render()).splitlines()
+        assert lines[0].endswith("12 of 12 recalled · 0 never")
+        assert lines[1].split()[0] == "40×"
+
+
 async def test_overview_shows_progress_and_never_blocks_the_screen() -> None:
     """A slow store: progress shows while the figures build, and Escape still works."""
     engine = demo_engine()

@@ -2,7 +2,9 @@
 
 Notes written per week by each agent (sparklines on one time axis), who shares what
 (each owner's part of the shared scope, and notes shared with chosen readers), and
-what consolidation saved each agent; then the figures as a table. The same data as
+what consolidation saved each agent; then the figures as a table, and what gets
+recalled (the share of the notes each agent sees that searches returned, and its most
+recalled notes). The same data as
 ``amem-tui stats``. A worker first asks the store for its cheapest counts (each
 agent's private, shared and visible notes: a blink, where its indexes allow) and draws
 them, saying on screen which figures are still coming; then the other counts, and
@@ -32,6 +34,7 @@ from amem_tui.tui.actions import OVERVIEW_ACTIONS, bindings
 from amem_tui.tui.messages import ActionRefused, ReadProgress, StatsReady
 from amem_tui.tui.text import cell, fit_widths, one_line
 from amem_tui.tui.widgets.overview_charts import Bar, BarRows, SeriesRow, WeeklyNotes, week_axis
+from amem_tui.tui.widgets.overview_recall import AgentRecalls, RecalledRow, RecallRows
 from amem_tui.tui.workers import ReportsWorkerFailures
 
 if TYPE_CHECKING:
@@ -63,6 +66,7 @@ def pictured(stats: StoreStats) -> dict[str, object]:
         "history_error": stats.history_error,
         "history_pending": "runs" in stats.pending,
         "counts_pending": "weeks" in stats.pending,
+        "recalls": recalls(stats),
     }
 
 
@@ -86,6 +90,8 @@ def coming(stats: StoreStats) -> str:
     parts = []
     if "weeks" in stats.pending:
         parts.append("deleted, legacy, selective and weekly counts")
+    if "most_recalled" in stats.pending:
+        parts.append("what gets recalled")
     if "malformed" in stats.pending:
         parts.append("malformed points")
     if "runs" in stats.pending:
@@ -125,6 +131,30 @@ def sharing_bars(stats: StoreStats) -> list[Bar]:
             note += f" · and {chosen} get only, for chosen readers"
         bars.append(Bar(owner, count, total, note))
     return bars
+
+
+def recalls(stats: StoreStats) -> list[AgentRecalls] | None:
+    """Each agent's recall figures as the picture draws them (None: still coming)."""
+    if "most_recalled" in stats.pending:
+        return None
+    return [
+        AgentRecalls(
+            agent.label,
+            agent.visible,
+            agent.never_recalled,
+            [
+                RecalledRow(
+                    note.retrieval_count,
+                    note.last_accessed[:10],
+                    "shared" if note.agent_id == "shared" else "private",
+                    note.content,
+                )
+                for note in agent.most_recalled
+            ],
+            why_none=f"no recall counts ({agent.format} keeps none)",
+        )
+        for agent in stats.agents
+    ]
 
 
 def saving_bar(agent: AgentStats) -> Bar:
@@ -289,6 +319,12 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
             if "runs" in stats.pending
             else BarRows([saving_bar(agent) for agent in stats.agents], id="overview-savings")
         )
+        found = recalls(stats)
+        recalled = (
+            Static("Still coming: what gets recalled…", markup=False)
+            if found is None
+            else RecallRows(found, id="overview-recalls")
+        )
         await body.mount_all(
             [
                 Static("Notes written per week", classes="section"),
@@ -301,6 +337,11 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
                 savings,
                 Static("Figures", classes="section"),
                 self._figures(stats),
+                Static(
+                    "What gets recalled · the most recalled notes each agent sees",
+                    classes="section",
+                ),
+                recalled,
             ]
         )
 
