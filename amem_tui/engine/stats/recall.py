@@ -11,19 +11,22 @@ recalled notes by ``agent_id`` (each agent's visible notes are its own and the s
 scope's, as :mod:`.counts` counts them), and each agent's most recalled notes one read
 of :data:`~.figures.MOST_RECALLED` points through its read filter, in the order of
 ``retrieval_count`` (its integer index makes that a read of those points alone), with
-only the fields a row shows. From every note (:class:`RecallTally`): the same figures,
-judged note by note, for the reference build of :mod:`.scan`.
+only the fields a row shows. Without that index (collections made before it), one read
+of the recalled notes' ``agent_id`` and count gives the same figures. From every note
+(:class:`RecallTally`): the same figures, judged note by note, for the reference build
+of :mod:`.scan`.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from itertools import islice
 
 from amem_tui.engine.models import SHARED, MemoryNote
 from amem_tui.engine.scope import AgentScope, active_filter, read_filter
 from amem_tui.engine.stats.figures import MOST_RECALLED, AgentStats, RecalledNote
-from amem_tui.engine.store.base import NoteStore, store_order
+from amem_tui.engine.store.base import ORDERED_INDEXES, NoteStore, store_order
 from amem_tui.engine.store.filters import Filter, HasId, Range
 
 #: The payload field openclaw-amem counts recalls in.
@@ -52,6 +55,9 @@ def count_recalls(
     def counted(flt: Filter) -> Filter:
         return flt if left_out is None else Filter(must=(flt,), must_not=(left_out,))
 
+    if store.indexed_fields(collection).get(RECALL_COUNT) not in ORDERED_INDEXES:
+        _read_recalled(store, collection, readers, counted(recalled(active_filter())))
+        return
     mode_a = [pair for pair in readers if pair[0].mode == "A"]
     every = counted(recalled(active_filter()))
     by_agent = store.facet(collection, "agent_id", every) if mode_a else {}
@@ -65,6 +71,41 @@ def count_recalls(
         figures.most_recalled = most_recalled(
             store, collection, counted(recalled(read_filter(scope)))
         )
+
+
+def _read_recalled(
+    store: NoteStore, collection: str, readers: list[tuple[AgentScope, AgentStats]], every: Filter
+) -> None:
+    """:func:`count_recalls` where ``retrieval_count`` has no index (a collection made
+    before it had one, or by another tool): one read of the recalled notes, two fields
+    each (a payload selector), grouped by ``agent_id`` as the counts group the visible
+    notes; then the rows of each agent's most recalled notes, read by id."""
+    seen: Counter[str] = Counter()
+    best: dict[str, list[tuple[tuple[float, tuple[int, int, str]], str]]] = {}
+    for point in store.scan(collection, every, fields=("agent_id", RECALL_COUNT)):
+        agent, count = point.payload.get("agent_id"), point.payload.get(RECALL_COUNT)
+        if not isinstance(agent, str) or not RECALLED.holds(count):
+            continue  # a malformed point, which the counts leave to the full read
+        seen[agent] += 1
+        kept = best.setdefault(agent, [])
+        kept.append(((-float(count), store_order(point.id)), point.id))  # type: ignore[arg-type]
+        if len(kept) > 8 * MOST_RECALLED:  # now and then: the cost stays a sort of a few
+            kept.sort()
+            del kept[MOST_RECALLED:]
+    chosen: list[tuple[AgentStats, list[str]]] = []
+    for scope, figures in readers:
+        groups = (scope.agent, SHARED) if scope.mode == "A" else tuple(seen)
+        figures.never_recalled = figures.visible - sum(seen[group] for group in groups)
+        ranked = sorted(entry for group in groups for entry in best.get(group, []))
+        chosen.append((figures, [point_id for _, point_id in ranked[:MOST_RECALLED]]))
+    wanted = list(dict.fromkeys(i for _, ids in chosen for i in ids))
+    rows = {p.id: p.payload for p in store.retrieve(collection, wanted)}
+    for figures, ids in chosen:
+        figures.most_recalled = [
+            RecalledNote.from_payload(i, {k: rows[i].get(k) for k in ROW_FIELDS})
+            for i in ids
+            if i in rows
+        ]
 
 
 def most_recalled(store: NoteStore, collection: str, flt: Filter) -> list[RecalledNote]:

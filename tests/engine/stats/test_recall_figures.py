@@ -14,6 +14,7 @@ from amem_tui.engine.store.base import store_order
 from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.engine.store.qdrant import QdrantStore
 from tests.support.engines import make_engine
+from tests.support.indexes import drop_index
 
 # Visible to main: its 8 active private notes and the 4 shared ones; main-standup (21
 # days: 0) was never recalled, main-deleted (60 days: 4) is soft-deleted. The shared
@@ -82,6 +83,23 @@ def test_demo_recall_figures_by_hand_on_every_backend(store: QdrantStore) -> Non
     check_demo(counted)
     counted.pending = []
     assert counted.model_dump() == engine.stats().model_dump()
+
+
+def test_without_an_index_on_the_count_the_recalled_notes_are_read(store: QdrantStore) -> None:
+    if isinstance(store, QdrantStore) and store.embedded:
+        return  # local mode keeps no indexes: its figures are read in full anyway
+    engine = make_engine(store)
+    seed_demo(engine)
+    recall(engine, "main-standup", 5)  # a tie at main's fifth place, with more notes on it
+    for name in ("amem_notes", "amem_notes_sandbox"):
+        drop_index(store, name, "retrieval_count")
+    counted = engine.counted_stats(complete=True)
+    assert counted is not None
+    read = engine.stats()
+    counted.pending = read.pending
+    assert counted.model_dump() == read.model_dump()
+    assert [n.retrieval_count for n in agent(read, "main").most_recalled] == [6, 6, 5, 5, 5]
+    assert agent(read, "main").never_recalled == 0
 
 
 def recall(engine: MemoryEngine, key: str, times: int) -> None:

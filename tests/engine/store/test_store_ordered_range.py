@@ -8,15 +8,14 @@ import random
 from typing import Any
 
 import pytest
-import qdrant_edge as qe
 
 from amem_tui.engine.models import MemoryNote
 from amem_tui.engine.scope import matches
 from amem_tui.engine.store.base import NoteStore, StoredPoint
-from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.engine.store.filters import Filter, Match, Range
 from amem_tui.engine.store.qdrant import QdrantStore
 from amem_tui.engine.store.readonly import ReadOnlyGuard
+from tests.support.indexes import drop_index
 
 COLLECTION = "amem_notes"
 DIM = 4
@@ -117,20 +116,9 @@ def test_new_collections_index_the_recall_count(store: QdrantStore) -> None:
         assert indexed["retrieval_count"] == "integer"
 
 
-def drop_the_index(store: QdrantStore | EdgeStore) -> None:
-    """Take the recall count's index away, as in a collection made before it existed."""
-    if isinstance(store, EdgeStore):
-        opened = store._open(COLLECTION)
-        assert opened is not None
-        opened.shard.update(qe.UpdateOperation.delete_field_index("retrieval_count"))
-    elif not store.embedded:
-        store.client.delete_payload_index(COLLECTION, "retrieval_count")
-    assert "retrieval_count" not in store.indexed_fields(COLLECTION)
-
-
 def test_without_a_numeric_index_the_order_is_the_same(store: QdrantStore) -> None:
     fill(store)
-    drop_the_index(store)
+    drop_index(store, COLLECTION, "retrieval_count")
     active = Filter(must_not=(Match("is_active", False),))
     for flt in (None, active):
         found = store.ordered(COLLECTION, flt, "retrieval_count", 4, fields=["retrieval_count"])
