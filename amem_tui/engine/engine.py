@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from amem_tui.engine.consolidation.scheduler import ConsolidationScheduler
     from amem_tui.engine.inventory import CollectionView, StoreStatus
     from amem_tui.engine.stats import StoreStats
+    from amem_tui.engine.stats.cache import CountCache
     from amem_tui.engine.transfer import ImportProgress, ImportResult
 
 __all__ = ["ListScope", "MemoryEngine", "iso", "open_store", "utc_now"]
@@ -96,6 +97,7 @@ class MemoryEngine:
             store, self._embedders, model_choices(self.settings), cache_dir() / "index"
         )
         self._collection_found = False
+        self._count_cache: CountCache | None = None
 
     def close(self) -> None:
         """Stop the nightly scheduler (if started) and release the store."""
@@ -280,19 +282,37 @@ class MemoryEngine:
         return build_stats(self.agents(), self.collection, self.history, progress)
 
     def counted_stats(
-        self, complete: bool = False, history: bool = True, *, quick: bool = False
+        self,
+        complete: bool = False,
+        history: bool = True,
+        *,
+        quick: bool = False,
+        recalls: bool = True,
     ) -> StoreStats | None:
         """The same figures from the store's indexes, without reading the notes: malformed
         points are left ``pending`` (only :meth:`stats` reads them all), unless
         ``complete`` and the note index names them. ``history`` False leaves the
         consolidation figures pending too; ``quick`` counts only the cheapest figures
         (points, private, shared by, visible) and leaves the rest pending, for a screen
-        to draw first. None when a collection cannot be counted this way (see
-        :mod:`.stats.counts`)."""
+        to draw first; ``recalls`` False leaves what gets recalled pending. Each
+        collection's counts are kept while its revision stays, so asking again costs
+        only what was written since. None when a collection cannot be counted this way
+        (see :mod:`.stats.counts`)."""
         from amem_tui.engine.stats import count_stats
+        from amem_tui.engine.stats.cache import CountCache
 
+        if self._count_cache is None:
+            self._count_cache = CountCache()
         runs = self.history if history else None
-        return count_stats(self.agents(), self.collection, runs, complete, quick)
+        return count_stats(
+            self.agents(),
+            self.collection,
+            runs,
+            complete,
+            quick,
+            recalls=recalls,
+            cache=self._count_cache,
+        )
 
     def revisions(self) -> list[int | None]:
         """How many writes each collection the agents read has had (see

@@ -83,6 +83,7 @@ async def test_counts_first_then_the_malformed_figures(tmp_path: Path) -> None:
         assert counted is not None
         # The cheapest counts first; the other counts come with the malformed points.
         assert counted.pending == [
+            "get_only",
             "soft_deleted",
             "legacy",
             "selectively_shared",

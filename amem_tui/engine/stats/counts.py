@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from amem_tui.engine.collections import CollectionService
@@ -37,9 +38,11 @@ from amem_tui.engine.scope import (
     unowned_filter,
     utc_time,
 )
+from amem_tui.engine.stats.cache import CountCache
 from amem_tui.engine.stats.figures import (
     COUNTED_LATER,
     HISTORY_FIGURES,
+    RECALL_FIGURES,
     SCAN_ONLY,
     UNDATED,
     CollectionStats,
@@ -157,13 +160,16 @@ def _midnight(day: date) -> str:
     return datetime(day.year, day.month, day.day).isoformat() + "Z"
 
 
-def _fill_first(
-    counting: _Counting, readers: Readers, collection: CollectionStats
-) -> tuple[Counter[str], int]:
-    """The cheapest figures of one collection (:data:`COUNTED_LATER` left out): its points,
-    each agent's private, shared-by and visible notes. Returns the shared scope by owner,
-    and how many notes it holds."""
-    collection.points = counting.total()
+#: The figures each part of a collection's count sets (see :func:`_fill`).
+FIRST_FIELDS = ("private", "visible", "shared_by")
+REST_FIELDS = ("get_only", "soft_deleted", "legacy", "selectively_shared", "weeks")
+
+
+def _fill_first(counting: _Counting, readers: Readers) -> tuple[int, Counter[str], int]:
+    """The cheapest figures of one collection (:data:`COUNTED_LATER` left out): each
+    agent's private, shared-by and visible notes. Returns the collection's points, the
+    shared scope by owner, and how many notes it holds."""
+    points = counting.total()
     mode_a = [pair for pair in readers if pair[0].mode == "A"]
     private = counting.facet("agent_id", active_filter()) if mode_a else Counter()
     active = counting.count(active_filter()) if len(mode_a) < len(readers) else 0
@@ -175,22 +181,23 @@ def _fill_first(
             # read_filter's two parts, which no note holds both of: its own notes and
             # the shared scope; what it reads only by id is counted apart.
             figures.visible = figures.private + shared
-            figures.get_only = counting.count(get_only_filter(scope))
             figures.shared_by = shares[scope.agent]
         else:
             figures.private = figures.visible = active
-    return shares, shared
+    return points, shares, shared
 
 
 def _fill_rest(counting: _Counting, readers: Readers) -> None:
-    """The figures :func:`_fill_first` leaves for later (:data:`COUNTED_LATER`)."""
+    """The figures :func:`_fill_first` leaves for later (:data:`COUNTED_LATER`), but
+    what gets recalled."""
     deleted = counting.written(deleted_filter())
     legacy = counting.written(legacy_filter(writers="writers" in counting.indexed))
     for scope, figures in readers:
         figures.soft_deleted = deleted[scope.agent]
         figures.legacy = legacy[scope.agent]
         figures.selectively_shared = counting.count(selective_filter(scope))
-    count_recalls(counting.store, counting.name, readers, counting.left_out_ids)
+        if scope.mode == "A":
+            figures.get_only = counting.count(get_only_filter(scope))
     weeks = counting.weeks()
     if weeks is None:
         weeks = counting.weeks_read()
@@ -206,17 +213,55 @@ def _fill_rest(counting: _Counting, readers: Readers) -> None:
 
 
 def _fill(
-    counting: _Counting, readers: Readers, collection: CollectionStats, quick: bool
+    counting: _Counting,
+    readers: Readers,
+    collection: CollectionStats,
+    how: Counting,
+    cache: CountCache | None,
 ) -> Counter[str]:
-    """Count one collection's figures for its readers (only the first ones when
-    ``quick``); returns its shared scope by owner."""
-    shares, shared = _fill_first(counting, readers, collection)
-    if not quick:
-        _fill_rest(counting, readers)
+    """Count one collection's figures for its readers (see :class:`Counting`), each part
+    kept in ``cache`` while the collection's revision stays; returns its shared scope
+    by owner."""
+    revision = counting.store.revision(counting.name)
+    scopes = tuple(scope for scope, _ in readers)
+
+    def key(part: str) -> tuple[object, ...] | None:
+        if revision is None:
+            return None
+        return (part, counting.name, revision, scopes, counting.left_out)
+
+    cache = cache or CountCache()
+    points, shares, shared = cache.part(
+        key("first"), readers, FIRST_FIELDS, lambda: _fill_first(counting, readers)
+    )
+    collection.points = points
+    if not how.quick:
+        cache.part(key("rest"), readers, REST_FIELDS, lambda: _fill_rest(counting, readers))
+        if how.recalls:
+            cache.part(
+                key("recalls"),
+                readers,
+                RECALL_FIGURES,
+                lambda: count_recalls(
+                    counting.store, counting.name, readers, counting.left_out_ids
+                ),
+            )
     unowned = shared - sum(shares.values())
     if unowned:
         shares["(no owner)"] = unowned
     return shares
+
+
+@dataclass(frozen=True)
+class Counting:
+    """How much of the report :func:`count_stats` counts."""
+
+    #: The malformed points named by the note index, and judged one by one.
+    complete: bool = False
+    #: Only the first figures (:data:`COUNTED_LATER` pending).
+    quick: bool = False
+    #: What gets recalled too (else :data:`RECALL_FIGURES` pending).
+    recalls: bool = True
 
 
 def count_stats(
@@ -225,6 +270,9 @@ def count_stats(
     history: Callable[[], list[ConsolidationRun]] | None,
     complete: bool = False,
     quick: bool = False,
+    *,
+    recalls: bool = True,
+    cache: CountCache | None = None,
 ) -> StoreStats | None:
     """The report from counts and facets (malformed points ``pending``), or None when a
     collection cannot be counted this way (see the module docstring).
@@ -237,20 +285,25 @@ def count_stats(
     store without a saved one must first build by reading every note. ``quick``
     counts only the cheapest figures (every agent's private, shared-by and visible
     notes, every collection's points): the rest (:data:`COUNTED_LATER`) are pending,
-    for a screen that draws those first.
+    for a screen that draws those first. ``recalls`` False leaves what gets recalled
+    pending (:data:`RECALL_FIGURES`: a read of the recalled notes where their count has
+    no index). ``cache`` keeps each collection's counts while its revision stays (see
+    :mod:`.cache`).
     """
     out, entries, by_agent = layout(scopes, service_of)
     if not all(countable(service) for service, _ in entries.values()):
         return None
     shares: Counter[str] = Counter()
     complete = complete and not quick  # the malformed points add to every figure
+    how = Counting(complete, quick, recalls and not quick)
     found_all = complete
     for name, (service, readers) in entries.items():
         collection = CollectionStats(name=name, format=service.format)
         out.collections.append(collection)
         malformed = service.malformed_note_ids() if complete else None
         found_all = found_all and malformed is not None
-        shares.update(_fill(_Counting(service, malformed or ()), readers, collection, quick))
+        counting = _Counting(service, malformed or ())
+        shares.update(_fill(counting, readers, collection, how, cache))
         if malformed:
             entry = ReadCollection(service, readers)
             for point in service.store.retrieve(service.real_name, malformed):
@@ -260,6 +313,11 @@ def count_stats(
     out.pending = [] if found_all else list(SCAN_ONLY)
     if quick:
         out.pending = [*COUNTED_LATER, *out.pending]
+    elif not how.recalls:
+        out.pending = [*RECALL_FIGURES, *out.pending]
+    if not how.recalls:  # what the malformed points alone added means nothing yet
+        for figures in out.agents:
+            figures.never_recalled, figures.most_recalled = 0, []
     finish(out)
     if history is None:
         out.pending += HISTORY_FIGURES

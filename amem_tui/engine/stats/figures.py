@@ -33,7 +33,14 @@ HISTORY_FIGURES = ("runs", "merges", "merged_away")
 #: What gets recalled (``pending`` until the full count).
 RECALL_FIGURES = ("never_recalled", "most_recalled")
 #: Figures a quick count leaves for later (``pending`` until the full count).
-COUNTED_LATER = ("soft_deleted", "legacy", "selectively_shared", "weeks", *RECALL_FIGURES)
+COUNTED_LATER = (
+    "get_only",
+    "soft_deleted",
+    "legacy",
+    "selectively_shared",
+    "weeks",
+    *RECALL_FIGURES,
+)
 #: How many of its most recalled notes each agent's figures hold.
 MOST_RECALLED = 5
 
