@@ -281,9 +281,13 @@ class ComparisonReady(Message):
 
 @dataclass
 class StatsReady(Message):
-    """The overview's figures are built."""
+    """The overview's figures are built (a later report replaces one not yet drawn)."""
 
     stats: StoreStats
+
+    def can_replace(self, message: Message) -> bool:
+        """A newer report holds all an older one does."""
+        return isinstance(message, StatsReady)
 
 
 # ---------------------------------------------------------------------- audit

@@ -29,6 +29,8 @@ def drawn(screen: OverviewScreen, pending: bool) -> bool:
     """The table is on screen and shows the figures of a report (still pending or not)."""
     if screen.stats is None or bool(screen.stats.pending) != pending:
         return False
+    if screen.pictured is not screen.stats:
+        return False  # the pictures follow the table
     tables = screen.query("#overview-figures")
     return bool(tables) and (malformed_cells(screen)[0] == "?") == pending
 

@@ -18,14 +18,17 @@ catches up by reading only what was written).
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import DataTable, Footer, ProgressBar, Static
 from textual.worker import get_current_worker
 
@@ -53,21 +56,6 @@ class StopReading(Exception):
 #: the table past 120 columns; the sharing bars above name those notes instead, and
 #: ``amem-tui stats`` and the main screen's header count them.
 TABLE_FIGURES = tuple(figure for figure in AGENT_FIGURES if figure[1] != "get_only")
-
-
-def pictured(stats: StoreStats) -> dict[str, object]:
-    """What the pictures above the table show (when it is unchanged, only the table is
-    refilled, and the screen keeps its scroll position)."""
-    return {
-        "weeks": [(a.label, a.weeks) for a in stats.agents],
-        "owners": stats.shared_owners,
-        "selective": [a.selectively_shared for a in stats.agents],
-        "saved": [(a.runs, a.merges, a.merged_away, a.private) for a in stats.agents],
-        "history_error": stats.history_error,
-        "history_pending": "runs" in stats.pending,
-        "counts_pending": "weeks" in stats.pending,
-        "recalls": recalls(stats),
-    }
 
 
 def keep_malformed(counted: StoreStats, read: StoreStats) -> StoreStats:
@@ -157,6 +145,48 @@ def recalls(stats: StoreStats) -> list[AgentRecalls] | None:
     ]
 
 
+def pictures(stats: StoreStats) -> dict[str, tuple[object, Callable[[], Widget]]]:
+    """Each picture by its place: what it draws (compared to skip drawing it again), and
+    how to make it."""
+    rows, axis = series(stats)
+    weeks: tuple[object, Callable[[], Widget]] = (
+        ("coming",) if "weeks" in stats.pending else (rows, axis),
+        lambda: (
+            Static("Still coming: the notes written per week…", markup=False)
+            if "weeks" in stats.pending
+            else WeeklyNotes(rows, axis, id="overview-weeks")
+            if axis
+            else Static("No dated notes.", markup=False)
+        ),
+    )
+    bars = sharing_bars(stats)
+    saved = [saving_bar(agent) for agent in stats.agents]
+    history = "error" if stats.history_error else "coming" if "runs" in stats.pending else ""
+    found = recalls(stats)
+    return {
+        "weeks-place": weeks,
+        "sharing-place": (bars, lambda: BarRows(bars, "Nothing is shared.", id="overview-sharing")),
+        "savings-place": (
+            (history, stats.history_error, saved),
+            lambda: (
+                Static(f"Consolidation history not read: {stats.history_error}", markup=False)
+                if history == "error"
+                else Static("Still coming: the consolidation history…", markup=False)
+                if history == "coming"
+                else BarRows(saved, id="overview-savings")
+            ),
+        ),
+        "recalls-place": (
+            found,
+            lambda: (
+                Static("Still coming: what gets recalled…", markup=False)
+                if found is None
+                else RecallRows(found, id="overview-recalls")
+            ),
+        ),
+    }
+
+
 def saving_bar(agent: AgentStats) -> Bar:
     """What consolidation saved one agent: notes merged away of all it had."""
     before = agent.private + agent.merged_away
@@ -179,6 +209,7 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
     OverviewScreen #overview-progress Bar { width: 1fr; }
     OverviewScreen #overview-body { height: 1fr; padding: 0 1; }
     OverviewScreen .section { height: 1; margin-top: 1; text-style: bold; color: $accent; }
+    OverviewScreen .picture { height: auto; }
     OverviewScreen #overview-figures { height: auto; max-height: 16; }
     """
 
@@ -192,11 +223,28 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
         #: Recount when the store changes (the main screen was following).
         self.following = following
         self._revisions: list[int | None] | None = None
+        #: The figures the pictures show (None: none yet; they follow the table).
+        self.pictured: StoreStats | None = None
+        #: What each picture draws now, by its place (only a change redraws one).
+        self._drawn: dict[str, object] = {}
+        self._drawing = asyncio.Lock()
 
     def compose(self) -> ComposeResult:
         yield Static("Reading the store…", id="overview-status", markup=False)
         yield ProgressBar(id="overview-progress", show_eta=False)
-        yield VerticalScroll(id="overview-body")
+        with VerticalScroll(id="overview-body"):
+            yield Static("Notes written per week", classes="section")
+            yield Vertical(id="weeks-place", classes="picture")
+            yield Static("Who shares what", id="sharing-title", classes="section")
+            yield Vertical(id="sharing-place", classes="picture")
+            yield Static("Consolidation savings", classes="section")
+            yield Vertical(id="savings-place", classes="picture")
+            yield Static("Figures", classes="section")
+            yield DataTable(id="overview-figures", cursor_type="row")
+            yield Static(
+                "What gets recalled · the most recalled notes each agent sees", classes="section"
+            )
+            yield Vertical(id="recalls-place", classes="picture")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -216,10 +264,12 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="overview")
     def build(self) -> None:
-        """Build the figures off the UI thread: the counts first (the store's indexes),
-        then the malformed points and the consolidation history (the note index), and
-        only where no note index can name the malformed points, a read of every note,
-        posting its progress."""
+        """Build the figures off the UI thread, cheapest first: the first counts (each
+        agent's private, shared and visible notes), the other counts with the malformed
+        points (the note index names them), then what gets recalled and the
+        consolidation history; each is drawn as it comes. Counts the engine kept (the
+        collection's revision unchanged) cost nothing. Only where no note index can
+        name the malformed points, every note is read, posting its progress."""
         worker = get_current_worker()
 
         def progress(done: int, total: int) -> None:
@@ -228,17 +278,21 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
             self.post_message(ReadProgress(done, total))
 
         self._revisions = self.engine.revisions()
-        # The cheapest figures first (the points, each agent's private, shared and
-        # visible notes), then every count with the malformed points and the history.
-        counted = self.engine.counted_stats(history=False, quick=True)
-        if counted is not None:
+        stages: tuple[dict[str, bool], ...] = (
+            {"history": False, "quick": True},
+            {"complete": True, "history": False, "recalls": False},
+            {"complete": True},
+        )
+        counted = None
+        for how in stages:
+            counted = self.engine.counted_stats(**how)
+            if worker.is_cancelled:
+                return
+            if counted is None:
+                break  # a store that cannot count: every note is read below
             self.post_message(StatsReady(counted))
-            complete = self.engine.counted_stats(complete=True)
-            if worker.is_cancelled or complete is None:
-                return
-            self.post_message(StatsReady(complete))
-            if not complete.pending:
-                return
+        if counted is not None and not counted.pending:
+            return
         try:
             stats = self.engine.stats(progress)
         except StopReading:
@@ -247,9 +301,11 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="overview-recount")
     def recount(self) -> None:
-        """While following: when a collection's revision moved, ask for the counts again,
-        the note index (caught up with what was written) naming the malformed points
-        (without one, they stay those of the last full read)."""
+        """While following: when a collection's revision moved, ask for the counts again
+        (only the collections written since are counted again: the engine keeps the
+        others'), the note index (caught up with what was written) naming the malformed
+        points (without one, they stay those of the last full read); only the pictures
+        whose figures changed are drawn again."""
         if self.stats is None or self._revisions is None:
             return
         revisions = self.engine.revisions()
@@ -290,65 +346,39 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
             f"collections · shared scope {stats.shared_total:,} notes"
         )
 
-    async def on_stats_ready(self, message: StatsReady) -> None:
-        """Draw the pictures and the table (the table alone when only it changed)."""
-        before, stats = self.stats, message.stats
-        self.stats = stats
+    def on_stats_ready(self, message: StatsReady) -> None:
+        """Draw the status line and the table at once; the pictures after that frame
+        (the first time) or now, each only when what it draws changed."""
+        first = self.stats is None
+        stats = self.stats = message.stats
         self.query_one("#overview-progress", ProgressBar).display = bool(stats.pending)
         status = self._summary(stats)
         if stats.pending:
             status += f" · still coming: {coming(stats)} (?)…"
         self.query_one("#overview-status", Static).update(status)
-        if before is not None and pictured(before) == pictured(stats):
-            self._fill_figures(self.query_one("#overview-figures", DataTable), stats)
-            return
-        body = self.query_one("#overview-body", VerticalScroll)
-        await body.remove_children()
-        rows, axis = series(stats)
-        weekly = (
-            Static("Still coming: the notes written per week…", markup=False)
-            if "weeks" in stats.pending
-            else WeeklyNotes(rows, axis, id="overview-weeks")
-            if axis
-            else Static("No dated notes.", markup=False)
+        self.query_one("#sharing-title", Static).update(
+            f"Who shares what · shared scope {stats.shared_total} notes"
         )
-        savings = (
-            Static(f"Consolidation history not read: {stats.history_error}", markup=False)
-            if stats.history_error
-            else Static("Still coming: the consolidation history…", markup=False)
-            if "runs" in stats.pending
-            else BarRows([saving_bar(agent) for agent in stats.agents], id="overview-savings")
-        )
-        found = recalls(stats)
-        recalled = (
-            Static("Still coming: what gets recalled…", markup=False)
-            if found is None
-            else RecallRows(found, id="overview-recalls")
-        )
-        await body.mount_all(
-            [
-                Static("Notes written per week", classes="section"),
-                weekly,
-                Static(
-                    f"Who shares what · shared scope {stats.shared_total} notes", classes="section"
-                ),
-                BarRows(sharing_bars(stats), "Nothing is shared.", id="overview-sharing"),
-                Static("Consolidation savings", classes="section"),
-                savings,
-                Static("Figures", classes="section"),
-                self._figures(stats),
-                Static(
-                    "What gets recalled · the most recalled notes each agent sees",
-                    classes="section",
-                ),
-                recalled,
-            ]
-        )
+        self._fill_figures(self.query_one("#overview-figures", DataTable), stats)
+        if first:
+            self.call_after_refresh(self._draw_pictures)
+        else:
+            self.call_later(self._draw_pictures)
 
-    def _figures(self, stats: StoreStats) -> DataTable[object]:
-        table: DataTable[object] = DataTable(id="overview-figures", cursor_type="row")
-        self._fill_figures(table, stats)
-        return table
+    async def _draw_pictures(self) -> None:
+        """Put in each place the picture of the figures on screen, where it changed."""
+        async with self._drawing:
+            stats = self.stats
+            if stats is None:
+                return
+            for place, (drawn, picture) in pictures(stats).items():
+                if place in self._drawn and self._drawn[place] == drawn:
+                    continue
+                self._drawn[place] = drawn
+                holder = self.query_one(f"#{place}", Vertical)
+                await holder.remove_children()
+                await holder.mount(picture())
+            self.pictured = stats
 
     def _fill_figures(self, table: DataTable[object], stats: StoreStats) -> None:
         """The figures, one row per agent, fitted to the screen: the widest columns (the
