@@ -24,6 +24,7 @@ import amem_tui.cli.serve as serve
 import amem_tui.cli.stats as stats
 import amem_tui.cli.store as store
 import amem_tui.cli.transfer as transfer
+import amem_tui.cli.versions as versions
 from amem_tui.cli.command import Command, UsageError
 from amem_tui.cli.options import FOLLOW_HELP, add_common_options
 
@@ -47,6 +48,7 @@ class CommandModule(Protocol):
 COMMAND_MODULES: tuple[CommandModule, ...] = (
     agents,
     notes,
+    versions,
     search,
     compare,
     stats,

@@ -96,6 +96,7 @@ if TYPE_CHECKING:
     from amem_tui.engine.settings import AgentConfig, EngineSettings
     from amem_tui.engine.stats import AGENT_FIGURES, AgentStats, RecalledNote, StoreStats
     from amem_tui.engine.transfer import ImportResult, dump_line
+    from amem_tui.engine.versions import DiffPart, NoteHistory, NoteVersion, plain_diff, word_diff
     from amem_tui.engine.watch import Probe
     from amem_tui.engine.wiring import open_store
 
@@ -185,6 +186,11 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "run_activity": ("amem_tui.engine.activity", "run_activity"),
     "selective_sentence": ("amem_tui.engine.scope", "selective_sentence"),
     "tokenize": ("amem_tui.engine.keywords", "tokenize"),
+    "DiffPart": ("amem_tui.engine.versions", "DiffPart"),
+    "NoteHistory": ("amem_tui.engine.versions", "NoteHistory"),
+    "NoteVersion": ("amem_tui.engine.versions", "NoteVersion"),
+    "plain_diff": ("amem_tui.engine.versions", "plain_diff"),
+    "word_diff": ("amem_tui.engine.versions", "word_diff"),
 }
 
 __all__ = [
@@ -212,6 +218,7 @@ __all__ = [
     "ConsolidationPlan",
     "ConsolidationRun",
     "ConsolidationScheduler",
+    "DiffPart",
     "EngineSettings",
     "GroupName",
     "HiddenMatch",
@@ -229,8 +236,10 @@ __all__ = [
     "Neighbourhood",
     "NightlyPass",
     "NotFound",
+    "NoteHistory",
     "NotePage",
     "NoteRef",
+    "NoteVersion",
     "PaneUpdate",
     "PassBusy",
     "PassProgress",
@@ -265,12 +274,14 @@ __all__ = [
     "open_store",
     "parse_hhmm",
     "parse_namespace",
+    "plain_diff",
     "redact_text",
     "redact_url",
     "relisted",
     "run_activity",
     "selective_sentence",
     "tokenize",
+    "word_diff",
     "zone_of",
 ]
 

@@ -29,15 +29,12 @@ from amem_tui.engine.models import (
     RunTrigger,
     SearchResult,
 )
-from amem_tui.engine.notes import (
-    NoteType,
-    NoteWriter,
-    shared_note_readers_refusal,
-    shared_readers_refusal,
-)
+from amem_tui.engine.note_input import shared_note_readers_refusal, shared_readers_refusal
+from amem_tui.engine.notes import NoteType, NoteWriter
 from amem_tui.engine.reading import ListScope
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.search import SearchMode, SearchSpace
+from amem_tui.engine.versions import NoteHistory
 
 if TYPE_CHECKING:
     from amem_tui.engine.collections import CollectionService
@@ -145,6 +142,12 @@ class AgentView:
     def linked(self, note: MemoryNote) -> list[tuple[str, MemoryNote | None]]:
         """Each link of a note with its target, or None where the read rule hides it."""
         return reading.linked(self.service, self.scope, note)
+
+    def versions(self, note_id: str) -> NoteHistory:
+        """Every version of a note the agent may read (the get rule), oldest first: each
+        write amem-tui made, and the changes other tools made between them (``outside``;
+        the last one unrecorded when the note changed since amem-tui last wrote it)."""
+        return reading.note_history(self.service, self.scope, note_id)
 
     def neighbourhood(self, note_id: str, depth: int = graph.DEPTH) -> graph.Neighbourhood:
         """The notes ``note_id`` links to and those linking to it, ``depth`` links out,
@@ -380,6 +383,18 @@ class AgentView:
     def restore(self, note_id: str) -> MemoryNote:
         """Undo a soft delete."""
         return self._writer.set_active(self._check_writable(), self.scope, note_id, active=True)
+
+    def revert(self, note_id: str, to: int, *, expected_hash: str | None = None) -> MemoryNote:
+        """Bring a note back to how its version ``to`` left it (see :meth:`versions`), as a
+        new version: history is never rewritten, recall counts never wound back.
+
+        The write rule applies, and the owner's alone when the revert changes who reads
+        the note (shared, private, readers); ``expected_hash`` guards against a change
+        made since the note was loaded.
+        """
+        return self._writer.revert(
+            self._check_writable(), self.scope, note_id, to, expected_hash=expected_hash
+        )
 
     # -------------------------------------------------------- consolidation
     def _consolidator(self) -> Consolidator:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from amem_tui.engine.agent_view import AgentView
 from amem_tui.engine.agents import AgentDirectory
+from amem_tui.engine.bookkeeping import is_own_bookkeeping
 from amem_tui.engine.clock import Clock, IdFactory, Timekeeper, iso, new_uuid, utc_now
 from amem_tui.engine.collections import Collections, CollectionService
 from amem_tui.engine.embed import Embedder, make_embedder
@@ -236,14 +237,12 @@ class MemoryEngine:
         return build_audit(self._collections, self.settings, collections)
 
     def note_collections(self) -> list[str]:
-        """Every collection of notes in the store, by name (run logs and other tools'
-        bookkeeping hold no notes)."""
-        from amem_tui.engine.consolidation.runlog import is_runs_collection
-
+        """Every collection of notes in the store, by name (run logs, versions and other
+        tools' bookkeeping hold no notes)."""
         return [
             name
             for name in self.store.list_collections()
-            if not is_runs_collection(name) and self.collection(name).bookkeeping() is None
+            if not is_own_bookkeeping(name) and self.collection(name).bookkeeping() is None
         ]
 
     # ------------------------------------------------------ compare, stats

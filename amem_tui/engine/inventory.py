@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from amem_tui.engine.bookkeeping import is_own_bookkeeping
 from amem_tui.engine.collections import Collections, CollectionService
-from amem_tui.engine.consolidation.runlog import is_runs_collection
 from amem_tui.engine.settings import EngineSettings
 
 
@@ -76,7 +76,7 @@ def collection_views(
         configured.setdefault(name, []).append(agent)
     by_real: dict[str, CollectionView] = {}
     for name in store.list_collections():
-        if is_runs_collection(name):  # consolidation's run log holds no notes
+        if is_own_bookkeeping(name):  # run logs and versions hold no notes
             continue
         by_real[name] = _view(collections.get(name), read_only)
     for name, agents in configured.items():

@@ -1,128 +1,55 @@
-"""Writing notes: the input checks every write passes, and the write path itself.
+"""Writing notes as an agent: add, update, publish, delete, restore, revert.
 
-Every write names the acting agent and goes through the scope rules of
+The input checks every write passes are in :mod:`amem_tui.engine.note_input`. Every
+write names the acting agent and goes through the scope rules of
 :mod:`amem_tui.engine.scope`: a new note is private unless published, a change
 needs the write rule (owner, ``writers``, or ``writers`` holding ``"*"``), and
 ``owner`` never changes. Writes are one store call per note, so a fault leaves a
-note wholly before or after.
+note wholly before or after. Each write is then kept as a version of its note
+(:mod:`amem_tui.engine.versions`), with the payload before and after.
 """
 
 from __future__ import annotations
 
-import re
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Literal
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal
 
 import amem_tui.engine.scope as rules
 from amem_tui.engine.clock import Timekeeper
 from amem_tui.engine.collections import CollectionService
-from amem_tui.engine.errors import ConfigError, InvalidInput, PermissionDenied, StaleNote
+from amem_tui.engine.errors import InvalidInput, PermissionDenied, StaleNote
 from amem_tui.engine.models import EvolutionEntry, MemoryNote, content_hash
+from amem_tui.engine.note_input import (
+    check_content,
+    check_text,
+    check_texts,
+    compile_patterns,
+    is_time_bound,
+    shared_note_readers_refusal,
+    shared_readers_refusal,
+)
 from amem_tui.engine.reading import read_note
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.store.base import SparseVector, StoredPoint
 from amem_tui.engine.store.filters import Filter, Match
+from amem_tui.engine.versions import (
+    ACCESS_FIELDS,
+    RUNTIME_FIELDS,
+    Change,
+    VersionAction,
+    VersionLog,
+    changed_fields,
+    snapshot,
+)
 
 NoteType = Literal["memory", "knowledge"]
 
-MIN_CONTENT_CHARS = 10
-#: The largest content a note may hold (UTF-8 bytes). Well under a Qdrant server's
-#: request limit even with an update's old content kept in the evolution history.
-MAX_CONTENT_BYTES = 4 * 1024 * 1024
 #: Notes stored in one call when whole stores are loaded.
 PUT_BATCH = 256
-_TIME_BOUND = re.compile(
-    r"\b(today|tonight|tomorrow|yesterday|this (morning|afternoon|evening|week|month|weekend)|"
-    r"next (week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
-    r"right now|currently|at the moment|for now|until \S+|till \S+|deadline|"
-    r"in \d+ (minutes?|hours?|days?))\b",
-    re.IGNORECASE,
-)
 
 
-# ---------------------------------------------------------------- input checks
-def check_text(value: object, what: str) -> str:
-    """``value`` if it is text that can be stored, else :class:`InvalidInput`.
-
-    Any character is kept literally (markup, escapes, control characters), but
-    unpaired surrogates (undecodable bytes from a command line) cannot be stored
-    as UTF-8, so they are refused here rather than failing half-way in a backend.
-    """
-    if not isinstance(value, str):
-        raise InvalidInput(f"{what} must be text, got {type(value).__name__}")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise InvalidInput(
-            f"{what} is not valid Unicode text (unpaired surrogate at position {exc.start}; "
-            "was it made from bytes that are not UTF-8?)"
-        ) from None
-    return value
-
-
-def check_texts(values: object, what: str) -> list[str]:
-    """A list of storable strings (tags, keywords, links), else :class:`InvalidInput`."""
-    if isinstance(values, str) or not isinstance(values, Iterable):
-        raise InvalidInput(f"{what} must be a list of text, got {type(values).__name__}")
-    return [check_text(v, f"each of {what}") for v in values]
-
-
-def check_content(content: object) -> str:
-    """Note content that passes the quality gate, else :class:`InvalidInput`."""
-    text = check_text(content, "content")
-    size = len(text.encode("utf-8"))
-    if size > MAX_CONTENT_BYTES:
-        raise InvalidInput(
-            f"content is {size} bytes; a note holds at most {MAX_CONTENT_BYTES} bytes"
-        )
-    stripped = text.strip()
-    if len(stripped) < MIN_CONTENT_CHARS:
-        raise InvalidInput(
-            f"quality gate: a note needs at least {MIN_CONTENT_CHARS} characters "
-            "of content (after trimming)"
-        )
-    if not any(ch.isprintable() and not ch.isspace() for ch in stripped):
-        raise InvalidInput("quality gate: the content has no visible characters")
-    return text
-
-
-def compile_patterns(patterns: Sequence[str]) -> list[re.Pattern[str]]:
-    """The write-time content check's patterns, compiled (case-insensitive)."""
-    compiled = []
-    for pattern in patterns:
-        try:
-            compiled.append(re.compile(pattern, re.IGNORECASE))
-        except re.error as exc:
-            raise ConfigError(
-                f"low-quality pattern {pattern!r} is not a valid regex: {exc}"
-            ) from None
-    return compiled
-
-
-def shared_readers_refusal() -> InvalidInput:
-    """Why a new shared note takes no readers (publishing gives it every agent)."""
-    return InvalidInput(
-        "a shared note is read by every agent (readers ['*']): "
-        "choose readers for a private note, or publish it"
-    )
-
-
-def shared_note_readers_refusal(note_id: str) -> InvalidInput:
-    """Why the readers of shared note ``note_id`` cannot be chosen."""
-    return InvalidInput(
-        f"note {note_id} is shared: every agent reads it (readers ['*']); "
-        "unpublish it first to choose its readers"
-    )
-
-
-def is_time_bound(content: str) -> bool:
-    """True for wording that will go stale (the ``ephemeral`` flag)."""
-    return bool(_TIME_BOUND.search(content))
-
-
-# ------------------------------------------------------------------- the writer
-Change = Callable[[AgentScope, MemoryNote], bool]
+Edit = Callable[[AgentScope, MemoryNote], bool]
 
 
 class NoteWriter:
@@ -240,8 +167,14 @@ class NoteWriter:
                 }
             )
             vector = service.embed_documents([content])[0]
-            service.store.upsert(service.name, [StoredPoint(note.id, note.to_payload(), vector)])
+            payload = note.to_payload()
+            service.store.upsert(service.name, [StoredPoint(note.id, payload, vector)])
+            self._keep(service, Change(note.id, "add", scope.agent, None, payload))
         return note
+
+    def _keep(self, service: CollectionService, *changes: Change) -> None:
+        """Keep writes as versions of their notes (after the notes were written)."""
+        VersionLog(service.store).record(service.name, changes, self.time.now())
 
     def _same_content(
         self, service: CollectionService, agent_id: str, digest: str
@@ -260,13 +193,16 @@ class NoteWriter:
         scope: AgentScope,
         note_id: str,
         action: str,
-        change: Change,
+        change: Edit,
         owner_only: bool = False,
+        *,
+        version: VersionAction,
     ) -> MemoryNote:
-        """Load, check the write rule, apply ``change``, and store (re-embedding if it
-        returns True)."""
+        """Load, check the write rule, apply ``change``, store (re-embedding if it
+        returns True), and keep the write as a ``version`` of the note."""
         with self.lock:
             note = read_note(service, scope, note_id)
+            stored = note.to_payload()
             if owner_only:
                 rules.require_owner(scope.agent, note, action)
             else:
@@ -276,14 +212,17 @@ class NoteWriter:
             reembed = change(scope, note)
             if note.owner != owner_before:  # pragma: no cover - a bug, never a user error
                 raise PermissionDenied(scope.agent, note.id, action, "owner never changes")
-            if reembed:
-                vector = service.embed_documents([note.content])[0]
-                service.store.upsert(
-                    service.name, [StoredPoint(note.id, note.to_payload(), vector)]
-                )
-            else:
-                service.store.set_payload(service.name, note.id, note.to_payload())
+            self._store(service, note, reembed)
+            self._keep(service, Change(note.id, version, scope.agent, stored, note.to_payload()))
         return note
+
+    @staticmethod
+    def _store(service: CollectionService, note: MemoryNote, reembed: bool) -> None:
+        if reembed:
+            vector = service.embed_documents([note.content])[0]
+            service.store.upsert(service.name, [StoredPoint(note.id, note.to_payload(), vector)])
+        else:
+            service.store.set_payload(service.name, note.id, note.to_payload())
 
     def record(self, note: MemoryNote, action: str, agent: str, **fields: object) -> None:
         """Append an evolution-history entry for a change ``agent`` made."""
@@ -308,7 +247,9 @@ class NoteWriter:
             self.record(note, "publish", scope.agent)
             return False
 
-        return self.modify(service, scope, note_id, "publish", change, owner_only=True)
+        return self.modify(
+            service, scope, note_id, "publish", change, owner_only=True, version="publish"
+        )
 
     def unpublish(self, service: CollectionService, scope: AgentScope, note_id: str) -> MemoryNote:
         """Make a shared note private to its owner again (owner only)."""
@@ -321,7 +262,9 @@ class NoteWriter:
             self.record(note, "unpublish", scope.agent)
             return False
 
-        return self.modify(service, scope, note_id, "unpublish", change, owner_only=True)
+        return self.modify(
+            service, scope, note_id, "unpublish", change, owner_only=True, version="unpublish"
+        )
 
     def update(
         self,
@@ -374,7 +317,16 @@ class NoteWriter:
 
         # Readers are the owner's to choose, as sharing is: checked before anything else.
         action = "set the readers of" if readers is not None else "update"
-        return self.modify(service, scope, note_id, action, change, owner_only=readers is not None)
+        only_readers = readers is not None and content is None and tags is None
+        return self.modify(
+            service,
+            scope,
+            note_id,
+            action,
+            change,
+            owner_only=readers is not None,
+            version="readers" if only_readers else "update",
+        )
 
     @staticmethod
     def _set_readers(
@@ -400,7 +352,8 @@ class NoteWriter:
             note.is_active = active
             return False
 
-        return self.modify(service, scope, note_id, "restore" if active else "delete", change)
+        action: VersionAction = "restore" if active else "delete"
+        return self.modify(service, scope, note_id, action, change, version=action)
 
     def put(
         self,
@@ -410,12 +363,17 @@ class NoteWriter:
         *,
         sparse: Sequence[dict[str, SparseVector]] | None = None,
         sparse_slots: Sequence[str] = (),
+        version: VersionAction | None = None,
+        new_notes: bool = False,
     ) -> None:
         """Store notes exactly as given (demo data, imports); embeds where no vector is given.
 
         ``sparse`` gives each note's named sparse vectors; a collection created here
-        gets ``sparse_slots``. This bypasses the per-agent rules on purpose: it is how
-        whole stores are loaded, never how an agent writes.
+        gets ``sparse_slots``. ``version`` keeps each write as a version of its note
+        (``import``; None for demo data, which stands for what agents wrote), with the
+        note it replaced unless ``new_notes`` says none existed. This bypasses the
+        per-agent rules on purpose: it is how whole stores are loaded, never how an
+        agent writes.
         """
         if not notes:
             return
@@ -435,4 +393,77 @@ class NoteWriter:
                 for note, vec, extra in zip(notes, given, extras, strict=True)
             ]
             for start in range(0, len(points), PUT_BATCH):
-                service.store.upsert(service.name, points[start : start + PUT_BATCH])
+                batch = points[start : start + PUT_BATCH]
+                replaced: dict[str, dict[str, Any]] = {}
+                if version is not None and not new_notes and service.exists():
+                    ids = [p.id for p in batch]
+                    replaced = {p.id: p.payload for p in service.store.retrieve(service.name, ids)}
+                service.store.upsert(service.name, batch)
+                if version is not None:
+                    changes = [
+                        Change(p.id, version, None, replaced.get(p.id), p.payload) for p in batch
+                    ]
+                    VersionLog(service.store).record(
+                        service.name, changes, self.time.now(), new_notes=new_notes
+                    )
+
+    def revert(
+        self,
+        service: CollectionService,
+        scope: AgentScope,
+        note_id: str,
+        to: int,
+        *,
+        expected_hash: str | None = None,
+    ) -> MemoryNote:
+        """Bring a note back to how version ``to`` left it, as a new version (history is
+        never rewritten, recall counts are never wound back).
+
+        The write rule applies, and the owner's rule when the revert shares or unshares
+        the note or changes its readers; the owner never changes. Refused when the note
+        is already so, or when ``to`` is not a recorded version.
+        """
+        with self.lock:
+            note = read_note(service, scope, note_id)
+            stored = note.to_payload()
+            history = VersionLog(service.store).history(service.name, note_id, stored)
+            target = history.version(to)
+            count = len(history.versions)
+            if target is None:
+                raise InvalidInput(
+                    f"note {note_id} has no version {to}: its versions are 1 to {count}"
+                )
+            if not target.recorded or target.after is None:
+                raise InvalidInput(
+                    f"version {to} of note {note_id} is the note as it is now: nothing to revert"
+                )
+            wanted = target.after
+            changed = changed_fields(snapshot(stored), wanted)
+            if set(changed) & set(ACCESS_FIELDS):
+                rules.require_owner(scope.agent, note, "revert the sharing of")
+            else:
+                rules.require_write(scope.agent, note, "revert")
+            if expected_hash is not None and note.hash != expected_hash:
+                raise StaleNote(note.id, expected_hash, note.hash)
+            if not changed:
+                raise InvalidInput(f"note {note_id} is already as version {to} left it")
+            kept = {key: value for key, value in stored.items() if key in RUNTIME_FIELDS}
+            reverted = MemoryNote.from_payload(note_id, {**kept, **wanted})
+            if reverted.effective_owner != note.effective_owner:
+                raise PermissionDenied(
+                    scope.agent,
+                    note_id,
+                    "revert",
+                    f"version {to} has another owner; owner never changes",
+                )
+            if reverted.is_shared and not scope.has_shared_scope:
+                raise InvalidInput(
+                    f"agent '{scope.agent}' is Mode B: it has no shared scope to revert to"
+                )
+            self.record(reverted, "revert", scope.agent, revertedTo=to)
+            self._store(service, reverted, reembed="content" in changed)
+            after = reverted.to_payload()
+            self._keep(
+                service, Change(note_id, "revert", scope.agent, stored, after, reverted_to=to)
+            )
+        return reverted

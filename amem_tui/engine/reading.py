@@ -8,8 +8,8 @@ unreadable note's existence.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal
 
 import amem_tui.engine.scope as rules
 from amem_tui.engine.collections import CollectionService
@@ -17,6 +17,7 @@ from amem_tui.engine.errors import NotFound
 from amem_tui.engine.models import MemoryNote, NotePage
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.store.filters import Condition, Filter, Match
+from amem_tui.engine.versions import NoteHistory, VersionLog
 
 #: The listings of an agent: its own notes, the shared scope, both (what its searches,
 #: listings and counts hold), and ``get_only``: what it reads only by id (never part of
@@ -52,6 +53,18 @@ def linked(
     return out
 
 
+def readable_ids(service: CollectionService, scope: AgentScope, ids: Iterable[str]) -> set[str]:
+    """Those of ``ids`` that name notes the agent may read (the get rule)."""
+    wanted = sorted(set(ids))
+    if not wanted:
+        return set()
+    return {
+        point.id
+        for point in service.store.retrieve(service.name, wanted)
+        if service.can_read(scope, service.note(point.id, point.payload))
+    }
+
+
 def redact(
     service: CollectionService, scope: AgentScope, notes: Sequence[MemoryNote]
 ) -> list[MemoryNote]:
@@ -59,12 +72,9 @@ def redact(
     that name notes it may not read are left out, and only counted (the extra keys
     ``unreadable_links`` and ``unreadable_conflicts``), so no output reveals that an
     unreadable note exists."""
-    targets = sorted({t for n in notes for t in (*n.links, *n.conflicts_with)})
-    readable: set[str] = set()
-    if targets:
-        for point in service.store.retrieve(service.name, targets):
-            if service.can_read(scope, service.note(point.id, point.payload)):
-                readable.add(point.id)
+    readable = readable_ids(
+        service, scope, {t for n in notes for t in (*n.links, *n.conflicts_with)}
+    )
     out: list[MemoryNote] = []
     for note in notes:
         copy = note.model_copy(deep=True)
@@ -78,6 +88,43 @@ def redact(
                 setattr(copy, field, kept)
                 setattr(copy, extra, len(values) - len(kept))
         out.append(copy)
+    return out
+
+
+def note_history(service: CollectionService, scope: AgentScope, note_id: str) -> NoteHistory:
+    """Every version of a note the agent may read, oldest first, redacted as the note is
+    (links and conflicts to notes it may not read left out and counted)."""
+    note = read_note(service, scope, note_id)
+    history = VersionLog(service.store).history(service.name, note_id, note.to_payload())
+    snaps = [s for v in history.versions for s in (v.before, v.after) if s is not None]
+    named = {t for snap in snaps for key in _REDACTED for t in _ids(snap.get(key))}
+    readable = readable_ids(service, scope, named)
+    for version in history.versions:
+        version.before = _redact_snapshot(version.before, readable)
+        version.after = _redact_snapshot(version.after, readable)
+    return history
+
+
+#: The fields of a snapshot that name other notes, and the count kept of those left out.
+_REDACTED = {"links": "unreadable_links", "conflicts_with": "unreadable_conflicts"}
+
+
+def _ids(value: object) -> list[str]:
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _redact_snapshot(snap: dict[str, Any] | None, readable: set[str]) -> dict[str, Any] | None:
+    if snap is None:
+        return None
+    out = dict(snap)
+    for key, counted in _REDACTED.items():
+        values = out.get(key)
+        if not isinstance(values, list):
+            continue
+        kept = [v for v in values if isinstance(v, str) and v in readable]
+        if len(kept) != len(values):
+            out[key] = kept
+            out[counted] = len(values) - len(kept)
     return out
 
 

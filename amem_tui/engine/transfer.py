@@ -363,12 +363,12 @@ def import_lines(
             return result
         batch.append(again)
         if len(batch) >= IMPORT_BATCH:
-            if not _write(service, writer, batch, new_slots, result):
+            if not _write(service, writer, batch, new_slots, result, replace):
                 return result
             batch = []
             if progress is not None:
                 progress("writing", result.written, len(checked))
-    if batch and not _write(service, writer, batch, new_slots, result):
+    if batch and not _write(service, writer, batch, new_slots, result, replace):
         return result
     if progress is not None:
         progress("writing", result.written, len(checked))
@@ -453,8 +453,10 @@ def _write(
     batch: list[_Valid],
     sparse_slots: list[str],
     result: ImportResult,
+    replace: bool,
 ) -> bool:
-    """Write one batch; False (with the error said) when it failed."""
+    """Write one batch, each note kept as an ``import`` version; False (with the error
+    said) when it failed."""
     total = result.valid
     try:
         writer.put(
@@ -463,6 +465,8 @@ def _write(
             [v.vector for v in batch],
             sparse=[_sparse_vectors(v) for v in batch],
             sparse_slots=sparse_slots,
+            version="import",
+            new_notes=not replace,
         )
     except AmemError as exc:
         result.error = f"{exc} ({_written(result.written, total)})"

@@ -1,7 +1,8 @@
 """Carrying out a recorded run: each change applied as a compare-and-set, safe to repeat.
 
 A run is recorded whole (:class:`~.runlog.RunLog`) before any note changes, then
-applied in batches; each merge's status is written back as it completes. An
+applied in batches; each merge's status is written back as it completes, and each
+note it changed gets a version (``merge``, or ``undo`` in an undo run). An
 interrupted run is finished by :meth:`Applier.resume` with the same result.
 """
 
@@ -20,6 +21,7 @@ from amem_tui.engine.consolidation.runlog import RunLog
 from amem_tui.engine.models import ConsolidationRun, MergeRecord, NoteChange
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.store.base import NoteStore, StoredPoint
+from amem_tui.engine.versions import Change, VersionAction, VersionLog
 
 #: Notes read and changed per step of a run.
 APPLY_BATCH = 32
@@ -34,6 +36,9 @@ class Applier:
         self.store = store
         self.log = log
         self.time = time
+        self.versions = VersionLog(store)
+        #: The note changes of the batch being applied, to keep as versions.
+        self._changed: list[Change] = []
 
     def _apply_merges(
         self,
@@ -56,6 +61,7 @@ class Applier:
                 if on_done is not None and merge.status == "done":
                     on_done(i)
             self.log.write_merges(run, batch)
+            self._keep_versions(run)
             done += len(batch)
             if progress is not None:
                 progress(done, total)
@@ -93,6 +99,7 @@ class Applier:
             change.message = "the note changed since the run was planned"
             return
         new = applied(change, payload)
+        self._changed.append(Change(point.id, "merge", None, payload, new))
         if change.vector is not None:
             self.store.upsert(
                 collection, [StoredPoint(point.id, new, decode_vector(change.vector))]
@@ -116,8 +123,19 @@ class Applier:
                     change.message = "the note no longer exists"
                     continue
                 self._apply_change(run.collection, change, point)
+            self._keep_versions(run)
         if pending:
             self.log.write_links(run)
+
+    def _keep_versions(self, run: ConsolidationRun) -> None:
+        """Keep the notes the batch changed as versions, made by the run's agent."""
+        action: VersionAction = "undo" if run.trigger == "undo" else "merge"
+        changes = [
+            Change(c.note_id, action, run.agent, c.before, c.after, run_id=run.id)
+            for c in self._changed
+        ]
+        self._changed = []
+        self.versions.record(run.collection, changes, self.time.now())
 
     def execute(self, run: ConsolidationRun, progress: Progress | None) -> ConsolidationRun:
         """Apply what is left of a recorded run, then mark it done."""

@@ -13,13 +13,12 @@ import uuid
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from amem_tui.engine.bookkeeping import RUNS_SUFFIX
 from amem_tui.engine.errors import NotFound
 from amem_tui.engine.models import ConsolidationRun, MergeRecord, NoteChange
 from amem_tui.engine.store.base import NoteStore, StoredPoint
 from amem_tui.engine.store.filters import Filter, Match, MatchAny
 
-#: Suffix of the bookkeeping collection that holds the run log of a collection.
-RUNS_SUFFIX = "__amem_runs"
 RUNS_MODEL = "amem-tui/run-log"
 #: Log points written in one store call.
 WRITE_BATCH = 256

@@ -187,9 +187,10 @@ def open_store(backend: str) -> Iterator[QdrantStore]:
 
 
 def snapshot(engine: MemoryEngine) -> dict[str, dict[str, Any]]:
-    """Every stored payload, by collection and id."""
+    """Every stored note's payload, by collection and id (the run logs and versions
+    amem-tui keeps beside the notes are not notes)."""
     out: dict[str, dict[str, Any]] = {}
-    for collection in engine.store.list_collections():
+    for collection in engine.note_collections():
         for point in engine.store.scroll(collection, None, limit=10_000):
             out[point.id] = {"collection": collection, **point.payload}
     return out

@@ -1,0 +1,169 @@
+"""A note's versions: ``versions ID`` lists every change, ``revert ID --to N`` goes back
+to one as a new version.
+
+Versions are what amem-tui wrote, and the changes other tools made between its
+writes (``changed outside amem-tui``, with what the note itself says of them). A
+revert is a write like any other: the write rule, and the owner's rule when it
+changes who reads the note.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from amem_tui.cli.command import Command, UsageError
+from amem_tui.cli.notes import shown
+from amem_tui.cli.output import FLATTEN, TEXT_ONLY, note_text, shorten
+from amem_tui.engine import plain_diff
+from amem_tui.wording import plural
+
+if TYPE_CHECKING:
+    from amem_tui.cli.context import Context
+    from amem_tui.engine import MemoryNote, NoteHistory, NoteVersion
+
+#: Fields a list of versions does not name: they follow from another change.
+_FOLLOWING = {"hash"}
+#: The widest content diff a version's line shows (``--diff`` shows all of it).
+DIFF_WIDTH = 160
+
+
+def versions_arguments(parser: argparse.ArgumentParser) -> None:
+    """``versions ID [--diff]``."""
+    parser.add_argument("id")
+    parser.add_argument(
+        "--diff", action="store_true", help="show each change of the content in full"
+    )
+
+
+@dataclass(frozen=True)
+class VersionsOptions:
+    """``versions``: the note, and whether to show whole content diffs."""
+
+    id: str
+    diff: bool = False
+
+
+@dataclass(frozen=True)
+class VersionList:
+    """A note's versions, oldest first (``history``), and how the text shows them."""
+
+    history: NoteHistory = field(metadata=FLATTEN)
+    full_diff: bool = field(default=False, metadata=TEXT_ONLY)
+
+
+def list_versions(ctx: Context, options: VersionsOptions) -> VersionList:
+    """Every version of a note the agent may read."""
+    view = ctx.engine.agent(ctx.reading_scope())
+    return VersionList(view.versions(options.id), options.diff)
+
+
+def changed_names(version: NoteVersion) -> str:
+    """The fields a version changed, as a list to read."""
+    return ", ".join(name for name in version.changed if name not in _FOLLOWING)
+
+
+def version_line(version: NoteVersion) -> str:
+    """One version: its number, when, who, what it did and the fields it changed."""
+    when = version.at.replace("T", " ")[:19] if version.recorded else "(now)"
+    who = version.agent or ("import" if version.action == "import" else "-")
+    changed = changed_names(version)
+    line = f"  {version.number:>3}  {when:<19}  {who:<10} {version.label}"
+    return f"{line}: {changed}" if changed else line
+
+
+def versions_text(answer: VersionList) -> str:
+    """A heading, then a line per version with its content diff and what is known."""
+    history = answer.history
+    head = (
+        f"note {history.note_id} ({history.collection}): {plural(len(history.versions), 'version')}"
+    )
+    lines = [head]
+    for version in history.versions:
+        lines.append(version_line(version))
+        if "content" in version.changed:
+            diff = plain_diff(version.content_diff())
+            lines.append("       " + (diff if answer.full_diff else shorten(diff, DIFF_WIDTH)))
+        lines.extend(f"       {shorten(fact, 120)}" for fact in version.known)
+    if history.latest is not None and not history.latest.recorded:
+        lines.append(
+            f"  version {history.latest.number} is the note as it is now; "
+            "amem-tui records it when it next writes the note"
+        )
+    return "\n".join(lines)
+
+
+def revert_arguments(parser: argparse.ArgumentParser) -> None:
+    """``revert ID --to N [--expect-hash MD5]``."""
+    parser.add_argument("id")
+    parser.add_argument(
+        "--to", type=int, required=True, metavar="N", help="the version to go back to"
+    )
+    parser.add_argument(
+        "--expect-hash",
+        metavar="MD5",
+        help="refuse if the note changed since it had this hash (its JSON 'hash')",
+    )
+
+
+@dataclass(frozen=True)
+class RevertOptions:
+    """``revert``: the note, the version to go back to, the hash it must still have."""
+
+    id: str
+    to: int
+    expect_hash: str | None = None
+
+
+@dataclass(frozen=True)
+class Reverted:
+    """The note after a revert, and the version the revert was kept as."""
+
+    note: MemoryNote = field(metadata=FLATTEN)
+    reverted_to: int
+    version: int
+    changed: list[str]
+
+
+def revert_note(ctx: Context, options: RevertOptions) -> Reverted:
+    """Bring a note back to how one of its versions left it."""
+    if options.to < 1:
+        raise UsageError("--to must be a version number (1 is the oldest)")
+    scope = ctx.writing_scope()
+    view = ctx.engine.agent(scope)
+    note = view.revert(options.id, options.to, expected_hash=options.expect_hash)
+    latest = view.versions(options.id).latest
+    number = latest.number if latest is not None else 0
+    changed = latest.changed if latest is not None else []
+    return Reverted(shown(ctx, scope, note), options.to, number, changed)
+
+
+def reverted_text(answer: Reverted) -> str:
+    """The note, then what the revert changed and the version it was kept as."""
+    changed = ", ".join(name for name in answer.changed if name not in _FOLLOWING)
+    return (
+        f"{note_text(answer.note)}\n  reverted to version {answer.reverted_to} "
+        f"(kept as version {answer.version}): {changed}"
+    )
+
+
+COMMANDS: tuple[Command[Any, Any], ...] = (
+    Command(
+        "versions",
+        "list a note's versions: every change, who made it, what it changed",
+        handler=list_versions,
+        text=versions_text,
+        arguments=versions_arguments,
+        options=VersionsOptions,
+        reads=True,
+    ),
+    Command(
+        "revert",
+        "bring a note back to one of its versions (as a new version)",
+        handler=revert_note,
+        text=reverted_text,
+        arguments=revert_arguments,
+        options=RevertOptions,
+    ),
+)

@@ -1,0 +1,60 @@
+"""Word-level differences between two texts, for showing what a version changed."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+# Words and single other characters, each with the white space after it (and any
+# leading white space alone): joining the tokens gives the text back exactly, so a
+# diff never loses a space or a line break, and a space alone never counts as kept.
+_TOKEN = re.compile(r"\w+\s*|[^\w\s]\s*|\s+", re.UNICODE)
+
+DiffKind = Literal["same", "added", "removed"]
+
+
+@dataclass(frozen=True)
+class DiffPart:
+    """A run of text that both versions hold (``same``), or only the old or new one."""
+
+    kind: DiffKind
+    text: str
+
+
+def tokens(text: str) -> list[str]:
+    """``text`` as words, spaces and punctuation, in order."""
+    return _TOKEN.findall(text)
+
+
+def word_diff(before: str, after: str) -> list[DiffPart]:
+    """The parts of ``before`` and ``after`` in reading order: what stayed, what went
+    (``removed``) and what came (``added``), a removal before the addition that
+    replaces it. Neighbouring parts of one kind are joined."""
+    old, new = tokens(before), tokens(after)
+    parts: list[DiffPart] = []
+
+    def add(kind: DiffKind, words: list[str]) -> None:
+        text = "".join(words)
+        if not text:
+            return
+        if parts and parts[-1].kind == kind:
+            parts[-1] = DiffPart(kind, parts[-1].text + text)
+        else:
+            parts.append(DiffPart(kind, text))
+
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            add("same", old[i1:i2])
+        else:
+            add("removed", old[i1:i2])
+            add("added", new[j1:j2])
+    return parts
+
+
+def plain_diff(parts: list[DiffPart]) -> str:
+    """A diff as plain text: ``[-removed-]`` and ``{+added+}`` marked inline."""
+    marks = {"same": ("", ""), "removed": ("[-", "-]"), "added": ("{+", "+}")}
+    return "".join(marks[p.kind][0] + p.text + marks[p.kind][1] for p in parts)
