@@ -179,6 +179,35 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         palette=PaletteEntry(24, "Copy the selected note's id", "to the clipboard"),
     ),
     Action(
+        "versions",
+        "V",
+        "toggle_versions",
+        "Versions",
+        key_display="V",
+        show=False,
+        shown_in="detail",
+        footer_rank=4,
+        palette=PaletteEntry(
+            30, "Show the note's versions", "every change, who made it, a word-level diff"
+        ),
+    ),
+    Action(
+        "revert",
+        "R",
+        "revert",
+        "Revert",
+        key_display="R",
+        writes=True,
+        show=False,
+        shown_in="detail",
+        footer_rank=4,
+        palette=PaletteEntry(
+            31,
+            "Revert the note to the chosen version",
+            "in the Versions tab; kept as a new version",
+        ),
+    ),
+    Action(
         "mark",
         "space",
         "toggle_mark",

@@ -1,5 +1,5 @@
 """What the user does to notes: add one, and edit (in a form or in ``$EDITOR``), publish,
-unpublish, delete, restore or copy the subject (the highlighted row; see
+unpublish, delete, restore, revert (to a version) or copy the subject (the highlighted row; see
 :mod:`amem_tui.tui.widgets.panes`).
 
 Each write says first what stops it (the write rule, in the engine's words), then asks
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from amem_tui.engine import AmemError
 from amem_tui.tui.dialogs.confirm import confirm_then
 from amem_tui.tui.messages import ActionDone
 from amem_tui.tui.text import one_line
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
         AgentView,
         MemoryEngine,
         MemoryNote,
+        NoteHistory,
+        NoteVersion,
     )
     from amem_tui.tui.dialogs.note_editor import NoteDraft
 
@@ -40,6 +43,7 @@ ACTIVITY_KINDS: dict[str, ActivityKind] = {
     "unpublish": "unpublished",
     "delete": "deleted",
     "restore": "restored",
+    "revert": "edited",
 }
 
 
@@ -312,5 +316,45 @@ class NoteActions:
                 scope,
                 ACTIVITY_KINDS[action],
                 lambda: write(self.engine.agent(scope), note.id),
+            ),
+        )
+
+    def revert(self, scope: AgentScope, shown: tuple[NoteHistory, NoteVersion] | None) -> None:
+        """Bring the note whose versions the detail's Versions tab shows back to the
+        version highlighted there (asked first, naming both; kept as a new version)."""
+        if shown is None:
+            self._say("Press V to see the note's versions, then choose one to revert to.")
+            return
+        history, version = shown
+        latest = history.latest
+        if not version.recorded or version is latest or latest is None:
+            self._say(f"Version {version.number} is the note as it is now: nothing to revert.")
+            return
+        note_id, now = history.note_id, latest.after or {}
+        try:
+            note = self.engine.agent(scope).get(note_id)
+        except AmemError as exc:
+            self.host.post_message(refusal(exc))
+            return
+        if self._refused(scope, note, "update"):
+            return
+        expected = now.get("hash") if isinstance(now.get("hash"), str) else None
+        label = f"version {version.number}:"
+        confirm_then(
+            self.host.app,
+            f"Revert to version {version.number}?",
+            f"Note {note_id}\n"
+            f"{'now:':<{len(label)}}  {one_line(now.get('content', ''), 60)}\n"
+            f"{label}  {one_line(version.content_after, 60)}\n\n"
+            "The revert is kept as a new version: nothing is rewritten, and it can be "
+            "reverted in turn. Recall counts stay as they are.",
+            "Revert",
+            lambda: self._write(
+                f"Reverted to version {version.number}: note",
+                scope,
+                ACTIVITY_KINDS["revert"],
+                lambda: self.engine.agent(scope).revert(
+                    note_id, version.number, expected_hash=expected
+                ),
             ),
         )

@@ -1,4 +1,5 @@
-"""The detail view: every field of a note, its history, conflicts and links.
+"""The detail view: every field of a note, its history, conflicts and links, and in its
+Versions tab (V) every version of the note.
 
 The view loads the note it is asked to show itself (with the read rule applied),
 and also shows a consolidation run or the hidden matches of a search.
@@ -9,14 +10,15 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from rich.text import Text
 from textual import getters, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import OptionList, Static
+from textual.reactive import reactive
+from textual.widgets import ContentSwitcher, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
@@ -34,6 +36,7 @@ from amem_tui.tui.render import (
     visibility,
 )
 from amem_tui.tui.text import clean, literal, one_line
+from amem_tui.tui.widgets.note_versions import NoteVersions
 from amem_tui.tui.workers import ReportsWorkerFailures
 
 if TYPE_CHECKING:
@@ -43,9 +46,14 @@ if TYPE_CHECKING:
         MemoryEngine,
         MemoryNote,
         MergeRecord,
+        NoteHistory,
+        NoteVersion,
         SearchHit,
         SearchResult,
     )
+
+#: The detail view's tabs: the note's fields, or its versions.
+DetailTab = Literal["note", "versions"]
 
 _SHOWN_APART = {"content", "evolution_history", "links", "conflicts_with"}
 #: Extra keys the engine adds to a note fit to show an agent (counts, never ids).
@@ -65,6 +73,7 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
     DEFAULT_CSS = """
     NoteDetail { border: round $panel-lighten-2; height: 1fr; }
     NoteDetail:focus-within { border: round $accent; }
+    NoteDetail ContentSwitcher { height: 1fr; }
     NoteDetail Horizontal { height: 1fr; }
     NoteDetail #detail-body { width: 2fr; padding: 0 1; }
     NoteDetail #detail-side { width: 1fr; min-width: 30; border-left: solid $panel-lighten-2; }
@@ -91,6 +100,11 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
     link_list = getters.query_one("#links", OptionList)
     link_title = getters.query_one("#links-title", Static)
     body_scroll = getters.query_one("#detail-body", VerticalScroll)
+    tabs = getters.query_one("#detail-tabs", ContentSwitcher)
+    versions = getters.query_one("#versions-tab", NoteVersions)
+
+    #: The tab shown: the note's fields, or its versions (only while a note is shown).
+    tab: reactive[DetailTab] = reactive[DetailTab]("note", init=False)
 
     def __init__(self, engine: MemoryEngine, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -107,16 +121,63 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
         #: The note (and hit) a load is under way for.
         self._loading: tuple[str, SearchHit | None] | None = None
         self._reading = False  # the load under way has stopped waiting and reads the store
+        #: The agent the selected note was loaded as (its versions are read as it too).
+        self.scope: AgentScope | None = None
+        #: The note whose versions the Versions tab shows.
+        self._versions_of: str | None = None
 
     def compose(self) -> ComposeResult:
-        with Horizontal():
-            with VerticalScroll(id="detail-body"):
-                yield Static("", id="detail-text", markup=False)
-            with Vertical(id="detail-side"):
-                with VerticalScroll(id="timeline"):
-                    yield Static("", id="timeline-text", markup=False)
-                yield Static("Links", id="links-title", markup=False)
-                yield OptionList(id="links")
+        with ContentSwitcher(initial="note-tab", id="detail-tabs"):
+            with Horizontal(id="note-tab"):
+                with VerticalScroll(id="detail-body"):
+                    yield Static("", id="detail-text", markup=False)
+                with Vertical(id="detail-side"):
+                    with VerticalScroll(id="timeline"):
+                        yield Static("", id="timeline-text", markup=False)
+                    yield Static("Links", id="links-title", markup=False)
+                    yield OptionList(id="links")
+            yield NoteVersions(self.engine, id="versions-tab")
+
+    # ------------------------------------------------------------------ tabs
+    def toggle_versions(self, scope: AgentScope | None, note_id: str | None) -> str | None:
+        """Show the versions of ``note_id`` (the subject, as ``scope`` sees it), or the
+        note's fields again; what stops it, if anything."""
+        if self.tab == "versions":
+            self.tab = "note"
+            return None
+        if note_id is None or scope is None:
+            return "Select a note first: its versions show here (V)."
+        self.scope, self._versions_of = scope, note_id
+        self.tab = "versions"
+        return None
+
+    def watch_tab(self, tab: DetailTab) -> None:
+        """Show the tab and its title; the versions are read when their tab is shown."""
+        self.tabs.current = f"{tab}-tab"
+        if self.note is not None:
+            self.border_title = self._note_title(self.note)
+        if tab == "versions" and self.scope is not None and self._versions_of is not None:
+            self.versions.load(self.scope, self._versions_of)
+            self.versions.version_list.focus()
+
+    @property
+    def shown_versions(self) -> tuple[NoteHistory, NoteVersion] | None:
+        """The versions shown in the Versions tab and the one highlighted (None while the
+        note's fields show, or before the versions are read)."""
+        if self.tab != "versions":
+            return None
+        history, chosen = self.versions.history, self.versions.chosen
+        return (history, chosen) if history is not None and chosen is not None else None
+
+    def _note_title(self, note: MemoryNote) -> Text:
+        state = "  [soft-deleted]" if not note.active else ""
+        if self.tab == "versions":
+            title = Text(f"Versions of note {self._versions_of or note.id}{state}")
+            title.append("  ·  Note (V)", style="dim")
+        else:
+            title = Text(f"Note {note.id}{state}")
+            title.append("  ·  Versions (V)", style="dim")
+        return title
 
     def _set(
         self,
@@ -140,6 +201,7 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
     def show_message(self, message: str, title: str = "Detail") -> None:
         """An explanation instead of a note."""
         self.note = None
+        self.tab = "note"
         self.border_title = title
         self._set(Text(message, style="italic"))
 
@@ -172,6 +234,7 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
         """
         if self._loading == (note_id, hit):
             return
+        self.scope = scope
         self._loads += 1
         self.note_id = note_id
         self._loading = (note_id, hit)
@@ -248,8 +311,11 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
         """Every field of a note, the reason it is visible, its timeline and links."""
         note = data.note
         self.note = note
-        state = "" if note.active else "  [soft-deleted]"
-        self.border_title = Text(f"Note {note.id}{state}")
+        self.border_title = self._note_title(note)
+        if self.tab == "versions" and self.scope is not None:
+            # Read again: the subject moved on, or the note was written (a revert).
+            self._versions_of = note.id
+            self.versions.load(self.scope, note.id)
         extra = note.model_extra or {}
         hidden_links = _count(extra.get("unreadable_links"))
         hidden_conflicts = _count(extra.get("unreadable_conflicts"))
@@ -324,6 +390,7 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
     def show_run(self, run: ConsolidationRun, hint: str = "") -> None:
         """What a consolidation run merged; its merges listed on the right to undo one."""
         self.note = None
+        self.tab = "note"
         self.border_title = Text(f"Consolidation run {run.id}")
         body = Text()
         kind = "dry run (nothing changed)" if run.dry_run else str(run.trigger)
@@ -369,6 +436,7 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
     def show_hidden(self, result: SearchResult) -> None:
         """Matches the agent cannot see, and why (never their content)."""
         self.note = None
+        self.tab = "note"
         self.border_title = Text(f"Hidden matches for {one_line(result.query, 40)!r}")
         body = Text()
         hidden = result.hidden
