@@ -77,7 +77,7 @@ async def test_a_note_edited_three_times_is_reverted_to_its_first_version() -> N
         await settle(pilot)
         assert engine.agent("main").get(TRIP).content == ORIGINAL
         await until(pilot, lambda: len(rows(detail)) == 5)
-        assert "reverted to version 1" in rows(detail)[0]
+        assert "reverted to 1" in rows(detail)[0]
         history = engine.agent("main").versions(TRIP).versions
         assert [v.action for v in history] == ["outside", "update", "update", "update", "revert"]
 

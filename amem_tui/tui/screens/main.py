@@ -348,17 +348,15 @@ class MainScreen(Screen[None]):
 
     def action_toggle_versions(self) -> None:
         """Show the subject's versions in the detail view, or its fields again."""
-        problem = self.detail_view.toggle_versions(self.scope, self.selected_id)
-        if problem is not None:
+        if problem := self.detail_view.toggle_versions(self.scope, self.selected_id):
             self.app.notify(problem, markup=False)
 
     def action_revert(self) -> None:
-        """Revert the subject to the version chosen in the detail's Versions tab."""
+        """Revert to the version highlighted in the detail's Versions tab (Enter there)."""
         if self.scope is not None:
             self.notes.revert(self.scope, self.detail_view.shown_versions)
 
-    def on_note_versions_revert_chosen(self) -> None:
-        self.action_revert()
+    on_note_versions_revert_chosen = action_revert
 
     def action_add(self) -> None:
         """Write a new note (private by default)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -38,4 +40,4 @@ def test_both_texts_come_back_from_the_diff(before: str, after: str) -> None:
     assert "".join(p.text for p in parts if p.kind != "added") == before
     assert "".join(p.text for p in parts if p.kind != "removed") == after
     assert all(p.text for p in parts)
-    assert all(a.kind != b.kind for a, b in zip(parts, parts[1:], strict=False))
+    assert all(a.kind != b.kind for a, b in itertools.pairwise(parts))
