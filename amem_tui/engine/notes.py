@@ -168,12 +168,13 @@ class NoteWriter:
             )
             vector = service.embed_documents([content])[0]
             payload = note.to_payload()
-            service.store.upsert(service.name, [StoredPoint(note.id, payload, vector)])
             self._keep(service, Change(note.id, "add", scope.agent, None, payload))
+            service.store.upsert(service.name, [StoredPoint(note.id, payload, vector)])
         return note
 
     def _keep(self, service: CollectionService, *changes: Change) -> None:
-        """Keep writes as versions of their notes (after the notes were written)."""
+        """Keep writes as versions of their notes, ahead of writing the notes (a version
+        of a write that then fails is left out when versions are read)."""
         VersionLog(service.store).record(service.name, changes, self.time.now())
 
     def _same_content(
@@ -212,8 +213,8 @@ class NoteWriter:
             reembed = change(scope, note)
             if note.owner != owner_before:  # pragma: no cover - a bug, never a user error
                 raise PermissionDenied(scope.agent, note.id, action, "owner never changes")
-            self._store(service, note, reembed)
             self._keep(service, Change(note.id, version, scope.agent, stored, note.to_payload()))
+            self._store(service, note, reembed)
         return note
 
     @staticmethod
@@ -398,7 +399,6 @@ class NoteWriter:
                 if version is not None and not new_notes and service.exists():
                     ids = [p.id for p in batch]
                     replaced = {p.id: p.payload for p in service.store.retrieve(service.name, ids)}
-                service.store.upsert(service.name, batch)
                 if version is not None:
                     changes = [
                         Change(p.id, version, None, replaced.get(p.id), p.payload) for p in batch
@@ -406,6 +406,7 @@ class NoteWriter:
                     VersionLog(service.store).record(
                         service.name, changes, self.time.now(), new_notes=new_notes
                     )
+                service.store.upsert(service.name, batch)
 
     def revert(
         self,
@@ -461,9 +462,9 @@ class NoteWriter:
                     f"agent '{scope.agent}' is Mode B: it has no shared scope to revert to"
                 )
             self.record(reverted, "revert", scope.agent, revertedTo=to)
-            self._store(service, reverted, reembed="content" in changed)
             after = reverted.to_payload()
             self._keep(
                 service, Change(note_id, "revert", scope.agent, stored, after, reverted_to=to)
             )
+            self._store(service, reverted, reembed="content" in changed)
         return reverted

@@ -10,6 +10,7 @@ import pytest
 
 from amem_tui import cli
 from amem_tui.config import Settings
+from amem_tui.engine.bookkeeping import is_own_bookkeeping
 from amem_tui.engine.embed import TEST_MODEL
 from amem_tui.engine.engine import open_store
 from amem_tui.engine.store.qdrant import QdrantStore
@@ -27,6 +28,7 @@ def stored_contents(folder: Path) -> list[str]:
         return [
             p.payload.get("content")
             for name in store.list_collections()
+            if not is_own_bookkeeping(name)  # the versions kept beside the notes
             for p in store.scroll(name, None, limit=10_000)
         ]
     finally:

@@ -37,8 +37,6 @@ class Applier:
         self.log = log
         self.time = time
         self.versions = VersionLog(store)
-        #: The note changes of the batch being applied, to keep as versions.
-        self._changed: list[Change] = []
 
     def _apply_merges(
         self,
@@ -57,17 +55,16 @@ class Applier:
             current = {p.id: p for p in self.store.retrieve(run.collection, ids)}
             for i in batch:
                 merge = run.merges[i]
-                self._apply_merge(run.collection, merge, current)
+                self._apply_merge(run, merge, current)
                 if on_done is not None and merge.status == "done":
                     on_done(i)
             self.log.write_merges(run, batch)
-            self._keep_versions(run)
             done += len(batch)
             if progress is not None:
                 progress(done, total)
 
     def _apply_merge(
-        self, collection: str, merge: MergeRecord, current: dict[str, StoredPoint]
+        self, run: ConsolidationRun, merge: MergeRecord, current: dict[str, StoredPoint]
     ) -> None:
         for change in merge.changes:
             if change.status != "planned":
@@ -77,7 +74,7 @@ class Applier:
                 change.status = "skipped"
                 change.message = "the note no longer exists"
             else:
-                self._apply_change(collection, change, point)
+                self._apply_change(run, change, point)
             if change.role == "keeper" and change.status == "skipped":
                 merge.status = "skipped"
                 merge.message = f"keeper {change.note}: {change.message}"
@@ -88,7 +85,8 @@ class Applier:
                 return
         merge.status = "done"
 
-    def _apply_change(self, collection: str, change: NoteChange, point: StoredPoint) -> None:
+    def _apply_change(self, run: ConsolidationRun, change: NoteChange, point: StoredPoint) -> None:
+        collection = run.collection
         payload = point.payload
         if change_is_done(change, payload):
             change.status = "done"
@@ -99,7 +97,7 @@ class Applier:
             change.message = "the note changed since the run was planned"
             return
         new = applied(change, payload)
-        self._changed.append(Change(point.id, "merge", None, payload, new))
+        self._keep_version(run, Change(point.id, "merge", None, payload, new))
         if change.vector is not None:
             self.store.upsert(
                 collection, [StoredPoint(point.id, new, decode_vector(change.vector))]
@@ -122,20 +120,15 @@ class Applier:
                     change.status = "skipped"
                     change.message = "the note no longer exists"
                     continue
-                self._apply_change(run.collection, change, point)
-            self._keep_versions(run)
+                self._apply_change(run, change, point)
         if pending:
             self.log.write_links(run)
 
-    def _keep_versions(self, run: ConsolidationRun) -> None:
-        """Keep the notes the batch changed as versions, made by the run's agent."""
+    def _keep_version(self, run: ConsolidationRun, change: Change) -> None:
+        """Keep a note's change as a version made by the run's agent, ahead of writing it."""
         action: VersionAction = "undo" if run.trigger == "undo" else "merge"
-        changes = [
-            Change(c.note_id, action, run.agent, c.before, c.after, run_id=run.id)
-            for c in self._changed
-        ]
-        self._changed = []
-        self.versions.record(run.collection, changes, self.time.now())
+        kept = Change(change.note_id, action, run.agent, change.before, change.after, run_id=run.id)
+        self.versions.record(run.collection, [kept], self.time.now())
 
     def execute(self, run: ConsolidationRun, progress: Progress | None) -> ConsolidationRun:
         """Apply what is left of a recorded run, then mark it done."""

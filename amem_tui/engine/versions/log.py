@@ -6,6 +6,11 @@ and the notes' payloads stay exactly as openclaw-amem and mem0 read them): one p
 per change, keyed by note id. A change another tool made since amem-tui last wrote a
 note is found when amem-tui writes it next (the note no longer matches the last
 recorded version) and recorded then as an ``outside`` version, before the new one.
+
+A version is written ahead of the change it records, so a write that fails half-way
+leaves a version of a change that never happened, never a change without its version.
+Such a version is told by its digests (the note after it is still as it was before
+it) and left out wherever versions are read (:func:`applied`).
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ KNOWN_SHOWN = 8
 #: may keep its words and still have absorbed the notes merged into it.
 KEPT_UNCHANGED = frozenset({"merge", "undo"})
 _POINT_IDS = uuid.UUID("5b0c7a36-1f0e-4d57-9a8e-0d2f3c4b5a69")
-_HEAD_FIELDS = ("note_id", "seq", "at", "after_digest")
+_HEAD_FIELDS = ("note_id", "seq", "at", "before_digest", "after_digest")
 
 
 def versions_collection(collection: str) -> str:
@@ -56,16 +61,47 @@ class Change:
 
 @dataclass(frozen=True)
 class _Head:
-    """The newest recorded version of a note, as far as recording needs it."""
+    """A recorded version of a note, as far as recording needs it."""
 
     point_id: str
     seq: int
     at: str
+    before_digest: str
     after_digest: str
+
+    @classmethod
+    def of(cls, point: StoredPoint) -> _Head:
+        payload = point.payload
+        return cls(
+            point.id,
+            int(payload.get("seq", 0)),
+            str(payload.get("at", "")),
+            str(payload.get("before_digest", "")),
+            str(payload.get("after_digest", "")),
+        )
 
 
 def _order(point: StoredPoint) -> tuple[int, str, str]:
     return int(point.payload.get("seq", 0)), str(point.payload.get("at", "")), point.id
+
+
+def applied(digests: Sequence[tuple[str, str]], current: str) -> list[int]:
+    """Which of a note's versions, oldest first as ``(before, after)`` digests, recorded
+    a change that happened, the note being ``current`` now ("" for no note).
+
+    Each version's ``after`` is what the next one found (``before``), or the note as it
+    is. One whose ``after`` was never seen while its ``before`` still was, was written
+    ahead of a write that failed: it is left out.
+    """
+    kept: list[int] = []
+    following = current
+    for index in range(len(digests) - 1, -1, -1):
+        before, after = digests[index]
+        if after != following and before == following and before != after:
+            continue
+        kept.append(index)
+        following = before
+    return kept[::-1]
 
 
 def known_changes(payload: Mapping[str, Any], since: str | None) -> list[str]:
@@ -106,20 +142,24 @@ class VersionLog:
         self.store.ensure_collection(name, 1, VERSIONS_MODEL, ("note_id",))
         return name
 
-    def _heads(self, log: str, note_ids: Iterable[str]) -> dict[str, _Head]:
+    def _chains(self, log: str, note_ids: Iterable[str]) -> dict[str, list[_Head]]:
+        """Every recorded version of these notes, oldest first (digests only)."""
         ids = sorted(set(note_ids))
-        heads: dict[str, tuple[tuple[int, str, str], _Head]] = {}
+        points: dict[str, list[StoredPoint]] = {}
         for start in range(0, len(ids), WRITE_BATCH):
             flt = Filter(must=(MatchAny("note_id", tuple(ids[start : start + WRITE_BATCH])),))
             for point in self.store.scan(log, flt, fields=_HEAD_FIELDS):
-                key = _order(point)
-                note_id = str(point.payload.get("note_id"))
-                if note_id not in heads or key > heads[note_id][0]:
-                    head = _Head(
-                        point.id, key[0], key[1], str(point.payload.get("after_digest", ""))
-                    )
-                    heads[note_id] = (key, head)
-        return {note_id: head for note_id, (_, head) in heads.items()}
+                points.setdefault(str(point.payload.get("note_id")), []).append(point)
+        return {
+            note_id: [_Head.of(p) for p in sorted(found, key=_order)]
+            for note_id, found in points.items()
+        }
+
+    @staticmethod
+    def _head(chain: Sequence[_Head], current: str) -> _Head | None:
+        """The newest version of a chain that recorded a change that happened."""
+        kept = applied([(h.before_digest, h.after_digest) for h in chain], current)
+        return chain[kept[-1]] if kept else None
 
     def _after_of(self, log: str, head: _Head) -> Snapshot | None:
         points = self.store.retrieve(log, [head.point_id])
@@ -129,7 +169,9 @@ class VersionLog:
     def record(
         self, collection: str, changes: Sequence[Change], at: str, *, new_notes: bool = False
     ) -> None:
-        """Keep ``changes`` as new versions of their notes, all made at ``at``.
+        """Keep ``changes`` as new versions of their notes, all made at ``at``: called
+        before the notes are written (a version of a write that then fails is left out
+        when versions are read).
 
         A note that no longer matches its last recorded version (or that amem-tui never
         wrote) first gets an ``outside`` version: the change another tool made.
@@ -139,7 +181,8 @@ class VersionLog:
         if not changes:
             return
         log = self._log(collection)
-        heads = {} if new_notes else self._heads(log, (c.note_id for c in changes))
+        chains = {} if new_notes else self._chains(log, (c.note_id for c in changes))
+        heads: dict[str, _Head | None] = {}
         points: list[StoredPoint] = []
         for change in changes:
             before = snapshot(change.before) if change.before is not None else None
@@ -150,8 +193,11 @@ class VersionLog:
                 and change.action not in KEPT_UNCHANGED
             ):
                 continue  # only what a use changes (a recall count, the history)
-            head = heads.get(change.note_id)
-            seq = head.seq if head is not None else 0
+            if change.note_id not in heads:
+                heads[change.note_id] = self._head(chains.get(change.note_id, []), digest(before))
+            head = heads[change.note_id]
+            seq = max((h.seq for h in chains.get(change.note_id, [])), default=0)
+            seq = max(seq, head.seq if head is not None else 0)
             if before is not None and (head is None or head.after_digest != digest(before)):
                 earlier = self._after_of(log, head) if head is not None else None
                 seq += 1
@@ -180,7 +226,9 @@ class VersionLog:
             point = self._point(collection, version, seq)
             points.append(point)
             # A batch may change one note twice (a merge's keeper and its links).
-            heads[change.note_id] = _Head(point.id, seq, at, digest(after))
+            recorded = _Head(point.id, seq, at, digest(before), digest(after))
+            heads[change.note_id] = recorded
+            chains.setdefault(change.note_id, []).append(recorded)
         for start in range(0, len(points), WRITE_BATCH):
             self.store.upsert(log, points[start : start + WRITE_BATCH])
 
@@ -188,19 +236,27 @@ class VersionLog:
     def _point(collection: str, version: NoteVersion, seq: int) -> StoredPoint:
         after_digest = digest(version.after)
         key = f"{collection}/{version.note_id}/{seq}/{version.at}/{after_digest}"
-        payload = version.model_dump(mode="json", exclude={"number", "recorded"})
-        payload.update(kind="version", seq=seq, after_digest=after_digest)
+        payload = version.model_dump(mode="json", exclude={"number", "recorded", "label"})
+        payload.update(
+            kind="version", seq=seq, before_digest=digest(version.before), after_digest=after_digest
+        )
         return StoredPoint(str(uuid.uuid5(_POINT_IDS, key)), payload, [1.0])
 
-    def load(self, collection: str, note_id: str) -> list[NoteVersion]:
-        """The recorded versions of a note, oldest first, numbered from 1."""
+    def load(
+        self, collection: str, note_id: str, current: Mapping[str, Any] | None = None
+    ) -> list[NoteVersion]:
+        """The recorded versions of a note that is ``current`` now (its stored payload),
+        oldest first, numbered from 1; versions of writes that failed are left out."""
         log = versions_collection(collection)
         if self.store.collection_info(log) is None:
             return []
         points = sorted(self.store.scan(log, Filter(must=(Match("note_id", note_id),))), key=_order)
+        heads = [_Head.of(p) for p in points]
+        now = digest(snapshot(current)) if current is not None else ""
+        kept = applied([(h.before_digest, h.after_digest) for h in heads], now)
         versions = []
-        for number, point in enumerate(points, start=1):
-            version = NoteVersion.model_validate(point.payload)
+        for number, index in enumerate(kept, start=1):
+            version = NoteVersion.model_validate(points[index].payload)
             version.number = number
             versions.append(version)
         return versions
@@ -211,7 +267,7 @@ class VersionLog:
         """Every version of a note, with the note as stored now (``current``): when it
         no longer matches the last recorded version, an unrecorded ``outside`` version
         ends the list (and stands alone for a note amem-tui never wrote)."""
-        versions = self.load(collection, note_id)
+        versions = self.load(collection, note_id, current)
         if current is not None:
             now = snapshot(current)
             last = versions[-1] if versions else None

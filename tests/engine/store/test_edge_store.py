@@ -96,7 +96,7 @@ def test_metadata_file_beside_the_shard_and_notes_survive_reopening(tmp_path: Pa
     assert meta["vector_size"] == 64
     assert meta["metadata"]["embedding_model"] == HashEmbedder().model_name
     reopened = EdgeStore(tmp_path / "s")
-    assert reopened.list_collections() == ["amem_notes"]
+    assert reopened.list_collections() == ["amem_notes", "amem_notes__amem_versions"]
     info = reopened.collection_info("amem_notes")
     assert info is not None and info.embedding_model == HashEmbedder().model_name
     assert info.points_count == 1 and info.vector_size == 64

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from amem_tui.engine.bookkeeping import is_own_bookkeeping
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.errors import ModelUnavailable, StoreUnavailable
 from amem_tui.engine.store.qdrant import QdrantStore
@@ -80,6 +81,8 @@ def test_server_that_hangs_during_a_session() -> None:
 
 # ------------------------------------------------------- a flaky store, real data
 def _state(store: FlakyStore) -> dict[str, dict[str, str]]:
+    """Every note as stored (the versions amem-tui keeps beside them are checked apart:
+    a version is written ahead of its change, and one whose write failed is left out)."""
     inner = store.inner
     return {
         name: {
@@ -87,6 +90,16 @@ def _state(store: FlakyStore) -> dict[str, dict[str, str]]:
             for p in inner.scroll(name, None, limit=10_000)
         }
         for name in inner.list_collections()
+        if not is_own_bookkeeping(name)
+    }
+
+
+def _versions(engine: MemoryEngine) -> dict[str, list[tuple[str, list[str]]]]:
+    """What each of main's notes' versions say, as the agent reads them."""
+    main = engine.agent("main")
+    return {
+        note.id: [(v.action, v.changed) for v in main.versions(note.id).versions]
+        for note in main.list_notes("all", include_inactive=True).notes
     }
 
 
@@ -144,7 +157,7 @@ def test_a_fault_at_any_call_leaves_no_half_done_write(op: str) -> None:
         engine = make_engine(store)  # type: ignore[arg-type]
         target = engine.agent("main").add("Private note of main about the deploy window")
         engine.agent("sandbox").add("Sandbox note in its own Mode B collection")
-        before = _state(store)
+        before, versions = _state(store), _versions(engine)
         store.fail_after = budget
         try:
             OPERATIONS[op](engine, target.id)
@@ -155,6 +168,7 @@ def test_a_fault_at_any_call_leaves_no_half_done_write(op: str) -> None:
         if not failed:
             return
         assert _state(store) == before, (op, budget)  # nothing half-written
+        assert _versions(engine) == versions, (op, budget)  # no version of it either
         OPERATIONS[op](engine, target.id)  # again, with the store back: it works
         assert _state(store) != before
     pytest.fail(f"{op} never finished within the call budget")
