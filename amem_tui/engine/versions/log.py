@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import uuid
+import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +39,11 @@ KNOWN_SHOWN = 8
 KEPT_UNCHANGED = frozenset({"merge", "undo"})
 _POINT_IDS = uuid.UUID("5b0c7a36-1f0e-4d57-9a8e-0d2f3c4b5a69")
 _HEAD_FIELDS = ("note_id", "seq", "at", "before_digest", "after_digest")
+
+
+#: The version collections this process made sure exist, per store: asking a store
+#: for a collection's facts counts its points, which an import would pay per batch.
+_ENSURED: weakref.WeakKeyDictionary[NoteStore, set[str]] = weakref.WeakKeyDictionary()
 
 
 def versions_collection(collection: str) -> str:
@@ -139,7 +145,10 @@ class VersionLog:
 
     def _log(self, collection: str) -> str:
         name = versions_collection(collection)
-        self.store.ensure_collection(name, 1, VERSIONS_MODEL, ("note_id",))
+        ensured = _ENSURED.setdefault(self.store, set())
+        if name not in ensured:
+            self.store.ensure_collection(name, 1, VERSIONS_MODEL, ("note_id",))
+            ensured.add(name)
         return name
 
     def _chains(self, log: str, note_ids: Iterable[str]) -> dict[str, list[_Head]]:
@@ -229,8 +238,13 @@ class VersionLog:
             recorded = _Head(point.id, seq, at, digest(before), digest(after))
             heads[change.note_id] = recorded
             chains.setdefault(change.note_id, []).append(recorded)
-        for start in range(0, len(points), WRITE_BATCH):
-            self.store.upsert(log, points[start : start + WRITE_BATCH])
+        try:
+            for start in range(0, len(points), WRITE_BATCH):
+                self.store.upsert(log, points[start : start + WRITE_BATCH])
+        except Exception:
+            # Made sure of again by the next write (another process may have dropped it).
+            _ENSURED.get(self.store, set()).discard(log)
+            raise
 
     @staticmethod
     def _point(collection: str, version: NoteVersion, seq: int) -> StoredPoint:
