@@ -19,15 +19,23 @@ Each figure is given as min / median / max with its ratio (of medians) to the se
 process. Usage:
 
     python bench/overview.py --store FOLDER [--agent main] [--runs 5] [--builds 5]
+        [--against CHECKOUT]
 
 ``--builds N`` also times the overview's builds (the first figures, every count, the
-complete figures) in one process, alternated N times.
+complete figures) in one process, alternated N times, each counted afresh (the
+engine keeps counts while a collection's revision stays: that is timed apart, as
+"kept").
+
+``--against CHECKOUT`` runs every figure twice, alternated: with this code and with the
+code of another checkout of amem_tui (put first on ``PYTHONPATH``), so a change is
+measured against what it replaces on the same machine at the same time.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import statistics
 import subprocess
@@ -46,10 +54,10 @@ from terminal import TerminalApp, environment  # noqa: E402
 COUNTED = re.compile(r"\d+ agents · [\d,]+ points")
 
 
-def run(command: list[str]) -> float:
+def run(command: list[str], env: dict[str, str] | None = None) -> float:
     """Seconds the whole process took (it must succeed)."""
     began = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     took = time.perf_counter() - began
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed ({done.returncode}): {done.stderr.strip()}")
@@ -66,10 +74,13 @@ def spread(samples: list[float]) -> dict[str, Any]:
     }
 
 
-def overview_in_app(exe: str, store: Path, agent: str, size: tuple[int, int]) -> dict[str, float]:
-    """One app start: seconds from pressing ``o`` to the first figures and to the last."""
+def overview_in_app(
+    exe: str, store: Path, agent: str, size: tuple[int, int], code: str | None = None
+) -> dict[str, float]:
+    """One app start: seconds from pressing ``o`` to the first figures and to the last
+    (``code``: a checkout whose amem_tui runs instead)."""
     command = [exe, "--store", str(store), "--agent", agent]
-    app = TerminalApp(command, size=size, env=environment())
+    app = TerminalApp(command, size=size, env=environment(PYTHONPATH=code or ""))
     app.start()
     out: dict[str, float] = {}
     try:
@@ -91,13 +102,19 @@ def overview_in_app(exe: str, store: Path, agent: str, size: tuple[int, int]) ->
 
 
 #: The builds timed in one process by ``--builds``: (label, keyword arguments).
-BUILDS = (
+BUILDS: tuple[tuple[str, dict[str, bool]], ...] = (
     (
         "counted_stats(history=False, quick=True): the first figures",
         {"history": False, "quick": True},
     ),
-    ("counted_stats(history=False): every count", {"history": False}),
-    ("counted_stats(complete=True): with the malformed points and the history", {"complete": True}),
+    (
+        "counted_stats(complete=True, history=False, recalls=False): the second stage",
+        {"complete": True, "history": False, "recalls": False},
+    ),
+    (
+        "counted_stats(complete=True): with what gets recalled and the history",
+        {"complete": True},
+    ),
 )
 
 
@@ -109,15 +126,32 @@ def builds_in_process(store: Path, rounds: int) -> dict[str, Any]:
     engine = MemoryEngine(Settings(store_path=store))
     engine.agents()
     times: dict[str, list[float]] = {label: [] for label, _ in BUILDS}
+    kept = "counted_stats(complete=True) again: kept (no collection written)"
+    times[kept] = []
     try:
         for _ in range(rounds):
             for label, how in BUILDS:
+                engine._count_cache = None  # counted afresh: the store asked every time
                 began = time.perf_counter()
-                engine.counted_stats(**how)  # type: ignore[arg-type]
+                engine.counted_stats(**how)
                 times[label].append(time.perf_counter() - began)
+            began = time.perf_counter()
+            engine.counted_stats(complete=True)
+            times[kept].append(time.perf_counter() - began)
     finally:
         engine.close()
     return {label: spread(samples) for label, samples in times.items()}
+
+
+def measure(exe: str, store: Path, agent: str, query: str, code: str | None) -> dict[str, float]:
+    """One round of every process figure (``code``: another checkout's amem_tui)."""
+    env = {**os.environ, "PYTHONPATH": code} if code else None
+    base = [exe, "--store", str(store)]
+    return {
+        "search_process_s": run([*base, "--agent", agent, "search", query], env),
+        "stats_process_s": run([*base, "stats"], env),
+        "stats_check_process_s": run([*base, "stats", "--check"], env),
+    }
 
 
 def main() -> None:
@@ -130,43 +164,48 @@ def main() -> None:
     parser.add_argument(
         "--builds", type=int, default=0, help="also time the builds in one process, N rounds"
     )
+    parser.add_argument(
+        "--against", default=None, help="another checkout of amem_tui, timed alternated"
+    )
     args = parser.parse_args()
     exe = str(Path(sys.executable).with_name("amem-tui"))
     queries = corpus.generate(10).queries
-    base = [exe, "--store", str(args.store)]
-    search: list[float] = []
-    stats: list[float] = []
-    checked: list[float] = []
-    run([*base, "--agent", args.agent, "search", queries[0]])  # the saved index caught up
+    codes: dict[str, str | None] = {"this code": None}
+    if args.against:
+        codes[f"against {args.against}"] = str(Path(args.against).resolve())
+    run([exe, "--store", str(args.store), "--agent", args.agent, "search", queries[0]])
+    samples: dict[str, dict[str, list[float]]] = {name: {} for name in codes}
     for i in range(args.runs):  # alternated: each sees the same machine load
-        search.append(run([*base, "--agent", args.agent, "search", queries[i % len(queries)]]))
-        stats.append(run([*base, "stats"]))
-        checked.append(run([*base, "stats", "--check"]))
+        for name, code in codes.items():
+            query = queries[i % len(queries)]
+            for key, took in measure(exe, args.store, args.agent, query, code).items():
+                samples[name].setdefault(key, []).append(took)
     width, height = (int(x) for x in args.size.split("x"))
-    shown = [
-        overview_in_app(exe, args.store, args.agent, (width, height)) for _ in range(args.runs)
-    ]
+    for _ in range(args.runs):
+        for name, code in codes.items():
+            shown = overview_in_app(exe, args.store, args.agent, (width, height), code)
+            for key in ("first_s", "complete_s"):
+                samples[name].setdefault(f"overview_{key}", []).append(shown[key])
     in_process = builds_in_process(args.store, args.builds) if args.builds else {}
-    floor = statistics.median(search)
-    figures: dict[str, Any] = {
-        "search_process_s": spread(search),
-        "stats_process_s": spread(stats),
-        "stats_check_process_s": spread(checked),
-        "overview_first_s": spread([s["first_s"] for s in shown]),
-        "overview_complete_s": spread([s["complete_s"] for s in shown]),
-    }
-    for name in ("stats_process_s", "stats_check_process_s", "overview_complete_s"):
-        figures[name]["to_search"] = figures[name]["median"] / floor
+    report: dict[str, Any] = {}
+    for name, found in samples.items():
+        figures = {key: spread(values) for key, values in found.items()}
+        floor = figures["search_process_s"]["median"]
+        for key in ("stats_process_s", "stats_check_process_s", "overview_complete_s"):
+            figures[key]["to_search"] = figures[key]["median"] / floor
+        report[name] = figures
     if args.json:
-        print(json.dumps({**figures, "builds_in_process_s": in_process}))
+        print(json.dumps({**report, "builds_in_process_s": in_process}))
         return
     print(f"stats and the overview against a CLI search process, store {args.store}")
-    for name, row in figures.items():
-        ratio = f"  {row['to_search']:.2f}x the search process" if "to_search" in row else ""
-        print(
-            f"  {name:24} min {row['min']:.2f} s  median {row['median']:.2f} s  "
-            f"max {row['max']:.2f} s{ratio}"
-        )
+    for name, figures in report.items():
+        print(f" {name}:")
+        for key, row in figures.items():
+            ratio = f"  {row['to_search']:.2f}x the search process" if "to_search" in row else ""
+            print(
+                f"  {key:24} min {row['min']:.2f} s  median {row['median']:.2f} s  "
+                f"max {row['max']:.2f} s{ratio}"
+            )
     for label, row in in_process.items():
         print(
             f"  in process: {label}: min {row['min'] * 1000:.0f} ms, "

@@ -284,6 +284,22 @@ class CollectionService:
             return None
         return cache.consolidated_ids(info.points_count)
 
+    def recall_figures(self, scope: AgentScope, limit: int) -> tuple[int, list[str]] | None:
+        """Of the notes the agent's searches see: how many were never recalled, and the
+        ids of the ``limit`` most recalled (ties in id order), from the note index (None
+        where there is none)."""
+        cache = self._index_cache()
+        info = self.info()
+        if cache is None or info is None:
+            return None
+
+        def visible(note: NoteAccess) -> bool:
+            return self.visible_because(scope, note) is not None
+
+        key = ("recalls", scope.agent, scope.mode, scope.collection, scope.namespace or "")
+        selection = cache.select(info.points_count, visible, key)
+        return selection.index.most_retrieved(selection, limit)
+
     def malformed_note_ids(self) -> list[str] | None:
         """Ids of the points that read as malformed, from the note index (None where there
         is none: only a read of every note finds them)."""

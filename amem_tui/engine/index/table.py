@@ -403,6 +403,18 @@ class NoteIndex:
         bad = np.isin(self.records.access, np.asarray(codes, dtype=np.int32))
         return self.ids.many(np.flatnonzero(bad).tolist())
 
+    def most_retrieved(self, selection: Selection, limit: int) -> tuple[int, list[str]]:
+        """Of a selection's notes: how many were never retrieved (``retrieval_count``
+        below 1), and the ids of the ``limit`` most retrieved, most first (ties in the
+        store's id order)."""
+        counts = self.records.retrievals[selection.positions]
+        retrieved = selection.positions[counts >= 1]
+        never = len(selection.positions) - len(retrieved)
+        values = self.records.retrievals[retrieved]
+        keys = self.order[:, retrieved]
+        best = retrieved[np.lexsort((keys[2], keys[1], keys[0], -values))][:limit]
+        return never, self.ids.many(best.tolist())
+
     def select(self, keep: Keep) -> Selection:
         """The live notes whose record ``keep`` accepts.
 

@@ -54,7 +54,7 @@ from amem_tui.engine.stats.figures import (
     monday,
     written_week,
 )
-from amem_tui.engine.stats.recall import count_recalls
+from amem_tui.engine.stats.recall import RecallSource, RecallTally, count_recalls
 from amem_tui.engine.stats.scan import ReadCollection, count_note
 from amem_tui.engine.store.base import NoteStore
 from amem_tui.engine.store.filters import Before, Filter, HasId, Since
@@ -88,6 +88,7 @@ class _Counting:
     ``left_out`` (the malformed ones, judged one by one instead) are never counted."""
 
     def __init__(self, service: CollectionService, left_out: Sequence[str] = ()) -> None:
+        self.service = service
         self.store: NoteStore = service.store
         self.name = service.real_name
         self.indexed = self.store.indexed_fields(self.name)
@@ -218,10 +219,10 @@ def _fill(
     collection: CollectionStats,
     how: Counting,
     cache: CountCache | None,
-) -> Counter[str]:
+) -> tuple[Counter[str], RecallSource]:
     """Count one collection's figures for its readers (see :class:`Counting`), each part
     kept in ``cache`` while the collection's revision stays; returns its shared scope
-    by owner."""
+    by owner, and where its recall figures came from ("": not counted)."""
     revision = counting.store.revision(counting.name)
     scopes = tuple(scope for scope, _ in readers)
 
@@ -235,21 +236,22 @@ def _fill(
         key("first"), readers, FIRST_FIELDS, lambda: _fill_first(counting, readers)
     )
     collection.points = points
+    source: RecallSource = ""
     if not how.quick:
         cache.part(key("rest"), readers, REST_FIELDS, lambda: _fill_rest(counting, readers))
         if how.recalls:
-            cache.part(
-                key("recalls"),
+            source = cache.part(
+                key(f"recalls {how.complete}"),
                 readers,
                 RECALL_FIGURES,
                 lambda: count_recalls(
-                    counting.store, counting.name, readers, counting.left_out_ids
+                    counting.service, readers, counting.left_out_ids, how.complete
                 ),
             )
     unowned = shared - sum(shares.values())
     if unowned:
         shares["(no owner)"] = unowned
-    return shares
+    return shares, source
 
 
 @dataclass(frozen=True)
@@ -297,15 +299,20 @@ def count_stats(
     complete = complete and not quick  # the malformed points add to every figure
     how = Counting(complete, quick, recalls and not quick)
     found_all = complete
+    recalled_all = how.recalls
     for name, (service, readers) in entries.items():
         collection = CollectionStats(name=name, format=service.format)
         out.collections.append(collection)
         malformed = service.malformed_note_ids() if complete else None
         found_all = found_all and malformed is not None
         counting = _Counting(service, malformed or ())
-        shares.update(_fill(counting, readers, collection, how, cache))
+        owners, source = _fill(counting, readers, collection, how, cache)
+        shares.update(owners)
+        recalled_all = recalled_all and source != ""
         if malformed:
-            entry = ReadCollection(service, readers)
+            # The note index's recall figures hold the malformed notes already.
+            tally = RecallTally(counting=source != "note index")
+            entry = ReadCollection(service, readers, tally)
             for point in service.store.retrieve(service.real_name, malformed):
                 count_note(entry, service.note(point.id, point.payload), collection, shares)
             entry.recalls.finish([figures for _, figures in readers])
@@ -313,11 +320,12 @@ def count_stats(
     out.pending = [] if found_all else list(SCAN_ONLY)
     if quick:
         out.pending = [*COUNTED_LATER, *out.pending]
-    elif not how.recalls:
+    elif not recalled_all:
         out.pending = [*RECALL_FIGURES, *out.pending]
-    if not how.recalls:  # what the malformed points alone added means nothing yet
+    if not recalled_all:  # what the malformed points alone added means nothing yet
         for figures in out.agents:
-            figures.never_recalled, figures.most_recalled = 0, []
+            if figures.never_recalled is not None:
+                figures.never_recalled, figures.most_recalled = 0, []
     finish(out)
     if history is None:
         out.pending += HISTORY_FIGURES

@@ -22,7 +22,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import islice
+from typing import Literal
 
+from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.models import SHARED, MemoryNote
 from amem_tui.engine.scope import AgentScope, active_filter, read_filter
 from amem_tui.engine.stats.figures import MOST_RECALLED, AgentStats, RecalledNote
@@ -42,22 +44,39 @@ def recalled(flt: Filter | None) -> Filter:
     return Filter(must=(RECALLED,) if flt is None else (flt, RECALLED))
 
 
+#: Where a collection's recall figures came from: its store's index on the count, its
+#: note index (the malformed points included), a read of the recalled notes, or nowhere
+#: yet (left ``pending``).
+RecallSource = Literal["store", "note index", "read", ""]
+
+
 def count_recalls(
-    store: NoteStore,
-    collection: str,
+    service: CollectionService,
     readers: list[tuple[AgentScope, AgentStats]],
     left_out: HasId | None = None,
-) -> None:
-    """Fill each agent's recall figures of one openclaw-amem collection from the store;
-    each agent's ``visible`` must be filled already. ``left_out`` matches the points the
-    counts leave out (the malformed ones, where they are known)."""
+    complete: bool = False,
+) -> RecallSource:
+    """Fill each agent's recall figures of one openclaw-amem collection; each agent's
+    ``visible`` must be filled already. ``left_out`` matches the points the counts leave
+    out (the malformed ones, where they are known).
+
+    Where ``retrieval_count`` has no index in the store (a collection made before it had
+    one, or by another tool), only a ``complete`` count finds the figures: from the note
+    index where the store keeps one (as for the malformed points), else by a read of
+    the recalled notes; otherwise they are left for later (returns "").
+    """
+    store, collection = service.store, service.real_name
 
     def counted(flt: Filter) -> Filter:
         return flt if left_out is None else Filter(must=(flt,), must_not=(left_out,))
 
     if store.indexed_fields(collection).get(RECALL_COUNT) not in ORDERED_INDEXES:
+        if not complete:
+            return ""
+        if _from_note_index(service, readers):
+            return "note index"
         _read_recalled(store, collection, readers, counted(recalled(active_filter())))
-        return
+        return "read"
     mode_a = [pair for pair in readers if pair[0].mode == "A"]
     every = counted(recalled(active_filter()))
     by_agent = store.facet(collection, "agent_id", every) if mode_a else {}
@@ -71,6 +90,30 @@ def count_recalls(
         figures.most_recalled = most_recalled(
             store, collection, counted(recalled(read_filter(scope)))
         )
+    return "store"
+
+
+def _from_note_index(
+    service: CollectionService, readers: list[tuple[AgentScope, AgentStats]]
+) -> bool:
+    """The recall figures from the note index (the malformed notes judged with the rest),
+    and the rows of the most recalled notes read by id; False where there is none."""
+    found = []
+    for scope, figures in readers:
+        answer = service.recall_figures(scope, MOST_RECALLED)
+        if answer is None:
+            return False
+        found.append((figures, *answer))
+    wanted = list(dict.fromkeys(i for _, _, ids in found for i in ids))
+    rows = {p.id: p.payload for p in service.store.retrieve(service.real_name, wanted)}
+    for figures, never, ids in found:
+        figures.never_recalled = never
+        figures.most_recalled = [
+            RecalledNote.from_payload(i, {k: rows[i].get(k) for k in ROW_FIELDS})
+            for i in ids
+            if i in rows
+        ]
+    return True
 
 
 def _read_recalled(
@@ -141,10 +184,12 @@ class RecallTally:
 
     #: Per agent's figures (by object id): the notes that may be among its most recalled.
     kept: dict[int, list[RecalledNote]] = field(default_factory=dict)
+    #: False when the figures already hold these notes (counted from the note index).
+    counting: bool = True
 
     def add(self, figures: AgentStats, note: MemoryNote) -> None:
         """Count a note ``figures``' agent sees (openclaw-amem notes only)."""
-        if figures.never_recalled is None:
+        if figures.never_recalled is None or not self.counting:
             return
         if not RECALLED.holds(note.retrieval_count):
             figures.never_recalled += 1

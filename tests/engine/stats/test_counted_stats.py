@@ -29,6 +29,7 @@ from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.engine.store.filters import Before, Empty, Filter, HasId, Match, MatchExcept, Since
 from amem_tui.engine.store.qdrant import QdrantStore
 from tests.support.engines import make_engine
+from tests.support.indexes import drop_index
 from tests.support.team_store import build_team_store, team_settings
 from tests.support.tui import demo_engine
 
@@ -233,6 +234,27 @@ def test_complete_counts_judge_the_malformed_points_as_the_scan(tmp_path: Path, 
     assert without_pending(counted.model_dump(), "malformed", "unattributed") != without_pending(
         read.model_dump(), "malformed", "unattributed"
     )
+
+
+def test_without_an_index_on_the_count_the_note_index_says_what_gets_recalled(
+    tmp_path: Path,
+) -> None:
+    # A store made before retrieval_count had an index: the note index (the malformed
+    # notes judged with the rest) gives the recall figures of a complete count.
+    engine = random_store(tmp_path, 12)
+    rng = random.Random(12)
+    bad = [StoredPoint(str(1000 + n), malformed_payload(rng, n), [0.5] * DIM) for n in range(30)]
+    for point in bad[::3]:
+        point.payload["retrieval_count"] = 40  # among the most recalled, if visible
+    engine.store.upsert(COLLECTION, bad[:20])
+    engine.store.upsert("lab_notes", bad[20:])
+    for name in (COLLECTION, "lab_notes"):
+        drop_index(engine.store, name, "retrieval_count")
+    complete = engine.counted_stats(complete=True)
+    assert complete is not None and complete.pending == []
+    assert complete.model_dump() == engine.stats().model_dump()
+    main = next(a for a in complete.agents if a.agent == "main")
+    assert main.most_recalled and main.never_recalled
 
 
 def test_complete_counts_of_the_team_store_and_without_history(tmp_path: Path) -> None:

@@ -93,6 +93,11 @@ def test_without_an_index_on_the_count_the_recalled_notes_are_read(store: Qdrant
     recall(engine, "main-standup", 5)  # a tie at main's fifth place, with more notes on it
     for name in ("amem_notes", "amem_notes_sandbox"):
         drop_index(store, name, "retrieval_count")
+    # Counted without it, they are left for a complete count (the note index, or a read).
+    early = engine.counted_stats()
+    assert early is not None
+    assert {"never_recalled", "most_recalled"} <= set(early.pending)
+    assert all(not a.most_recalled and a.never_recalled == 0 for a in early.agents)
     counted = engine.counted_stats(complete=True)
     assert counted is not None
     read = engine.stats()
