@@ -115,7 +115,11 @@ def _recalls(figures: StoreFigures) -> list[str]:
         "that return a note, any agent's)"
     ]
     if "most_recalled" in stats.pending:
-        return [*lines, "  not counted yet (?)"]
+        return [
+            *lines,
+            "  ? (a store without an index on retrieval_count, made before this release: "
+            "stats --check finds them)",
+        ]
     for agent in stats.agents:
         if agent.never_recalled is None:
             lines.append(f"{agent.label}: no recall counts ({agent.format} keeps none)")

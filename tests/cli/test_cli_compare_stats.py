@@ -15,8 +15,10 @@ import pytest
 from amem_tui.cli import main
 from amem_tui.demo import demo_id
 from amem_tui.engine.embed import TEST_MODEL, HashEmbedder
+from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.engine.store.qdrant import QdrantStore
 from tests.support.engines import make_engine
+from tests.support.indexes import drop_index
 from tests.support.mem0_stores import (
     ALICE_COFFEE,
     ALICE_RUN,
@@ -322,3 +324,20 @@ def test_stats_of_mem0_memories_has_no_recall_counts(
     assert "alice/main: no recall counts (mem0 keeps none)" in out
     data = json.loads(run(capsys, *base, "--user", "alice", "stats", "--json")[1])
     assert all(a["never_recalled"] is None and a["most_recalled"] == [] for a in data["agents"])
+
+
+def test_stats_without_an_index_on_the_recall_count_finds_it_with_check(
+    demo_store: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A demo store made before retrieval_count had an index.
+    store = EdgeStore(demo_store[1])
+    for name in ("amem_notes", "amem_notes_sandbox"):
+        drop_index(store, name, "retrieval_count")
+    store.close()
+    out = run(capsys, *demo_store, "stats")[1]
+    assert "  ? (a store without an index on retrieval_count" in out
+    assert "stats --check finds them)" in out
+    data = json.loads(run(capsys, *demo_store, "stats", "--json")[1])
+    assert {"never_recalled", "most_recalled"} <= set(data["pending"])
+    out = run(capsys, *demo_store, "stats", "--check")[1]
+    assert "main: 1 of 12 notes never recalled; most recalled:" in out
