@@ -11,7 +11,7 @@ from typing import Any
 
 from textual.widgets import DataTable, Static
 
-from amem_tui.demo import seed_demo
+from amem_tui.demo import demo_id, seed_demo
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.tui.screens.overview import OverviewScreen
@@ -147,3 +147,38 @@ async def test_following_counts_again_after_a_write(tmp_path: Path) -> None:
         )
         assert screen.stats is not None
         assert screen.stats.pending == []  # the malformed figures of the full read are kept
+
+
+async def test_following_draws_again_only_what_a_write_changed(tmp_path: Path) -> None:
+    engine = edge_demo(tmp_path)
+    app = demo_app(engine)
+    async with started(app, size=(160, 40)) as pilot:
+        screen = OverviewScreen(engine, following=True)
+        await app.push_screen(screen)
+        await wait_for(pilot, lambda: drawn(screen, pending=False))
+        weeks, recalls = (screen.query_one(f"#overview-{n}") for n in ("weeks", "recalls"))
+        # openclaw-amem's search returned main's never-recalled note: only what gets
+        # recalled changes, in the main collection alone.
+        note = engine.store.retrieve("amem_notes", [demo_id("main-standup")])[0]
+        engine.store.set_payload("amem_notes", note.id, {**note.payload, "retrieval_count": 9})
+        counted: list[str] = []
+        real_count = engine.store.count
+
+        def count(collection: str, *args: Any, **kwargs: Any) -> int:
+            if args or kwargs:
+                counted.append(collection)
+            return real_count(collection, *args, **kwargs)
+
+        engine.store.count = count  # type: ignore[method-assign]
+        screen.recount()
+        await wait_for(
+            pilot,
+            lambda: (
+                screen.pictured is not None
+                and drawn(screen, False)
+                and ("12 of 12 recalled" in str(screen.query_one("#overview-recalls").render()))
+            ),
+        )
+        assert screen.query_one("#overview-weeks") is weeks  # not drawn again
+        assert screen.query_one("#overview-recalls") is not recalls
+        assert set(counted) == {"amem_notes"}  # the sandbox's counts were kept

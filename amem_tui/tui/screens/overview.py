@@ -277,7 +277,9 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
                 raise StopReading
             self.post_message(ReadProgress(done, total))
 
-        self._revisions = self.engine.revisions()
+        # The revisions the figures are counted at, for following: taken before the
+        # counts (a write in between is seen as a move), kept once the first are drawn.
+        revisions = self.engine.revisions() if self.following else None
         stages: tuple[dict[str, bool], ...] = (
             {"history": False, "quick": True},
             {"complete": True, "history": False, "recalls": False},
@@ -291,6 +293,7 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
             if counted is None:
                 break  # a store that cannot count: every note is read below
             self.post_message(StatsReady(counted))
+            self._revisions = revisions
         if counted is not None and not counted.pending:
             return
         try:
