@@ -12,8 +12,6 @@ from typing import TYPE_CHECKING, Literal
 from textual.message import Message
 
 if TYPE_CHECKING:
-    from datetime import datetime
-
     from amem_tui.engine import (
         Activity,
         AgentScope,
@@ -58,8 +56,6 @@ class ScopeData:
     counts: dict[str, int]
     collection_exists: bool
     history_error: str | None = None
-    #: The nightly consolidation's next start, if one is scheduled.
-    next_run: datetime | None = None
     #: True for a mem0 collection: one namespace, no shared scope, never written.
     mem0: bool = False
     #: Why the collection cannot be written (a mem0 collection), if it cannot.

@@ -13,8 +13,6 @@ from amem_tui.tui.messages import ScopeData
 from amem_tui.tui.widgets.note_pane import PAGE_SIZE
 
 if TYPE_CHECKING:
-    from datetime import datetime
-
     from amem_tui.engine import ConsolidationRun, ListScope, MemoryEngine
 
 MEM0_HISTORY = (
@@ -79,17 +77,6 @@ def no_shared_reason(scope: AgentScope, mem0: bool) -> str:
     )
 
 
-def next_run_of(engine: MemoryEngine) -> datetime | None:
-    """When the nightly consolidation runs next: only if this process's scheduler is
-    running (the app never starts it, so today never); None when nothing will run it
-    or the configured time is bad (an optional line must never break a load)."""
-    try:
-        scheduler = engine.scheduler
-        return scheduler.next_run_time() if scheduler.running else None
-    except AmemError:
-        return None
-
-
 def load_scope_data(
     engine: MemoryEngine, scope: AgentScope, show_deleted: bool, notice: str | None = None
 ) -> ScopeData:
@@ -141,7 +128,6 @@ def load_scope_data(
         collection_exists=exists,
         empty_default_store=default_store and not exists and counts["visible"] == 0,
         history_error=history_error,
-        next_run=next_run_of(engine),
         mem0=mem0,
         collection_refusal=refusal,
         deleted=deleted,

@@ -44,6 +44,25 @@ def fixed_clock(start: datetime = FIXED_NOW) -> Clock:
     return lambda: start + timedelta(seconds=next(counter))
 
 
+class MovableClock:
+    """A clock that stands still until a test moves it (``set``, ``advance``): for what
+    happens at a time of day, such as the nightly pass, without waiting for it."""
+
+    def __init__(self, start: datetime = FIXED_NOW) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def set(self, moment: datetime) -> None:
+        """Show ``moment`` from now on."""
+        self.now = moment
+
+    def advance(self, **delta: float) -> None:
+        """Move on by ``timedelta(**delta)``."""
+        self.now += timedelta(**delta)
+
+
 def fixed_ids(prefix: int = 0) -> IdFactory:
     """Deterministic UUIDs; a different ``prefix`` gives a series that never meets this one."""
     counter = itertools.count(1)

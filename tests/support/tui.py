@@ -18,17 +18,20 @@ from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.qdrant import QdrantStore
 from amem_tui.tui.app import AmemApp
 from amem_tui.tui.screens.main import MainScreen
-from tests.support.engines import fixed_ids, make_engine
+from tests.support.engines import Clock, fixed_ids, make_engine
 
 #: A store label that never changes, so no host or folder name reaches a snapshot.
 STORE_LABEL = "demo-store"
 SIZE = (120, 40)
 
 
-def demo_engine(read_only: bool = False, seed: bool = True, **extra: Any) -> MemoryEngine:
-    """The demo memory in an in-memory store, with the test embedder, clock and ids."""
+def demo_engine(
+    read_only: bool = False, seed: bool = True, clock: Clock | None = None, **extra: Any
+) -> MemoryEngine:
+    """The demo memory in an in-memory store, with the test embedder, clock (``clock``
+    to choose another, e.g. a :class:`~tests.support.engines.MovableClock`) and ids."""
     settings = demo_settings(Settings(store_path=Path(STORE_LABEL), **extra))
-    engine = make_engine(QdrantStore(path=":memory:"), settings=settings)
+    engine = make_engine(QdrantStore(path=":memory:"), settings=settings, clock=clock)
     if seed:
         seed_demo(engine)
     if read_only:  # after seeding: a read-only engine could not write the demo

@@ -506,16 +506,16 @@ async def test_audit_key_opens_the_report_and_escape_closes_it() -> None:
         assert isinstance(app.screen, AuditScreen)
 
 
-async def test_history_pane_says_nothing_runs_the_nightly_pass() -> None:
+async def test_history_pane_says_what_runs_the_nightly_pass() -> None:
     engine = demo_engine()
     app = demo_app(engine)
     async with started(app):
         history = main_screen(app).query_one(HistoryPane)
-        subtitle = str(history.border_subtitle)
-        # The scheduler knows a time, but nothing runs it: no time is promised.
-        assert engine.scheduler.next_run_time() is not None
-        assert "next run" not in subtitle and "not scheduled" in subtitle
-        said = str(history.message_line.render())
-        assert "amem-tui --agent main consolidate" in said and "cron" in said
-        # The app only asks the scheduler; it never starts its thread.
+        # The open inspector runs it (see test_nightly_in_inspector): a time is promised.
+        assert "next nightly 02:30" in str(history.border_subtitle)
+        said = str(history.nightly.render())
+        assert "Next nightly pass 02:30, by this inspector" in said
+        # The old per-agent cron advice is gone.
+        assert "--agent main consolidate" not in str(history.message_line.render())
+        # The app runs its own timer; the engine's scheduler thread is never started.
         assert not engine.scheduler.running

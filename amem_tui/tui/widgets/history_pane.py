@@ -27,6 +27,7 @@ from amem_tui.tui.messages import (
     PreviewReady,
 )
 from amem_tui.tui.text import cell, one_line
+from amem_tui.tui.widgets.nightly import NightlyWatch
 from amem_tui.tui.widgets.tabbed_pane import TabbedPane
 from amem_tui.wording import plural
 
@@ -92,27 +93,18 @@ def run_label(run: ConsolidationRun) -> Text:
     return Text(run.trigger)
 
 
-#: Said when nothing runs the nightly consolidation (no scheduler runs in this process).
-NOT_SCHEDULED = "not scheduled"
+#: Said when nothing here runs the nightly pass (the line below the runs says more).
+NOT_SCHEDULED = "not scheduled here"
 
 
 def next_run_label(when: datetime | None) -> str:
-    """The nightly run's next start, short: "next run 03:00" (local time), or that none
-    is scheduled.
+    """The nightly pass's next start, short: "next nightly 02:30" (local time), or that
+    nothing here runs it (see :class:`~amem_tui.tui.widgets.nightly.NightlyWatch`).
 
     The date is left out: it is always within a day, and it would depend on the
     machine's time zone (snapshots must not).
     """
-    return NOT_SCHEDULED if when is None else f"next run {when.strftime('%H:%M')}"
-
-
-def schedule_hint(agent: str | None) -> str:
-    """How to run the nightly pass when nothing does: the command, for cron."""
-    who = f"--agent {agent} " if agent else ""
-    return (
-        "Nothing runs a nightly consolidation: to have one, run "
-        f"`amem-tui {who}consolidate` from cron (once a night, per agent)."
-    )
+    return NOT_SCHEDULED if when is None else f"next nightly {when.strftime('%H:%M')}"
 
 
 class HistoryPane(TabbedPane):
@@ -121,6 +113,7 @@ class HistoryPane(TabbedPane):
     DEFAULT_CSS = """
     HistoryPane > DataTable { height: 1fr; background: transparent; scrollbar-size-horizontal: 0; }
     HistoryPane > .pane-message { padding: 0 1; color: $text-muted; height: auto; }
+    HistoryPane > NightlyWatch { dock: bottom; border-top: hkey $panel-lighten-2; }
     """
 
     @dataclass
@@ -134,6 +127,8 @@ class HistoryPane(TabbedPane):
     #: The table of runs, and the line said instead when there are none.
     table: getters.query_one[DataTable[Text]] = getters.query_one(DataTable)
     message_line = getters.query_one(".pane-message", Static)
+    #: The nightly pass: when it runs next, by what; it runs it while the app is open.
+    nightly = getters.query_one(NightlyWatch)
 
     def __init__(self, engine: MemoryEngine, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -141,7 +136,6 @@ class HistoryPane(TabbedPane):
         self.runs: dict[str, ConsolidationRun] = {}
         #: The run to put the cursor on when the runs are shown next (a new or undone run).
         self.select_next: str | None = None
-        self.next_run: datetime | None = None
         #: The agent whose runs are shown; a preview for another agent is dropped.
         self.agent: str | None = None
         #: True while a consolidation is being applied.
@@ -152,6 +146,7 @@ class HistoryPane(TabbedPane):
         table: DataTable[Text] = DataTable(cursor_type="row")
         yield table
         yield Static("", classes="pane-message", markup=False)
+        yield NightlyWatch(self.engine, id="nightly")
 
     def _message(self, text: str) -> None:
         message = self.message_line
@@ -164,11 +159,9 @@ class HistoryPane(TabbedPane):
         agent: str,
         runs: Sequence[ConsolidationRun] | None,
         error: str | None,
-        next_run: datetime | None,
     ) -> None:
         """Show ``agent``'s runs, or why the store could not give them."""
         self.agent = agent
-        self.next_run = next_run
         if runs is not None:
             self.show_runs(runs)
         else:
@@ -195,16 +188,25 @@ class HistoryPane(TabbedPane):
             )
         table.display = bool(self.runs)
         self.can_focus = not self.runs  # Tab still reaches the message
-        count = len(self.runs)
-        parts = [f"{count} run{'' if count == 1 else 's'}"] if count else []
-        parts.append(next_run_label(self.next_run))
-        self.set_titles(HISTORY_TITLE, " · ".join(parts))
-        empty = "No consolidation runs yet. Press c to consolidate."
-        if self.next_run is None:
-            empty += " " + schedule_hint(self.agent)
+        self._show_titles()
+        empty = "No consolidation runs yet."
+        if not self.engine.read_only:
+            empty += " Press c to consolidate."
         self._message("" if self.runs else empty)
         if current and current in table.rows:
             table.move_cursor(row=table.get_row_index(current), animate=False)
+
+    def _show_titles(self) -> None:
+        count = len(self.runs)
+        parts = [f"{count} run{'' if count == 1 else 's'}"] if count else []
+        parts.append(next_run_label(self.nightly.next_run))
+        self.set_titles(HISTORY_TITLE, " · ".join(parts))
+
+    def on_nightly_watch_changed(self, message: NightlyWatch.Changed) -> None:
+        """The next nightly pass moved (one ran): the subtitle says when."""
+        message.stop()
+        if self.table.display:
+            self._show_titles()
 
     @property
     def tab_label(self) -> str:

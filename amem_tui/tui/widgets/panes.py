@@ -199,7 +199,7 @@ class Panes(Horizontal):
             self.shared.keep_listing(
                 scope, shared.notes, shared.total, include_inactive, deleted.get("shared", 0)
             )
-        self.history.show_history(scope.agent, data.history, data.history_error, data.next_run)
+        self.history.show_history(scope.agent, data.history, data.history_error)
         self.shares = data.shares
         if listings:
             self.show_listings()

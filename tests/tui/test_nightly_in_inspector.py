@@ -1,0 +1,161 @@
+"""The nightly pass run by the open inspector at the configured time, driven by a clock
+the test moves (no waiting for a real time): once a day, every agent, under the run
+lock in the store, recorded with the trigger ``nightly``; and the history pane's line
+that says what runs the next one, or that nothing here does and how to."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from amem_tui.config import Settings
+from amem_tui.demo import demo_settings, seed_demo
+from amem_tui.engine import NightlyPass
+from amem_tui.engine.engine import MemoryEngine
+from amem_tui.engine.store.qdrant import QdrantStore
+from amem_tui.tui.widgets import nightly
+from amem_tui.tui.widgets.history_pane import HistoryPane
+from amem_tui.tui.widgets.nightly import RUNNER, NightlyWatch
+from tests.support.engines import MovableClock, make_engine
+from tests.support.faults import FlakyStore
+from tests.support.tui import STORE_LABEL, demo_app, demo_engine, main_screen, started, until
+
+BEFORE = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+AT_NIGHT = datetime(2026, 11, 21, 2, 31, tzinfo=UTC)
+#: The CLI's pass, as cron or a systemd timer runs it.
+CRON = "consolidate --all-agents --due"
+
+
+@pytest.fixture(autouse=True)
+def quick_checks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The watch looks at the clock every 50 ms instead of every 30 s."""
+    monkeypatch.setattr(nightly, "CHECK_INTERVAL", 0.05)
+
+
+def engine_at(clock: MovableClock) -> MemoryEngine:
+    return demo_engine(clock=clock, consolidation_timezone="UTC")
+
+
+def watch(app: Any) -> NightlyWatch:
+    return main_screen(app).query_one(NightlyWatch)
+
+
+def said(app: Any) -> str:
+    return str(watch(app).render())
+
+
+async def looks(pilot: Any, app: Any, times: int = 3) -> None:
+    """Wait until the watch has looked at the clock ``times`` more times."""
+    seen = watch(app).checks
+    await until(pilot, lambda: watch(app).checks >= seen + times)
+
+
+def nightly_runs(engine: MemoryEngine) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for agent in ("main", "dev", "sandbox"):
+        runs = [r for r in engine.agent(agent).history() if r.trigger == "nightly"]
+        found[agent] = len(runs)
+    return found
+
+
+async def test_the_open_inspector_runs_the_nightly_pass_once_at_its_time() -> None:
+    clock = MovableClock(BEFORE)
+    engine = engine_at(clock)
+    app = demo_app(engine)
+    async with started(app, notifications=True) as pilot:
+        history = main_screen(app).query_one(HistoryPane)
+        assert "Next nightly pass 02:30, by this inspector" in said(app)
+        assert "next nightly 02:30" in str(history.border_subtitle)
+        await looks(pilot, app)  # the watch looked at the clock: not yet
+        assert nightly_runs(engine) == {"main": 0, "dev": 0, "sandbox": 0}
+        clock.set(AT_NIGHT)
+        await until(pilot, lambda: watch(app).last is not None and not watch(app).running)
+        # Every agent (sandbox in its Mode B collection), recorded as nightly.
+        assert nightly_runs(engine) == {"main": 1, "dev": 1, "sandbox": 1}
+        [record] = NightlyPass(engine).records()
+        assert (record.day, record.trigger, record.runner) == ("2026-11-21", "nightly", RUNNER)
+        assert record.status == "done"
+        await until(pilot, lambda: bool(history.runs))  # the panes reloaded
+        assert any("Nightly pass of 2026-11-21" in m for _, m in app.notice_log)
+        assert "last pass 2026-11-21, by the amem-tui inspector" in said(app)
+        # Later the same night and the next morning: never twice.
+        clock.set(datetime(2026, 11, 21, 8, 0, tzinfo=UTC))
+        await looks(pilot, app)
+        assert nightly_runs(engine) == {"main": 1, "dev": 1, "sandbox": 1}
+        assert "Next nightly pass 02:30" in said(app)
+
+
+async def test_a_pass_cron_ran_already_is_left_alone() -> None:
+    clock = MovableClock(BEFORE)
+    engine = engine_at(clock)
+    app = demo_app(engine)
+    async with started(app, notifications=True) as pilot:
+        clock.set(datetime(2026, 11, 21, 2, 30, tzinfo=UTC))
+        # cron's pass, through the engine as the CLI runs it, at 02:30 sharp; the
+        # inspector looks a minute later.
+        NightlyPass(engine, runner=CRON, clock=clock).run(due=True, trigger="scheduled")
+        clock.set(AT_NIGHT)
+        await until(pilot, lambda: any("already ran" in m for _, m in app.notice_log))
+        await until(pilot, lambda: not watch(app).running)
+        assert nightly_runs(engine) == {"main": 0, "dev": 0, "sandbox": 0}
+        assert len(NightlyPass(engine).records()) == 1
+        assert f"last pass 2026-11-21, by {CRON} (a scheduled job)" in said(app)
+
+
+async def test_a_pass_another_machine_runs_now_is_not_run_twice() -> None:
+    clock = MovableClock(datetime(2026, 11, 20, 3, 0, tzinfo=UTC))
+    engine = engine_at(clock)
+    cron = NightlyPass(engine, runner=CRON, clock=clock)
+    cron.run(due=True, trigger="scheduled")  # the night before
+    before = nightly_runs(engine)
+    clock.set(datetime(2026, 11, 21, 2, 29, tzinfo=UTC))
+    app = demo_app(engine)
+    async with started(app, notifications=True) as pilot:
+        with cron.lock().held():  # another machine starts tonight's pass
+            clock.set(AT_NIGHT)
+            await until(pilot, lambda: watch(app).busy is not None)
+            assert any("runs elsewhere" in m and CRON in m for _, m in app.notice_log)
+            assert "today's was run elsewhere" in said(app)
+        assert nightly_runs(engine) == before
+
+
+async def test_a_pass_that_cannot_run_is_reported_once() -> None:
+    clock = MovableClock(BEFORE)
+    settings = demo_settings(Settings(store_path=Path(STORE_LABEL), consolidation_timezone="UTC"))
+    store = FlakyStore(QdrantStore(path=":memory:"))
+    engine = make_engine(store, settings=settings, clock=clock)  # type: ignore[arg-type]
+    seed_demo(engine)
+    app = demo_app(engine)
+    async with started(app, notifications=True) as pilot:
+        store.down = True
+        clock.set(AT_NIGHT)
+        await until(pilot, lambda: any("did not run" in m for _, m in app.notice_log))
+        store.down = False
+        await until(pilot, lambda: not watch(app).running)
+        assert "Next nightly pass 02:30, by this inspector" in said(app)
+
+
+async def test_a_read_only_inspector_says_what_would_run_it() -> None:
+    engine = demo_engine(read_only=True)
+    app = demo_app(engine)
+    async with started(app):
+        history = main_screen(app).query_one(HistoryPane)
+        assert "not scheduled here" in str(history.border_subtitle)
+        line = said(app)
+        assert "not scheduled here (read-only)" in line
+        assert "amem-tui consolidate --all-agents --due" in line
+        assert "amem-tui schedule --print cron" in line
+    # What the store records of a scheduled job is said instead, when there is one.
+    clock = MovableClock(AT_NIGHT)
+    engine = engine_at(clock)
+    NightlyPass(engine, runner=CRON).run(due=True, trigger="scheduled")
+    engine.settings = engine.settings.model_copy(update={"read_only": True})
+    app = demo_app(engine)
+    async with started(app) as pilot:
+        await until(pilot, lambda: watch(app).last is not None)
+        line = said(app)
+        assert "Nightly pass 02:30: not by this inspector (read-only)" in line
+        assert f"last pass 2026-11-21, by {CRON} (a scheduled job)" in line
