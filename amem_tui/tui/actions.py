@@ -100,7 +100,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "Add",
         writes=True,
         footer_rank=5,
-        palette=PaletteEntry(2, "Add a note", "write a private or shared note"),
+        palette=PaletteEntry(2, "Add a note", "write a private or shared note; choose its readers"),
     ),
     Action(
         "edit",
@@ -109,7 +109,9 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "Edit",
         writes=True,
         footer_rank=7,
-        palette=PaletteEntry(3, "Edit the selected note", "change its content or tags"),
+        palette=PaletteEntry(
+            3, "Edit the selected note", "change its content, tags or (owner) readers"
+        ),
     ),
     Action(
         "publish",

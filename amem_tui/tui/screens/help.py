@@ -52,12 +52,21 @@ INTRO: tuple[tuple[str, str], ...] = (
     (
         "Rules",
         "only the owner or a listed writer may change a note; only the owner may "
-        "publish or unpublish it; mem0 memories are only read. Refusals name the rule.",
+        "publish or unpublish it, or choose its readers; mem0 memories are only read. "
+        "Refusals name the rule.",
     ),
     (
         "Changes",
         "publish, unpublish, delete, restore, consolidation and undo ask first; "
-        "add and edit open a form that saves only on Ctrl+S (or Save).",
+        "add and edit open a form that saves only on Ctrl+S (or Save, or Enter outside "
+        "the text). Its Readers list: space chooses an agent, and the form says what "
+        "openclaw-amem will give it, or why it would be refused, before saving.",
+    ),
+    (
+        "Nightly",
+        "on a writable store the open inspector runs the nightly pass for every agent "
+        "at the configured time (once a day, whoever runs it first); the foot of the "
+        "history pane says when the next one runs and by what.",
     ),
     ("Narrow", "under 100 columns the panes are tabs: Tab and Shift+Tab move between them."),
 )
