@@ -192,3 +192,16 @@ async def test_a_mode_b_agent_and_its_own_shared_note_take_no_readers() -> None:
         await settle(pilot)
         assert field(app).query_one(ReadersList).disabled
         assert "unpublish it first" in said(app)
+
+
+async def test_the_list_stays_in_view_when_what_is_said_grows() -> None:
+    app = demo_app(demo_engine(), agent="dev")
+    async with started(app, size=(80, 24)) as pilot:
+        await select_note(pilot, "private", demo_id("dev-selective"))
+        await pilot.press("e")
+        await settle(pilot)
+        await choose(pilot, "sandbox")  # a refusal: three lines where the sentence had two
+        assert said(app).startswith("Refused:")
+        fields = editor(app).query_one("#fields").region
+        listing = field(app).query_one(ReadersList).region
+        assert fields.contains_region(listing), (fields, listing)

@@ -36,6 +36,16 @@ class NoteDraft:
     readers: list[str] | None = None
 
 
+class Fields(VerticalScroll):
+    """The form's fields, scrolled; the field in use stays in view when they get fewer
+    rows (the line that says what the readers mean grew)."""
+
+    def on_resize(self) -> None:
+        focused = self.screen.focused
+        if focused is not None and self in focused.ancestors:
+            focused.scroll_visible(animate=False)
+
+
 class NoteEditor(Dialog[NoteDraft | None]):
     """A modal form; Ctrl+S saves, Escape cancels. The fields scroll; the hint and the
     buttons stay in view at every terminal size."""
@@ -83,7 +93,7 @@ class NoteEditor(Dialog[NoteDraft | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text(self.title_text), classes="title")
-            with VerticalScroll(id="fields"):
+            with Fields(id="fields"):
                 yield TextArea(self.initial, id="content", soft_wrap=True, show_line_numbers=False)
                 yield Input(
                     ", ".join(clean(t) for t in self.tags),
