@@ -58,7 +58,12 @@ def test_each_command_s_options_are_what_its_parser_fills(name: str) -> None:
     command = COMMANDS[name]
     parser = subparsers()[name]
     required = [a for a in parser._actions if not a.option_strings and a.required]
-    parsed = build_parser().parse_args([name, *("x" for _ in required)])
+    # Required options (revert's --to) given a value their type takes.
+    options = [
+        (a.option_strings[0], "1") for a in parser._actions if a.option_strings and a.required
+    ]
+    given = [part for pair in options for part in pair]
+    parsed = build_parser().parse_args([name, *("x" for _ in required), *given])
     common = CommonOptions.from_namespace(parsed)
     assert common.command == name and common.json is False
     if command.options is not None:
