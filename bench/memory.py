@@ -150,13 +150,12 @@ async def _drive(app: Any, queries: list[str], mark: Any) -> None:
         mark("app")
         await pilot.press("slash")
         search = screen.query_one("#search")
+        box = search.parent  # the search box: it keeps the answer on screen
         for text in queries:
             search.value = text  # type: ignore[attr-defined]
             search.cursor_position = len(text)  # type: ignore[attr-defined]
             wanted = text.strip()
-            await until(
-                lambda w=wanted: getattr(getattr(screen, "search_result", None), "query", None) == w
-            )
+            await until(lambda w=wanted: getattr(getattr(box, "result", None), "query", None) == w)
             await pilot.pause()
         await pilot.pause(0.5)
         mark("queries")

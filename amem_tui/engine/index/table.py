@@ -4,11 +4,10 @@ Every note gets a position; its keyword postings live in compressed-sparse form 
 array of positions and one of term frequencies per term, back to back). A changed
 note is appended at a new position and its old one is marked dead, so patching after
 a write never rewrites the big arrays; once enough has changed, :meth:`compact` builds
-them afresh. Compacted positions are in the store's id order, so a one-shot search
-finds an id's position by binary search over the order keys (a map of a million ids
-took 0.3 s to build, for a search that looks up a hundred); a process that keeps
-searching builds the map once it has looked up :data:`LOOKUPS_BEFORE_MAP` ids (a
-search in the app looks up about 400). Appended ids are always in a map. BM25 is
+them afresh. Compacted positions are in the store's id order, so an id's position is
+found by one binary search over the order keys (a few microseconds), never through a
+map of every id: at 100,000 notes such a map held 17 MiB of strings and a dict, and
+at a million 0.3 s to build and over 150 MiB. Appended ids are in a map. BM25 is
 scored per query over any :class:`Selection` (the notes a scope may search), so one
 index serves every agent: its idf and average length come from the selection, as
 openclaw-amem computes them over what the agent can search.
@@ -32,8 +31,6 @@ from amem_tui.engine.models import MemoryNote
 
 #: Above this many appended notes (or a tenth of the index) the arrays are rebuilt.
 COMPACT_AFTER = 4096
-#: Ids looked up by binary search (about 10-25 µs each) before every id is mapped.
-LOOKUPS_BEFORE_MAP = 2048
 
 Keep = Callable[[AccessRecord], bool]
 
@@ -128,10 +125,9 @@ class NoteIndex:
         #: The live position of each id appended since then.
         self.appended: dict[str, int] = {}
         self.live = 0
-        #: The position of each id before ``ordered`` (built after enough look-ups; read
-        #: only, so a copy shares it), and how many were looked up without it.
-        self.ordered_map: dict[str, int] | None = None
-        self.lookups = 0
+        #: Where each kind of id starts and ends among the ordered positions (see
+        #: :meth:`position_of`), found on first use.
+        self.kind_spans: tuple[int, int, int, int] | None = None
         self.records = RecordTable()
         self.lengths = np.zeros(0, dtype=np.float64)
         self.alive = np.zeros(0, dtype=bool)
@@ -328,15 +324,7 @@ class NoteIndex:
         self.ids = ids
         self.ordered = self.live = len(ids)
         self.appended = {}
-        self.ordered_map = None
-        self.lookups = 0
-
-    def map_ids(self) -> None:
-        """Map every id to its position now (an app's warm-up: 0.5-0.7 s at 1M notes, which
-        a search would otherwise pay once it has looked up enough ids)."""
-        if self.ordered_map is None:
-            ordered = self.ordered
-            self.ordered_map = dict(zip(self.ids.many(range(ordered)), range(ordered), strict=True))
+        self.kind_spans = None
 
     # -------------------------------------------------------------- reading
     def position_of(self, note_id: str) -> int | None:
@@ -344,26 +332,23 @@ class NoteIndex:
         position = self.appended.get(note_id)
         if position is not None:
             return position
-        if self.ordered_map is None and self.lookups >= LOOKUPS_BEFORE_MAP:
-            self.map_ids()
-        if self.ordered_map is not None:
-            position = self.ordered_map.get(note_id)
-            return position if position is not None and self.alive[position] else None
-        self.lookups += 1
-        lo, hi = 0, self.ordered
-        for row, value in zip(self.order, order_key(note_id), strict=True):
-            part = row[lo:hi]
-            key = np.uint64(value)
-            lo, hi = (
-                lo + int(np.searchsorted(part, key, "left")),
-                lo + int(np.searchsorted(part, key, "right")),
-            )
-            if lo == hi:
-                return None
-        # Ids that share an order key (say, a UUID spelt in capitals) are told apart here.
-        for position in range(lo, hi):
-            if self.alive[position] and self.ids[position] == note_id:
-                return position
+        kind, high, low = order_key(note_id)
+        spans = self.kind_spans
+        if spans is None:
+            kinds = self.order[0, : self.ordered]
+            bounds = np.searchsorted(kinds, np.asarray([1, 2], dtype=np.uint64)).tolist()
+            spans = self.kind_spans = (0, *bounds, self.ordered)
+        lo, hi = spans[kind], spans[kind + 1]
+        # Integer ids differ in their low part alone; other ids almost always in their
+        # high part already. One search over one row, then the few equal keys.
+        row, value = (self.order[2], low) if kind == 0 else (self.order[1], high)
+        at = lo + int(row[lo:hi].searchsorted(np.uint64(value)))
+        lows = self.order[2]
+        while at < hi and int(row[at]) == value:
+            # Ids that share an order key (say, a UUID spelt in capitals) are told apart here.
+            if int(lows[at]) == low and self.alive[at] and self.ids[at] == note_id:
+                return at
+            at += 1
         return None
 
     def postings(self, term: str) -> tuple[np.ndarray, np.ndarray]:

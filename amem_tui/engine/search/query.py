@@ -19,7 +19,6 @@ from amem_tui.engine.search.hits import (
     mark_matched_terms,
     rank,
     stop_if_asked,
-    visible_selection,
     walk_links,
 )
 from amem_tui.engine.search.ranking import SEARCH_MODES, SearchMode, scans_exactly
@@ -243,9 +242,6 @@ def warm_up(space: SearchSpace, now: datetime) -> None:
     if not space.own.store.embedded:
         return
     search(space, "warm", now=now, mode="keyword", hidden=True, links=False)
-    info = space.own.info()
-    if info is not None:  # each search of an app looks ids up by the hundred
-        visible_selection(space, info.points_count).index.map_ids()
 
 
 def check_mode(mode: str) -> None:

@@ -49,6 +49,7 @@ from amem_tui.engine.store.base import (
     vector_of,
 )
 from amem_tui.engine.store.edge_optimize import ShardOptimizing
+from amem_tui.engine.store.edge_pages import hand_back
 from amem_tui.engine.store.edge_shard import (
     COMPACT_VECTORS_FROM,
     FULL_SCAN_THRESHOLD,
@@ -70,7 +71,6 @@ from amem_tui.engine.store.filters import (
     Range,
     Since,
 )
-from amem_tui.engine.store.mapped_pages import release_mapped_pages
 
 #: Keyword indexes on new collections: the scope fields plus openclaw-amem's own.
 KEYWORD_INDEXES = ("agent_id", "owner", "readers", "writers", "hash", "topics", "subjects")
@@ -81,11 +81,6 @@ DATETIME_INDEXES = ("timestamp",)
 #: recalled ones in order with them.
 INTEGER_INDEXES = ("retrieval_count",)
 LOCK_FILE = "edge.lock"
-#: Shard files whose mapped pages every search reads (the keyword indexes it filters
-#: with, the id tracker, the compact vectors): never released.
-KEPT_MAPPED = ("/payload_index/", "id_tracker", "/quantized")
-#: What every search of a shard without compact vectors walks: its vectors and graph.
-SEARCHED_MAPPED = ("/vector_storage/", "/vector_index/")
 JOURNAL_DIR = "journal"
 SIDECAR_DIR = "derived"
 SHARDS_DIR = "edge"
@@ -266,8 +261,11 @@ class EdgeStore(ShardOptimizing):
                 shard = load_shard(str(folder / "shard"))
             opened = OpenShard(folder, shard, meta)
             opened.read_graph_ahead()
-            with opened.lock.writing():  # the log was read to replay it; nothing reads it again
-                release_mapped_pages(folder / "shard" / "wal")
+            # What the load touched and searches do not need (the log it replayed, the
+            # payloads, the keyword indexes' maps) goes back at once: an app loads its
+            # model next, and the two would otherwise add up to its peak.
+            with opened.lock.writing():
+                hand_back(opened)
             self._collections[collection] = opened
         # Writes since the last optimize (maybe by a process that quit before it ran).
         optimized = int(meta.get("optimized_points", 0))
@@ -643,9 +641,8 @@ class EdgeStore(ShardOptimizing):
     # ---------------------------------------------------------------- memory
     def release_pages(self) -> int:
         """Drop from this process the pages of the shards' files that are read as
-        searches need them (full vectors, graph, payloads, the write-ahead log): they
-        stay in the page cache, and a search maps again the few it touches (see
-        :mod:`.mapped_pages`). What a load keeps in memory is left alone.
+        searches need them (see :mod:`.edge_pages`): they stay in the page cache, and a
+        search maps again the few it touches. What a load keeps in memory is left alone.
 
         Each shard's lock is held while its mappings are released, so no call on it
         (a write rolling its log over, a swap after an optimize) unmaps one of them in
@@ -655,12 +652,9 @@ class EdgeStore(ShardOptimizing):
         with self._lock:
             opened_all = [] if self._closed else list(self._collections.values())
         for opened in opened_all:
-            # A shard that keeps its full vectors for the graph walk reads them (and the
-            # graph) on every search: handing them back would only cost the next one.
-            skip = KEPT_MAPPED if opened.compact else (*KEPT_MAPPED, *SEARCHED_MAPPED)
             with opened.lock.writing():
                 if not self._closed:
-                    released += release_mapped_pages(opened.folder / "shard", skip=skip)
+                    released += hand_back(opened)
         return released
 
     # ---------------------------------------------------------------- close

@@ -339,7 +339,18 @@ class SearchBox(ReportsWorkerFailures, Vertical):
             self.post_message(SearchFailed(generation, query, str(exc)))
             raise  # reported by the worker-error handler
         self.post_message(SearchDone(generation, query, result))
-        if result.partial:
+        try:
+            self._hidden_matches(view, query, generation, result.partial is not None)
+        finally:
+            # The pages of the store's files this search touched go back now rather than
+            # at the app's next hand-back: a few megabytes a search, which would add up
+            # over a burst of queries.
+            with contextlib.suppress(Exception):
+                self.engine.release_memory()
+
+    def _hidden_matches(self, view: AgentView, query: str, generation: int, partial: bool) -> None:
+        """Look for the query's hidden matches once the user has stopped typing it."""
+        if partial:
             return  # searched again once the rest is there
         worker = get_current_worker()
         # Hidden matches cost about a search again: only for a query the user has

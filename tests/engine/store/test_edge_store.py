@@ -366,14 +366,15 @@ def test_open_store_defaults_to_edge_and_keeps_qdrant_client_folders(
     assert isinstance(open_store(chosen), QdrantStore)  # its folder now says qdrant-client
 
 
-def _resident_kib_under(root: Path) -> int:
-    """KiB of this process's resident memory in mappings of files under ``root``."""
+def _resident_kib_under(root: Path, part: str = "") -> int:
+    """KiB of this process's resident memory in mappings of files under ``root`` (whose
+    path holds ``part``)."""
     total, inside = 0, False
     prefix = str(root.resolve())
     for line in Path("/proc/self/smaps").read_text().splitlines():
         head = line.split(maxsplit=5)
         if len(head) >= 5 and "-" in head[0] and ":" not in head[0]:
-            inside = len(head) > 5 and head[5].startswith(prefix)
+            inside = len(head) > 5 and head[5].startswith(prefix) and part in head[5]
         elif inside and line.startswith("Rss:"):
             total += int(line.split()[1])
     return total
@@ -398,3 +399,30 @@ def test_released_pages_leave_the_process_and_searches_answer_the_same(tmp_path:
     assert store.retrieve("c", ["7"])[0].payload == {"agent_id": "main", "n": 7}
     store.close()
     assert store.release_pages() == 0  # closed: nothing to hand back
+
+
+@pytest.mark.skipif(not Path("/proc/self/smaps").exists(), reason="reads /proc")
+def test_opening_a_shard_hands_back_its_keyword_indexes_and_log(tmp_path: Path) -> None:
+    """What the load touched and searches do not keep resident goes back at once (an
+    app loads its model next): the keyword indexes' maps, the log and the payloads."""
+    vectors = _clustered(2000, 12, seed=6)
+    store = EdgeStore(tmp_path, optimize_after=10**9, background=False)
+    store.ensure_collection("c", 64, "m")
+    agents = ("main", "dev", "shared")
+    points = [
+        StoredPoint(str(i), {"agent_id": agents[i % 3], "owner": "main"}, v)
+        for i, v in enumerate(vectors)
+    ]
+    store.upsert("c", points)
+    store.close()
+    store = EdgeStore(tmp_path)
+    assert store.count("c") == 2000  # the shard loaded
+    # The keyword indexes' maps and the payloads are pages named page_N.dat (a tracker
+    # page or two of each is read again when the shard is counted).
+    assert _resident_kib_under(tmp_path, "/page_") == 0
+    assert _resident_kib_under(tmp_path, "/wal/") == 0
+    only_main = Filter(must=(Match("agent_id", "main"),))
+    assert store.count("c", only_main) == 667
+    hits = store.search("c", vectors[0], only_main, 5)
+    assert hits and hits[0].id == "0" and all(h.payload["agent_id"] == "main" for h in hits)
+    store.close()
