@@ -18,10 +18,26 @@ from __future__ import annotations
 import json
 import sys
 
+from textual import events
 from textual.app import App, ComposeResult
 from textual.widgets import DataTable, Header, Input
 
 ROWS = 40
+
+
+class OrderedInput(Input):
+    """An input that runs its bound keys (Ctrl+U) as they arrive, as amem-tui's search
+    box does: Textual runs them after the keys queued behind them, so "Ctrl+U, then a
+    query" typed at once would lose the query (the harness then waits forever)."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        if not event.is_printable:
+            for binding in self._bindings.key_to_bindings.get(event.key, ()):
+                event.stop()
+                event.prevent_default()
+                await self.run_action(binding.action)
+                return
+        await super()._on_key(event)
 
 
 class FloorApp(App[None]):
@@ -36,7 +52,7 @@ class FloorApp(App[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Input(placeholder="filter")
+        yield OrderedInput(placeholder="filter")
         yield DataTable()
 
     def on_mount(self) -> None:

@@ -11,9 +11,11 @@ and alternated so both see the same machine load:
 - the floor: the visible rows' vectors in one matrix (rows chosen once by the read
   rules of ``engine/scope``); a search is one matrix product and a top 10;
 - recall@10 of Edge against the floor (a tie with the exact 10th cosine counts);
+  with ``--limit N`` Edge is asked for N hits, as the app's dense stage asks for 4x
+  its hits (160), and recall@10 is that of its first ten;
 - the peak RSS of the process (both held at once: read it as an upper bound).
 
-Usage: python bench/store_search.py --store FOLDER --notes N [--queries 50] [--json]
+Usage: python bench/store_search.py --store FOLDER --notes N [--queries 50] [--limit 10] [--json]
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ def main() -> None:
     parser.add_argument("--store", type=Path, required=True)
     parser.add_argument("--notes", type=int, required=True)
     parser.add_argument("--queries", type=int, default=50)
+    parser.add_argument("--limit", type=int, default=10, help="hits asked of Edge")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
@@ -70,7 +73,8 @@ def main() -> None:
     flt = suite.filters()["visible"]
 
     def edge(q: np.ndarray) -> list[str]:
-        return [h.id for h in store.search(suite.COLLECTION, q.tolist(), flt, 10, exact=False)]
+        hits = store.search(suite.COLLECTION, q.tolist(), flt, args.limit, exact=False)
+        return [h.id for h in hits[:10]]
 
     edge(queries[0])  # the first search maps the segments: not timed
     floor(queries[0])
@@ -86,6 +90,7 @@ def main() -> None:
         "notes": args.notes,
         "visible": len(rows),
         "queries": len(queries),
+        "limit": args.limit,
         "edge": suite._ms(times["edge"]),
         "floor": suite._ms(times["floor"]),
         "recall_at_10": suite.recall(found["edge"], found["floor"], data, queries),
@@ -96,7 +101,10 @@ def main() -> None:
     if args.json:
         print(json.dumps(out))
         return
-    print(f"{args.notes} notes, {len(rows)} visible to main, {len(queries)} queries")
+    print(
+        f"{args.notes} notes, {len(rows)} visible to main, {len(queries)} queries, "
+        f"{args.limit} hits asked of Edge"
+    )
     for name in ("edge", "floor"):
         print(f"  {name:5}  p50 {out[name]['p50']:.2f} ms  p95 {out[name]['p95']:.2f} ms")
     print(

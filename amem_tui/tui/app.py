@@ -17,7 +17,6 @@ from amem_tui.engine import AmemError
 from amem_tui.paths import config_dir
 from amem_tui.tui import heap
 from amem_tui.tui.actions import APP_ACTIONS, bindings, help_rows
-from amem_tui.tui.messages import ModelState
 from amem_tui.tui.preferences import FILE_NAME, PreferenceStore
 from amem_tui.tui.screens.opening import OpeningScreen
 from amem_tui.tui.themes import bundled_theme_dir, load_themes, user_theme_dir
@@ -245,6 +244,7 @@ class AmemApp(App[int]):
         self._post_model(True)
 
     def _post_model(self, ready: bool, detail: str = "") -> None:
+        from amem_tui.tui.messages import ModelState
         from amem_tui.tui.screens.main import MainScreen
 
         for screen in self.screen_stack:

@@ -9,6 +9,8 @@ did not answer).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.message_pump import MessagePump
 from textual.worker import Worker, WorkerState
 
@@ -22,7 +24,9 @@ from amem_tui.engine import (
     StoreUnavailable,
     redact_text,
 )
-from amem_tui.tui.messages import ActionRefused
+
+if TYPE_CHECKING:
+    from amem_tui.tui.messages import ActionRefused
 
 
 def refusal_title(exc: BaseException) -> str:
@@ -44,6 +48,10 @@ def refusal_title(exc: BaseException) -> str:
 
 def refusal(exc: BaseException) -> ActionRefused:
     """The message that reports ``exc``: the engine's own words, or the exception's type."""
+    # Imported here: the first frame's panes mix this module in, and the messages (40
+    # dataclasses) are needed only once a worker fails.
+    from amem_tui.tui.messages import ActionRefused
+
     message = str(exc) if isinstance(exc, AmemError) else f"{type(exc).__name__}: {exc}"
     message = redact_text(message)  # a client library's error may quote the server URL
     return ActionRefused(

@@ -16,6 +16,7 @@ openclaw-amem computes them over what the agent can search.
 from __future__ import annotations
 
 import math
+import re
 import uuid
 from array import array
 from collections import Counter
@@ -35,9 +36,24 @@ COMPACT_AFTER = 4096
 Keep = Callable[[AccessRecord], bool]
 
 
+#: A UUID as a store spells it (lower case, with hyphens): the common case, parsed fast.
+_CANONICAL_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def canonical(note_id: str) -> bool:
+    """True when ``note_id`` is spelt as a store returns it (a lower-case UUID with its
+    hyphens, or a number without leading zeros): no other spelling has its order key."""
+    if _CANONICAL_UUID.fullmatch(note_id):
+        return True
+    return note_id.isdigit() and (note_id == "0" or note_id[0] != "0")
+
+
 def order_key(note_id: str) -> tuple[int, int, int]:
     """Where the store's scroll puts an id, as three integers: integers first (by value),
     then UUIDs (whose text order is the order of their 128-bit value)."""
+    if _CANONICAL_UUID.fullmatch(note_id):
+        value = int(note_id.replace("-", ""), 16)
+        return (1, value >> 64, value & (2**64 - 1))
     if note_id.isdigit():
         return (0, 0, int(note_id))
     try:
@@ -70,6 +86,14 @@ class Selection:
         """True when the note with this id is kept."""
         position = self.index.position_of(note_id)
         return position is not None and bool(self.mask[position])
+
+    def kept(self, note_ids: Sequence[str]) -> list[bool]:
+        """Whether each note is kept (:meth:`contains` for many ids at once)."""
+        positions = self.index.positions_of(note_ids)
+        found = positions >= 0
+        kept = np.zeros(len(positions), dtype=bool)
+        kept[found] = self.mask[positions[found]]
+        return kept.tolist()
 
     def ids(self) -> list[str]:
         """The kept ids, in store order."""
@@ -332,12 +356,18 @@ class NoteIndex:
         position = self.appended.get(note_id)
         if position is not None:
             return position
-        kind, high, low = order_key(note_id)
+        return self._ordered_position(note_id, *order_key(note_id))
+
+    def _kind_spans(self) -> tuple[int, int, int, int]:
         spans = self.kind_spans
         if spans is None:
             kinds = self.order[0, : self.ordered]
             bounds = np.searchsorted(kinds, np.asarray([1, 2], dtype=np.uint64)).tolist()
-            spans = self.kind_spans = (0, *bounds, self.ordered)
+            spans = self.kind_spans = (0, bounds[0], bounds[1], self.ordered)
+        return spans
+
+    def _ordered_position(self, note_id: str, kind: int, high: int, low: int) -> int | None:
+        spans = self._kind_spans()
         lo, hi = spans[kind], spans[kind + 1]
         # Integer ids differ in their low part alone; other ids almost always in their
         # high part already. One search over one row, then the few equal keys.
@@ -350,6 +380,50 @@ class NoteIndex:
                 return at
             at += 1
         return None
+
+    def positions_of(self, note_ids: Sequence[str]) -> np.ndarray:
+        """The live position of each id, -1 for none (:meth:`position_of` for many ids:
+        one binary search per kind of id for them all)."""
+        out = np.full(len(note_ids), -1, dtype=np.int64)
+        rest: list[int] = []
+        for i, note_id in enumerate(note_ids):
+            position = self.appended.get(note_id)
+            if position is None:
+                rest.append(i)
+            else:
+                out[i] = position
+        if not rest or not self.ordered:
+            return out
+        keys = np.asarray([order_key(note_ids[i]) for i in rest], dtype=np.uint64).reshape(-1, 3)
+        spans = self._kind_spans()
+        lows = self.order[2]
+        for kind in (0, 1, 2):
+            lo, hi = spans[kind], spans[kind + 1]
+            chosen = np.flatnonzero(keys[:, 0] == kind)
+            if not len(chosen) or lo == hi:
+                continue
+            column = 2 if kind == 0 else 1
+            row, values = self.order[column], keys[chosen, column]
+            at = lo + np.searchsorted(row[lo:hi], values)
+            at_in = np.minimum(at, hi - 1)
+            same = (at < hi) & (row[at_in] == values)
+            hit = same & (lows[at_in] == keys[chosen, 2])
+            for k, position, close, matched in zip(
+                chosen.tolist(), at_in.tolist(), same.tolist(), hit.tolist(), strict=True
+            ):
+                note_id = note_ids[rest[k]]
+                # The stored ids are spelt as the store spells them: a lookup spelt so
+                # with the same key is the same id (the others are compared in full).
+                if (
+                    matched
+                    and self.alive[position]
+                    and (canonical(note_id) or self.ids[position] == note_id)
+                ):
+                    out[rest[k]] = position
+                elif close:  # a key shared with another id: looked at one by one
+                    found = self._ordered_position(note_id, kind, *keys[k, 1:].tolist())
+                    out[rest[k]] = -1 if found is None else found
+        return out
 
     def postings(self, term: str) -> tuple[np.ndarray, np.ndarray]:
         """The live positions holding ``term`` and its frequency in each."""

@@ -149,10 +149,11 @@ def _fused(
     found = service.store.search(
         service.name, vector.tolist(), flt, wanted, exact=exact, with_payload=False
     )
-    for point in found:
-        if point.score < DENSE_MIN_SCORE or len(dense) >= n:
+    found = [p for p in found if p.score >= DENSE_MIN_SCORE]  # in score order
+    for point, kept in zip(found, chosen.kept([p.id for p in found]), strict=True):
+        if len(dense) >= n:
             break
-        if chosen.contains(point.id):
+        if kept:
             dense.append(point.id)
             similarity[point.id] = point.score
     bm25 = [note_id for note_id, _ in chosen.rank(tokens, n)]

@@ -149,21 +149,20 @@ def _rank_hybrid(
         found = own.store.search(
             own.name, vector.tolist(), own.read_filter(scope), n, exact=exact, with_payload=False
         )
-        for point in found:
-            if point.score < DENSE_MIN_SCORE:
-                break
-            if not chosen.contains(point.id):
-                continue
-            dense_ids.append(point.id)
-            similarity[point.id] = point.score
+        found = [p for p in found if p.score >= DENSE_MIN_SCORE]  # in score order
+        for point, kept in zip(found, chosen.kept([p.id for p in found]), strict=True):
+            if kept:
+                dense_ids.append(point.id)
+                similarity[point.id] = point.score
     bm25 = chosen.rank(tokenize(query), n)
     bm25_ids = [note_id for note_id, _ in bm25]
     result.candidates = max(len(dense_ids), len(bm25_ids))
     fused = rrf_fuse(dense_ids, bm25_ids)
     index = chosen.index
     boosts: dict[str, float] = {}
-    for note_id in fused:
-        record = index.record(note_id)
+    fused_ids = list(fused)
+    for note_id, position in zip(fused_ids, index.positions_of(fused_ids).tolist(), strict=True):
+        record = index.records.get(position) if position >= 0 else None
         # A dense candidate is boosted as openclaw-amem sees it after its own bump.
         retrieved = note_id in similarity
         boosts[note_id] = heat_boost(record, now, retrieved) if record is not None else 1.0

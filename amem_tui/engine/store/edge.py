@@ -624,7 +624,7 @@ class EdgeStore(ShardOptimizing):
             query=qe.Query.Nearest([float(x) for x in vector]),
             filter=to_edge_filter(flt),
             with_payload=with_payload,
-            params=opened.search_params(exact),
+            params=opened.search_params(exact, limit),
         )
         with opened.lock.reading(), self._calls("searching"):
             points = opened.shard.query(request)
