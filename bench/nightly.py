@@ -13,13 +13,17 @@ processes, alternated, so both see the same machine load:
 - ``amem-tui --store COPY consolidate --all-agents`` (its progress lines kept);
 - the floor, in a child process of this script.
 
-Usage: python bench/nightly.py --store FOLDER [--runs 2] [--dry-run] [--json]
+With ``--baseline CHECKOUT`` the pass of earlier code (a ``git worktree add DIR
+COMMIT``) is timed too, on its own fresh copy, in the same alternation.
+
+Usage: python bench/nightly.py --store FOLDER [--runs 2] [--dry-run] [--baseline DIR] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -66,14 +70,17 @@ def fresh_copy(store: Path, into: Path) -> Path:
     return target
 
 
-def time_pass(store: Path, dry_run: bool) -> dict[str, Any]:
-    """The pass as a whole process: seconds, its answer, and its progress lines."""
+def time_pass(store: Path, dry_run: bool, code: Path | None = None) -> dict[str, Any]:
+    """The pass as a whole process: seconds, its answer, and its progress lines
+    (``code``: another checkout's package first on the path, started outside this one)."""
     exe = str(Path(sys.executable).with_name("amem-tui"))
     command = [exe, "--store", str(store), "--json", "consolidate", "--all-agents"]
     if dry_run:
         command.append("--dry-run")
+    env = dict(os.environ, PYTHONPATH=str(code)) if code is not None else None
+    cwd = tempfile.gettempdir() if code is not None else None
     started = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=env, cwd=cwd)
     seconds = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"the pass failed ({done.returncode}):\n{done.stderr[-3000:]}")
@@ -103,6 +110,7 @@ def main() -> None:
     parser.add_argument("--store", type=Path, required=True)
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--dry-run", action="store_true", help="time a dry run of the pass")
+    parser.add_argument("--baseline", type=Path, help="a checkout of earlier code, timed too")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--floor", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -111,9 +119,13 @@ def main() -> None:
         return
     passes: list[dict[str, Any]] = []
     floors: list[dict[str, Any]] = []
+    before: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(dir=args.store.parent) as tmp:
-        for _ in range(args.runs):  # alternated: both see the same machine load
+        for _ in range(args.runs):  # alternated: all see the same machine load
             floors.append(time_floor(fresh_copy(args.store, Path(tmp))))
+            if args.baseline is not None:
+                copy = fresh_copy(args.store, Path(tmp))
+                before.append(time_pass(copy, args.dry_run, args.baseline))
             passes.append(time_pass(fresh_copy(args.store, Path(tmp)), args.dry_run))
     pass_s = [p["seconds"] for p in passes]
     floor_s = [f["seconds"] for f in floors]
@@ -128,6 +140,9 @@ def main() -> None:
         "agents": len(answer.get("agents", [])),
         "progress_lines": len(passes[-1]["progress"]),
     }
+    if before:
+        out["baseline_s"] = [b["seconds"] for b in before]
+        out["baseline_ratio"] = statistics.median(out["baseline_s"]) / statistics.median(floor_s)
     if args.json:
         print(json.dumps(out))
         return
@@ -138,7 +153,11 @@ def main() -> None:
     )
     print(f"  floor (one nearest-neighbour query per candidate): {_seconds(floor_s)}")
     print(f"  consolidate --all-agents{' --dry-run' if args.dry_run else ''}: {_seconds(pass_s)}")
+    if before:
+        print(f"  the same, earlier code ({args.baseline}): {_seconds(out['baseline_s'])}")
     print(f"  pass / floor (medians): {out['ratio']:.2f}x")
+    if before:
+        print(f"  earlier code / floor (medians): {out['baseline_ratio']:.2f}x")
 
 
 def _seconds(samples: list[float]) -> str:

@@ -678,6 +678,8 @@ class EdgeStore(ShardOptimizing):
                 with contextlib.suppress(Exception):
                     opened.shard.close()
         self._collections.clear()
+        for journal in list(self._journals.values()):
+            journal.close()
         if self._lock_file is not None:
             with contextlib.suppress(OSError):
                 fcntl.flock(self._lock_file, fcntl.LOCK_UN)

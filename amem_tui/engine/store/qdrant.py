@@ -551,6 +551,8 @@ class QdrantStore:
         """Close the client and release the folder lock."""
         with self._local_lock or contextlib.nullcontext(), contextlib.suppress(Exception):
             self.client.close()
+        for journal in list(self._journals.values()):
+            journal.close()
 
 
 def _point(point_id: Any, payload: dict[str, Any] | None, raw: Any) -> StoredPoint:

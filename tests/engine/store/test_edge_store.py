@@ -19,7 +19,7 @@ from amem_tui.config import Settings, load_settings
 from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.engine import open_store
 from amem_tui.engine.errors import StoreLocked
-from amem_tui.engine.store.base import StoredPoint
+from amem_tui.engine.store.base import StoredPoint, WriteJournal
 from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.engine.store.filters import Filter, Match
 from amem_tui.engine.store.qdrant import QdrantStore
@@ -426,3 +426,27 @@ def test_opening_a_shard_hands_back_its_keyword_indexes_and_log(tmp_path: Path) 
     hits = store.search("c", vectors[0], only_main, 5)
     assert hits and hits[0].id == "0" and all(h.payload["agent_id"] == "main" for h in hits)
     store.close()
+
+
+def test_the_write_journal_counts_every_write_and_keeps_logging_after_a_trim(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Revisions and the ids each write touched outlive the process; the log, trimmed to
+    its last lines every 1,024 writes, goes on logging under its name afterwards."""
+    monkeypatch.setattr(WriteJournal, "KEEP", 8)
+    store = EdgeStore(tmp_path, optimize_after=10**9, background=False)
+    store.ensure_collection("c", 4, "m")
+    start = store.revision("c")
+    assert start is not None
+    for i in range(1030):
+        store.upsert("c", [StoredPoint(str(i), {"n": i}, [1.0, 0.0, 0.0, float(i)])])
+    assert store.revision("c") == start + 1030
+    assert store.changed_since("c", start + 1026) == {"1026", "1027", "1028", "1029"}
+    assert store.changed_since("c", start) is None  # trimmed: no longer reaches back
+    store.close()
+    again = EdgeStore(tmp_path, optimize_after=10**9, background=False)
+    assert again.revision("c") == start + 1030
+    again.set_payload("c", "5", {"n": 50})
+    assert again.revision("c") == start + 1031
+    assert again.changed_since("c", start + 1030) == {"5"}
+    again.close()
