@@ -27,7 +27,7 @@ read from the screen as a person reads it (bench/terminal.py):
   ("first query after the first frame"): what a person who starts typing at once waits.
 
 Usage: python bench/latency.py --store FOLDER --notes N [--queries 50] [--size 160x48]
-       [--rounds 2] [--bare 3] [--early]
+       [--rounds 2] [--bare 3] [--early] [--first-frames N]
        [--baseline CHECKOUT]   (earlier code, timed beside the current)
        [--baseline-store COPY]   (the baseline's own copy of the store)
        [--cold COMMAND]   (run before each amem-tui start, e.g. one that drops the page
@@ -162,6 +162,39 @@ def time_bare(size: tuple[int, int]) -> float:
         app.stop()
 
 
+def time_first_frame(store: Path, size: tuple[int, int], code: Path | None = None) -> float:
+    """Seconds from start to amem-tui's first frame (its layout on screen), then quit."""
+    exe = str(Path(sys.executable).with_name("amem-tui"))
+    env = environment(PYTHONPATH=str(code)) if code is not None else environment()
+    app = TerminalApp([exe, "--store", str(store)], size=size, env=env)
+    app.start()
+    try:
+        app.wait_for(lambda s: "amem-tui" in s and "Private" in s)
+        return time.perf_counter() - app.started
+    finally:
+        app.stop()
+
+
+def first_frames(
+    store: Path, size: tuple[int, int], starts: int, baseline: Path | None
+) -> dict[str, Any]:
+    """amem-tui's and the bare app's first frames alone, alternated ``starts`` times
+    (and earlier code's, given a checkout)."""
+    found: dict[str, Any] = {"amem_s": [], "bare_s": []}
+    if baseline is not None:
+        found["before_s"] = []
+    for _ in range(starts):
+        found["bare_s"].append(time_bare(size))
+        if baseline is not None:
+            found["before_s"].append(time_first_frame(store, size, baseline))
+        found["amem_s"].append(time_first_frame(store, size))
+    bare = statistics.median(found["bare_s"])
+    for name in ("amem", "before"):
+        if f"{name}_s" in found:
+            found[f"{name}_ratio"] = statistics.median(found[f"{name}_s"]) / bare
+    return found
+
+
 def run_cold(command: str | None) -> None:
     """Run the command that makes the next start a cold one (drops the page cache)."""
     if command:
@@ -238,10 +271,30 @@ def main() -> None:
         "--early", action="store_true", help="type the first query at amem-tui's first frame"
     )
     parser.add_argument("--cold", help="a shell command run before each amem-tui start")
+    parser.add_argument(
+        "--first-frames",
+        type=int,
+        metavar="N",
+        help="only time first frames: N starts of amem-tui and of the bare app, alternated",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     width, height = (int(x) for x in args.size.split("x"))
     compiled(None, args.baseline)
+    if args.first_frames:
+        found = first_frames(args.store, (width, height), args.first_frames, args.baseline)
+        if args.json:
+            print(json.dumps(found))
+            return
+        print(f"first frames, {args.first_frames} starts each, alternated, {width}x{height}")
+        for name in ("amem", "before", "bare"):
+            if f"{name}_s" not in found:
+                continue
+            samples = found[f"{name}_s"]
+            shown = ", ".join(f"{x:.2f}" for x in samples)
+            ratio = f", {found[f'{name}_ratio']:.2f}x the bare app's" if name != "bare" else ""
+            print(f"  {name:6} median {statistics.median(samples):.2f} s{ratio} ({shown})")
+        return
     data = corpus.generate(args.notes)
     queries = data.queries[: args.queries]
     tops = expected_hits(args.store, queries, args.agent)
