@@ -37,9 +37,9 @@ class ShardOptimizing:
     def _note_writes(self, opened: OpenShard, n: int) -> None:
         """Count writes; after a bulk load, optimize (in the background by default)."""
         if int(opened.meta.get("vector_size") or 0) <= 1:
-            # A log of records (a run log) has no graph to build: optimizing it only
-            # copied it whole, again and again (243 MB at 8,825 merges, during a
-            # nightly pass at 100,000 notes).
+            # A log of records (a run log, the versions) has no graph to build:
+            # optimizing it only copied it whole, again and again (a run log of 243 MB
+            # at 8,825 merges, during a nightly pass at 100,000 notes).
             return
         with opened.lock.writing():
             opened.dirty += n
