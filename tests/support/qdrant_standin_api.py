@@ -146,7 +146,9 @@ def _create_index(standin: QdrantStandIn, call: Call) -> Any:
     request: rest.CreateFieldIndex = call.parse(rest.CreateFieldIndex)
     standin.require(call.collection)
     schema = request.field_schema
-    kind = getattr(schema, "type", schema)
+    kind = getattr(schema, "type", schema)  # index params name their type in their own enum
+    if kind is not None and not isinstance(kind, rest.PayloadSchemaType):
+        kind = next((t for t in rest.PayloadSchemaType if t.value == kind.value), None)
     if not isinstance(kind, rest.PayloadSchemaType):
         raise RequestFailed(400, "Bad request: field_schema is required")
     standin.indexes.setdefault(call.collection, {})[request.field_name] = kind

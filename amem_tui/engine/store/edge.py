@@ -415,9 +415,10 @@ class EdgeStore(ShardOptimizing):
                     qe.UpdateOperation.create_field_index(field, qe.PayloadSchemaType.Datetime)
                 )
             for field in INTEGER_INDEXES:
-                shard.update(
-                    qe.UpdateOperation.create_field_index(field, qe.PayloadSchemaType.Integer)
-                )
+                # Ranges and order only, read from disk as asked: only the overview and
+                # stats read it, so it never sits in a search's memory.
+                numeric = qe.IntegerIndexParams(lookup=False, range=True, on_disk=True)
+                shard.update(qe.UpdateOperation.create_field_index(field, numeric))
             shard.flush()
             opened = OpenShard(
                 folder,

@@ -331,8 +331,11 @@ class QdrantStore:
                     self.client.create_payload_index(name, field, qm.PayloadSchemaType.BOOL)
                 for field in DATETIME_INDEXES:
                     self.client.create_payload_index(name, field, qm.PayloadSchemaType.DATETIME)
+                numeric = qm.IntegerIndexParams(
+                    type=qm.IntegerIndexType.INTEGER, lookup=False, range=True, on_disk=True
+                )
                 for field in INTEGER_INDEXES:
-                    self.client.create_payload_index(name, field, qm.PayloadSchemaType.INTEGER)
+                    self.client.create_payload_index(name, field, numeric)
         info = self.collection_info(name)
         assert info is not None
         return info
