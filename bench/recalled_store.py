@@ -49,8 +49,9 @@ def main() -> None:
         if args.index:
             opened = store._open(name)
             assert opened is not None
-            integer = qe.PayloadSchemaType.Integer
-            opened.shard.update(qe.UpdateOperation.create_field_index("retrieval_count", integer))
+            # As new collections have it (amem_tui/engine/store/edge.py): ranges, on disk.
+            numeric = qe.IntegerIndexParams(lookup=False, range=True, on_disk=True)
+            opened.shard.update(qe.UpdateOperation.create_field_index("retrieval_count", numeric))
         batch = []
         for point in store.scan(name, with_vectors=True, page=PAGE):
             if rng.random() >= args.share:
