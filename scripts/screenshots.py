@@ -87,10 +87,14 @@ async def _compare(pilot: Pilot[Any]) -> None:
     await settle(pilot)
     await pilot.press("v")
     await settle(pilot)
-    both = pilot.app.screen.query_one("#list-both", ComparedList)
-    both.table.focus()
-    row = [getattr(entry, "id", "") for entry in both.entries].index(demo_id("dev-selective"))
-    both.table.move_cursor(row=row)
+    # dev's note that main reads by id only: listed as only dev's, with main's get rule.
+    for which in ("#list-both", "#list-b", "#list-a"):
+        listed = pilot.app.screen.query_one(which, ComparedList)
+        ids = [getattr(entry, "id", "") for entry in listed.entries]
+        if demo_id("dev-selective") in ids:
+            listed.table.focus()
+            listed.table.move_cursor(row=ids.index(demo_id("dev-selective")))
+            break
     await settle(pilot)
 
 
@@ -109,6 +113,24 @@ async def _overview(pilot: Pilot[Any]) -> None:
     await settle(pilot)
 
 
+async def _versions(pilot: Pilot[Any]) -> None:
+    await settle(pilot)
+    trip = demo_id("main-trip")
+    view = pilot.app.engine.agent("main")
+    for content in (
+        "Flight to Lisbon for the offsite is booked for December 15, seat 12A",
+        "Flight to Lisbon for the offsite is booked for December 15, seat 3C",
+    ):
+        view.update(trip, content=content)
+    await pilot.press("f5")
+    await settle(pilot)
+    await select(pilot, "private", "main-trip")
+    await pilot.press("V")
+    await settle(pilot)
+    await pilot.press("down")
+    await settle(pilot)
+
+
 SMALL = (80, 24)
 
 SHOTS: list[tuple[str, str | None, Steps, tuple[int, int]]] = [
@@ -121,6 +143,7 @@ SHOTS: list[tuple[str, str | None, Steps, tuple[int, int]]] = [
     ("compare", None, _compare, SIZE),
     ("compare-search", None, _compare_search, SIZE),
     ("overview", None, _overview, SIZE),
+    ("versions", "main", _versions, SIZE),
 ]
 
 
