@@ -61,6 +61,8 @@ def version_title(version: NoteVersion) -> str:
     label = SHORT_LABELS.get(version.action, version.label)
     if version.action == "revert" and version.reverted_to is not None:
         label = f"reverted to {version.reverted_to}"
+    if not version.recorded:
+        label = "outside, now"
     return f"{version.number:>2} {one_line(who, 8):<8} {label}"
 
 
@@ -80,7 +82,7 @@ def version_text(version: NoteVersion, history: NoteHistory) -> Text:
     body.append(f"  {version.label}\n", style="bold yellow" if version.action == "outside" else "")
     when = f"{version.at.replace('T', ' ')[:19]} UTC" if version.at else "(not recorded)"
     if not version.recorded:
-        when = "now (found in the note as stored; recorded when amem-tui next writes it)"
+        when = "now (recorded at amem-tui's next write of the note)"
     add_field(body, "when", when)
     add_field(body, "by", version.agent or "not known (outside amem-tui)")
     if version.run_id:
@@ -217,8 +219,6 @@ class NoteVersions(ReportsWorkerFailures, Horizontal):
         prompt = Text(version_title(version), no_wrap=True, overflow="ellipsis")
         if version.action == "outside":
             prompt.stylize("yellow")
-        if not version.recorded:
-            prompt.append("  now", style="dim")
         return Option(prompt, id=str(version.number))
 
     def _show_chosen(self) -> None:
