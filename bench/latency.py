@@ -298,6 +298,11 @@ def main() -> None:
     data = corpus.generate(args.notes)
     queries = data.queries[: args.queries]
     tops = expected_hits(args.store, queries, args.agent)
+    # The baseline's own copy may be laid out otherwise (full vectors, compact ones), and
+    # an approximate search's top hit can differ between layouts.
+    baseline_tops = (
+        expected_hits(args.baseline_store, queries, args.agent) if args.baseline_store else tops
+    )
     with tempfile.TemporaryDirectory() as tmp:
         texts_file = Path(tmp) / "texts.json"
         texts_file.write_text(json.dumps(data.texts), encoding="utf-8")
@@ -313,7 +318,9 @@ def main() -> None:
                 store = args.baseline_store or args.store
                 run_cold(args.cold)
                 runs["before"].append(
-                    time_amem(store, queries, tops, (width, height), args.baseline, args.early)
+                    time_amem(
+                        store, queries, baseline_tops, (width, height), args.baseline, args.early
+                    )
                 )
                 time.sleep(1)
             run_cold(args.cold)

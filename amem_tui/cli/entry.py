@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from amem_tui.cli.options import CommonOptions, options_from, tui_options
@@ -36,15 +37,36 @@ def run_tui(
     The settings are read by the app after its first frame; ``options`` label that
     frame (agent, store), ``follow`` starts it in follow mode.
     """
+    options = options or CommonOptions()
+    reader = _read_ahead(options)
     try:
         from amem_tui.tui.app import run
     except ImportError:
         print("amem-tui: the TUI is not available in this build", file=sys.stderr)
         return 0
-    options = options or CommonOptions()
-    return run(
-        open_settings, follow=follow, agent_hint=options.agent, store_hint=options.store_hint
-    )
+    try:
+        return run(
+            open_settings, follow=follow, agent_hint=options.agent, store_hint=options.store_hint
+        )
+    finally:
+        from amem_tui.engine import stop_prefetch
+
+        stop_prefetch(reader)
+
+
+def _read_ahead(options: CommonOptions) -> Any:
+    """Start reading the files the TUI reads after its first frame (the store's, the
+    model's), so a cold start does not wait for the disk one file at a time (see
+    ``amem_tui.engine.prefetch``); the store is the one the command line or
+    ``AMEM_STORE`` names, else the default folder."""
+    from amem_tui.engine import start_prefetch
+    from amem_tui.paths import data_dir
+
+    store = None
+    if not (options.url or os.environ.get("AMEM_URL")):
+        named = options.store or os.environ.get("AMEM_STORE")
+        store = Path(named).expanduser() if named else data_dir() / "store"
+    return start_prefetch(store if store is not None and store.is_dir() else None)
 
 
 def _silence_stdout() -> None:

@@ -83,6 +83,8 @@ if TYPE_CHECKING:
         SearchHit,
         SearchResult,
     )
+    from amem_tui.engine.prefetch import start as start_prefetch
+    from amem_tui.engine.prefetch import stop as stop_prefetch
     from amem_tui.engine.reading import ListScope
     from amem_tui.engine.redact import redact_text, redact_url
     from amem_tui.engine.scope import (
@@ -176,6 +178,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "is_mem0_note": ("amem_tui.engine.formats.mem0", "is_mem0_note"),
     "is_subagent_session": ("amem_tui.engine.formats.mem0", "is_subagent_session"),
     "load_in_background": ("amem_tui.engine.embed", "load_in_background"),
+    "start_prefetch": ("amem_tui.engine.prefetch", "start"),
+    "stop_prefetch": ("amem_tui.engine.prefetch", "stop"),
     "name_merges": ("amem_tui.engine.activity", "name_merges"),
     "new_runs": ("amem_tui.engine.activity", "new_runs"),
     "open_store": ("amem_tui.engine.wiring", "open_store"),
@@ -280,6 +284,8 @@ __all__ = [
     "relisted",
     "run_activity",
     "selective_sentence",
+    "start_prefetch",
+    "stop_prefetch",
     "tokenize",
     "word_diff",
     "zone_of",

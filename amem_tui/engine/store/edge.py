@@ -51,6 +51,7 @@ from amem_tui.engine.store.base import (
 from amem_tui.engine.store.edge_optimize import ShardOptimizing
 from amem_tui.engine.store.edge_pages import hand_back
 from amem_tui.engine.store.edge_shard import (
+    COMPACT,
     COMPACT_VECTORS_FROM,
     FULL_SCAN_THRESHOLD,
     HNSW_EF_CONSTRUCT,
@@ -258,7 +259,7 @@ class EdgeStore(ShardOptimizing):
                 meta = json.loads(meta_path.read_text(encoding="utf-8"))
                 # A copy left by an optimize that was interrupted is only a copy.
                 shutil.rmtree(folder / "shard.optimizing", ignore_errors=True)
-                shard = load_shard(str(folder / "shard"))
+                shard = load_shard(str(folder / "shard"), compact=meta.get("vectors") == COMPACT)
             opened = OpenShard(folder, shard, meta)
             opened.read_graph_ahead()
             # What the load touched and searches do not need (the log it replayed, the

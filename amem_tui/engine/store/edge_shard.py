@@ -37,7 +37,7 @@ from typing import Any
 
 import qdrant_edge as qe
 
-from amem_tui.engine.store.shard_files import read_ahead, read_graph_behind
+from amem_tui.engine.store.shard_files import ON_DISK_INDEXES, read_ahead, read_graph_behind
 from amem_tui.engine.store.shared_lock import SharedLock
 
 META_FILE = "collection.json"
@@ -55,10 +55,10 @@ FULL_SCAN_THRESHOLD = 10_000
 #: a search asking for 160 hits (the app's dense stage) cost 3.7 ms of CPU against
 #: 2.7 ms, recall@10 1.000 (bench corpus, in one process, alternated).
 COMPACT_VECTORS_FROM = 100_000
-#: Keyword indexes no search filters by (a note's content hash, looked up when a note is
-#: added; openclaw-amem's topics and subjects): compact collections keep them on disk.
-#: At 1M notes that halved opening the shard (4.7-5.2 s to 2.1-2.7 s) and its memory.
-ON_DISK_INDEXES = ("hash", "topics", "subjects")
+# Keyword indexes no search filters by (a note's content hash, looked up when a note is
+# added; openclaw-amem's topics and subjects): compact collections keep them on disk
+# (ON_DISK_INDEXES). At 1M notes that halved opening the shard (4.7-5.2 s to 2.1-2.7 s)
+# and its memory.
 #: Candidates rescored with the full vectors, per hit asked for.
 RESCORE_OVERSAMPLING = 8.0
 #: Candidates rescored at most (a search asking for more hits than this rescores each
@@ -84,12 +84,13 @@ _OPTIMIZE_SCRIPT = (
 )
 
 
-def load_shard(path: str, compact_size: int | None = None) -> qe.EdgeShard:
-    """Load a shard, its files read ahead (:mod:`.shard_files`); given its vector size,
-    switched to compact vectors (which its next optimize builds; the setting is saved
-    with the shard) and with the keyword indexes no search filters by moved to disk
-    (rebuilt here)."""
-    read_ahead(Path(path))
+def load_shard(path: str, compact_size: int | None = None, compact: bool = False) -> qe.EdgeShard:
+    """Load a shard, its files read ahead (:mod:`.shard_files`; ``compact``: it keeps
+    compact vectors, and some indexes on disk); given its vector size, switched to
+    compact vectors (which its next optimize builds; the setting is saved with the
+    shard) and with the keyword indexes no search filters by moved to disk (rebuilt
+    here)."""
+    read_ahead(Path(path), compact and compact_size is None)
     if compact_size is None:
         return qe.EdgeShard.load(path)
     on_disk = qe.Memory.Cold

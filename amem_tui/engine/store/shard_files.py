@@ -30,40 +30,63 @@ from pathlib import Path
 #: Files and folders a load leaves on disk, read only as searches need them: the full
 #: vectors, the payloads, the HNSW graph. The write-ahead log lies outside ``segments``.
 LEFT_ON_DISK = frozenset({"matrix.dat", "payload_storage", "vector_index"})
+#: Keyword indexes no search filters by (a note's content hash, openclaw-amem's topics
+#: and subjects), which a compact shard keeps on disk: a load reads a page or two of
+#: each, and at a million notes their files are 100 MB that a cold start read for
+#: nothing. A shard folder names each index ``<code>-<field>-<kind>``.
+ON_DISK_INDEXES = ("hash", "topics", "subjects")
+#: The write-ahead log, which a load reads whole to replay it (50 MB after an import of
+#: a million notes).
+LOG_DIR = "wal"
 #: What every search of a compact shard walks first: its HNSW graph (the rest a search
 #: reads is a few vectors and payloads, wherever they lie).
 FIRST_SEARCH_READS = "vector_index"
 _CHUNK = 1 << 20
 
 
-def files_loaded_into_memory(shard: Path) -> Iterator[Path]:
-    """The segment files a load of ``shard`` reads whole (see the module's docstring)."""
+def _left_on_disk(name: str, compact: bool) -> bool:
+    if name in LEFT_ON_DISK:
+        return True
+    return compact and any(f"-{field}-" in name for field in ON_DISK_INDEXES)
+
+
+def files_loaded_into_memory(shard: Path, compact: bool = False) -> Iterator[Path]:
+    """The files a load of ``shard`` reads whole (see the module's docstring): its
+    segments' (the on-disk indexes left out of a ``compact`` one), then its log."""
     for folder, subfolders, files in os.walk(shard / "segments"):
-        subfolders[:] = sorted(name for name in subfolders if name not in LEFT_ON_DISK)
+        subfolders[:] = sorted(name for name in subfolders if not _left_on_disk(name, compact))
         for name in sorted(files):
             if name not in LEFT_ON_DISK:
                 yield Path(folder, name)
+    log = shard / LOG_DIR
+    if log.is_dir():
+        yield from sorted(path for path in log.iterdir() if path.is_file())
 
 
-def find_command(shard: Path) -> list[str] | None:
+def find_command(shard: Path, compact: bool = False) -> list[str] | None:
     """A ``find`` command selecting what :func:`files_loaded_into_memory` yields (add
     an action), or None where there is no ``find``."""
     find = shutil.which("find")
     if find is None:
         return None
     left = [arg for name in sorted(LEFT_ON_DISK) for arg in ("-o", "-name", name)][1:]
-    return [find, str(shard / "segments"), "(", *left, ")", "-prune", "-o", "-type", "f"]
+    if compact:
+        left += [arg for field in ON_DISK_INDEXES for arg in ("-o", "-name", f"*-{field}-*")]
+    log = [str(shard / LOG_DIR)] if (shard / LOG_DIR).is_dir() else []
+    return [find, str(shard / "segments"), *log, "(", *left, ")", "-prune", "-o", "-type", "f"]
 
 
-def read_ahead(shard: Path) -> None:
-    """Read the files a load of ``shard`` copies into memory, in large sequential reads
-    (in a child process where one can run), so they are in the page cache when it does.
+def read_ahead(shard: Path, compact: bool = False) -> None:
+    """Read the files a load of ``shard`` copies into memory or replays, in large
+    sequential reads (in a child process where one can run), so they are in the page
+    cache when it does; ``compact``: the shard keeps the :data:`ON_DISK_INDEXES` on
+    disk (they are not read).
 
     Only a speed-up: a file that vanishes or cannot be read is skipped.
     """
     if not (shard / "segments").is_dir():
         return
-    command = find_command(shard)
+    command = find_command(shard, compact)
     if command is not None:
         try:
             done = subprocess.run(
@@ -77,7 +100,7 @@ def read_ahead(shard: Path) -> None:
         else:
             if done.returncode == 0:
                 return
-    read_here(shard)
+    read_here(shard, compact)
 
 
 def read_graph_behind(shard: Path) -> subprocess.Popen[bytes] | None:
@@ -107,11 +130,11 @@ def read_graph_behind(shard: Path) -> subprocess.Popen[bytes] | None:
         return None
 
 
-def read_here(shard: Path) -> int:
+def read_here(shard: Path, compact: bool = False) -> int:
     """:func:`read_ahead` in this process; returns the bytes read."""
     buffer = memoryview(bytearray(_CHUNK))
     total = 0
-    for path in files_loaded_into_memory(shard):
+    for path in files_loaded_into_memory(shard, compact):
         try:
             with path.open("rb", buffering=0) as file:
                 while count := file.readinto(buffer):

@@ -241,23 +241,33 @@ def test_read_ahead_reads_what_a_load_copies_and_leaves_the_rest(tmp_path: Path)
     store.upsert("c", [StoredPoint(str(i), {"hash": f"h{i}"}, v) for i, v in enumerate(vectors)])
     store.close()
     shard = tmp_path / "edge" / "c" / "shard"
-    read = {p.relative_to(shard) for p in files_loaded_into_memory(shard)}
+    read = {p.relative_to(shard) for p in files_loaded_into_memory(shard, compact=True)}
     names = [p.as_posix() for p in read]
     assert any("/vector_storage/quantized" in name for name in names)  # the compact copy
     assert any("id_tracker" in name for name in names)
     assert any("-agent_id-" in name for name in names)  # a keyword index
+    assert any(p.parts[0] == "wal" for p in read)  # the log, which the load replays
+    assert not any("-hash-" in name for name in names)  # kept on disk by a compact shard
+    everything = {p.relative_to(shard) for p in files_loaded_into_memory(shard)}
+    assert any("-hash-" in p.as_posix() for p in everything) and read < everything
     left = {p.relative_to(shard) for p in shard.rglob("*") if p.is_file()} - read
     assert any("payload_storage" in p.parts for p in left)
-    for p in left:  # the payloads, the graph, the full vectors; the log beside the segments
-        assert p.parts[0] != "segments" or {"payload_storage", "vector_index", "matrix.dat"} & set(
-            p.parts
+    for p in left:  # the payloads, the graph, the full vectors, the on-disk indexes
+        if p.parts[0] != "segments":
+            continue  # the shard's configuration beside the segments
+        on_disk = {"payload_storage", "vector_index", "matrix.dat"} & set(p.parts)
+        assert (
+            on_disk
+            or "-hash-" in p.as_posix()
+            or "-topics-" in p.as_posix()
+            or ("-subjects-" in p.as_posix())
         )
-    assert read_here(shard) == sum((shard / p).stat().st_size for p in read) > 0
-    command = find_command(shard)
+    assert read_here(shard, compact=True) == sum((shard / p).stat().st_size for p in read) > 0
+    command = find_command(shard, compact=True)
     if command is not None:  # the child process reads exactly those files
         listed = subprocess.run([*command, "-print"], capture_output=True, text=True, check=True)
         assert {Path(line).relative_to(shard) for line in listed.stdout.splitlines()} == read
-    read_ahead(shard)
+    read_ahead(shard, compact=True)
     reopened = EdgeStore(tmp_path)  # opening reads ahead, then loads as before
     assert [h.id for h in reopened.search("c", vectors[0], None, 1)] == ["0"]
     reopened.close()
