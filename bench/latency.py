@@ -341,6 +341,8 @@ def main() -> None:
             "after_clear": pooled(rs, "after_clear"),
             "clearing": pooled(rs, "clearing"),
             "rss_mib": max(r["rss_mib"] for r in rs),
+            "typing_p50_per_round_ms": [r["typing"]["p50_ms"] for r in rs],
+            "rss_per_round_mib": [r["rss_mib"] for r in rs],
         }
         for name, rs in runs.items()
     }
@@ -379,6 +381,10 @@ def main() -> None:
             f" max {row['clearing']['max_ms']:.0f} ms"
             f"  peak RSS {row['rss_mib']:.0f} MiB  over 300 ms {typing['over_300']}/{typing['n']}"
         )
+        if args.rounds > 1:
+            p50s = ", ".join(f"{x:.0f}" for x in row["typing_p50_per_round_ms"])
+            rss = ", ".join(f"{x:.0f}" for x in row["rss_per_round_mib"])
+            print(f"  {'':6}  per round: typing p50 {p50s} ms; peak RSS {rss} MiB")
         after = row["after_clear"]
         print(
             f"  {'':6}  typed right after Ctrl+U: p50 {after['p50_ms']:.0f} ms"
