@@ -23,8 +23,6 @@ if TYPE_CHECKING:
     from amem_tui.cli.context import Context
     from amem_tui.engine import MemoryNote, NoteHistory, NoteVersion
 
-#: Fields a list of versions does not name: they follow from another change.
-_FOLLOWING = {"hash"}
 #: The widest content diff a version's line shows (``--diff`` shows all of it).
 DIFF_WIDTH = 160
 
@@ -61,7 +59,7 @@ def list_versions(ctx: Context, options: VersionsOptions) -> VersionList:
 
 def changed_names(version: NoteVersion) -> str:
     """The fields a version changed, as a list to read."""
-    return ", ".join(name for name in version.changed if name not in _FOLLOWING)
+    return ", ".join(version.changed_fields)
 
 
 def version_line(version: NoteVersion) -> str:
@@ -85,6 +83,11 @@ def versions_text(answer: VersionList) -> str:
         if "content" in version.changed:
             diff = plain_diff(version.content_diff())
             lines.append("       " + (diff if answer.full_diff else shorten(diff, DIFF_WIDTH)))
+        if version.before is not None:
+            lines.extend(
+                f"       {change.name}: {shorten(change.before, 60)} -> {shorten(change.after, 60)}"
+                for change in version.field_changes()
+            )
         lines.extend(f"       {shorten(fact, 120)}" for fact in version.known)
     if history.latest is not None and not history.latest.recorded:
         lines.append(
@@ -135,13 +138,13 @@ def revert_note(ctx: Context, options: RevertOptions) -> Reverted:
     note = view.revert(options.id, options.to, expected_hash=options.expect_hash)
     latest = view.versions(options.id).latest
     number = latest.number if latest is not None else 0
-    changed = latest.changed if latest is not None else []
+    changed = latest.changed_fields if latest is not None else []
     return Reverted(shown(ctx, scope, note), options.to, number, changed)
 
 
 def reverted_text(answer: Reverted) -> str:
     """The note, then what the revert changed and the version it was kept as."""
-    changed = ", ".join(name for name in answer.changed if name not in _FOLLOWING)
+    changed = ", ".join(answer.changed)
     return (
         f"{note_text(answer.note)}\n  reverted to version {answer.reverted_to} "
         f"(kept as version {answer.version}): {changed}"

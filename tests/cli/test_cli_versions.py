@@ -72,3 +72,18 @@ def test_revert_to_a_version_that_is_not_there(tmp_path: Path) -> None:
     assert "versions are 1 to 1" in line
     line = one_error_line(run(["revert", note_id, "--to", "0"], tmp_path), 2)
     assert "--to" in line
+
+
+def test_a_readers_change_lists_the_readers_before_and_after(tmp_path: Path) -> None:
+    def cli(*args: str) -> Any:
+        return run(list(args), tmp_path)
+
+    note_id = json.loads(ok(cli("add", "The on-call rota lives in the wiki", "--json")))["id"]
+    ok(cli("--agent", "dev", "--new-agent", "add", "Dev keeps its own notes here"))
+    ok(cli("update", note_id, "--readers", "dev"))
+
+    text = ok(cli("versions", note_id))
+    assert 'readers: ["main"] -> ["main", "dev"]' in text
+    reverted = ok(cli("revert", note_id, "--to", "1"))
+    assert reverted.rstrip().endswith("(kept as version 3): readers")
+    assert 'readers: ["main", "dev"] -> ["main"]' in ok(cli("versions", note_id))

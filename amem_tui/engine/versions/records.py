@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import json
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, Field, computed_field
 
@@ -42,6 +43,28 @@ ACTION_LABELS: dict[str, str] = {
 }
 
 
+#: Fields that change only because another did (the content's hash): lists of what a
+#: version changed leave them out.
+FOLLOWING_FIELDS = frozenset({"hash"})
+
+
+class FieldChange(NamedTuple):
+    """One field a version changed other than the content, as text to read."""
+
+    name: str
+    before: str
+    after: str
+
+
+def field_text(value: object) -> str:
+    """A payload value as one reads it: a string as is, ``(absent)``, else JSON."""
+    if value is None:
+        return "(absent)"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
 class NoteVersion(BaseModel):
     """One change of a note: who, when, what changed, and the note before and after.
 
@@ -78,6 +101,20 @@ class NoteVersion(BaseModel):
         if self.action == "revert" and self.reverted_to is not None:
             label += f" to version {self.reverted_to}"
         return label
+
+    @property
+    def changed_fields(self) -> list[str]:
+        """The fields this version changed, without those that follow another."""
+        return [name for name in self.changed if name not in FOLLOWING_FIELDS]
+
+    def field_changes(self) -> list[FieldChange]:
+        """Each field other than the content this version changed, before and after."""
+        before, after = self.before or {}, self.after or {}
+        return [
+            FieldChange(name, field_text(before.get(name)), field_text(after.get(name)))
+            for name in self.changed_fields
+            if name != "content"
+        ]
 
     @property
     def content_before(self) -> str:

@@ -8,7 +8,6 @@ field's change. Enter (or R) on a recorded version asks to revert the note to it
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -29,8 +28,6 @@ from amem_tui.tui.workers import ReportsWorkerFailures
 if TYPE_CHECKING:
     from amem_tui.engine import AgentScope, MemoryEngine, NoteHistory, NoteVersion
 
-#: Fields a version's list of changes leaves out: they follow from another change.
-FOLLOWING = {"hash"}
 #: How a diff marks what went and what came.
 REMOVED_STYLE = "strike red"
 ADDED_STYLE = "underline green"
@@ -66,14 +63,6 @@ def version_title(version: NoteVersion) -> str:
     return f"{version.number:>2} {one_line(who, 8):<8} {label}"
 
 
-def _value(value: object) -> str:
-    if value is None:
-        return "(absent)"
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False)
-
-
 def version_text(version: NoteVersion, history: NoteHistory) -> Text:
     """Everything a version says: when, who, what it did, its content's changed words,
     every other field it changed, and what is known of a change made outside."""
@@ -87,7 +76,7 @@ def version_text(version: NoteVersion, history: NoteHistory) -> Text:
     add_field(body, "by", version.agent or "not known (outside amem-tui)")
     if version.run_id:
         add_field(body, "consolidation run", version.run_id)
-    changed = [name for name in version.changed if name not in FOLLOWING]
+    changed = version.changed_fields
     if version.before is None:
         add_field(body, "changed", Text("the note was created", style="italic"))
     else:
@@ -106,15 +95,12 @@ def version_text(version: NoteVersion, history: NoteHistory) -> Text:
             style = {"removed": REMOVED_STYLE, "added": ADDED_STYLE}.get(part.kind, "")
             body.append_text(literal(part.text, style=style))
         body.append("\n\n")
-    before, after = version.before or {}, version.after or {}
-    for name in changed:
-        if name == "content":
-            continue
+    for change in version.field_changes():
         line = Text()
-        line.append(one_line(_value(before.get(name)), 60), style=REMOVED_STYLE)
+        line.append(one_line(change.before, 60), style=REMOVED_STYLE)
         line.append(" → ")
-        line.append(one_line(_value(after.get(name)), 60), style=ADDED_STYLE)
-        add_field(body, one_line(name, 17), line)
+        line.append(one_line(change.after, 60), style=ADDED_STYLE)
+        add_field(body, one_line(change.name, 17), line)
     if version.known:
         body.append("\nWhat the note itself says of it\n", style="bold")
         for fact in version.known:
