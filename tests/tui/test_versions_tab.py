@@ -95,11 +95,19 @@ async def test_a_version_shows_the_words_it_changed() -> None:
 
 async def test_v_goes_back_to_the_note_and_says_when_there_is_no_note() -> None:
     async with started(demo_app(edited_engine(), agent="main")) as pilot:
+        screen = main_screen(pilot.app)
+        table = screen.focused
+        assert table is not None
         detail = await open_versions(pilot)
         await pilot.press("V")
         await settle(pilot)
         assert detail.tab == "note"
         assert "Versions (V)" in str(detail.border_title)
+        # The keys go back to the list the Versions tab was opened from.
+        assert screen.focused is table
+        await pilot.press("down")
+        await settle(pilot)
+        assert screen.selected_id != TRIP
     app = demo_app(demo_engine(seed=False), agent="main")
     async with started(app) as pilot:
         await pilot.press("V")

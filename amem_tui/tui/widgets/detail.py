@@ -40,6 +40,8 @@ from amem_tui.tui.widgets.note_versions import NoteVersions
 from amem_tui.tui.workers import ReportsWorkerFailures
 
 if TYPE_CHECKING:
+    from textual.widget import Widget
+
     from amem_tui.engine import (
         AgentScope,
         ConsolidationRun,
@@ -125,6 +127,8 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
         self.scope: AgentScope | None = None
         #: The note whose versions the Versions tab shows.
         self._versions_of: str | None = None
+        #: What had focus before the Versions tab took it (it gets it back).
+        self._focus_before: Widget | None = None
 
     def compose(self) -> ComposeResult:
         with ContentSwitcher(initial="note-tab", id="detail-tabs"):
@@ -157,8 +161,16 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
         if self.note is not None:
             self.border_title = self._note_title(self.note)
         if tab == "versions" and self.scope is not None and self._versions_of is not None:
+            self._focus_before = self.screen.focused
             self.versions.load(self.scope, self._versions_of)
             self.versions.version_list.focus()
+        elif tab == "note" and self.versions.has_focus_within:
+            # A hidden tab keeps the focus (and its keys) unless it is handed back.
+            back, self._focus_before = self._focus_before, None
+            if back is not None and back.is_attached and back.focusable:
+                back.focus()
+            else:
+                self.screen.focus_next()
 
     @property
     def shown_versions(self) -> tuple[NoteHistory, NoteVersion] | None:
