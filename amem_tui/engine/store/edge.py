@@ -27,9 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import quote
-from uuid import UUID
 
-import numpy as np
 import qdrant_edge as qe
 
 import amem_tui.engine.store.edge_counting as counting
@@ -44,130 +42,42 @@ from amem_tui.engine.store.base import (
     WriteJournal,
     ordered_by_reading,
     qdrant_id,
-    sparse_of,
     valid_id,
-    vector_of,
 )
 from amem_tui.engine.store.edge_optimize import ShardOptimizing
 from amem_tui.engine.store.edge_pages import hand_back
 from amem_tui.engine.store.edge_shard import (
     COMPACT,
     COMPACT_VECTORS_FROM,
-    FULL_SCAN_THRESHOLD,
-    HNSW_EF_CONSTRUCT,
-    HNSW_M,
+    KEYWORD_INDEXES,
     META_FILE,
     OpenShard,
+    create_shard,
     load_shard,
 )
+from amem_tui.engine.store.edge_translate import (
+    EdgeId,
+    edge_vectors,
+    schema_type,
+    stored_point,
+    to_edge_filter,
+)
 from amem_tui.engine.store.filters import (
-    Before,
-    Condition,
-    Empty,
     Filter,
-    HasId,
-    Match,
-    MatchAny,
-    MatchExcept,
-    Range,
-    Since,
 )
 
-#: Keyword indexes on new collections: the scope fields plus openclaw-amem's own.
-KEYWORD_INDEXES = ("agent_id", "owner", "readers", "writers", "hash", "topics", "subjects")
-BOOL_INDEXES = ("is_active",)
-#: Time indexes: ``stats`` counts the notes of each week with them.
-DATETIME_INDEXES = ("timestamp",)
-#: Integer indexes: ``stats`` counts the notes never recalled and reads the most
-#: recalled ones in order with them.
-INTEGER_INDEXES = ("retrieval_count",)
 LOCK_FILE = "edge.lock"
 JOURNAL_DIR = "journal"
 SIDECAR_DIR = "derived"
 SHARDS_DIR = "edge"
 #: Points written since the last optimize that make a bulk load worth optimizing.
 OPTIMIZE_AFTER = 1000
-#: A point id as Edge takes it.
-EdgeId = int | UUID | str
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
 
 
 def is_edge_store(folder: Path) -> bool:
     """True if ``folder`` holds an Edge store written by this backend."""
     return (folder / SHARDS_DIR).is_dir() or (folder / LOCK_FILE).exists()
-
-
-def _bool(value: bool) -> Any:
-    # qdrant-edge-py 0.9 reads a Python bool as an integer (bool subclasses int), and an
-    # integer never matches a stored true/false, so boolean matches would silently match
-    # nothing. numpy's bool is not an int subclass and arrives as a real boolean.
-    return np.bool_(value)
-
-
-def to_edge_filter(flt: Filter | None) -> qe.Filter | None:
-    """Translate a neutral filter into Qdrant Edge's filter types."""
-    if flt is None:
-        return None
-
-    def condition(cond: Condition) -> Any:
-        if isinstance(cond, Filter):
-            return to_edge_filter(cond)
-        if isinstance(cond, Match):
-            value = _bool(cond.value) if isinstance(cond.value, bool) else cond.value
-            return qe.FieldCondition(cond.key, match=qe.MatchValue(value))
-        if isinstance(cond, MatchAny):
-            return qe.FieldCondition(cond.key, match=qe.MatchAny(list(cond.values)))
-        if isinstance(cond, MatchExcept):
-            return qe.FieldCondition(cond.key, match=qe.MatchExcept(list(cond.values)))
-        if isinstance(cond, Empty):
-            return qe.IsEmptyCondition(cond.key)
-        if isinstance(cond, Since):
-            return qe.FieldCondition(cond.key, range=qe.RangeDateTime(gte=cond.moment))
-        if isinstance(cond, Before):
-            return qe.FieldCondition(cond.key, range=qe.RangeDateTime(lt=cond.moment))
-        if isinstance(cond, Range):
-            bounds = qe.RangeFloat(gte=cond.gte, gt=cond.gt, lte=cond.lte, lt=cond.lt)
-            return qe.FieldCondition(cond.key, range=bounds)
-        if isinstance(cond, HasId):
-            return qe.HasIdCondition({_edge_id(i) for i in cond.ids if valid_id(i)})
-        raise TypeError(f"unknown condition {cond!r}")
-
-    return qe.Filter(
-        must=[condition(c) for c in flt.must] or None,
-        should=[condition(c) for c in flt.should] or None,
-        must_not=[condition(c) for c in flt.must_not] or None,
-    )
-
-
-def _edge_id(text: str) -> EdgeId:
-    """An id as Edge's id conditions take it: an integer, or a UUID."""
-    found = qdrant_id(text)
-    return found if isinstance(found, int) else UUID(found)
-
-
-def _point(record: Any, with_vectors: bool) -> StoredPoint:
-    raw = record.vector if with_vectors else None
-    return StoredPoint(
-        str(record.id),
-        dict(record.payload or {}),
-        vector_of(raw, qe.SparseVector),
-        sparse_of(raw, qe.SparseVector),
-    )
-
-
-def _vectors(point: StoredPoint) -> Any:
-    """The dense vector alone, or with the named sparse vectors beside it."""
-    if not point.sparse:
-        return list(point.vector or [])
-    named: dict[str, Any] = {"": list(point.vector or [])}
-    for name, sparse in point.sparse.items():
-        named[name] = qe.SparseVector(indices=list(sparse.indices), values=list(sparse.values))
-    return named
-
-
-def _schema_type(data_type: Any) -> str:
-    """``keyword`` for ``PayloadSchemaType.Keyword`` (however the binding prints it)."""
-    return str(data_type).rsplit(".", 1)[-1].lower()
 
 
 def _folder_name(collection: str) -> str:
@@ -390,37 +300,7 @@ class EdgeStore(ShardOptimizing):
             # A folder without metadata is a creation that failed half-way.
             shutil.rmtree(folder, ignore_errors=True)
             folder.mkdir(parents=True)
-            config = qe.EdgeConfig(
-                vectors=qe.EdgeVectorParams(size=vector_size, distance=qe.Distance.Cosine),
-                hnsw_config=qe.HnswIndexConfig(
-                    m=HNSW_M,
-                    ef_construct=HNSW_EF_CONSTRUCT,
-                    full_scan_threshold=FULL_SCAN_THRESHOLD,
-                ),
-                sparse_vectors={
-                    slot: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf) for slot in sparse
-                }
-                or None,
-            )
-            shard = qe.EdgeShard.create(str(folder / "shard"), config)
-            for field in dict.fromkeys((*KEYWORD_INDEXES, *indexes)):
-                shard.update(
-                    qe.UpdateOperation.create_field_index(field, qe.PayloadSchemaType.Keyword)
-                )
-            for field in BOOL_INDEXES:
-                shard.update(
-                    qe.UpdateOperation.create_field_index(field, qe.PayloadSchemaType.Bool)
-                )
-            for field in DATETIME_INDEXES:
-                shard.update(
-                    qe.UpdateOperation.create_field_index(field, qe.PayloadSchemaType.Datetime)
-                )
-            for field in INTEGER_INDEXES:
-                # Ranges and order only, read from disk as asked: only the overview and
-                # stats read it, so it never sits in a search's memory.
-                numeric = qe.IntegerIndexParams(lookup=False, range=True, on_disk=True)
-                shard.update(qe.UpdateOperation.create_field_index(field, numeric))
-            shard.flush()
+            shard = create_shard(str(folder / "shard"), vector_size, indexes, sparse)
             opened = OpenShard(
                 folder,
                 shard,
@@ -444,7 +324,9 @@ class EdgeStore(ShardOptimizing):
             return
         opened = self._require(collection)
         ids = [qdrant_id(p.id) for p in points]
-        structs = [qe.Point(i, _vectors(p), p.payload) for i, p in zip(ids, points, strict=True)]
+        structs = [
+            qe.Point(i, edge_vectors(p), p.payload) for i, p in zip(ids, points, strict=True)
+        ]
         self._update(opened, qe.UpdateOperation.upsert_points(structs), "writing", ids)
         self._note_writes(opened, len(points))
 
@@ -453,7 +335,7 @@ class EdgeStore(ShardOptimizing):
         conditional upsert: the shard checks the condition as it applies the write)."""
         opened = self._require(collection)
         target = qdrant_id(point.id)
-        struct = qe.Point(target, _vectors(point), point.payload)
+        struct = qe.Point(target, edge_vectors(point), point.payload)
         operation = qe.UpdateOperation.upsert_points([struct], condition=to_edge_filter(expect))
         self._update(opened, operation, "writing", [target])
 
@@ -474,7 +356,7 @@ class EdgeStore(ShardOptimizing):
             return []
         with opened.lock.reading(), self._calls("reading"):
             records = opened.shard.retrieve(wanted, True, with_vectors)
-        return [_point(r, with_vectors) for r in records]
+        return [stored_point(r, with_vectors) for r in records]
 
     def scroll(
         self,
@@ -499,7 +381,7 @@ class EdgeStore(ShardOptimizing):
         )
         with opened.lock.reading(), self._calls("reading"):
             points = opened.shard.query(request)
-        return [_point(p, with_vectors) for p in points]
+        return [stored_point(p, with_vectors) for p in points]
 
     def scan(
         self,
@@ -527,7 +409,7 @@ class EdgeStore(ShardOptimizing):
             with opened.lock.reading(), self._calls("reading"):
                 points, cursor = opened.shard.scroll(request)
             for p in points:
-                yield _point(p, with_vectors)
+                yield stored_point(p, with_vectors)
             if cursor is None or not points:
                 return
 
@@ -565,7 +447,7 @@ class EdgeStore(ShardOptimizing):
         )
         with opened.lock.reading(), self._calls("reading"):
             points, _ = opened.shard.scroll(request)
-        found = {str(p.id): _point(p, False) for p in points}  # a list field may repeat one
+        found = {str(p.id): stored_point(p, False) for p in points}  # a list field may repeat one
         return list(found.values())
 
     def indexed_fields(self, collection: str) -> dict[str, str]:
@@ -575,7 +457,7 @@ class EdgeStore(ShardOptimizing):
             return {}
         with opened.lock.reading(), self._calls("reading the indexes"):
             schema = opened.shard.info().payload_schema
-        return {str(name): _schema_type(info.data_type) for name, info in schema.items()}
+        return {str(name): schema_type(info.data_type) for name, info in schema.items()}
 
     def facet(self, collection: str, key: str, flt: Filter | None = None) -> dict[str, int]:
         """Matching points per value of an indexed keyword field (exact; see

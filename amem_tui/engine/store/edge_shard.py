@@ -31,7 +31,7 @@ import shutil
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,14 @@ from amem_tui.engine.store.shard_files import ON_DISK_INDEXES, read_ahead, read_
 from amem_tui.engine.store.shared_lock import SharedLock
 
 META_FILE = "collection.json"
+#: Keyword indexes on new collections: the scope fields plus openclaw-amem's own.
+KEYWORD_INDEXES = ("agent_id", "owner", "readers", "writers", "hash", "topics", "subjects")
+BOOL_INDEXES = ("is_active",)
+#: Time indexes: ``stats`` counts the notes of each week with them.
+DATETIME_INDEXES = ("timestamp",)
+#: Integer indexes: ``stats`` counts the notes never recalled and reads the most
+#: recalled ones in order with them.
+INTEGER_INDEXES = ("retrieval_count",)
 #: An HNSW graph (built when a bulk load is optimized, in a child process). Measured
 #: here at 100k notes with a Mode A filter (bench/bench.py): about a tenth of the time
 #: of an exact scan, recall@10 0.99 against exact; the build takes minutes on two
@@ -82,6 +90,38 @@ _OPTIMIZE_SCRIPT = (
     "shard.flush()\n"
     "shard.close()\n"
 )
+
+
+def create_shard(
+    path: str, vector_size: int, indexes: Sequence[str], sparse: Sequence[str]
+) -> qe.EdgeShard:
+    """A new, empty shard at ``path``: cosine vectors of ``vector_size``, the graph's
+    settings, the named sparse slots, and the payload indexes of every collection plus
+    ``indexes`` (keyword); flushed."""
+    config = qe.EdgeConfig(
+        vectors=qe.EdgeVectorParams(size=vector_size, distance=qe.Distance.Cosine),
+        hnsw_config=qe.HnswIndexConfig(
+            m=HNSW_M, ef_construct=HNSW_EF_CONSTRUCT, full_scan_threshold=FULL_SCAN_THRESHOLD
+        ),
+        sparse_vectors={
+            slot: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf) for slot in sparse
+        }
+        or None,
+    )
+    shard = qe.EdgeShard.create(path, config)
+    kinds = (
+        (dict.fromkeys((*KEYWORD_INDEXES, *indexes)), qe.PayloadSchemaType.Keyword),
+        (BOOL_INDEXES, qe.PayloadSchemaType.Bool),
+        (DATETIME_INDEXES, qe.PayloadSchemaType.Datetime),
+        # Ranges and order only, read from disk as asked: only the overview and stats
+        # read it, so it never sits in a search's memory.
+        (INTEGER_INDEXES, qe.IntegerIndexParams(lookup=False, range=True, on_disk=True)),
+    )
+    for fields, kind in kinds:
+        for field in fields:
+            shard.update(qe.UpdateOperation.create_field_index(field, kind))
+    shard.flush()
+    return shard
 
 
 def load_shard(path: str, compact_size: int | None = None, compact: bool = False) -> qe.EdgeShard:
