@@ -30,7 +30,7 @@ VersionAction = Literal[
 ACTION_LABELS: dict[str, str] = {
     "add": "added",
     "update": "updated",
-    "readers": "readers chosen",
+    "readers": "sharing changed",
     "publish": "published",
     "unpublish": "unpublished",
     "delete": "deleted",
