@@ -303,9 +303,11 @@ class Panes(Horizontal):
         """Show the panes as tabs or side by side, at their widths (called as titles and
         counts change: the strip of tabs shows them)."""
         narrow = self.narrow
-        self.set_class(self.private.searching, "-searching")
-        self.shared.set_class(self.shares is False, "-no-shared-scope")
         history = self.history
+        # On the history pane, not on the panes: a class that changes restyles the
+        # node's whole subtree, and this one changes with every query and every clear.
+        history.set_class(self.private.searching, "-searching")
+        self.shared.set_class(self.shares is False, "-no-shared-scope")
         history.styles.width = "1fr" if narrow else history.natural_width()
         tabs = self._tab_strip() if narrow else None
         for name in TAB_ORDER:
