@@ -29,6 +29,7 @@ import sysconfig
 from collections.abc import Iterable
 from pathlib import Path
 
+from amem_tui.engine.bookkeeping import VERSIONS_SUFFIX, is_own_bookkeeping
 from amem_tui.engine.store.shard_files import find_command
 from amem_tui.paths import cache_dir
 
@@ -93,39 +94,46 @@ def _modules(folders: list[str]) -> str:
     )
 
 
-def _store_commands(store: Path) -> tuple[list[str], list[str]]:
-    """Commands reading what loading each collection's shard reads, and the saved note
-    indexes (read last: at a million notes they are 430 MB, of which a search reads
-    a part)."""
-    shards: list[str] = []
+def _store_commands(store: Path) -> tuple[list[str], list[str], list[str]]:
+    """Commands reading what loading each collection's shard reads: the collections of
+    notes first, then the run logs (the history pane's, not a search's); and the saved
+    note indexes (read last: at a million notes they are 430 MB, of which a search reads
+    a part). The versions are left out: they are read only when a note's are shown or
+    written, and an import of a million notes leaves a million of them."""
+    notes: list[str] = []
+    logs: list[str] = []
     indexes: list[str] = []
     for meta_path in sorted(store.glob("edge/*/collection.json")):
         folder = meta_path.parent
         try:
-            compact = bool(json.loads(meta_path.read_text(encoding="utf-8")).get("vectors"))
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            compact = False
-        command = find_command(folder / "shard", compact)
+            meta = {}
+        name = str(meta.get("name", folder.name))
+        if name.endswith(VERSIONS_SUFFIX):
+            continue
+        command = find_command(folder / "shard", bool(meta.get("vectors")))
         if command is not None and (folder / "shard" / "segments").is_dir():
-            shards.append(" ".join(shlex.quote(a) for a in command) + " -exec cat {} +")
+            read = " ".join(shlex.quote(a) for a in command) + " -exec cat {} +"
+            (logs if is_own_bookkeeping(name) else notes).append(read)
         index = folder / "derived" / "index"
         if index.is_dir():
             indexes.append(f"cat {shlex.quote(str(index))}/* 2>/dev/null")
-    return shards, indexes
+    return notes, logs, indexes
 
 
 def commands(store: Path | None, model: bool = True) -> list[str]:
     """The shell commands :func:`start` runs, in order (for a look, or a test)."""
-    shards, indexes = _store_commands(store) if store is not None else ([], [])
+    notes, logs, indexes = _store_commands(store) if store is not None else ([], [], [])
     # This package's own modules too (the main screen's and the engine's).
     own = str(Path(__file__).resolve().parents[1])
-    parts = [_modules([own, *_package_dirs(ENGINE_PACKAGES)]), *shards]
+    parts = [_modules([own, *_package_dirs(ENGINE_PACKAGES)]), *notes]
     if model:
         parts.append(_modules(_package_dirs(MODEL_PACKAGES)))
         models = cache_dir() / "models"
         if models.is_dir():
             parts.append(f"find {shlex.quote(str(models))} -type f -exec cat {{}} + 2>/dev/null")
-    parts += indexes
+    parts += logs + indexes
     return [part for part in parts if part]
 
 

@@ -13,10 +13,12 @@ from amem_tui.engine.store.base import StoredPoint
 from amem_tui.engine.store.edge import EdgeStore
 
 
-def _store(folder: Path) -> None:
+def _store(folder: Path, *names: str) -> None:
     store = EdgeStore(folder, optimize_after=10**9, background=False)
-    store.ensure_collection("c", 4, "m")
-    store.upsert("c", [StoredPoint(str(i), {"agent_id": "main"}, [1.0, 0, 0, i]) for i in range(9)])
+    for name in names or ("c",):
+        store.ensure_collection(name, 4, "m")
+        points = [StoredPoint(str(i), {"agent_id": "main"}, [1.0, 0, 0, i]) for i in range(9)]
+        store.upsert(name, points)
     store.close()
 
 
@@ -35,6 +37,21 @@ def test_the_engine_s_modules_come_first_then_the_store_then_the_model(tmp_path:
     assert at_index == len(found) - 1  # the note index last: the biggest, read in parts
     assert "onnxruntime" not in " ".join(commands(tmp_path / "store", model=False))
     assert not any(shard in c for c in commands(None))
+
+
+def test_the_run_log_comes_after_the_model_and_the_versions_are_never_read(
+    tmp_path: Path,
+) -> None:
+    _store(tmp_path / "store", "c", "c__amem_runs", "c__amem_versions")
+    found = commands(tmp_path / "store")
+    edge = tmp_path / "store" / "edge"
+
+    def at(collection: str) -> int:
+        return next(i for i, c in enumerate(found) if str(edge / collection / "shard") in c)
+
+    at_model = next(i for i, c in enumerate(found) if "onnxruntime" in c)
+    assert at("c") < at_model < at("c__amem_runs")
+    assert not any(str(edge / "c__amem_versions") in c for c in found)
 
 
 @pytest.mark.skipif(shutil.which("find") is None, reason="needs find and cat")
