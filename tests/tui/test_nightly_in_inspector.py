@@ -5,6 +5,8 @@ that says what runs the next one, or that nothing here does and how to."""
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -20,7 +22,7 @@ from amem_tui.tui.widgets import nightly
 from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.widgets.nightly import RUNNER, NightlyWatch
 from tests.support.engines import MovableClock, make_engine
-from tests.support.faults import FlakyStore
+from tests.support.faults import WRITES, FlakyStore
 from tests.support.tui import STORE_LABEL, demo_app, demo_engine, main_screen, started, until
 
 BEFORE = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
@@ -159,3 +161,61 @@ async def test_a_read_only_inspector_says_what_would_run_it() -> None:
         line = said(app)
         assert "Nightly pass 02:30: not by this inspector (read-only)" in line
         assert f"last pass 2026-11-21, by {CRON} (a scheduled job)" in line
+
+
+class HeldWrites:
+    """Wraps a store: once ``armed``, the first write to ``collection`` waits until
+    ``go`` is set (a pass caught in the middle of its first agent)."""
+
+    def __init__(self, inner: Any, collection: str) -> None:
+        self.inner, self.collection = inner, collection
+        self.armed = False
+        self.reached, self.go = threading.Event(), threading.Event()
+
+    def __getattr__(self, name: str) -> Any:
+        target = getattr(self.inner, name)
+        if name not in WRITES | {"put_if"}:
+            return target
+
+        def write(collection: str, *args: Any, **kwargs: Any) -> Any:
+            if self.armed and collection == self.collection:
+                self.armed = False
+                self.reached.set()
+                self.go.wait(10)
+            return target(collection, *args, **kwargs)
+
+        return write
+
+
+async def test_quitting_during_the_pass_stops_it_before_the_next_agent() -> None:
+    clock = MovableClock(BEFORE)
+    settings = demo_settings(Settings(store_path=Path(STORE_LABEL), consolidation_timezone="UTC"))
+    store = HeldWrites(QdrantStore(path=":memory:"), settings.collection)
+    engine = make_engine(store, settings=settings, clock=clock)  # type: ignore[arg-type]
+    seed_demo(engine)
+    app = demo_app(engine)
+    async with started(app) as pilot:
+        store.armed = True
+        clock.set(AT_NIGHT)
+        # dev's merge is being written (main, first, has nothing to merge).
+        await until(pilot, store.reached.is_set)
+        pass_worker = next(w for w in app.workers if w.group == "nightly")
+
+        def go_on_once_told_to_stop() -> None:
+            deadline = time.monotonic() + 10
+            while not pass_worker.is_cancelled and time.monotonic() < deadline:
+                time.sleep(0.01)
+            store.go.set()
+
+        # The write goes on once quitting has told the pass to stop.
+        threading.Thread(target=go_on_once_told_to_stop).start()
+        app.exit()
+    # The process would wait for the pass's thread here; the test waits for its record.
+    deadline = time.monotonic() + 10
+    while NightlyPass(engine).records()[0].status == "running":
+        assert time.monotonic() < deadline, "the pass never ended"
+        time.sleep(0.05)
+    [record] = NightlyPass(engine).records()
+    assert record.status == "stopped" and record.agents == ["main", "dev"]
+    assert nightly_runs(engine) == {"main": 1, "dev": 1, "sandbox": 0}
+    assert "stopped after 2 agents" in nightly.last_said(record)

@@ -55,7 +55,9 @@ class PassRecord(BaseModel):
     slot: str
     started_at: str
     finished_at: str | None = None
-    status: Literal["running", "done"] = "running"
+    #: ``stopped``: its process was told to stop, between two agents (the agents it
+    #: names were consolidated; a later ``--due`` pass runs the day again).
+    status: Literal["running", "done", "stopped"] = "running"
     trigger: RunTrigger = "manual"
     host: str = "?"
     pid: int = 0
@@ -101,6 +103,8 @@ class PassResult:
     errors: dict[str, str] = field(default_factory=dict)
     #: The lock was only best effort (a server that ignores conditional writes).
     best_effort_lock: bool = False
+    #: Told to stop, the pass ended before an agent (``runs`` has the ones it did).
+    stopped: bool = False
 
 
 class ConsolidatingView(Protocol):
@@ -278,9 +282,13 @@ class NightlyPass:
         threshold: float | None = None,
         dry_run: bool = False,
         progress: PassListener | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> PassResult:
         """Consolidate every agent, one after the other (one agent's failure does not stop
         the others: see ``errors``).
+
+        ``stop`` is asked before each agent: when it says True the pass ends there
+        (``stopped``, recorded so), never in the middle of an agent's merges.
 
         With ``due``, nothing is done when the day's pass has finished already
         (``skipped``, and the record says when and by whom). Raises
@@ -303,6 +311,7 @@ class NightlyPass:
                 threshold=threshold,
                 trigger=trigger,
                 progress=progress,
+                stop=stop,
             )
             return result
         if due:
@@ -337,8 +346,9 @@ class NightlyPass:
                 threshold=threshold,
                 trigger=trigger,
                 progress=progress,
+                stop=stop,
             )
-            record.status = "done"
+            record.status = "stopped" if result.stopped else "done"
             record.finished_at = iso(self.clock())
             self._write(record)
         return result
@@ -353,9 +363,13 @@ class NightlyPass:
         threshold: float | None,
         trigger: RunTrigger,
         progress: PassListener | None,
+        stop: Callable[[], bool] | None = None,
     ) -> None:
         say = progress or (lambda _: None)
         for index, agent in enumerate(agents, start=1):
+            if stop is not None and stop():
+                result.stopped = True
+                return
             if lock is not None:
                 lock.check()  # stop before the next agent if the lock was taken over
             name = agent.agent if isinstance(agent, AgentScope) else agent

@@ -96,8 +96,11 @@ class ConsolidationScheduler:
         """True once the next run's time has come (a check only: nothing runs)."""
         return self.clock() >= self._next
 
-    def run_due(self, progress: PassListener | None = None) -> list[ConsolidationRun]:
-        """Run the pass if the time has come; returns the runs made."""
+    def run_due(
+        self, progress: PassListener | None = None, stop: Callable[[], bool] | None = None
+    ) -> list[ConsolidationRun]:
+        """Run the pass if the time has come; returns the runs made (``stop``: see
+        :meth:`NightlyPass.run`)."""
         with self._lock:
             now = self.clock()
             if now < self._next:
@@ -105,15 +108,17 @@ class ConsolidationScheduler:
             self._next = next_occurrence(now, self.at, self.tz)
             if self.engine.settings.read_only:
                 return []
-            return self.run_now(progress)
+            return self.run_now(progress, stop)
 
-    def run_now(self, progress: PassListener | None = None) -> list[ConsolidationRun]:
+    def run_now(
+        self, progress: PassListener | None = None, stop: Callable[[], bool] | None = None
+    ) -> list[ConsolidationRun]:
         """Run today's pass now, unless it ran already (trigger ``nightly``)."""
         from amem_tui.engine.consolidation.runlock import PassBusy
 
         self.last_busy = None
         try:
-            result = self.nightly().run(due=True, trigger="nightly", progress=progress)
+            result = self.nightly().run(due=True, trigger="nightly", progress=progress, stop=stop)
         except PassBusy as busy:  # another process runs it: that is its job, not a failure
             self.last_busy, self.last_runs, self.last_errors = busy.holder, [], {}
             return []

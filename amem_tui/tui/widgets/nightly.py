@@ -23,6 +23,7 @@ from rich.text import Text
 from textual import work
 from textual.message import Message
 from textual.widgets import Static
+from textual.worker import get_current_worker
 
 from amem_tui.tui.messages import ActionDone
 from amem_tui.tui.workers import ReportsWorkerFailures
@@ -58,7 +59,11 @@ def who_ran(record: PassRecord) -> str:
 
 def last_said(record: PassRecord) -> str:
     """The last pass recorded: its day, who ran it, and whether it finished."""
-    state = "" if record.status == "done" else " (still running, or stopped)"
+    states = {
+        "done": "",
+        "stopped": f" (stopped after {plural(len(record.agents), 'agent')})",
+    }
+    state = states.get(record.status, " (still running, or stopped)")
     return f"last pass {record.day}{state}, by {who_ran(record)}"
 
 
@@ -199,15 +204,22 @@ class NightlyWatch(ReportsWorkerFailures, Static):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="nightly")
     def run_pass(self, scheduler: ConsolidationScheduler) -> None:
-        """Run the day's pass for every agent (nothing if it ran or runs elsewhere)."""
+        """Run the day's pass for every agent (nothing if it ran or runs elsewhere).
+
+        Quitting cancels this worker: the pass then ends before its next agent (the
+        app would otherwise wait for every agent), and is recorded as stopped, so the
+        next ``--due`` pass runs the day again.
+        """
         from amem_tui.engine import AmemError
+
+        worker = get_current_worker()
 
         def progress(step: PassProgress) -> None:
             self.post_message(self.Progress(step))
 
         scheduler.last_result = None
         try:
-            scheduler.run_due(progress=progress)
+            scheduler.run_due(progress=progress, stop=lambda: worker.is_cancelled)
         finally:
             self.post_message(self.Finished(scheduler.last_result, scheduler.last_busy))
         failure = scheduler.last_errors.get("")

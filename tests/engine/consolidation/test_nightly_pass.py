@@ -94,6 +94,34 @@ def test_every_agent_once_a_day_with_due(store: NoteStore) -> None:
     assert [r.day for r in nightly.records()] == ["2026-11-21", "2026-11-20"]
 
 
+def test_a_pass_told_to_stop_ends_between_agents_and_runs_again_when_due(
+    store: NoteStore,
+) -> None:
+    clock = Clock(datetime(2026, 11, 20, 3, 0, tzinfo=UTC))
+    engine = seeded(store, clock)
+    nightly = NightlyPass(engine, runner="a test")
+    steps: list[PassProgress] = []
+    # Told to stop once the second agent is done: the third never starts.
+    stopped = nightly.run(
+        due=True,
+        progress=steps.append,
+        stop=lambda: sum(s.phase == "done" for s in steps) >= 2,
+    )
+
+    assert stopped.ran and stopped.stopped
+    assert [r.agent for r in stopped.runs] == AGENTS[:2]
+    assert not any(s.agent in AGENTS[2:] for s in steps)
+    record = stopped.record
+    assert record is not None and record.status == "stopped"
+    assert record.agents == AGENTS[:2] and record.finished_at is not None
+    assert nightly.finished("2026-11-20") is None
+    # The day's pass is not done: --due runs it again, the agents left included.
+    again = nightly.run(due=True)
+    assert again.ran and not again.stopped and again.record is not None
+    assert again.record.status == "done"
+    assert [len(r.merges) for r in again.runs] == [0, 0, 1, 1]
+
+
 def test_the_day_follows_the_configured_time_and_zone(store: NoteStore) -> None:
     clock = Clock(datetime(2026, 11, 20, 23, 30, tzinfo=UTC))  # 00:30 next day in Berlin
     engine = seeded(store, clock)
