@@ -237,20 +237,28 @@ def _sparse(record: dict[str, Any]) -> dict[str, tuple[list[int], list[float]]] 
     return out
 
 
+#: The types a vector's numbers parse to from JSON.
+_NUMBER_TYPES = frozenset({int, float})
+
+
 def _vector(record: dict[str, Any], target_model: str, target_dim: int) -> list[float] | str | None:
     """The vector to keep, None to re-embed, or a reason to reject the line."""
     raw = record.get("vector")
     if raw is None:
         return None
-    if not isinstance(raw, list) or not all(
-        isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x) for x in raw
+    # Whole-list checks at C speed (a JSON number parses to exactly int or float; a
+    # bool is neither): a per-element test took 50-60 us of a 384-number vector.
+    if (
+        not isinstance(raw, list)
+        or not _NUMBER_TYPES.issuperset(map(type, raw))
+        or not all(map(math.isfinite, raw))
     ):
         return "vector must be a list of finite numbers"
     model = record.get("model")
     same_model = isinstance(model, str) and canonical_model_name(model) == target_model
     if not same_model or len(raw) != target_dim:
         return None  # made by another model or size: embed the content again
-    return [float(x) for x in raw]
+    return list(map(float, raw))
 
 
 def _sparse_vectors(item: _Valid) -> dict[str, SparseVector]:

@@ -189,6 +189,38 @@ def test_vectors_of_another_model_are_re_embedded(store: QdrantStore) -> None:
     assert vectors[nid(2)][63] == pytest.approx(1.0)
 
 
+VECTOR_REFUSED = "vector must be a list of finite numbers"
+
+
+@pytest.mark.parametrize(
+    ("vector", "refused"),
+    [
+        ([0] * 63 + [1], None),  # whole numbers are numbers
+        ([0.0] * 63 + [True], VECTOR_REFUSED),  # a JSON true is no number
+        ([0.0] * 63 + [None], VECTOR_REFUSED),
+        ([[0.0]] * 64, VECTOR_REFUSED),
+        ("0.0 1.0", VECTOR_REFUSED),
+        ([0.0] * 63 + [float("nan")], "NaN is not a JSON value"),
+        ([0.0] * 63 + [float("inf")], "Infinity is not a JSON value"),
+    ],
+)
+def test_a_vector_is_kept_only_as_a_list_of_finite_numbers(
+    store: QdrantStore, vector: object, refused: str | None
+) -> None:
+    engine = make_engine(store, settings=real_settings(collection="target"))
+    payload = amem_payload("A note with its own vector", "main", "main", ["main"], ["main"])
+    record = {"id": nid(1), "payload": payload, "vector": vector}
+    line = json.dumps(record | {"model": HashEmbedder().model_name})
+    result = engine.import_lines([line], "target")
+    if refused is None:
+        assert (result.written, result.vectors_kept) == (1, 1) and not result.rejected
+        assert engine.collection("target").vectors_of([nid(1)])[nid(1)][63] == pytest.approx(1.0)
+    else:
+        assert result.written == 0
+        [rejected] = result.rejected
+        assert refused in rejected.reason
+
+
 @pytest.mark.qdrant_client_only
 def test_import_refuses_read_only_mem0_and_foreign_model_targets(store: QdrantStore) -> None:
     build_real_store(store.client)
