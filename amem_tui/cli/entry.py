@@ -9,7 +9,6 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from amem_tui.cli.options import CommonOptions, options_from, tui_options
@@ -46,33 +45,23 @@ def run_tui(
     readers: list[Any] = []
 
     def opening() -> Settings:
+        from amem_tui.engine import start_prefetch
+
+        settings = open_settings()
         # Once the first frame is up (started before it, the reading child took 0.04 s
-        # of a 0.33 s first frame from a store in the page cache).
-        readers.append(_read_ahead(options))
-        return open_settings()
+        # of a 0.33 s first frame from a store in the page cache), and for the store the
+        # settings name (flags, environment and openclaw.json resolved once, there).
+        embedded = None if settings.url else settings.embedded_path
+        readers.append(start_prefetch(embedded if embedded and embedded.is_dir() else None))
+        return settings
 
     try:
         return run(opening, follow=follow, agent_hint=options.agent, store_hint=options.store_hint)
     finally:
-        from amem_tui.engine import stop_prefetch
+        if readers:
+            from amem_tui.engine import stop_prefetch
 
-        for reader in readers:
-            stop_prefetch(reader)
-
-
-def _read_ahead(options: CommonOptions) -> Any:
-    """Start reading the files the TUI reads after its first frame (the store's, the
-    model's), so a cold start does not wait for the disk one file at a time (see
-    ``amem_tui.engine.prefetch``); the store is the one the command line or
-    ``AMEM_STORE`` names, else the default folder."""
-    from amem_tui.engine import start_prefetch
-    from amem_tui.paths import data_dir
-
-    store = None
-    if not (options.url or os.environ.get("AMEM_URL")):
-        named = options.store or os.environ.get("AMEM_STORE")
-        store = Path(named).expanduser() if named else data_dir() / "store"
-    return start_prefetch(store if store is not None and store.is_dir() else None)
+            stop_prefetch(readers[0])
 
 
 def _silence_stdout() -> None:

@@ -7,14 +7,13 @@ its files a page or a module at a time, one after the other: at a million notes 
 first answer came 8 to 9 s after the first frame, most of it waiting for the disk
 (the model's libraries alone import about 500 modules).
 
-:func:`start` hands that reading to one child process, begun before the first frame
-at the lowest priority (``nice`` 19, so its CPU and its disk requests come after
-the app's): ``find`` and ``cat`` read, in the order the app needs them, the engine's
-compiled modules and shared objects, the store's files a load reads
-(:func:`.store.shard_files.find_command`), the model's libraries and folder, and the
-saved note indexes. Whatever
-is already in the page cache costs only its copy; nothing waits for the child, and
-the app ends it when it quits.
+:func:`start` hands that reading to one child process, begun once the first frame is
+up and the settings name the store, at the lowest priority (``nice`` 19, so its CPU and
+its disk requests come after the app's): ``find`` and ``cat`` read, in the order the
+app needs them, the engine's compiled modules and shared objects, the store's notes'
+files a load reads (:func:`.store.shard_files.find_command`), the model's libraries and
+folder, the run logs and the saved note indexes. Whatever is already in the page cache
+costs only its copy; nothing waits for the child, and the app ends it when it quits.
 """
 
 from __future__ import annotations
@@ -30,7 +29,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from amem_tui.engine.bookkeeping import VERSIONS_SUFFIX, is_own_bookkeeping
-from amem_tui.engine.store.shard_files import find_command
+from amem_tui.engine.store.shard_files import find_command, is_compact
 from amem_tui.paths import cache_dir
 
 #: Imported with the engine, after the first frame (numpy, pydantic, Qdrant Edge).
@@ -112,7 +111,7 @@ def _store_commands(store: Path) -> tuple[list[str], list[str], list[str]]:
         name = str(meta.get("name", folder.name))
         if name.endswith(VERSIONS_SUFFIX):
             continue
-        command = find_command(folder / "shard", bool(meta.get("vectors")))
+        command = find_command(folder / "shard", is_compact(meta))
         if command is not None and (folder / "shard" / "segments").is_dir():
             read = " ".join(shlex.quote(a) for a in command) + " -exec cat {} +"
             (logs if is_own_bookkeeping(name) else notes).append(read)

@@ -73,6 +73,15 @@ SCAN_PAGE = 4096
 #: Index kinds (as :meth:`NoteStore.indexed_fields` names them) that a store can
 #: order points by.
 ORDERED_INDEXES = ("integer", "float")
+#: The payload indexes every backend creates with a new collection. Keyword: the scope
+#: fields plus openclaw-amem's own.
+KEYWORD_INDEXES = ("agent_id", "owner", "readers", "writers", "hash", "topics", "subjects")
+BOOL_INDEXES = ("is_active",)
+#: Time indexes: ``stats`` counts the notes of each week with them.
+DATETIME_INDEXES = ("timestamp",)
+#: Integer indexes: ``stats`` counts the notes never recalled and reads the most
+#: recalled ones in order with them (ranges and order only, kept on disk).
+INTEGER_INDEXES = ("retrieval_count",)
 
 
 @runtime_checkable

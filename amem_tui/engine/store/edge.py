@@ -33,6 +33,7 @@ import qdrant_edge as qe
 import amem_tui.engine.store.edge_counting as counting
 from amem_tui.engine.errors import StoreLocked, StoreUnavailable
 from amem_tui.engine.store.base import (
+    KEYWORD_INDEXES,
     ORDERED_INDEXES,
     ChangeLog,
     CollectionInfo,
@@ -47,9 +48,7 @@ from amem_tui.engine.store.base import (
 from amem_tui.engine.store.edge_optimize import ShardOptimizing
 from amem_tui.engine.store.edge_pages import hand_back
 from amem_tui.engine.store.edge_shard import (
-    COMPACT,
     COMPACT_VECTORS_FROM,
-    KEYWORD_INDEXES,
     META_FILE,
     OpenShard,
     create_shard,
@@ -65,6 +64,7 @@ from amem_tui.engine.store.edge_translate import (
 from amem_tui.engine.store.filters import (
     Filter,
 )
+from amem_tui.engine.store.shard_files import is_compact
 
 LOCK_FILE = "edge.lock"
 JOURNAL_DIR = "journal"
@@ -169,7 +169,7 @@ class EdgeStore(ShardOptimizing):
                 meta = json.loads(meta_path.read_text(encoding="utf-8"))
                 # A copy left by an optimize that was interrupted is only a copy.
                 shutil.rmtree(folder / "shard.optimizing", ignore_errors=True)
-                shard = load_shard(str(folder / "shard"), compact=meta.get("vectors") == COMPACT)
+                shard = load_shard(str(folder / "shard"), compact=is_compact(meta))
             opened = OpenShard(folder, shard, meta)
             opened.read_graph_ahead()
             # What the load touched and searches do not need (the log it replayed, the

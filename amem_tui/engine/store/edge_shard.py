@@ -37,18 +37,22 @@ from typing import Any
 
 import qdrant_edge as qe
 
-from amem_tui.engine.store.shard_files import ON_DISK_INDEXES, read_ahead, read_graph_behind
+from amem_tui.engine.store.base import (
+    BOOL_INDEXES,
+    DATETIME_INDEXES,
+    INTEGER_INDEXES,
+    KEYWORD_INDEXES,
+)
+from amem_tui.engine.store.shard_files import (
+    COMPACT,
+    ON_DISK_INDEXES,
+    is_compact,
+    read_ahead,
+    read_graph_behind,
+)
 from amem_tui.engine.store.shared_lock import SharedLock
 
 META_FILE = "collection.json"
-#: Keyword indexes on new collections: the scope fields plus openclaw-amem's own.
-KEYWORD_INDEXES = ("agent_id", "owner", "readers", "writers", "hash", "topics", "subjects")
-BOOL_INDEXES = ("is_active",)
-#: Time indexes: ``stats`` counts the notes of each week with them.
-DATETIME_INDEXES = ("timestamp",)
-#: Integer indexes: ``stats`` counts the notes never recalled and reads the most
-#: recalled ones in order with them.
-INTEGER_INDEXES = ("retrieval_count",)
 #: An HNSW graph (built when a bulk load is optimized, in a child process). Measured
 #: here at 100k notes with a Mode A filter (bench/bench.py): about a tenth of the time
 #: of an exact scan, recall@10 0.99 against exact; the build takes minutes on two
@@ -63,10 +67,6 @@ FULL_SCAN_THRESHOLD = 10_000
 #: a search asking for 160 hits (the app's dense stage) cost 3.7 ms of CPU against
 #: 2.7 ms, recall@10 1.000 (bench corpus, in one process, alternated).
 COMPACT_VECTORS_FROM = 100_000
-# Keyword indexes no search filters by (a note's content hash, looked up when a note is
-# added; openclaw-amem's topics and subjects): compact collections keep them on disk
-# (ON_DISK_INDEXES). At 1M notes that halved opening the shard (4.7-5.2 s to 2.1-2.7 s)
-# and its memory.
 #: Candidates rescored with the full vectors, per hit asked for.
 RESCORE_OVERSAMPLING = 8.0
 #: Candidates rescored at most (a search asking for more hits than this rescores each
@@ -74,11 +74,6 @@ RESCORE_OVERSAMPLING = 8.0
 #: A hybrid search asks for 4x its hits (160 in the app), which at 8x meant 1,280
 #: vectors read and a walk as wide.
 RESCORED_AT_MOST = 320
-#: The metadata's word for compact vectors (``"vectors"`` is absent otherwise).
-COMPACT = "2-bit binary in memory; vectors and graph on disk"
-#: What earlier versions wrote for their compact layout; such a shard is still searched
-#: as a compact one, and switches to the current layout at its next optimize.
-EARLIER_COMPACT = ("int8 in memory, full vectors on disk",)
 # Runs in a child process: optimize() holds the GIL for its whole run (qdrant-edge-py 0.9),
 # which would freeze every thread of the app, so it works on a copy of the shard instead.
 # A second argument (the vector size) switches the copy to compact vectors.
@@ -206,7 +201,7 @@ class OpenShard:
     @property
     def compact(self) -> bool:
         """True when the shard keeps compact vectors (of this version or an earlier one)."""
-        return self.meta.get("vectors") in (COMPACT, *EARLIER_COMPACT)
+        return is_compact(self.meta)
 
     def points(self) -> int:
         """How many live points the shard holds: its segments' own tally, the number an

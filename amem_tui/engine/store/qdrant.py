@@ -19,6 +19,10 @@ from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedR
 from amem_tui.engine.errors import StoreLocked, StoreUnavailable
 from amem_tui.engine.redact import redact_text, redact_url, split_credentials
 from amem_tui.engine.store.base import (
+    BOOL_INDEXES,
+    DATETIME_INDEXES,
+    INTEGER_INDEXES,
+    KEYWORD_INDEXES,
     ORDERED_INDEXES,
     ChangeLog,
     CollectionInfo,
@@ -45,14 +49,6 @@ from amem_tui.engine.store.filters import (
     Since,
 )
 
-#: Keyword indexes created on new collections (openclaw-amem's plus our scope fields).
-DEFAULT_INDEXES = ("agent_id", "hash", "owner", "readers", "writers", "topics", "subjects")
-BOOL_INDEXES = ("is_active",)
-#: Time indexes: ``stats`` counts the notes of each week with them.
-DATETIME_INDEXES = ("timestamp",)
-#: Integer indexes: ``stats`` counts the notes never recalled and reads the most
-#: recalled ones in order with them.
-INTEGER_INDEXES = ("retrieval_count",)
 #: Values a facet returns at most: far more agents and owners than any store holds.
 FACET_LIMIT = 100_000
 
@@ -306,7 +302,7 @@ class QdrantStore:
         name: str,
         vector_size: int,
         embedding_model: str,
-        indexes: Sequence[str] = DEFAULT_INDEXES,
+        indexes: Sequence[str] = KEYWORD_INDEXES,
         sparse: Sequence[str] = (),
     ) -> CollectionInfo:
         """Create the collection with cosine distance, indexes, model metadata and the
