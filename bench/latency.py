@@ -95,6 +95,21 @@ def pooled(rounds: list[dict[str, Any]], figure: str) -> dict[str, Any]:
     return figures([ms / 1000 for r in rounds for ms in r[figure]["samples_ms"]])
 
 
+def started_amem(store: Path, size: tuple[int, int], code: Path | None = None) -> TerminalApp:
+    """amem-tui started on ``store``, its first frame (its layout) on screen; ``code``: a
+    checkout of other code, first on the path (the same store and keys, other code)."""
+    exe = str(Path(sys.executable).with_name("amem-tui"))
+    env = environment(PYTHONPATH=str(code)) if code is not None else environment()
+    app = TerminalApp([exe, "--store", str(store)], size=size, env=env)
+    app.start()
+    try:
+        app.wait_for(lambda s: "amem-tui" in s and "Private" in s)
+    except BaseException:
+        app.stop()
+        raise
+    return app
+
+
 def time_amem(
     store: Path,
     queries: list[str],
@@ -103,13 +118,8 @@ def time_amem(
     code: Path | None = None,
     early: bool = False,
 ) -> dict[str, Any]:
-    exe = str(Path(sys.executable).with_name("amem-tui"))
-    # Another checkout's package first on the path: the same store and keys, other code.
-    env = environment(PYTHONPATH=str(code)) if code is not None else environment()
-    app = TerminalApp([exe, "--store", str(store)], size=size, env=env)
-    app.start()
+    app = started_amem(store, size, code)
     try:
-        app.wait_for(lambda s: "amem-tui" in s and "Private" in s)
         first = time.perf_counter() - app.started
         first_query = first_answer = None
         if early:  # typed at once: the store may still be opening, the model loading
@@ -170,12 +180,8 @@ def time_bare(size: tuple[int, int]) -> float:
 
 def time_first_frame(store: Path, size: tuple[int, int], code: Path | None = None) -> float:
     """Seconds from start to amem-tui's first frame (its layout on screen), then quit."""
-    exe = str(Path(sys.executable).with_name("amem-tui"))
-    env = environment(PYTHONPATH=str(code)) if code is not None else environment()
-    app = TerminalApp([exe, "--store", str(store)], size=size, env=env)
-    app.start()
+    app = started_amem(store, size, code)
     try:
-        app.wait_for(lambda s: "amem-tui" in s and "Private" in s)
         return time.perf_counter() - app.started
     finally:
         app.stop()
