@@ -32,6 +32,21 @@ def label(scope: AgentScope) -> str:
     return f"{scope.user}/{scope.agent}{view}"
 
 
+def notes_scope(
+    settings: EngineSettings, agent: str | None = None, session_key: str | None = None
+) -> AgentScope:
+    """The scope of an agent of openclaw-amem's notes, from the settings alone (no store
+    read: a mem0 collection's agents need :meth:`AgentDirectory.scope`)."""
+    if agent is not None:  # an explicit id, even an empty one, is never replaced
+        name = rules.validate_agent_id(agent)
+    else:
+        name = rules.resolve_agent(
+            settings.agent, session_key or settings.session_key, settings.default_agent
+        )
+    configured = name in settings.configured_agents()
+    return rules.scope_for(name, settings.dedicated_collections(), settings.collection, configured)
+
+
 class AgentDirectory:
     """Resolves agents from the settings, and finds the ones the Mode A collection holds."""
 
@@ -42,19 +57,10 @@ class AgentDirectory:
     def scope(self, agent: str | None = None, session_key: str | None = None) -> AgentScope:
         """The scope of an agent, resolved as the plugin that wrote the store resolves it."""
         settings = self.settings
-        if agent is not None:  # an explicit id, even an empty one, is never replaced
-            name = rules.validate_agent_id(agent)
-        else:
-            name = rules.resolve_agent(
-                settings.agent, session_key or settings.session_key, settings.default_agent
-            )
-        configured = name in settings.configured_agents()
-        found = rules.scope_for(
-            name, settings.dedicated_collections(), settings.collection, configured
-        )
+        found = notes_scope(settings, agent, session_key)
         if found.mode == "A" and self.shared.format == "mem0":
             if agent is not None or settings.agent:
-                return self.mem0_scope(name, None)
+                return self.mem0_scope(found.agent, None)
             return self.mem0_scope(None, session_key or settings.session_key)
         return found
 

@@ -25,10 +25,11 @@ import numpy as np
 
 from amem_tui.engine.index.ids import IdColumn
 from amem_tui.engine.index.records import RecordTable
+from amem_tui.engine.index.snippets import SnippetColumn
 from amem_tui.engine.index.table import NoteIndex
 
 #: Bumped whenever what is saved (or how notes are tokenized) changes.
-FORMAT = 8
+FORMAT = 9
 ARRAYS = "index.bin"
 META = "index.json"
 #: What earlier formats wrote beside the index, removed when it is saved again.
@@ -71,6 +72,7 @@ def save(index: NoteIndex, folder: Path, state: dict[str, Any]) -> None:
         readers_codes.extend(codes.code(r) for r in readers or ())
         readers_start.append(len(readers_codes))
     ids, id_ends = index.ids.encoded()
+    snippets, snippet_ends = index.snippets.encoded()
     arrays: dict[str, np.ndarray] = {
         "lengths": index.lengths,
         "order": index.order,
@@ -82,6 +84,8 @@ def save(index: NoteIndex, folder: Path, state: dict[str, Any]) -> None:
         "post_tf": index.post_tf,
         "ids": ids,
         "id_ends": id_ends,
+        "snippets": snippets,
+        "snippet_ends": snippet_ends,
         "terms": _joined(index.terms),
         "key_agent_id": np.asarray([codes.code(k[0]) for k in table.keys], dtype=np.int32),
         "key_readers_start": np.asarray(readers_start, dtype=np.int64),
@@ -169,6 +173,7 @@ def load(folder: Path) -> tuple[NoteIndex, dict[str, Any]] | None:
         a = _read_arrays(folder / ARRAYS)
         index = NoteIndex()
         index.set_ids(IdColumn.saved(a["ids"], a["id_ends"]))
+        index.snippets = SnippetColumn.saved(a["snippets"], a["snippet_ends"])
         index.terms = _texts(a["terms"])
         index.term_id = dict(zip(index.terms, range(len(index.terms)), strict=True))
         index.records = _records(a)
@@ -185,7 +190,8 @@ def load(folder: Path) -> tuple[NoteIndex, dict[str, Any]] | None:
     ends = a["id_ends"]
     if len(ends) and int(ends[-1]) != len(a["ids"]):
         return None
-    if len(index.records) != len(index.ids) or len(index.lengths) != len(index.ids):
+    sizes = (len(index.records), len(index.lengths), len(index.snippets))
+    if any(size != len(index.ids) for size in sizes):
         return None
     return index, dict(meta.get("state") or {})
 

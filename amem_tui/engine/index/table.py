@@ -27,6 +27,7 @@ import numpy as np
 
 from amem_tui.engine.index.ids import IdColumn
 from amem_tui.engine.index.records import AccessRecord, RecordTable
+from amem_tui.engine.index.snippets import SnippetColumn
 from amem_tui.engine.keywords import BM25_B, BM25_K1, searchable_text, tokenize
 from amem_tui.engine.models import MemoryNote
 
@@ -144,6 +145,9 @@ class NoteIndex:
 
     def __init__(self) -> None:
         self.ids = IdColumn()
+        #: The first words of each position's content (a saved index answers with them
+        #: before the store is open).
+        self.snippets = SnippetColumn()
         #: Positions from here on were appended since the last compaction (not in order).
         self.ordered = 0
         #: The live position of each id appended since then.
@@ -191,6 +195,7 @@ class NoteIndex:
                 continue
             seen.add(note.id)
             index.ids.append(note.id)
+            index.snippets.append(note.content)
             records.append(AccessRecord.of(note))
             keys.append(order_key(note.id))
             tokens = tokenize(searchable_text(note))
@@ -225,6 +230,7 @@ class NoteIndex:
                 self._kill(old)
             position = len(self.ids)
             self.ids.append(note.id)
+            self.snippets.append(note.content)
             self.appended[note.id] = position
             self.live += 1
             records.append(AccessRecord.of(note))
@@ -302,6 +308,7 @@ class NoteIndex:
             np.concatenate(doc_tfs).astype(np.float32) if doc_tfs else np.zeros(0, np.float32)
         )
         self.set_ids(IdColumn(self.ids.many(live)))
+        self.snippets = self.snippets.take(np.asarray(live, dtype=np.int64))
         self.records = self.records.take(live)
         self.lengths = np.asarray([self.lengths[p] for p in live], dtype=np.float64)
         self.alive = np.ones(len(live), dtype=bool)
@@ -333,6 +340,7 @@ class NoteIndex:
         twin = NoteIndex()
         twin.__dict__.update(self.__dict__)
         twin.ids = self.ids.copy()
+        twin.snippets = self.snippets.copy()
         twin.appended = dict(self.appended)
         twin.records = self.records.copy()
         twin.lengths = self.lengths.copy()

@@ -87,7 +87,7 @@ def embedded_backend(path: Path, wanted: str | None = None) -> EmbeddedBackend:
     """
     if (path / "meta.json").is_file() or (path / "collection").is_dir():
         return "qdrant-local"
-    from amem_tui.engine.store.edge import is_edge_store
+    from amem_tui.engine.store.edge_layout import is_edge_store
 
     if is_edge_store(path):
         return "edge"

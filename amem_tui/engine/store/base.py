@@ -410,6 +410,15 @@ class ChangeLog:
             return changed
 
 
+def read_revision(journal: Path) -> int:
+    """The write count a journal folder holds (0 when it has none): readable by any
+    process, the store open or not."""
+    try:
+        return int((journal / "revision").read_text(encoding="ascii").strip() or 0)
+    except (OSError, ValueError):
+        return 0
+
+
 class WriteJournal:
     """A collection's writes, counted and logged on disk, for caches in later processes.
 
@@ -442,10 +451,7 @@ class WriteJournal:
             return self._revision
 
     def _read_revision(self) -> int:
-        try:
-            return int((self.folder / "revision").read_text(encoding="ascii").strip() or 0)
-        except (OSError, ValueError):
-            return 0
+        return read_revision(self.folder)
 
     def record(self, ids: Iterable[object] | None) -> None:
         """Log one write (``ids`` None: the whole collection changed)."""

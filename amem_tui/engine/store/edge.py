@@ -19,14 +19,12 @@ import contextlib
 import fcntl
 import json
 import os
-import re
 import shutil
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
-from urllib.parse import quote
 
 import qdrant_edge as qe
 
@@ -45,11 +43,18 @@ from amem_tui.engine.store.base import (
     qdrant_id,
     valid_id,
 )
+from amem_tui.engine.store.edge_layout import (
+    JOURNAL_DIR,
+    LOCK_FILE,
+    META_FILE,
+    SHARDS_DIR,
+    SIDECAR_DIR,
+    collection_folder,
+)
 from amem_tui.engine.store.edge_optimize import ShardOptimizing
 from amem_tui.engine.store.edge_pages import hand_back
 from amem_tui.engine.store.edge_shard import (
     COMPACT_VECTORS_FROM,
-    META_FILE,
     OpenShard,
     create_shard,
     load_shard,
@@ -66,25 +71,8 @@ from amem_tui.engine.store.filters import (
 )
 from amem_tui.engine.store.shard_files import is_compact
 
-LOCK_FILE = "edge.lock"
-JOURNAL_DIR = "journal"
-SIDECAR_DIR = "derived"
-SHARDS_DIR = "edge"
 #: Points written since the last optimize that make a bulk load worth optimizing.
 OPTIMIZE_AFTER = 1000
-_SAFE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
-
-
-def is_edge_store(folder: Path) -> bool:
-    """True if ``folder`` holds an Edge store written by this backend."""
-    return (folder / SHARDS_DIR).is_dir() or (folder / LOCK_FILE).exists()
-
-
-def _folder_name(collection: str) -> str:
-    """A folder name for a collection; unusual names are percent-encoded."""
-    if _SAFE_NAME.match(collection):
-        return collection
-    return "%" + quote(collection, safe="")
 
 
 class EdgeStore(ShardOptimizing):
@@ -154,7 +142,7 @@ class EdgeStore(ShardOptimizing):
             raise StoreUnavailable(f"{what} failed: {reason} ({self.root})") from exc
 
     def _folder(self, collection: str) -> Path:
-        return self.root / SHARDS_DIR / _folder_name(collection)
+        return collection_folder(self.root, collection)
 
     def _open(self, collection: str) -> OpenShard | None:
         """The open collection, loading its shard on first use; None if it does not exist."""

@@ -43,6 +43,7 @@ from amem_tui.engine.store.base import (
     INTEGER_INDEXES,
     KEYWORD_INDEXES,
 )
+from amem_tui.engine.store.edge_layout import META_FILE
 from amem_tui.engine.store.shard_files import (
     COMPACT,
     ON_DISK_INDEXES,
@@ -52,7 +53,6 @@ from amem_tui.engine.store.shard_files import (
 )
 from amem_tui.engine.store.shared_lock import SharedLock
 
-META_FILE = "collection.json"
 #: An HNSW graph (built when a bulk load is optimized, in a child process). Measured
 #: here at 100k notes with a Mode A filter (bench/bench.py): about a tenth of the time
 #: of an exact scan, recall@10 0.99 against exact; the build takes minutes on two
