@@ -36,7 +36,6 @@ def written_store(folder: Path) -> None:
         engine.close()
 
 
-
 def full_answer(folder: Path, agent: str, query: str) -> list[tuple[str, str, float]]:
     engine = make_engine(EdgeStore(folder), settings=demo_like_settings(store_path=folder))
     try:
