@@ -173,6 +173,11 @@ class MemoryEngine:
         return self._directory().agents()
 
     # ---------------------------------------------------------- collections
+    def open_collection_of(self, agent: str | None = None) -> None:
+        """Open the collection ``agent`` reads (an embedded store loads its shard here:
+        seconds at a million notes), so a caller chooses when that wait happens."""
+        self.collection(self.scope(agent).collection).info()
+
     def collection(self, name: str) -> CollectionService:
         """The service of one collection: its format, model, read filter and notes."""
         return self._collections.get(name)

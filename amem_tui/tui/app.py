@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import time
 import tomllib
 from collections import deque
 from collections.abc import Callable
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 
     from amem_tui.config import Settings
     from amem_tui.engine import MemoryEngine
+    from amem_tui.engine.search.early import SavedIndexSearch
 
 # The first frame is drawn before the settings, pydantic, numpy, the store or the
 # model are loaded: this module imports Textual and light project modules only. The
@@ -35,6 +37,13 @@ if TYPE_CHECKING:
 DEFAULT_THEME = "amem-dark"
 #: Seconds between two hand-backs of the store's mapped pages (see ``release_memory``).
 RELEASE_EVERY = 2.0
+#: While a person types at the opening screen (a key within this many seconds), the
+#: store's load waits: it holds the interpreter for seconds at a million notes, and
+#: the saved index answers each query meanwhile. It waits :data:`TYPING_CAP` at most.
+TYPING_PAUSE = 0.4
+TYPING_CAP = 4.0
+#: Left for a drawn frame to reach the terminal before the load holds the interpreter.
+FRAME_FLUSH = 0.05
 
 
 def palette_commands() -> type[Provider]:
@@ -205,6 +214,36 @@ class AmemApp(App[int]):
         except RuntimeError:  # the app closed while the store opened
             engine.close()
 
+    def answer_early(self, searcher: SavedIndexSearch | None) -> None:
+        """From the thread opening the store, before it loads: let the opening screen
+        answer typed queries from ``searcher`` (the saved index), and return once the
+        query in the box has its answer on screen and the typing has paused (at most
+        :data:`TYPING_CAP` seconds), or at once when there is nothing to answer with."""
+        if searcher is None:
+            return
+        try:
+            screen = self.call_from_thread(self._early_screen, searcher)
+        except RuntimeError:  # the app closed meanwhile
+            return
+        if screen is None:
+            return
+        deadline = time.monotonic() + TYPING_CAP
+        while (left := deadline - time.monotonic()) > 0:
+            if not screen.answered.wait(left):
+                break
+            quiet = TYPING_PAUSE - (time.monotonic() - screen.last_change)
+            if quiet <= 0:
+                break
+            time.sleep(min(quiet, max(0.0, deadline - time.monotonic())))
+        time.sleep(FRAME_FLUSH)
+
+    def _early_screen(self, searcher: SavedIndexSearch) -> OpeningScreen | None:
+        screen = self.screen
+        if not isinstance(screen, OpeningScreen):
+            return None
+        screen.answer_early(searcher)
+        return screen
+
     def _opened(self, engine: MemoryEngine) -> None:
         self._engine = engine
         self._show_main(engine)
@@ -282,8 +321,16 @@ def run(
 
     def open_engine() -> MemoryEngine:
         from amem_tui.engine import MemoryEngine
+        from amem_tui.engine.search.early import SavedIndexSearch
 
-        return MemoryEngine(open_settings())
+        settings = open_settings()
+        app.answer_early(SavedIndexSearch.open(settings, agent_hint))
+        engine = MemoryEngine(settings)
+        # The store loads here, behind the opening screen and its early answers, rather
+        # than under the main screen's first search.
+        with contextlib.suppress(Exception):  # the main screen says what went wrong
+            engine.open_collection_of(agent_hint)
+        return engine
 
     app = AmemApp(opener=open_engine, store_label=store_hint, agent_hint=agent_hint, follow=follow)
     try:

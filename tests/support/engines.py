@@ -173,3 +173,27 @@ def wrap_view_calls(
         engine.agent = make  # type: ignore[method-assign]
 
     return undo
+
+
+def store_with_saved_index(folder: Path) -> None:
+    """An Edge store in ``folder`` with notes of every kind of reach (main's, dev's,
+    shared, readers-only, soft-deleted, sandbox's in Mode B), searched once and closed,
+    so the note index is saved beside them."""
+    from amem_tui.engine.store.edge import EdgeStore
+
+    engine = make_engine(EdgeStore(folder), settings=demo_like_settings(), new_id=fixed_ids(1))
+    try:
+        main, dev, sandbox = (engine.agent(a) for a in ("main", "dev", "sandbox"))
+        main.add("deploy freeze starts Friday at noon for the billing review")
+        main.add("staging cache token rotated, keep it out of the logs", shared=True)
+        dev.add("deploy freeze exception for the auth hotfix")
+        dev.add("billing review notes, readers main only", readers=["main"])
+        dev.add("staging cache warmed before the deploy", shared=True)
+        sandbox.add("deploy freeze in the sandbox: nobody else sees this")
+        gone = main.add("billing review draft, deleted")
+        main.delete(gone.id)
+        # The first search builds the saved index; closing saves it.
+        for agent in (main, dev, sandbox):
+            agent.search("deploy", mode="keyword")
+    finally:
+        engine.close()

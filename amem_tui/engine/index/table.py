@@ -490,8 +490,12 @@ class NoteIndex:
         them, not once per note.
         """
         positions = np.flatnonzero(self.records.accepted(keep)).astype(np.int64)
-        keys = self.order[:, positions]
-        positions = positions[np.lexsort((keys[2], keys[1], keys[0]))]
+        if len(positions) and positions[-1] >= self.ordered:
+            # Some were appended since the last compaction: sort them into store order.
+            # (Compacted positions are in it already, and their order keys, 24 MB at a
+            # million notes, need not be read: a cold start's first search reads them.)
+            keys = self.order[:, positions]
+            positions = positions[np.lexsort((keys[2], keys[1], keys[0]))]
         mask = np.zeros(len(self.ids), dtype=bool)
         mask[positions] = True
         average = float(self.lengths[positions].mean()) if len(positions) else 0.0

@@ -5,13 +5,21 @@ settings, no pydantic, no numpy, no store and no model. It draws with the main
 screen's own header, search input, pane frames and footer at the same sizes, so
 when the app swaps in the main screen (as soon as the engine is open) the layout
 stays where it is and only fills.
+
+A query typed here is answered from the saved note index once the app has found one
+that can answer exactly (:meth:`OpeningScreen.answer_early`): its hits, by words, in
+the panes they belong to, marked partial. They are only shown: no note can be acted on
+until the main screen has the store open and has searched the query in full.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+import threading
+import time
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -24,10 +32,15 @@ from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.query_input import QueryInput
 from amem_tui.tui.widgets.tabbed_pane import TabbedPane
 
+if TYPE_CHECKING:
+    from amem_tui.engine.search.early import EarlyAnswer, EarlyHit, SavedIndexSearch
+
 #: The panes, as the main screen names them.
 PANE_TITLES = (("private", "Private"), ("shared", "Shared"), ("history", "Consolidation history"))
 #: The history pane's width before it has runs to measure (its empty message's).
 HISTORY_WIDTH = 33
+#: Hits asked of the saved index per query (the main screen asks as many).
+EARLY_LIMIT = 40
 
 
 class OpeningScreen(Screen[None]):
@@ -46,7 +59,9 @@ class OpeningScreen(Screen[None]):
     DEFAULT_CSS = """
     OpeningScreen > #panes > TabbedPane { width: 1fr; }
     OpeningScreen > #panes > TabbedPane.-tab-hidden { display: none; }
+    OpeningScreen > #search-box { height: auto; }
     OpeningScreen .opening-message { padding: 0 1; color: $text-muted; }
+    OpeningScreen TabbedPane .opening-message { text-wrap: nowrap; text-overflow: ellipsis; }
     OpeningScreen > #opening-detail { border: round $panel-lighten-2; height: 1fr; min-height: 6; }
     """
 
@@ -54,6 +69,14 @@ class OpeningScreen(Screen[None]):
         super().__init__()
         self.agent = agent
         self.store_label = store_label
+        #: Answers typed queries from the saved index, once the app has found one.
+        self.early: SavedIndexSearch | None = None
+        #: Set while the query in the box has its answer on screen (or there is none to
+        #: give); read by the thread that opens the store.
+        self.answered = threading.Event()
+        self.answered.set()
+        #: When the box last changed (monotonic seconds): a person may still be typing.
+        self.last_change = 0.0
 
     def compose(self) -> ComposeResult:
         width, height = self.app.size
@@ -63,6 +86,11 @@ class OpeningScreen(Screen[None]):
             search = QueryInput(placeholder="Search as this agent…  ( / )", id="search")
             search.compact = height < SHORT_HEIGHT
             yield search
+            # Where the main screen keeps its status line (a short screen shows it only
+            # when there is something to say).
+            status = Static("", id="search-status", markup=False)
+            status.display = height >= SHORT_HEIGHT
+            yield status
         with Horizontal(id="panes"):
             for index, (name, title) in enumerate(PANE_TITLES):
                 pane = TabbedPane(id=f"opening-{name}")
@@ -78,6 +106,7 @@ class OpeningScreen(Screen[None]):
         with Vertical(id="opening-detail"):
             agent = f"agent {self.agent}: " if self.agent else ""
             yield Static(f"Opening {agent}{self.store_label}…", classes="opening-message")
+            yield Static("", id="opening-early", classes="opening-message")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -97,3 +126,68 @@ class OpeningScreen(Screen[None]):
         """The query typed so far, and whether the search box has the focus."""
         search = self.query_one("#search", Input)
         return search.value, self.focused is search
+
+    # ------------------------------------------------------------ early answers
+    def answer_early(self, searcher: SavedIndexSearch) -> None:
+        """Answer the query in the box, and each one typed from now on, from ``searcher``
+        (the saved index) until the main screen takes over."""
+        self.early = searcher
+        self._search_early()
+
+    @on(Input.Changed, "#search")
+    def _query_changed(self) -> None:
+        self.last_change = time.monotonic()
+        if self.early is not None:
+            self._search_early()
+
+    def _search_early(self) -> None:
+        query = self.draft[0].strip()
+        if not query:
+            self._show_hits([], "")
+            self.query_one("#search-status", Static).update("")
+            self.answered.set()
+            return
+        self.answered.clear()
+        self._early_search(query)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="early")
+    def _early_search(self, query: str) -> None:
+        assert self.early is not None
+        try:
+            answer = self.early.search(query, limit=EARLY_LIMIT)
+        except Exception:  # only a head start: the main screen searches it in full
+            self.app.call_from_thread(self.answered.set)
+            return
+        self.app.call_from_thread(self._show_answer, answer)
+
+    def _show_answer(self, answer: EarlyAnswer) -> None:
+        if answer.query != self.draft[0].strip():
+            return  # typed over: the newer text's search follows
+        self._show_hits(answer.hits, answer.query)
+        shown = answer.query if len(answer.query) <= 50 else answer.query[:49] + "…"
+        status = self.query_one("#search-status", Static)
+        status.display = True
+        status.update(
+            Text(
+                f"{len(answer.hits)} hits for {shown!r} as {answer.agent} · "
+                f"partial: {answer.partial}",
+                no_wrap=True,
+                overflow="ellipsis",
+            )
+        )
+        self.call_after_refresh(self.answered.set)
+
+    def _show_hits(self, hits: list[EarlyHit], query: str) -> None:
+        """Each hit's first words in the pane it belongs to, best first."""
+        for name, title in PANE_TITLES[:2]:
+            mine = [h for h in hits if (h.because == "shared") == (name == "shared")]
+            pane = self.query_one(f"#opening-{name}", TabbedPane)
+            pane.set_titles(f"{title}: {len(mine)} hits" if query else title)
+            pane.query_one(Static).update(Text("\n".join(h.snippet for h in mine)))
+        note = (
+            "These hits come from the saved note index, matched by words. The full answer "
+            "(by meaning too) follows once the store is open; until then nothing can change."
+            if query
+            else ""
+        )
+        self.query_one("#opening-early", Static).update(note)

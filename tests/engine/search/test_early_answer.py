@@ -11,29 +11,14 @@ import pytest
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.search.early import EARLY_PARTIAL, SavedIndexSearch
 from amem_tui.engine.store.edge import EdgeStore
-from tests.support.engines import demo_like_settings, fixed_ids, make_engine
+from tests.support.engines import (
+    demo_like_settings,
+    fixed_ids,
+    make_engine,
+    store_with_saved_index,
+)
 
 QUERIES = ("deploy freeze", "billing review", "staging cache token", "nothing matches this")
-
-
-def written_store(folder: Path) -> None:
-    """Notes of every kind of reach, written and closed (the index saved beside them)."""
-    engine = make_engine(EdgeStore(folder), settings=demo_like_settings(), new_id=fixed_ids(1))
-    try:
-        main, dev, sandbox = (engine.agent(a) for a in ("main", "dev", "sandbox"))
-        main.add("deploy freeze starts Friday at noon for the billing review")
-        main.add("staging cache token rotated, keep it out of the logs", shared=True)
-        dev.add("deploy freeze exception for the auth hotfix")
-        dev.add("billing review notes, readers main only", readers=["main"])
-        dev.add("staging cache warmed before the deploy", shared=True)
-        sandbox.add("deploy freeze in the sandbox: nobody else sees this")
-        gone = main.add("billing review draft, deleted")
-        main.delete(gone.id)
-        # The first search builds the saved index; closing saves it.
-        for agent in (main, dev, sandbox):
-            agent.search("deploy", mode="keyword")
-    finally:
-        engine.close()
 
 
 def full_answer(folder: Path, agent: str, query: str) -> list[tuple[str, str, float]]:
@@ -47,7 +32,7 @@ def full_answer(folder: Path, agent: str, query: str) -> list[tuple[str, str, fl
 
 @pytest.fixture
 def store(tmp_path: Path) -> Path:
-    written_store(tmp_path)
+    store_with_saved_index(tmp_path)
     return tmp_path
 
 
@@ -101,7 +86,7 @@ def test_no_early_answer_without_an_index_a_store_or_an_embedded_folder(tmp_path
     assert SavedIndexSearch.open(demo_like_settings(store_path=tmp_path / "none"), "main") is None
     settings = demo_like_settings(url="http://localhost:6333")
     assert SavedIndexSearch.open(settings, "main") is None
-    written_store(tmp_path)
+    store_with_saved_index(tmp_path)
     for saved in tmp_path.rglob("index.bin"):
         saved.unlink()
     assert SavedIndexSearch.open(demo_like_settings(store_path=tmp_path), "main") is None
