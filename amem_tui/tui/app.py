@@ -169,6 +169,7 @@ class AmemApp(App[int]):
             engine,
             self.initial_agent,
             draft,
+            early=opening.shown_answer if opening is not None else None,
             follow=self.follow_on_start,
             preferences=self.preferences,
         )

@@ -5,6 +5,7 @@ searches it in full."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,16 +17,24 @@ from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.tui.app import AmemApp
 from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.screens.opening import OpeningScreen
-from tests.support.engines import demo_like_settings, make_engine, store_with_saved_index
+from tests.support.engines import (
+    demo_like_settings,
+    make_engine,
+    store_with_saved_index,
+    wrap_view_calls,
+)
 from tests.support.tui import SIZE, settle, until
 
 
 def slow_opening(
-    folder: Path, agent: str, typed: threading.Event | None = None
+    folder: Path,
+    agent: str,
+    typed: threading.Event | None = None,
+    opened: Callable[[MemoryEngine], object] | None = None,
 ) -> tuple[AmemApp, threading.Event, list[str]]:
     """An app that opens ``folder`` as the inspector does (once ``typed`` is set, if
     given), its store's load held until the event returned is set; the list gets the
-    status line as it was when the load began."""
+    status line as it was when the load began. ``opened`` sees the engine first."""
     release = threading.Event()
     seen: list[str] = []
     settings = demo_like_settings(store_path=folder)
@@ -36,7 +45,10 @@ def slow_opening(
         app.answer_early(SavedIndexSearch.open(settings, agent))
         seen.append(app.call_from_thread(lambda: status_of(app)))
         release.wait(10)
-        return make_engine(EdgeStore(folder), settings=settings)
+        engine = make_engine(EdgeStore(folder), settings=settings)
+        if opened is not None:
+            opened(engine)
+        return engine
 
     app = AmemApp(opener=opener, agent=agent, user_config=False)
     return app, release, seen
@@ -110,3 +122,34 @@ async def test_no_early_answer_from_an_index_a_write_overtook(tmp_path: Path) ->
         release.set()
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
+
+
+async def test_the_main_screen_keeps_the_early_answer_until_its_own(tmp_path: Path) -> None:
+    store_with_saved_index(tmp_path)
+    searched = threading.Event()
+
+    def held(view: Any, search: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        searched.wait(10)
+        return search(*args, **kwargs)
+
+    def hold_searches(engine: MemoryEngine) -> None:
+        wrap_view_calls(engine, "search", held)
+
+    app, release, _ = slow_opening(tmp_path, "main", opened=hold_searches)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("slash", *"deploy freeze billing")
+        await until(pilot, lambda: "hits for" in status_of(app))
+        release.set()
+        await until(pilot, lambda: isinstance(app.screen, MainScreen))
+        main: Any = app.screen
+        private = main.query_one("#private")
+        await until(pilot, lambda: main.scope is not None)  # the agent is loaded
+        # Its search is held: the early answer is still what the panes say.
+        assert "partial: the store is still opening" in status_of(app)
+        assert "starts Friday" in str(private.message_line.render())
+        assert private.title_text == "Private: 1 hits"
+        assert private.table.row_count == 0  # text, not rows: nothing to act on
+        searched.set()
+        await until(pilot, lambda: private.searching and private.table.row_count > 0)
+        assert "partial: the store is still opening" not in status_of(app)
+        assert not private.message_line.display

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from textual.worker import Worker
 
     from amem_tui.engine import AgentScope, MemoryEngine, MemoryNote
+    from amem_tui.engine.search.early import EarlyAnswer
     from amem_tui.tui.jump import JumpTarget
     from amem_tui.tui.messages import (
         ActionDone,
@@ -143,6 +144,7 @@ class MainScreen(Screen[None]):
         agent: str | None = None,
         draft: tuple[str, bool] = ("", False),
         *,
+        early: EarlyAnswer | None = None,
         follow: bool = False,
         preferences: PreferenceStore | None = None,
     ) -> None:
@@ -151,6 +153,8 @@ class MainScreen(Screen[None]):
         self.preferences = preferences or PreferenceStore(None)
         self.engine, self.initial_agent, self.follow_on_start = engine, agent, follow
         self.draft = draft  # a query typed before the screen showed; was its box focused
+        #: The draft's answer from the saved index, shown until its own search answers.
+        self.early = early
         self.agents: list[AgentScope] = []
         self.scope: AgentScope | None = None  # the agent acted as, once loaded
         self.mem0 = False  # the agent's collection is a mem0 one (read, never written)
@@ -179,6 +183,8 @@ class MainScreen(Screen[None]):
         self.screen_layout.restore()
         query, focused = self.draft
         self.search_box.query_input.value = query  # searched once the agent is loaded
+        if self.early is not None and self.early.query == query.strip():
+            self.browser.show_early(self.early)
         if focused:
             self.set_focus(self.search_box.query_input)
         # Workers start once this frame is painted: a worker reading a big store holds

@@ -26,6 +26,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
+from amem_tui.tui.early import EARLY_NOTE, early_lines, early_status, pane_hits
 from amem_tui.tui.sizes import NARROW_WIDTH, SHORT_HEIGHT
 from amem_tui.tui.widgets.footer import KeyFooter
 from amem_tui.tui.widgets.header import HeaderBar
@@ -33,7 +34,7 @@ from amem_tui.tui.widgets.query_input import QueryInput
 from amem_tui.tui.widgets.tabbed_pane import TabbedPane
 
 if TYPE_CHECKING:
-    from amem_tui.engine.search.early import EarlyAnswer, EarlyHit, SavedIndexSearch
+    from amem_tui.engine.search.early import EarlyAnswer, SavedIndexSearch
 
 #: The panes, as the main screen names them.
 PANE_TITLES = (("private", "Private"), ("shared", "Shared"), ("history", "Consolidation history"))
@@ -77,6 +78,8 @@ class OpeningScreen(Screen[None]):
         self.answered.set()
         #: When the box last changed (monotonic seconds): a person may still be typing.
         self.last_change = 0.0
+        #: The early answer on screen (the main screen keeps it until its own answer).
+        self.shown_answer: EarlyAnswer | None = None
 
     def compose(self) -> ComposeResult:
         width, height = self.app.size
@@ -143,7 +146,8 @@ class OpeningScreen(Screen[None]):
     def _search_early(self) -> None:
         query = self.draft[0].strip()
         if not query:
-            self._show_hits([], "")
+            self.shown_answer = None
+            self._show_hits(None)
             self.query_one("#search-status", Static).update("")
             self.answered.set()
             return
@@ -163,31 +167,18 @@ class OpeningScreen(Screen[None]):
     def _show_answer(self, answer: EarlyAnswer) -> None:
         if answer.query != self.draft[0].strip():
             return  # typed over: the newer text's search follows
-        self._show_hits(answer.hits, answer.query)
-        shown = answer.query if len(answer.query) <= 50 else answer.query[:49] + "…"
+        self.shown_answer = answer
+        self._show_hits(answer)
         status = self.query_one("#search-status", Static)
         status.display = True
-        status.update(
-            Text(
-                f"{len(answer.hits)} hits for {shown!r} as {answer.agent} · "
-                f"partial: {answer.partial}",
-                no_wrap=True,
-                overflow="ellipsis",
-            )
-        )
+        status.update(Text(early_status(answer), no_wrap=True, overflow="ellipsis"))
         self.call_after_refresh(self.answered.set)
 
-    def _show_hits(self, hits: list[EarlyHit], query: str) -> None:
+    def _show_hits(self, answer: EarlyAnswer | None) -> None:
         """Each hit's first words in the pane it belongs to, best first."""
         for name, title in PANE_TITLES[:2]:
-            mine = [h for h in hits if (h.because == "shared") == (name == "shared")]
             pane = self.query_one(f"#opening-{name}", TabbedPane)
-            pane.set_titles(f"{title}: {len(mine)} hits" if query else title)
-            pane.query_one(Static).update(Text("\n".join(h.snippet for h in mine)))
-        note = (
-            "These hits come from the saved note index, matched by words. The full answer "
-            "(by meaning too) follows once the store is open; until then nothing can change."
-            if query
-            else ""
-        )
-        self.query_one("#opening-early", Static).update(note)
+            mine = pane_hits(answer, name == "shared") if answer is not None else []
+            pane.set_titles(f"{title}: {len(mine)} hits" if answer is not None else title)
+            pane.query_one(Static).update(early_lines(mine))
+        self.query_one("#opening-early", Static).update(EARLY_NOTE if answer else "")

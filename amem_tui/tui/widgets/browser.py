@@ -18,6 +18,7 @@ from textual.containers import Vertical
 from textual.widgets import ProgressBar
 
 from amem_tui.tui.actions import key_for
+from amem_tui.tui.early import EARLY_NOTE
 from amem_tui.tui.widgets.detail import NoteDetail
 from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.widgets.note_pane import NotePane
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
         SearchHit,
         SearchResult,
     )
+    from amem_tui.engine.search.early import EarlyAnswer
     from amem_tui.tui.actions import FocusArea
     from amem_tui.tui.messages import ConsolidationProgress, FollowUpdate, NoteLoaded, ScopeData
 
@@ -108,7 +110,9 @@ class NoteBrowser(Vertical):
         before (gone: the row it was on keeps the cursor)."""
         scope, detail = data.scope, self.detail
         switched, self.scope = self.scope != scope, scope
-        listings = switched or not self.search_box.query_text  # else searched again
+        # Else searched again. An early answer on screen stays until its query's hits.
+        kept = self.search_box.early is not None
+        listings = (switched and not kept) or not self.search_box.query_text
         self.panes.show_scope(data, include_inactive, listings)
         if listings:
             self.search_box.show_status("")
@@ -245,9 +249,19 @@ class NoteBrowser(Vertical):
         self.progress_bar.display = False
 
     # ------------------------------------------------------------ searching
+    def show_early(self, answer: EarlyAnswer) -> None:
+        """Show the answer the saved index gave while the store opened (its query is in
+        the box) until the agent's own search answers it."""
+        self.search_box.show_early(answer)
+        self.panes.show_early(answer)
+        self.detail.show_message(EARLY_NOTE)
+
     def on_search_box_typed(self) -> None:
-        """A query is typed: a note waiting to load would be replaced by the hits' at once."""
+        """A query is typed: a note waiting to load would be replaced by the hits' at once
+        (and an early answer's hits, of the query before, go)."""
         self.detail.drop_waiting_load()
+        if self.scope is None:
+            self.panes.forget_early()
 
     def on_search_box_cleared(self) -> None:
         """The query is gone: the listings come back, the hit highlighted stays so."""

@@ -22,6 +22,7 @@ from textual.app import ComposeResult
 from textual.message import Message
 from textual.widgets import DataTable, Input, Static
 
+from amem_tui.tui.early import early_lines
 from amem_tui.tui.messages import PageLoaded, PaneName
 from amem_tui.tui.widgets import pane_titles
 from amem_tui.tui.widgets.listing_view import ListingView, Order
@@ -32,6 +33,7 @@ from amem_tui.tui.widgets.tabbed_pane import TabbedPane
 
 if TYPE_CHECKING:
     from amem_tui.engine import AgentScope, ListScope, MemoryEngine, MemoryNote, SearchHit
+    from amem_tui.engine.search.early import EarlyHit
 
 #: Notes per page of a listing.
 PAGE_SIZE = 200
@@ -49,6 +51,7 @@ class NotePane(TabbedPane):
     DEFAULT_CSS = """
     NotePane > DataTable { height: 1fr; background: transparent; scrollbar-size-horizontal: 0; }
     NotePane > .pane-message { padding: 0 1; color: $text-muted; height: auto; }
+    NotePane > .pane-message.-early { text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     @dataclass
@@ -135,6 +138,7 @@ class NotePane(TabbedPane):
         self.tables.show()
 
     def _message(self, text: str | Text) -> None:
+        self.message_line.remove_class("-early")
         if text == self._message_text:
             return  # an update asks for a layout pass, which redraws the whole screen
         self._message_text = text
@@ -303,6 +307,20 @@ class NotePane(TabbedPane):
         self.total = len(hits)
         self._retitle(query)
         self._message("" if hits else "No match this agent can see.")
+
+    def show_early(self, hits: Sequence[EarlyHit]) -> None:
+        """The first words of an early answer's hits (the saved index's, the store still
+        opening), as text, never rows: nothing can be chosen and acted on until the
+        agent's own search replaces them."""
+        self._message(early_lines(hits))
+        self.message_line.add_class("-early")
+        self.set_titles(f"{self.base_title}: {len(hits)} hits")
+
+    def forget_early(self) -> None:
+        """Stop showing an early answer's hits (if shown)."""
+        if self.message_line.has_class("-early"):
+            self._message("")
+            self.set_titles(self.base_title)
 
     def _add_hit_rows(self) -> None:
         table = self.table

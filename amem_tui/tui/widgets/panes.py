@@ -33,6 +33,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable
 
+from amem_tui.tui.early import pane_hits
 from amem_tui.tui.messages import Watched
 from amem_tui.tui.scope_loader import listing_of, no_shared_reason, private_title
 from amem_tui.tui.widgets.history_pane import HistoryPane
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
     from amem_tui.engine import MemoryNote, SearchHit, SearchResult
+    from amem_tui.engine.search.early import EarlyAnswer
     from amem_tui.tui.messages import FollowUpdate, PaneName, ScopeData
     from amem_tui.tui.widgets.tabbed_pane import TabbedPane
 
@@ -229,6 +231,16 @@ class Panes(Horizontal):
         if not result.hits:
             return None
         return "private" if result.hits[0] in private else "shared"
+
+    def show_early(self, answer: EarlyAnswer) -> None:
+        """An early answer's hits (the saved index's, while the store opens), as text."""
+        self.private.show_early(pane_hits(answer, shared=False))
+        self.shared.show_early(pane_hits(answer, shared=True))
+
+    def forget_early(self) -> None:
+        """Another query is typed: the early answer's hits go (the agent still loads)."""
+        for pane in (self.private, self.shared):
+            pane.forget_early()
 
     @placed_by_caller
     def show_no_hits(self, query: str) -> None:

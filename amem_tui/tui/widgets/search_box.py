@@ -48,6 +48,7 @@ from textual.worker import get_current_worker
 from amem_tui.engine import SearchStopped
 from amem_tui.tui import heap
 from amem_tui.tui.actions import key_for
+from amem_tui.tui.early import early_status
 from amem_tui.tui.messages import HiddenFound, SearchAbandoned, SearchDone, SearchFailed
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.query_input import QueryInput
@@ -55,6 +56,7 @@ from amem_tui.tui.workers import ReportsWorkerFailures
 
 if TYPE_CHECKING:
     from amem_tui.engine import AgentScope, AgentView, MemoryEngine, SearchResult
+    from amem_tui.engine.search.early import EarlyAnswer
 
 #: Hits (and hidden matches) asked for per search.
 SEARCH_LIMIT = 40
@@ -137,6 +139,9 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         self.query_text = ""
         #: The result on screen, if the query has one.
         self.result: SearchResult | None = None
+        #: The early answer on screen (the saved index's, from before the store was
+        #: open) until the query's own result replaces it.
+        self.early: EarlyAnswer | None = None
         #: The detail view shows the hidden matches instead of the selected note.
         self.show_hidden = False
         self._searching = False  # a search thread is running
@@ -208,6 +213,11 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         if self.result is not None and self.result.partial and self.query_text:
             self.start_search()
 
+    def show_early(self, answer: EarlyAnswer) -> None:
+        """Say what the early answer on screen is, until the query's own result."""
+        self.early = answer
+        self.show_status(early_status(answer))
+
     # ---------------------------------------------------------------- typing
     @on(Input.Changed, "#search")
     def _query_changed(self, event: Input.Changed) -> None:
@@ -216,6 +226,9 @@ class SearchBox(ReportsWorkerFailures, Vertical):
             return  # more keys of a burst were typed: their own change follows
         self.query_text = event.value.strip()
         self._cancel_clear()
+        if self.early is not None and self.early.query == self.query_text:
+            return  # the query typed before the screen showed: its early answer stays
+        self.early = None
         if not self.query_text:
             # The running search (if any) finishes in its thread; its result no
             # longer matches the query and is dropped.
@@ -389,6 +402,7 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         fresh = self._shown is None or self._shown[1] != message.query
         self._shown = (message.generation, message.query)
         self.result = message.result
+        self.early = None
         self._status_of(message.result)
         self.post_message(self.Results(message.result, self._take_focus(), self.show_hidden, fresh))
         # A moment later: the screen shows the hits (and the panes ask for their repaint)
