@@ -94,6 +94,7 @@ if TYPE_CHECKING:
         selective_sentence,
     )
     from amem_tui.engine.search import SearchMode
+    from amem_tui.engine.search.early import EarlyAnswer, EarlyHit, SavedIndexSearch
     from amem_tui.engine.search.explain import explain_hit
     from amem_tui.engine.settings import AgentConfig, EngineSettings
     from amem_tui.engine.stats import AGENT_FIGURES, AgentStats, RecalledNote, StoreStats
@@ -158,6 +159,9 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "Probe": ("amem_tui.engine.watch", "Probe"),
     "ReadOnlyStore": ("amem_tui.engine.errors", "ReadOnlyStore"),
     "RecalledNote": ("amem_tui.engine.stats", "RecalledNote"),
+    "SavedIndexSearch": ("amem_tui.engine.search.early", "SavedIndexSearch"),
+    "EarlyAnswer": ("amem_tui.engine.search.early", "EarlyAnswer"),
+    "EarlyHit": ("amem_tui.engine.search.early", "EarlyHit"),
     "SearchHit": ("amem_tui.engine.models", "SearchHit"),
     "SearchMode": ("amem_tui.engine.search", "SearchMode"),
     "SearchResult": ("amem_tui.engine.models", "SearchResult"),
@@ -223,6 +227,8 @@ __all__ = [
     "ConsolidationRun",
     "ConsolidationScheduler",
     "DiffPart",
+    "EarlyAnswer",
+    "EarlyHit",
     "EngineSettings",
     "GroupName",
     "HiddenMatch",
@@ -254,6 +260,7 @@ __all__ = [
     "Probe",
     "ReadOnlyStore",
     "RecalledNote",
+    "SavedIndexSearch",
     "SearchHit",
     "SearchMode",
     "SearchResult",

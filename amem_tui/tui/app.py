@@ -26,8 +26,7 @@ if TYPE_CHECKING:
     from textual.theme import Theme
 
     from amem_tui.config import Settings
-    from amem_tui.engine import MemoryEngine
-    from amem_tui.engine.search.early import SavedIndexSearch
+    from amem_tui.engine import MemoryEngine, SavedIndexSearch
 
 # The first frame is drawn before the settings, pydantic, numpy, the store or the
 # model are loaded: this module imports Textual and light project modules only. The
@@ -321,8 +320,7 @@ def run(
     """
 
     def open_engine() -> MemoryEngine:
-        from amem_tui.engine import MemoryEngine
-        from amem_tui.engine.search.early import SavedIndexSearch
+        from amem_tui.engine import MemoryEngine, SavedIndexSearch
 
         settings = open_settings()
         app.answer_early(SavedIndexSearch.open(settings, agent_hint))

@@ -56,8 +56,7 @@ if TYPE_CHECKING:
     from textual.events import Key, Resize
     from textual.worker import Worker
 
-    from amem_tui.engine import AgentScope, MemoryEngine, MemoryNote
-    from amem_tui.engine.search.early import EarlyAnswer
+    from amem_tui.engine import AgentScope, EarlyAnswer, MemoryEngine, MemoryNote
     from amem_tui.tui.jump import JumpTarget
     from amem_tui.tui.messages import (
         ActionDone,

@@ -32,8 +32,7 @@ from amem_tui.tui.widgets.pane_tables import PaneTables
 from amem_tui.tui.widgets.tabbed_pane import TabbedPane
 
 if TYPE_CHECKING:
-    from amem_tui.engine import AgentScope, ListScope, MemoryEngine, MemoryNote, SearchHit
-    from amem_tui.engine.search.early import EarlyHit
+    from amem_tui.engine import AgentScope, EarlyHit, ListScope, MemoryEngine, MemoryNote, SearchHit
 
 #: Notes per page of a listing.
 PAGE_SIZE = 200

@@ -55,8 +55,7 @@ from amem_tui.tui.widgets.query_input import QueryInput
 from amem_tui.tui.workers import ReportsWorkerFailures
 
 if TYPE_CHECKING:
-    from amem_tui.engine import AgentScope, AgentView, MemoryEngine, SearchResult
-    from amem_tui.engine.search.early import EarlyAnswer
+    from amem_tui.engine import AgentScope, AgentView, EarlyAnswer, MemoryEngine, SearchResult
 
 #: Hits (and hidden matches) asked for per search.
 SEARCH_LIMIT = 40
