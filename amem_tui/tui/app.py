@@ -325,10 +325,13 @@ def run(
         settings = open_settings()
         app.answer_early(SavedIndexSearch.open(settings, agent_hint))
         engine = MemoryEngine(settings)
-        # The store loads here, behind the opening screen and its early answers, rather
-        # than under the main screen's first search.
-        with contextlib.suppress(Exception):  # the main screen says what went wrong
-            engine.open_collection_of(agent_hint)
+        if not settings.url:
+            # An embedded store loads here, behind the opening screen and its early
+            # answers, rather than under the main screen's first search. (A server's
+            # collection costs a request, and an unreachable one would be waited for
+            # twice.)
+            with contextlib.suppress(Exception):  # the main screen says what went wrong
+                engine.open_collection_of(agent_hint)
         return engine
 
     app = AmemApp(opener=open_engine, store_label=store_hint, agent_hint=agent_hint, follow=follow)
