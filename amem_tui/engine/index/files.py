@@ -7,8 +7,9 @@ array's type, shape and offset, and the arrays follow. Loading maps the file
 copy-on-write and reads nothing else, so a search touches only the pages it needs (at
 1M notes the index is 543 MB, 94 of them first words; reading an index of 430 MB
 through ``np.load`` of an ``.npz`` took 0.9 s of a 3 s CLI process). A small
-``.json`` beside it says which state of the collection the index reflects. Both are written to temporary names and renamed, the
-JSON last, so a reader sees a whole index or none. The state says which write the
+``.json`` beside it says which state of the collection the index reflects. Both are
+written to temporary names and renamed, the JSON last, so a reader sees a whole index
+or none. The state says which write the
 index reflects: a caller uses it as is only when the store is still there, else
 catches it up from the store's journal, or builds it afresh.
 """
