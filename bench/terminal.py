@@ -39,12 +39,15 @@ class TerminalApp:
         exports = " ".join(f"{k}={_quote(v)}" for k, v in self.env.items())
         line = " ".join(_quote(part) for part in self.command)
         shell = f"cd {_quote(str(self.cwd or Path.cwd()))} && exec env {exports} {line}"
-        self.started = time.perf_counter()
-        subprocess.run(
-            ["tmux", "new-session", "-d", "-s", self.session, "-x", str(width), "-y",
-             str(height), shell],
-            check=True,
-        )  # fmt: skip
+        command = ["tmux", "new-session", "-d", "-s", self.session, "-x", str(width), "-y",
+                   str(height), shell]  # fmt: skip
+        for attempt in range(3):
+            self.started = time.perf_counter()
+            # The server of the session just stopped may still be exiting (then tmux says
+            # "server exited unexpectedly"): a moment later a new one starts.
+            if subprocess.run(command, check=attempt == 2).returncode == 0:
+                return
+            time.sleep(0.5)
 
     def screen(self) -> str:
         """The pane's text as a person sees it now."""
