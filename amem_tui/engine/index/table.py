@@ -176,6 +176,9 @@ class NoteIndex:
         self.fresh_terms: dict[int, tuple[list[int], list[float]]] = {}
         #: Bumped by every change: selections made before it are stale.
         self.generation = 0
+        #: Called before the arrays are read whole (a saved index's file is mapped for
+        #: reads here and there: it turns the kernel's read-ahead back on).
+        self.before_whole_read: Callable[[], None] | None = None
 
     # -------------------------------------------------------------- building
     @classmethod
@@ -290,6 +293,9 @@ class NoteIndex:
 
     def compact(self) -> None:
         """Rebuild the arrays: live notes only, positions renumbered in store order."""
+        if self.before_whole_read is not None:
+            self.before_whole_read()
+            self.before_whole_read = None  # the arrays are this process's own after this
         live_positions = np.flatnonzero(self.alive)
         keys = self.order[:, live_positions]
         live = live_positions[np.lexsort((keys[2], keys[1], keys[0]))].tolist()
