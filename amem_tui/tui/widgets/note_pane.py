@@ -101,6 +101,8 @@ class NotePane(TabbedPane):
         #: Rows follow mode highlights for a while: note id -> kind of change.
         self.marks: dict[str, str] = {}
         self._message_text: str | Text = ""
+        #: The message is an early answer's hits (see show_early).
+        self._early_shown = False
         #: The listing's table and the hits' (one shown): columns, cells, cursor.
         self.tables = PaneTables(self, show_owner)
         #: The listing's table no longer matches the kept listing (see show_kept_listing).
@@ -137,7 +139,9 @@ class NotePane(TabbedPane):
         self.tables.show()
 
     def _message(self, text: str | Text) -> None:
-        self.message_line.remove_class("-early")
+        if self._early_shown:
+            self._early_shown = False
+            self.message_line.remove_class("-early")
         if text == self._message_text:
             return  # an update asks for a layout pass, which redraws the whole screen
         self._message_text = text
@@ -313,11 +317,12 @@ class NotePane(TabbedPane):
         agent's own search replaces them."""
         self._message(early_lines(hits))
         self.message_line.add_class("-early")
+        self._early_shown = True
         self.set_titles(f"{self.base_title}: {len(hits)} hits")
 
     def forget_early(self) -> None:
         """Stop showing an early answer's hits (if shown)."""
-        if self.message_line.has_class("-early"):
+        if self._early_shown:
             self._message("")
             self.set_titles(self.base_title)
 
