@@ -153,3 +153,19 @@ async def test_the_main_screen_keeps_the_early_answer_until_its_own(tmp_path: Pa
         await until(pilot, lambda: private.searching and private.table.row_count > 0)
         assert "partial: the store is still opening" not in status_of(app)
         assert not private.message_line.display
+
+
+async def test_a_narrow_opening_screen_counts_the_hits_of_every_tab(tmp_path: Path) -> None:
+    store_with_saved_index(tmp_path)
+    app, release, _ = slow_opening(tmp_path, "main")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("slash", *"deploy freeze billing cache")
+        await until(pilot, lambda: "hits for" in status_of(app))
+        shown = [pane for pane in app.screen.query("TabbedPane") if pane.display]
+        assert len(shown) == 1
+        assert "Private: 1 hits │ Shared: 2 hits │" in str(shown[0].border_title)
+        # A one-line search box and its status line, as on the main screen.
+        assert app.screen.query_one("#search").region.height == 1
+        assert app.screen.query_one("#search-status").region.y == 2
+        release.set()
+        await settle(pilot)

@@ -88,6 +88,7 @@ class OpeningScreen(Screen[None]):
         with Vertical(id="search-box"):
             search = QueryInput(placeholder="Search as this agent…  ( / )", id="search")
             search.compact = height < SHORT_HEIGHT
+            self.set_class(search.compact, "-short")  # a one-line box, as the main screen's
             yield search
             # Where the main screen keeps its status line (a short screen shows it only
             # when there is something to say).
@@ -176,9 +177,17 @@ class OpeningScreen(Screen[None]):
 
     def _show_hits(self, answer: EarlyAnswer | None) -> None:
         """Each hit's first words in the pane it belongs to, best first."""
-        for name, title in PANE_TITLES[:2]:
+        titles: list[str] = []
+        for name, title in PANE_TITLES:
             pane = self.query_one(f"#opening-{name}", TabbedPane)
+            if name == "history":
+                titles.append(title)
+                continue
             mine = pane_hits(answer, name == "shared") if answer is not None else []
-            pane.set_titles(f"{title}: {len(mine)} hits" if answer is not None else title)
+            titles.append(f"{title}: {len(mine)} hits" if answer is not None else title)
+            pane.set_titles(titles[-1])
             pane.query_one(Static).update(early_lines(mine))
+        if self.app.size.width < NARROW_WIDTH:  # one pane shown: its tabs count them all
+            first = self.query_one(f"#opening-{PANE_TITLES[0][0]}", TabbedPane)
+            first.show_as_tab(Text(" │ ".join(titles)))
         self.query_one("#opening-early", Static).update(EARLY_NOTE if answer else "")
