@@ -14,6 +14,7 @@ until the main screen has the store open and has searched the query in full.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from typing import TYPE_CHECKING, ClassVar
@@ -161,11 +162,14 @@ class OpeningScreen(Screen[None]):
         try:
             answer = self.early.search(query, limit=EARLY_LIMIT)
         except Exception:  # only a head start: the main screen searches it in full
-            self.app.call_from_thread(self.answered.set)
+            self.answered.set()
             return
-        self.app.call_from_thread(self._show_answer, answer)
+        with contextlib.suppress(RuntimeError):  # the app closed meanwhile
+            self.app.call_from_thread(self._show_answer, answer)
 
     def _show_answer(self, answer: EarlyAnswer) -> None:
+        if not self.is_attached:
+            return  # the main screen has taken over
         if answer.query != self.draft[0].strip():
             return  # typed over: the newer text's search follows
         self.shown_answer = answer
