@@ -32,6 +32,11 @@ def early_status(answer: EarlyAnswer) -> str:
     return f"{len(answer.hits)} hits for {query!r} as {answer.agent} · partial: {answer.partial}"
 
 
+def pane_title(title: str, count: int) -> str:
+    """A pane's title while it shows an early answer's hits (as the main screen counts)."""
+    return f"{title}: {count} hit{'' if count == 1 else 's'}"
+
+
 def pane_hits(answer: EarlyAnswer, shared: bool) -> list[EarlyHit]:
     """The hits of the Shared pane (``shared``), or of the Private one."""
     return [h for h in answer.hits if (h.because == "shared") == shared]

@@ -74,7 +74,7 @@ async def test_a_query_typed_at_once_is_answered_from_the_saved_index(tmp_path: 
         assert "hits for 'deploy freeze billing cache' as main" in status
         assert "partial: the store is still opening: matched by words" in status
         private, shared = pane_text(app, "private"), pane_text(app, "shared")
-        assert "starts Friday" in private and "Private: 1 hits" in private
+        assert "starts Friday" in private and "Private: 1 hit" in private
         assert "token rotated" in shared and "warmed before" in shared
         # What main's searches never return stays out, as in the full answer.
         for hidden in ("auth hotfix", "readers main only", "sandbox", "deleted"):
@@ -147,7 +147,7 @@ async def test_the_main_screen_keeps_the_early_answer_until_its_own(tmp_path: Pa
         # Its search is held: the early answer is still what the panes say.
         assert "partial: the store is still opening" in status_of(app)
         assert "starts Friday" in str(private.message_line.render())
-        assert private.title_text == "Private: 1 hits"
+        assert private.title_text == "Private: 1 hit"
         assert private.table.row_count == 0  # text, not rows: nothing to act on
         searched.set()
         await until(pilot, lambda: private.searching and private.table.row_count > 0)
@@ -163,7 +163,7 @@ async def test_a_narrow_opening_screen_counts_the_hits_of_every_tab(tmp_path: Pa
         await until(pilot, lambda: "hits for" in status_of(app))
         shown = [pane for pane in app.screen.query("TabbedPane") if pane.display]
         assert len(shown) == 1
-        assert "Private: 1 hits │ Shared: 2 hits │" in str(shown[0].border_title)
+        assert "Private: 1 hit │ Shared: 2 hits │" in str(shown[0].border_title)
         # A one-line search box and its status line, as on the main screen.
         assert app.screen.query_one("#search").region.height == 1
         assert app.screen.query_one("#search-status").region.y == 2

@@ -27,7 +27,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Input, Static
 
-from amem_tui.tui.early import EARLY_NOTE, early_lines, early_status, pane_hits
+from amem_tui.tui.early import EARLY_NOTE, early_lines, early_status, pane_hits, pane_title
 from amem_tui.tui.sizes import NARROW_WIDTH, SHORT_HEIGHT
 from amem_tui.tui.widgets.footer import KeyFooter
 from amem_tui.tui.widgets.header import HeaderBar
@@ -188,7 +188,7 @@ class OpeningScreen(Screen[None]):
                 titles.append(title)
                 continue
             mine = pane_hits(answer, name == "shared") if answer is not None else []
-            titles.append(f"{title}: {len(mine)} hits" if answer is not None else title)
+            titles.append(pane_title(title, len(mine)) if answer is not None else title)
             pane.set_titles(titles[-1])
             pane.query_one(Static).update(early_lines(mine))
         if self.app.size.width < NARROW_WIDTH:  # one pane shown: its tabs count them all

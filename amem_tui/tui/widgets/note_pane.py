@@ -22,7 +22,7 @@ from textual.app import ComposeResult
 from textual.message import Message
 from textual.widgets import DataTable, Input, Static
 
-from amem_tui.tui.early import early_lines
+from amem_tui.tui.early import early_lines, pane_title
 from amem_tui.tui.messages import PageLoaded, PaneName
 from amem_tui.tui.widgets import pane_titles
 from amem_tui.tui.widgets.listing_view import ListingView, Order
@@ -318,7 +318,7 @@ class NotePane(TabbedPane):
         self._message(early_lines(hits))
         self.message_line.add_class("-early")
         self._early_shown = True
-        self.set_titles(f"{self.base_title}: {len(hits)} hits")
+        self.set_titles(pane_title(self.base_title, len(hits)))
 
     def forget_early(self) -> None:
         """Stop showing an early answer's hits (if shown)."""
