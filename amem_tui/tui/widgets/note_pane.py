@@ -28,6 +28,7 @@ from amem_tui.tui.widgets import pane_titles
 from amem_tui.tui.widgets.listing_view import ListingView, Order
 from amem_tui.tui.widgets.note_rows import newest_first, query_word_count
 from amem_tui.tui.widgets.pane_filter import PaneFilter
+from amem_tui.tui.widgets.pane_marks import MarkedNotes
 from amem_tui.tui.widgets.pane_tables import PaneTables
 from amem_tui.tui.widgets.tabbed_pane import TabbedPane
 
@@ -114,8 +115,8 @@ class NotePane(TabbedPane):
         #: Every hit of the search shown, the filter's or not (``hits`` holds them too).
         self.all_hits: list[SearchHit] = []
         self._query = ""
-        #: The marked notes (a multi-selection), by id, in the order they were marked.
-        self.marked: dict[str, MemoryNote] = {}
+        #: The marked notes (a multi-selection).
+        self.marked = MarkedNotes()
 
     def compose(self) -> ComposeResult:
         for table in self.tables.both:
@@ -172,16 +173,14 @@ class NotePane(TabbedPane):
         self._generation += 1
         self._listing_stale = True
         if scope != self._scope:  # another agent's notes: a new start
-            self.marked = {}
+            self.marked = MarkedNotes()
             if self.view.text:
                 self.view.text = ""
                 self.filter_box.display = False
         elif self.marked:  # the same notes, as read now
             by_id = {note.id: note for note in notes}
-            whole = len(by_id) >= total  # else a marked note may be on a page not read yet
-            self.marked = {
-                i: by_id.get(i, note) for i, note in self.marked.items() if i in by_id or not whole
-            }
+            # Else a marked note may be on a page not read yet.
+            self.marked.read_again(by_id, whole=len(by_id) >= total)
         self.view.forget()
         self._scope = scope
         self._kind = kind or self.which
@@ -449,8 +448,7 @@ class NotePane(TabbedPane):
         note = self._shown_note(note_id) if note_id is not None else None
         if note is None:
             return
-        if self.marked.pop(note.id, None) is None:
-            self.marked[note.id] = note
+        self.marked.toggle(note)
         self._remark([note.id])
         table = self.table
         if table.cursor_row < table.row_count - 1:
@@ -459,27 +457,19 @@ class NotePane(TabbedPane):
     def mark_shown(self) -> None:
         """Mark every row shown (what a filter kept), or unmark them all if all are."""
         ids = [str(key.value) for key in self.table.rows]
-        if ids and all(i in self.marked for i in ids):
-            for note_id in ids:
-                del self.marked[note_id]
-        else:
-            for note_id in ids:
-                note = self._shown_note(note_id)
-                if note is not None:
-                    self.marked.setdefault(note_id, note)
+        shown = (self._shown_note(note_id) for note_id in ids)
+        self.marked.toggle_all([note for note in shown if note is not None])
         self._remark(ids)
 
     def drop_marks(self, ids: Iterable[str] | None = None) -> None:
         """Unmark ``ids`` (all marks when None)."""
-        gone = list(self.marked) if ids is None else [i for i in ids if i in self.marked]
-        for note_id in gone:
-            del self.marked[note_id]
+        gone = self.marked.drop(ids)
         if gone:
             self._remark(gone)
 
     def marked_notes(self) -> list[MemoryNote]:
         """The marked notes, in the order they were marked (as last read)."""
-        return list(self.marked.values())
+        return self.marked.notes()
 
     def _remark(self, ids: Sequence[str]) -> None:
         """Draw the marks of ``ids`` again: the mark column comes or goes with the first
@@ -519,8 +509,7 @@ class NotePane(TabbedPane):
             marked = list(marks)
             self.set_timer(HIGHLIGHT_SECONDS, lambda: self.unmark(marked))
         by_id = {note.id: note for note in changed}
-        for note_id in self.marked.keys() & by_id.keys():  # marks hold the notes as read
-            self.marked[note_id] = by_id[note_id]
+        self.marked.read_again(by_id)  # marks hold the notes as read
         gone = set(removed)
         kept = [by_id.pop(note.id, note) for note in self.listing if note.id not in gone]
         fresh = newest_first(by_id.values())

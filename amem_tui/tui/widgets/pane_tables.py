@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from textual.widgets import DataTable
 
     from amem_tui.engine import MemoryNote, SearchHit
+    from amem_tui.tui.widgets.pane_marks import MarkedNotes
 
 #: Content column width before the pane has a size, and the narrowest it gets.
 CONTENT_FALLBACK = 60
@@ -47,7 +48,7 @@ class TablesHost(Protocol):
     searching: bool
     view: ListingView
     #: The marked notes, by id.
-    marked: dict[str, MemoryNote]
+    marked: MarkedNotes
     #: Rows follow mode highlights: note id -> kind of change.
     marks: dict[str, str]
 

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
     from amem_tui.engine import MemoryNote, SearchHit
     from amem_tui.tui.widgets.listing_view import ListingView
+    from amem_tui.tui.widgets.pane_marks import MarkedNotes
 
 
 class Counted(Protocol):
@@ -29,7 +30,7 @@ class Counted(Protocol):
     #: Every hit of the search shown, the filter's or not.
     all_hits: list[SearchHit]
     hits: dict[str, SearchHit]
-    marked: dict[str, MemoryNote]
+    marked: MarkedNotes
 
     @property
     def rows_shown(self) -> int: ...
