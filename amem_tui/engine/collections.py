@@ -32,7 +32,7 @@ from amem_tui.engine.models import (
     VisibleBecause,
 )
 from amem_tui.engine.scope import AgentScope
-from amem_tui.engine.store.base import CollectionInfo, NoteStore
+from amem_tui.engine.store.base import SAVED_INDEX_DIR, CollectionInfo, NoteStore
 from amem_tui.engine.store.filters import Filter
 
 #: Points looked at to tell a collection's payload format.
@@ -269,7 +269,7 @@ class CollectionService:
         read-only, or one amem-tui never writes) in the cache folder."""
         beside = self.store.sidecar(self.real_name)
         if beside is not None:
-            return beside / "index"
+            return beside / SAVED_INDEX_DIR
         if self.cache_folder is None or self.store.revision(self.real_name) is None:
             return None
         key = hashlib.sha1(f"{self.store.location}\0{self.real_name}".encode()).hexdigest()

@@ -29,6 +29,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from amem_tui.engine.bookkeeping import VERSIONS_SUFFIX, is_own_bookkeeping
+from amem_tui.engine.store.base import SAVED_INDEX_DIR, SIDECAR_DIR
+from amem_tui.engine.store.edge_layout import META_FILE, SHARDS_DIR
 from amem_tui.engine.store.shard_files import find_command, is_compact
 from amem_tui.paths import cache_dir
 
@@ -102,7 +104,7 @@ def _store_commands(store: Path) -> tuple[list[str], list[str], list[str]]:
     notes: list[str] = []
     logs: list[str] = []
     indexes: list[str] = []
-    for meta_path in sorted(store.glob("edge/*/collection.json")):
+    for meta_path in sorted(store.glob(f"{SHARDS_DIR}/*/{META_FILE}")):
         folder = meta_path.parent
         try:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
@@ -115,7 +117,7 @@ def _store_commands(store: Path) -> tuple[list[str], list[str], list[str]]:
         if command is not None and (folder / "shard" / "segments").is_dir():
             read = " ".join(shlex.quote(a) for a in command) + " -exec cat {} +"
             (logs if is_own_bookkeeping(name) else notes).append(read)
-        index = folder / "derived" / "index"
+        index = folder / SIDECAR_DIR / SAVED_INDEX_DIR
         if index.is_dir():
             indexes.append(f"cat {shlex.quote(str(index))}/* 2>/dev/null")
     return notes, logs, indexes

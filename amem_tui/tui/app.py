@@ -235,7 +235,8 @@ class AmemApp(App[int]):
             if quiet <= 0:
                 break
             time.sleep(min(quiet, max(0.0, deadline - time.monotonic())))
-        time.sleep(FRAME_FLUSH)
+        if screen.shown_answer is not None:
+            time.sleep(FRAME_FLUSH)
 
     def _early_screen(self, searcher: SavedIndexSearch) -> OpeningScreen | None:
         screen = self.screen

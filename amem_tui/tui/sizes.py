@@ -1,5 +1,6 @@
-"""The terminal sizes at which the layout changes (columns and rows), and the classes
-the main screen carries for them: ``app.tcss`` says what each class looks like."""
+"""The terminal sizes at which the layout changes (columns and rows), the classes the
+main screen carries for them (``app.tcss`` says what each class looks like), and how
+many hits a search fills a pane with."""
 
 #: Below this width the main screen's panes are tabs, one shown at a time.
 NARROW_WIDTH = 100
@@ -7,6 +8,9 @@ NARROW_WIDTH = 100
 WIDE_WIDTH = 160
 #: Below this height the search box is one line and dialog buttons are one row.
 SHORT_HEIGHT = 30
+
+#: Hits (and hidden matches) asked for per search: a tall pane's worth.
+SEARCH_LIMIT = 40
 
 #: The size classes: one of narrow, medium and wide; and short, or not.
 NARROW, MEDIUM, WIDE, SHORT = "-narrow", "-medium", "-wide", "-short"

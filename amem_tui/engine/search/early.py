@@ -85,7 +85,7 @@ class SavedIndexSearch:
         closed = closed_collection(root, scope.collection)
         if closed is None or closed.metadata.get("created_by") != CREATED_BY:
             return None
-        loaded = index_files.load(closed.sidecar / "index")
+        loaded = index_files.load(closed.saved_index)
         if loaded is None:
             return None
         index, state = loaded

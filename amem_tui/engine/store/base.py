@@ -410,11 +410,19 @@ class ChangeLog:
             return changed
 
 
+#: The folder beside a collection for data derived from it (:meth:`NoteStore.sidecar`),
+#: and the one in it where its note index is saved.
+SIDECAR_DIR = "derived"
+SAVED_INDEX_DIR = "index"
+#: The file of a collection's journal that counts its writes.
+_REVISION_FILE = "revision"
+
+
 def read_revision(journal: Path) -> int:
     """The write count a journal folder holds (0 when it has none): readable by any
     process, the store open or not."""
     try:
-        return int((journal / "revision").read_text(encoding="ascii").strip() or 0)
+        return int((journal / _REVISION_FILE).read_text(encoding="ascii").strip() or 0)
     except (OSError, ValueError):
         return 0
 
@@ -447,16 +455,14 @@ class WriteJournal:
         """How many writes the collection has had (0 for one never written)."""
         with self._lock:
             if self._revision is None:
-                self._revision = self._read_revision()
+                self._revision = read_revision(self.folder)
             return self._revision
-
-    def _read_revision(self) -> int:
-        return read_revision(self.folder)
 
     def record(self, ids: Iterable[object] | None) -> None:
         """Log one write (``ids`` None: the whole collection changed)."""
         with self._lock:
-            revision = (self._read_revision() if self._revision is None else self._revision) + 1
+            counted = self._revision
+            revision = (read_revision(self.folder) if counted is None else counted) + 1
             known = "*" if ids is None else ",".join(sorted({canonical_id(i) for i in ids}))
             log = self._open_log()
             log.write(f"{revision} {known}\n")
@@ -479,7 +485,7 @@ class WriteJournal:
     def _open_revision(self) -> int:
         fd = self._revision_fd
         if fd is None or os.fstat(fd).st_nlink == 0:
-            path = self.folder / "revision"
+            path = self.folder / _REVISION_FILE
             fd = self._revision_fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         return fd
 

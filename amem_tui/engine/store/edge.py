@@ -33,6 +33,7 @@ from amem_tui.engine.errors import StoreLocked, StoreUnavailable
 from amem_tui.engine.store.base import (
     KEYWORD_INDEXES,
     ORDERED_INDEXES,
+    SIDECAR_DIR,
     ChangeLog,
     CollectionInfo,
     ScoredPoint,
@@ -48,7 +49,6 @@ from amem_tui.engine.store.edge_layout import (
     LOCK_FILE,
     META_FILE,
     SHARDS_DIR,
-    SIDECAR_DIR,
     collection_folder,
 )
 from amem_tui.engine.store.edge_optimize import ShardOptimizing

@@ -14,14 +14,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from amem_tui.engine.store.base import read_revision
+from amem_tui.engine.store.base import SAVED_INDEX_DIR, SIDECAR_DIR, read_revision
 
 LOCK_FILE = "edge.lock"
 SHARDS_DIR = "edge"
 META_FILE = "collection.json"
 JOURNAL_DIR = "journal"
-#: Data derived from the notes (the saved note index), kept beside them.
-SIDECAR_DIR = "derived"
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$")
 
 
@@ -51,8 +49,13 @@ class ClosedCollection:
     metadata: dict[str, Any]
     #: How many writes it has had, as its journal counts them.
     revision: int
-    #: Its folder of derived data (the saved note index is in ``index`` there).
+    #: Its folder of derived data.
     sidecar: Path
+
+    @property
+    def saved_index(self) -> Path:
+        """Where its note index is saved."""
+        return self.sidecar / SAVED_INDEX_DIR
 
 
 def closed_collection(root: Path, collection: str) -> ClosedCollection | None:

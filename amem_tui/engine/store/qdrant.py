@@ -24,6 +24,7 @@ from amem_tui.engine.store.base import (
     INTEGER_INDEXES,
     KEYWORD_INDEXES,
     ORDERED_INDEXES,
+    SIDECAR_DIR,
     ChangeLog,
     CollectionInfo,
     ScoredPoint,
@@ -245,7 +246,7 @@ class QdrantStore:
     def sidecar(self, collection: str) -> Path | None:
         """A folder for data derived from the collection (folder stores only)."""
         folder = self._folder(self.resolve_alias(collection))
-        return folder / "derived" if folder is not None else None
+        return folder / SIDECAR_DIR if folder is not None else None
 
     def release_pages(self) -> int:
         """Nothing: qdrant-client maps no store files into this process."""

@@ -28,7 +28,7 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from amem_tui.tui.early import EARLY_NOTE, early_lines, early_status, pane_hits, pane_title
-from amem_tui.tui.sizes import NARROW_WIDTH, SHORT_HEIGHT
+from amem_tui.tui.sizes import NARROW_WIDTH, SEARCH_LIMIT, SHORT_HEIGHT
 from amem_tui.tui.widgets.footer import KeyFooter
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.query_input import QueryInput
@@ -41,8 +41,6 @@ if TYPE_CHECKING:
 PANE_TITLES = (("private", "Private"), ("shared", "Shared"), ("history", "Consolidation history"))
 #: The history pane's width before it has runs to measure (its empty message's).
 HISTORY_WIDTH = 33
-#: Hits asked of the saved index per query (the main screen asks as many).
-EARLY_LIMIT = 40
 
 
 class OpeningScreen(Screen[None]):
@@ -160,7 +158,7 @@ class OpeningScreen(Screen[None]):
     def _early_search(self, query: str) -> None:
         assert self.early is not None
         try:
-            answer = self.early.search(query, limit=EARLY_LIMIT)
+            answer = self.early.search(query, limit=SEARCH_LIMIT)
         except Exception:  # only a head start: the main screen searches it in full
             self.answered.set()
             return

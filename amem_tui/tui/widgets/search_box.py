@@ -50,6 +50,7 @@ from amem_tui.tui import heap
 from amem_tui.tui.actions import key_for
 from amem_tui.tui.early import early_status
 from amem_tui.tui.messages import HiddenFound, SearchAbandoned, SearchDone, SearchFailed
+from amem_tui.tui.sizes import SEARCH_LIMIT
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.query_input import QueryInput
 from amem_tui.tui.workers import ReportsWorkerFailures
@@ -57,8 +58,6 @@ from amem_tui.tui.workers import ReportsWorkerFailures
 if TYPE_CHECKING:
     from amem_tui.engine import AgentScope, AgentView, EarlyAnswer, MemoryEngine, SearchResult
 
-#: Hits (and hidden matches) asked for per search.
-SEARCH_LIMIT = 40
 #: Seconds a query must stay in the box before its hidden matches are looked for.
 HIDDEN_AFTER = 0.15
 HIDDEN_POLL = 0.02
