@@ -312,15 +312,22 @@ class QdrantStore:
         if existing is not None:
             return existing
         with self._writing("creating a collection", name):
-            self.client.create_collection(
-                collection_name=name,
-                vectors_config=qm.VectorParams(size=vector_size, distance=qm.Distance.COSINE),
-                sparse_vectors_config={
-                    slot: qm.SparseVectorParams(modifier=qm.Modifier.IDF) for slot in sparse
-                }
-                or None,
-                metadata={"embedding_model": embedding_model, "created_by": "amem-tui"},
-            )
+            try:
+                self.client.create_collection(
+                    collection_name=name,
+                    vectors_config=qm.VectorParams(size=vector_size, distance=qm.Distance.COSINE),
+                    sparse_vectors_config={
+                        slot: qm.SparseVectorParams(modifier=qm.Modifier.IDF) for slot in sparse
+                    }
+                    or None,
+                    metadata={"embedding_model": embedding_model, "created_by": "amem-tui"},
+                )
+            except UnexpectedResponse as exc:
+                # 409: another process created it since we looked. Its collection is
+                # used as it is; the indexes below are created again, which the
+                # server answers as done when they exist.
+                if exc.status_code != 409:
+                    raise
             if not self.embedded:  # local mode has no payload indexes (it filters in Python)
                 for field in indexes:
                     self.client.create_payload_index(name, field, qm.PayloadSchemaType.KEYWORD)
