@@ -7,12 +7,13 @@ import time
 import tomllib
 from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App
 from textual.binding import BindingType
 from textual.command import Provider
 from textual.notifications import SeverityLevel
+from textual.screen import Screen
 
 from amem_tui.engine import AmemError
 from amem_tui.paths import config_dir
@@ -151,10 +152,17 @@ class AmemApp(App[int]):
         if self._engine is not None:
             self._show_main(self._engine)
             return
-        agent = self.initial_agent or self.agent_hint
-        self.push_screen(OpeningScreen(agent, self.store_label or "the store"))
         # The worker starts once the empty layout is painted (imports hold the GIL).
         self.call_after_refresh(self._start_opening)
+
+    def get_default_screen(self) -> Screen[Any]:
+        """The opening screen, while the store opens: the first screen on the stack
+        itself, so no empty default screen is laid out and drawn before it (a quarter
+        of the first frame's own work)."""
+        if self._engine is not None:
+            return super().get_default_screen()
+        agent = self.initial_agent or self.agent_hint
+        return OpeningScreen(agent, self.store_label or "the store")
 
     def _theme_chosen(self, theme: Theme) -> None:
         self.preferences.update(theme=theme.name)
@@ -172,10 +180,9 @@ class AmemApp(App[int]):
             follow=self.follow_on_start,
             preferences=self.preferences,
         )
-        if opening is not None:
-            self.switch_screen(screen)
-        else:
-            self.push_screen(screen)
+        # On top of the opening screen, which is the stack's first: Textual empties the
+        # stack when its first screen is switched away.
+        self.push_screen(screen)
         for problem in self.startup_problems:
             self.notify(problem, title="Configuration", severity="warning", markup=False)
         self.call_after_refresh(self._start_model_load)

@@ -28,6 +28,8 @@ async def test_the_layout_shows_before_the_store_opens_then_fills() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, OpeningScreen)
+        # The layout is the first screen: no empty screen is laid out and drawn first.
+        assert app.screen_stack == [app.screen]
         assert not app.engine_open
         titles = [str(pane.border_title) for pane in app.screen.query("TabbedPane")]
         assert titles == ["Private", "Shared", "Consolidation history"]
@@ -38,6 +40,8 @@ async def test_the_layout_shows_before_the_store_opens_then_fills() -> None:
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)
         assert app.engine is engine
+        await pilot.press("escape", "escape")  # the main screen stays, over the layout
+        assert isinstance(app.screen, MainScreen)
         private: Any = app.screen.query_one("#private")
         assert private.query_one(DataTable).row_count > 0
 
