@@ -6,6 +6,7 @@ imported for the type checker only, so importing this module loads no pydantic m
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -97,11 +98,15 @@ class PageLoaded(Message):
 # --------------------------------------------------------------------- search
 @dataclass
 class SearchDone(Message):
-    """A search finished (possibly for an older query: check ``generation`` and ``query``)."""
+    """A search finished (possibly for an older query: check ``generation`` and ``query``).
+
+    ``drawn`` is set once the frame with its answer is on screen, or once the answer is
+    dropped: the search's thread waits for it before its own clean-up."""
 
     generation: int
     query: str
     result: SearchResult
+    drawn: threading.Event = field(default_factory=threading.Event)
 
 
 @dataclass

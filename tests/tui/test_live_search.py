@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from textual import events
 from textual.widgets import Input, Static
+from textual.worker import get_current_worker
 
 from amem_tui.demo import demo_id
 from amem_tui.engine.engine import MemoryEngine
@@ -452,3 +453,42 @@ async def test_the_heap_is_frozen_once_the_agent_is_warm() -> None:
     async with started(app):
         assert gc.get_freeze_count() > 0
     gc.unfreeze()
+
+
+async def test_a_search_hands_back_its_pages_once_its_hits_are_drawn() -> None:
+    """The store's pages a search touched go back after its hits are reported (and
+    drawn), while the query rests: before its hidden matches are looked for, never on
+    the way to the hits. The hidden matches' own pages go back after them."""
+    engine = demo_engine()
+    steps: list[tuple[object, str]] = []  # (the search's worker, step)
+    box: list[SearchBox] = []
+    query = "flight to lisbon offsite seat"
+    hand_back = engine.release_memory
+
+    def watched_hand_back() -> int:
+        # The searches' hand-backs (the app's own, every few seconds, run elsewhere).
+        worker = get_current_worker()
+        if worker.group == "search":
+            reported = bool(box) and box[0].result is not None and box[0].result.query == query
+            steps.append((worker, "hand back, hits reported" if reported else "?"))
+        return hand_back()
+
+    def watched_hidden(view: Any, original: Any, text: str, *args: Any, **kwargs: Any) -> Any:
+        steps.append((get_current_worker(), "hidden matches"))
+        return original(text, *args, **kwargs)
+
+    engine.release_memory = watched_hand_back  # type: ignore[method-assign]
+    wrap_view_calls(engine, "hidden_matches", watched_hidden)
+    app = demo_app(engine, agent="dev")
+    async with started(app) as pilot:
+        box.append(main_screen(app).search_box)
+        await pilot.press("slash", *query)
+        await until(pilot, lambda: any(step == "hidden matches" for _, step in steps))
+        await settle(pilot)
+    # The search of the whole query is the one that looked for hidden matches.
+    last = next(worker for worker, step in steps if step == "hidden matches")
+    assert [step for worker, step in steps if worker is last] == [
+        "hand back, hits reported",
+        "hidden matches",
+        "hand back, hits reported",
+    ]

@@ -30,6 +30,7 @@ searched again as soon as the rest is ready (:meth:`SearchBox.complete_partial`)
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -153,6 +154,8 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         self._collector_hold: ExitStack | None = None
         self._hold_timer: Timer | None = None
         self._clear_timer: Timer | None = None  # the emptied box's Cleared, if still to come
+        # Answers reported and not yet drawn: each is set after the frame that shows it.
+        self._awaiting_frame: list[threading.Event] = []
 
     def compose(self) -> ComposeResult:
         yield QueryInput(placeholder="Search as this agent…  ( / )", id="search")
@@ -280,6 +283,9 @@ class SearchBox(ReportsWorkerFailures, Vertical):
             self.query_input.refresh()  # wakes the screen's update for what was held
             # Collecting now would cost the frame just woken: after it.
             self.call_after_refresh(self._resume_collector)
+        if self._awaiting_frame:
+            drawn, self._awaiting_frame = self._awaiting_frame, []
+            self.call_after_refresh(_set_all, drawn)
 
     def _resume_collector(self) -> None:
         if self._hold is not None:
@@ -349,35 +355,59 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         except Exception as exc:
             self.post_message(SearchFailed(generation, query, str(exc)))
             raise  # reported by the worker-error handler
-        self.post_message(SearchDone(generation, query, result))
+        done = SearchDone(generation, query, result)
+        self.post_message(done)
+        handed_back = False
         try:
-            self._hidden_matches(view, query, generation, result.partial is not None)
+            handed_back = self._hidden_matches(
+                view, query, generation, result.partial is not None, done.drawn
+            )
         finally:
-            # The pages of the store's files this search touched go back now rather than
-            # at the app's next hand-back: a few megabytes a search, which would add up
-            # over a burst of queries.
-            with contextlib.suppress(Exception):
-                self.engine.release_memory()
+            if not handed_back:
+                self._hand_back_pages()
 
-    def _hidden_matches(self, view: AgentView, query: str, generation: int, partial: bool) -> None:
-        """Look for the query's hidden matches once the user has stopped typing it."""
+    def _hand_back_pages(self) -> None:
+        # The pages of the store's files a search touched go back after each search
+        # rather than at the app's next hand-back: a few megabytes a search, which
+        # would add up over a burst of queries.
+        with contextlib.suppress(Exception):
+            self.engine.release_memory()
+
+    def _hidden_matches(
+        self,
+        view: AgentView,
+        query: str,
+        generation: int,
+        partial: bool,
+        drawn: threading.Event,
+    ) -> bool:
+        """Look for the query's hidden matches once the user has stopped typing it.
+        Meanwhile, once the hits are on screen, hand back the pages the search touched
+        (not while the hits are drawn: a few milliseconds the frame would wait for).
+        True when the pages were handed back and nothing touched them since."""
         if partial:
-            return  # searched again once the rest is there
+            return False  # searched again once the rest is there
         worker = get_current_worker()
         # Hidden matches cost about a search again: only for a query the user has
         # stopped typing, so they never compete with the next query's search.
         deadline = time.monotonic() + HIDDEN_AFTER
-        while time.monotonic() < deadline:
+        handed_back = False
+        while (left := deadline - time.monotonic()) > 0:
             if not self._is_current(generation, query) or worker.is_cancelled:
-                return
-            time.sleep(HIDDEN_POLL)
+                return handed_back
+            if handed_back:
+                time.sleep(min(HIDDEN_POLL, left))
+            elif drawn.wait(min(HIDDEN_POLL, left)):
+                self._hand_back_pages()
+                handed_back = True
         if not self._is_current(generation, query) or worker.is_cancelled:
-            return
+            return handed_back
         try:
             hidden, notice = view.hidden_matches(query, limit=SEARCH_LIMIT, exact=False)
         except Exception:  # the hits are shown; a failing store shows on the next load
-            return
+            return False
         self.post_message(HiddenFound(generation, query, hidden, notice))
+        return False
 
     def _is_current(self, generation: int, query: str) -> bool:
         return generation == self.generation and query == self.query_text
@@ -396,7 +426,9 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         """Keep a current result and tell the screen; a stale one is never shown."""
         message.stop()
         if not self._finished(message.generation, message.query):
+            message.drawn.set()  # dropped: nothing of it to draw
             return
+        self._awaiting_frame.append(message.drawn)
         fresh = self._shown is None or self._shown[1] != message.query
         self._shown = (message.generation, message.query)
         self.result = message.result
@@ -515,6 +547,11 @@ class SearchBox(ReportsWorkerFailures, Vertical):
             no_wrap=True,
             overflow="ellipsis",
         )
+
+
+def _set_all(events: list[threading.Event]) -> None:
+    for event in events:
+        event.set()
 
 
 def pane_limit(view: AgentView) -> int | None:
