@@ -103,6 +103,13 @@ async def test_the_history_steps_aside_while_hits_are_shown_at_a_medium_width() 
         await pilot.press("slash", *"deploy freeze", "enter")
         await settle(pilot)
         assert shown_panes(app) == ["private", "shared", "history"]
+        # Hits on screen while the terminal narrows to a medium width, and widens again.
+        await pilot.resize_terminal(*MEDIUM)
+        await settle(pilot)
+        assert shown_panes(app) == ["private", "shared"]
+        await pilot.resize_terminal(*WIDE)
+        await settle(pilot)
+        assert shown_panes(app) == ["private", "shared", "history"]
 
 
 async def test_the_header_shortens_but_keeps_the_agent_and_the_counts() -> None:

@@ -36,6 +36,7 @@ from textual.widgets import DataTable
 from amem_tui.tui.early import pane_hits
 from amem_tui.tui.messages import Watched
 from amem_tui.tui.scope_loader import listing_of, no_shared_reason, private_title
+from amem_tui.tui.sizes import MEDIUM
 from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.widgets.note_pane import NotePane
 
@@ -317,7 +318,9 @@ class Panes(Horizontal):
         history = self.history
         # On the history pane, not on the panes: a class that changes restyles the
         # node's whole subtree, and this one changes with every query and every clear.
-        history.set_class(self.private.searching, "-searching")
+        # So only at the medium width, the one where it hides the pane (app.tcss).
+        stepping_aside = self.screen.has_class(MEDIUM)
+        history.set_class(stepping_aside and self.private.searching, "-searching")
         self.shared.set_class(self.shares is False, "-no-shared-scope")
         history.styles.width = "1fr" if narrow else history.natural_width()
         tabs = self._tab_strip() if narrow else None
