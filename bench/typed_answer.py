@@ -1,0 +1,166 @@
+"""Where a typed query's wait goes inside the inspector: the search, then the rest
+(reporting the hits, filling the panes, drawing the frame), in the process, headless.
+
+``bench/latency.py`` times what a person sees in a terminal; this times the same
+path from inside, stage by stage, so a change to one stage can be weighed against
+the code before it without the terminal's own noise. Each run is one process: the
+app on the store (160x48, headless), its model loaded and three queries searched
+first; then each query is put in the search box at once (as a burst of keys ends),
+and timed until the frame with its hits is drawn. Between two queries the box is
+emptied and left to settle.
+
+    python bench/typed_answer.py --store FOLDER --notes N [--agent main] [--queries 40]
+        [--runs 3] [--against CHECKOUT]
+
+``--notes`` names the bench corpus the store was built from (its queries are used).
+
+``--against CHECKOUT`` alternates the runs with another checkout of amem_tui (put
+first on ``PYTHONPATH``). Figures are medians over the runs of each run's p50 and
+p90, in milliseconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import corpus  # noqa: E402
+
+#: One run, in a child process (the code under test first on the path).
+RUN = r"""
+import asyncio, json, statistics, sys, threading, time
+from pathlib import Path
+from amem_tui.config import Settings
+from amem_tui.engine.engine import MemoryEngine
+from amem_tui.tui.app import AmemApp
+from amem_tui.tui.widgets import search_box
+
+store, agent, queries = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+drawn: list[float] = []
+searched: dict[str, float] = {}
+# Called once the frame the typed query's answer released is drawn (in this code and
+# in the code of earlier checkouts alike).
+after_frame = search_box.SearchBox._resume_collector
+
+
+def note_drawn(self):
+    drawn.append(time.perf_counter())
+    after_frame(self)
+
+
+search_box.SearchBox._resume_collector = note_drawn
+
+
+async def until(pilot, condition, limit=120.0):
+    deadline = time.monotonic() + limit
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the app did not get there")
+        await pilot.pause(0.01)
+
+
+async def main():
+    engine = MemoryEngine(Settings(store_path=Path(store)))
+    make_view = engine.agent
+
+    def timed_view(*args, **kwargs):
+        view = make_view(*args, **kwargs)
+        search = view.search
+
+        def timed(query, *a, **k):
+            begun = time.perf_counter()
+            try:
+                return search(query, *a, **k)
+            finally:
+                searched[query] = time.perf_counter() - begun
+
+        view.search = timed
+        return view
+
+    engine.agent = timed_view
+    app = AmemApp(engine, agent=agent, user_config=False)
+    total, search = [], []
+    async with app.run_test(size=(160, 48)) as pilot:
+        await until(pilot, lambda: engine.embedder.loaded)
+        await pilot.pause(1.0)  # the panes filled, the start's own work done
+        box = app.screen.search_box
+        box.query_input.focus()
+        for index, query in enumerate(queries):
+            box.query_input.value = ""
+            await pilot.pause(0.15)
+            seen = len(drawn)
+            begun = time.perf_counter()
+            box.query_input.value = query
+            await until(pilot, lambda: len(drawn) > seen and box.result is not None)
+            if index >= 3:  # the first three warm the caches up
+                total.append(drawn[-1] - begun)
+                search.append(searched.get(query, 0.0))
+            await pilot.pause(0.25)
+    engine.close()
+
+    def figures(values):
+        ms = sorted(v * 1000 for v in values)
+        return {"p50": statistics.median(ms), "p90": ms[int(len(ms) * 0.9)]}
+
+    rest = [t - s for t, s in zip(total, search)]
+    print(json.dumps({"total": figures(total), "search": figures(search), "rest": figures(rest)}))
+
+
+asyncio.run(main())
+"""
+
+
+def one_run(code: str | None, store: str, agent: str, queries: list[str]) -> dict:
+    """One child process's figures; ``code``: a checkout first on the path."""
+    env = dict(os.environ)
+    if code is not None:
+        env["PYTHONPATH"] = code
+    done = subprocess.run(
+        [sys.executable, "-c", RUN, store, agent, json.dumps(queries)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd="/",
+    )
+    if done.returncode != 0:
+        sys.exit(f"a run failed ({code or 'this code'}):\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--store", required=True)
+    parser.add_argument("--notes", type=int, required=True, help="notes in the corpus")
+    parser.add_argument("--agent", default="main")
+    parser.add_argument("--queries", type=int, default=40)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--against", default=None, help="another checkout, alternated")
+    args = parser.parse_args()
+    queries = corpus.generate(args.notes).queries[: args.queries + 3]
+    codes: dict[str, str | None] = {"this code": None}
+    if args.against:
+        codes[f"against {args.against}"] = str(Path(args.against).resolve())
+    found: dict[str, list[dict]] = {name: [] for name in codes}
+    for _ in range(args.runs):
+        for name, code in codes.items():
+            found[name].append(one_run(code, args.store, args.agent, queries))
+    print(f"a typed query to its drawn hits, {args.queries} queries, {args.runs} runs, in ms")
+    for name, runs in found.items():
+        parts = []
+        for stage in ("total", "search", "rest"):
+            p50 = statistics.median(r[stage]["p50"] for r in runs)
+            p90 = statistics.median(r[stage]["p90"] for r in runs)
+            parts.append(f"{stage} p50 {p50:5.1f} p90 {p90:5.1f}")
+        print(f"  {name:30s} " + "  ".join(parts))
+
+
+if __name__ == "__main__":
+    main()
