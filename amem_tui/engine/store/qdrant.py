@@ -33,22 +33,10 @@ from amem_tui.engine.store.base import (
     WriteJournal,
     ordered_by_reading,
     qdrant_id,
-    sparse_of,
     valid_id,
-    vector_of,
 )
-from amem_tui.engine.store.filters import (
-    Before,
-    Condition,
-    Empty,
-    Filter,
-    HasId,
-    Match,
-    MatchAny,
-    MatchExcept,
-    Range,
-    Since,
-)
+from amem_tui.engine.store.filters import Filter
+from amem_tui.engine.store.qdrant_translate import qdrant_vectors, stored_point, to_qdrant_filter
 
 #: Values a facet returns at most: far more agents and owners than any store holds.
 FACET_LIMIT = 100_000
@@ -56,44 +44,6 @@ FACET_LIMIT = 100_000
 
 #: The folder amem-tui keeps beside a local-mode store's own files (journals, indexes).
 DERIVED_DIR = "amem"
-
-
-def to_qdrant_filter(flt: Filter | None) -> qm.Filter | None:
-    """Translate a neutral filter into qdrant-client's filter model."""
-    if flt is None:
-        return None
-
-    def condition(cond: Condition) -> Any:
-        if isinstance(cond, Filter):
-            return to_qdrant_filter(cond)
-        if isinstance(cond, Match):
-            return qm.FieldCondition(key=cond.key, match=qm.MatchValue(value=cond.value))
-        if isinstance(cond, MatchAny):
-            return qm.FieldCondition(key=cond.key, match=qm.MatchAny(any=list(cond.values)))
-        if isinstance(cond, Since):
-            # The model parses the ISO text itself (the type says datetime).
-            since: Any = cond.moment
-            return qm.FieldCondition(key=cond.key, range=qm.DatetimeRange(gte=since))
-        if isinstance(cond, Before):
-            until: Any = cond.moment
-            return qm.FieldCondition(key=cond.key, range=qm.DatetimeRange(lt=until))
-        if isinstance(cond, Range):
-            bounds = qm.Range(gte=cond.gte, gt=cond.gt, lte=cond.lte, lt=cond.lt)
-            return qm.FieldCondition(key=cond.key, range=bounds)
-        if isinstance(cond, MatchExcept):
-            values: Any = list(cond.values)
-            return qm.FieldCondition(key=cond.key, match=qm.MatchExcept(**{"except": values}))
-        if isinstance(cond, Empty):
-            return qm.IsEmptyCondition(is_empty=qm.PayloadField(key=cond.key))
-        if isinstance(cond, HasId):
-            return qm.HasIdCondition(has_id=[qdrant_id(i) for i in cond.ids if valid_id(i)])
-        raise TypeError(f"unknown condition {cond!r}")
-
-    return qm.Filter(
-        must=[condition(c) for c in flt.must] or None,
-        should=[condition(c) for c in flt.should] or None,
-        must_not=[condition(c) for c in flt.must_not] or None,
-    )
 
 
 class QdrantStore:
@@ -350,7 +300,7 @@ class QdrantStore:
         if not points:
             return
         structs = [
-            qm.PointStruct(id=qdrant_id(p.id), vector=_vectors(p), payload=p.payload)
+            qm.PointStruct(id=qdrant_id(p.id), vector=qdrant_vectors(p), payload=p.payload)
             for p in points
         ]
         with self._writing("writing", collection, [p.id for p in points]):
@@ -361,7 +311,7 @@ class QdrantStore:
         one upsert with an ``update_filter``, which the server checks when it applies
         the write (Qdrant 1.16 and later; an older server may ignore it)."""
         struct = qm.PointStruct(
-            id=qdrant_id(point.id), vector=_vectors(point), payload=point.payload
+            id=qdrant_id(point.id), vector=qdrant_vectors(point), payload=point.payload
         )
         with self._writing("writing", collection, [point.id]):
             self.client.upsert(
@@ -395,7 +345,7 @@ class QdrantStore:
                 with_payload=True,
                 with_vectors=with_vectors,
             )
-        return [_point(r.id, r.payload, r.vector) for r in records]
+        return [stored_point(r.id, r.payload, r.vector) for r in records]
 
     def scroll(
         self,
@@ -415,7 +365,7 @@ class QdrantStore:
                 with_payload=True,
                 with_vectors=with_vectors,
             )
-        return [_point(p.id, p.payload, p.vector) for p in response.points]
+        return [stored_point(p.id, p.payload, p.vector) for p in response.points]
 
     def scan(
         self,
@@ -440,7 +390,7 @@ class QdrantStore:
                     with_vectors=with_vectors,
                 )
             for p in points:
-                yield _point(p.id, p.payload, p.vector)
+                yield stored_point(p.id, p.payload, p.vector)
             if cursor is None or not points:
                 return
 
@@ -477,7 +427,7 @@ class QdrantStore:
                 with_vectors=False,
                 order_by=qm.OrderBy(key=key, direction=direction),
             )
-        found = {str(p.id): _point(p.id, p.payload, None) for p in points}
+        found = {str(p.id): stored_point(p.id, p.payload, None) for p in points}
         return list(found.values())
 
     def indexed_fields(self, collection: str) -> dict[str, str]:
@@ -560,25 +510,6 @@ class QdrantStore:
             self.client.close()
         for journal in list(self._journals.values()):
             journal.close()
-
-
-def _point(point_id: Any, payload: dict[str, Any] | None, raw: Any) -> StoredPoint:
-    return StoredPoint(
-        str(point_id),
-        dict(payload or {}),
-        vector_of(raw, qm.SparseVector),
-        sparse_of(raw, qm.SparseVector),
-    )
-
-
-def _vectors(point: StoredPoint) -> Any:
-    """The dense vector alone, or with the named sparse vectors beside it."""
-    if not point.sparse:
-        return point.vector or []
-    named: dict[str, Any] = {"": point.vector or []}
-    for name, sparse in point.sparse.items():
-        named[name] = qm.SparseVector(indices=list(sparse.indices), values=list(sparse.values))
-    return named
 
 
 def _reason(exc: BaseException) -> str:
