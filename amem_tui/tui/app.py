@@ -183,6 +183,8 @@ class AmemApp(App[int]):
         # On top of the opening screen, which is the stack's first: Textual empties the
         # stack when its first screen is switched away.
         self.push_screen(screen)
+        if opening is not None:
+            opening.retire()
         for problem in self.startup_problems:
             self.notify(problem, title="Configuration", severity="warning", markup=False)
         self.call_after_refresh(self._start_model_load)

@@ -88,6 +88,9 @@ async def test_a_query_typed_at_once_is_answered_from_the_saved_index(tmp_path: 
         main: Any = app.screen
         assert main.query_one("#private").searching  # searched in full by the main screen
         assert "partial: the store is still opening" not in status_of(app)
+        # The opening screen stays under the main one, without the saved index.
+        opening = app.screen_stack[0]
+        assert isinstance(opening, OpeningScreen) and opening.early is None
 
 
 async def test_the_store_loads_once_the_answer_is_on_screen(tmp_path: Path) -> None:

@@ -137,6 +137,11 @@ class OpeningScreen(Screen[None]):
         self.early = searcher
         self._search_early()
 
+    def retire(self) -> None:
+        """The main screen has taken over (and stays on top of this one): let the saved
+        index go, and the pages of it that answering mapped."""
+        self.early = None
+
     @on(Input.Changed, "#search")
     def _query_changed(self) -> None:
         self.last_change = time.monotonic()
@@ -152,13 +157,13 @@ class OpeningScreen(Screen[None]):
             self.answered.set()
             return
         self.answered.clear()
-        self._early_search(query)
+        assert self.early is not None
+        self._early_search(self.early, query)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="early")
-    def _early_search(self, query: str) -> None:
-        assert self.early is not None
+    def _early_search(self, searcher: SavedIndexSearch, query: str) -> None:
         try:
-            answer = self.early.search(query, limit=SEARCH_LIMIT)
+            answer = searcher.search(query, limit=SEARCH_LIMIT)
         except Exception:  # only a head start: the main screen searches it in full
             self.answered.set()
             return
@@ -166,7 +171,7 @@ class OpeningScreen(Screen[None]):
             self.app.call_from_thread(self._show_answer, answer)
 
     def _show_answer(self, answer: EarlyAnswer) -> None:
-        if not self.is_attached:
+        if self.early is None:
             return  # the main screen has taken over
         if answer.query != self.draft[0].strip():
             return  # typed over: the newer text's search follows
@@ -181,14 +186,13 @@ class OpeningScreen(Screen[None]):
         """Each hit's first words in the pane it belongs to, best first."""
         titles: list[str] = []
         for name, title in PANE_TITLES:
-            pane = self.query_one(f"#opening-{name}", TabbedPane)
-            if name == "history":
-                titles.append(title)
-                continue
-            mine = pane_hits(answer, name == "shared") if answer is not None else []
-            titles.append(pane_title(title, len(mine)) if answer is not None else title)
-            pane.set_titles(titles[-1])
-            pane.query_one(Static).update(early_lines(mine))
+            if name != "history":  # no hits of its own
+                mine = pane_hits(answer, name == "shared") if answer is not None else []
+                title = pane_title(title, len(mine)) if answer is not None else title
+                pane = self.query_one(f"#opening-{name}", TabbedPane)
+                pane.set_titles(title)
+                pane.query_one(Static).update(early_lines(mine))
+            titles.append(title)
         if self.app.size.width < NARROW_WIDTH:  # one pane shown: its tabs count them all
             first = self.query_one(f"#opening-{PANE_TITLES[0][0]}", TabbedPane)
             first.show_as_tab(Text(" │ ".join(titles)))
