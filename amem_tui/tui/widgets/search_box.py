@@ -59,6 +59,9 @@ from amem_tui.tui.workers import ReportsWorkerFailures
 if TYPE_CHECKING:
     from amem_tui.engine import AgentScope, AgentView, EarlyAnswer, MemoryEngine, SearchResult
 
+#: Seconds a search's thread waits at most for its hits to be drawn (they always are,
+#: or dropped, unless the app is closing).
+DRAWN_WAIT = 0.5
 #: Seconds a query must stay in the box before its hidden matches are looked for.
 HIDDEN_AFTER = 0.15
 HIDDEN_POLL = 0.02
@@ -357,57 +360,40 @@ class SearchBox(ReportsWorkerFailures, Vertical):
             raise  # reported by the worker-error handler
         done = SearchDone(generation, query, result)
         self.post_message(done)
-        handed_back = False
-        try:
-            handed_back = self._hidden_matches(
-                view, query, generation, result.partial is not None, done.drawn
-            )
-        finally:
-            if not handed_back:
-                self._hand_back_pages()
+        # The pages of the store's files this search touched go back once its hits are
+        # drawn (or dropped): not while they are drawn, a few milliseconds the frame
+        # would wait for; nor at the app's next hand-back, as a few megabytes a search
+        # add up over a burst of queries.
+        done.drawn.wait(DRAWN_WAIT)
+        self._hand_back_pages()
+        if self._hidden_matches(view, query, generation, result.partial is not None):
+            self._hand_back_pages()  # the hidden-match search touched pages again
 
     def _hand_back_pages(self) -> None:
-        # The pages of the store's files a search touched go back after each search
-        # rather than at the app's next hand-back: a few megabytes a search, which
-        # would add up over a burst of queries.
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(Exception):  # only memory: never worth an error
             self.engine.release_memory()
 
-    def _hidden_matches(
-        self,
-        view: AgentView,
-        query: str,
-        generation: int,
-        partial: bool,
-        drawn: threading.Event,
-    ) -> bool:
-        """Look for the query's hidden matches once the user has stopped typing it.
-        Meanwhile, once the hits are on screen, hand back the pages the search touched
-        (not while the hits are drawn: a few milliseconds the frame would wait for).
-        True when the pages were handed back and nothing touched them since."""
+    def _hidden_matches(self, view: AgentView, query: str, generation: int, partial: bool) -> bool:
+        """Look for the query's hidden matches once the user has stopped typing it; True
+        when they were searched."""
         if partial:
             return False  # searched again once the rest is there
         worker = get_current_worker()
         # Hidden matches cost about a search again: only for a query the user has
         # stopped typing, so they never compete with the next query's search.
         deadline = time.monotonic() + HIDDEN_AFTER
-        handed_back = False
-        while (left := deadline - time.monotonic()) > 0:
+        while time.monotonic() < deadline:
             if not self._is_current(generation, query) or worker.is_cancelled:
-                return handed_back
-            if handed_back:
-                time.sleep(min(HIDDEN_POLL, left))
-            elif drawn.wait(min(HIDDEN_POLL, left)):
-                self._hand_back_pages()
-                handed_back = True
+                return False
+            time.sleep(HIDDEN_POLL)
         if not self._is_current(generation, query) or worker.is_cancelled:
-            return handed_back
+            return False
         try:
             hidden, notice = view.hidden_matches(query, limit=SEARCH_LIMIT, exact=False)
         except Exception:  # the hits are shown; a failing store shows on the next load
-            return False
+            return True
         self.post_message(HiddenFound(generation, query, hidden, notice))
-        return False
+        return True
 
     def _is_current(self, generation: int, query: str) -> bool:
         return generation == self.generation and query == self.query_text
