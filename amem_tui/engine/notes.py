@@ -244,8 +244,11 @@ class NoteWriter:
             if note.is_shared:
                 raise InvalidInput(f"note {note.id} is already shared")
             owner = note.effective_owner or scope.agent
+            # Kept in the history entry so that unpublish can give them back: a shared
+            # note's readers must be ["*"], so the payload itself cannot hold them.
+            before = {"oldReaders": list(note.readers), "oldWriters": list(note.writers)}
             rules.apply_access(note, rules.shared_access(owner))
-            self.record(note, "publish", scope.agent)
+            self.record(note, "publish", scope.agent, **before)
             return False
 
         return self.modify(
@@ -259,7 +262,8 @@ class NoteWriter:
             if not note.is_shared:
                 raise InvalidInput(f"note {note.id} is not shared")
             owner = note.effective_owner or scope.agent
-            rules.apply_access(note, rules.private_access(owner))
+            readers, writers = access_before_publish(note)
+            rules.apply_access(note, rules.unpublished_access(owner, readers, writers))
             self.record(note, "unpublish", scope.agent)
             return False
 
@@ -468,3 +472,20 @@ class NoteWriter:
             )
             self._store(service, reverted, reembed="content" in changed)
         return reverted
+
+
+def access_before_publish(note: MemoryNote) -> tuple[list[str], list[str]]:
+    """The readers and writers a shared note had before its last publish by amem-tui
+    (recorded in that publish's history entry); nothing when it was shared elsewhere."""
+    for entry in reversed(note.evolution_history):
+        if entry.action != "publish":
+            continue
+        kept = entry.model_extra or {}
+        return _agents(kept.get("oldReaders")), _agents(kept.get("oldWriters"))
+    return [], []
+
+
+def _agents(value: object) -> list[str]:
+    if not isinstance(value, list):
+        return []
+    return [agent for agent in value if isinstance(agent, str)]

@@ -71,6 +71,7 @@ from amem_tui.engine.scope.writing import (
     require_owner,
     require_write,
     shared_access,
+    unpublished_access,
     write_denial,
 )
 
@@ -123,6 +124,7 @@ __all__ = [
     "shared_filter",
     "shared_view_filter",
     "unowned_filter",
+    "unpublished_access",
     "utc_time",
     "validate_agent_id",
     "validate_session_key",

@@ -140,6 +140,17 @@ def private_access(agent: str) -> Access:
     return Access(agent_id=agent, owner=agent, readers=[agent], writers=[agent])
 
 
+def unpublished_access(
+    owner: str, readers_before: Sequence[str] = (), writers_before: Sequence[str] = ()
+) -> Access:
+    """Access fields of a shared note made private again: the readers and writers it had
+    before it was published, always led by its owner (nothing known: the owner alone)."""
+    access = private_access(owner)
+    access.readers = [owner, *dict.fromkeys(a for a in readers_before if a != owner)]
+    access.writers = [owner, *dict.fromkeys(a for a in writers_before if a != owner)]
+    return access
+
+
 def shared_access(writer: str) -> Access:
     """Access fields of a shared note written by ``writer``."""
     validate_agent_id(writer)

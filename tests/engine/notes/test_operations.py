@@ -372,3 +372,28 @@ def test_agents_lists_configured_and_stored_agents(engine: MemoryEngine) -> None
         ("sandbox", "B", "amem_notes_sandbox"),
         ("qa", "A", "amem_notes"),
     }
+
+
+def test_unpublish_gives_back_the_readers_and_writers_from_before_the_publish(
+    engine: MemoryEngine,
+) -> None:
+    note = engine.agent("main").add("Staging VPN profile is in the vault", readers=["dev"])
+    assert engine.agent("dev").get(note.id).content == note.content  # dev reads it by id
+    published = engine.agent("main").publish(note.id)
+    assert (published.readers, published.writers) == (["*"], ["main"])
+    back = engine.agent("main").unpublish(note.id)
+    assert (back.agent_id, back.owner, back.readers, back.writers) == (
+        "main",
+        "main",
+        ["main", "dev"],
+        ["main"],
+    )
+    assert engine.agent("dev").get(note.id).content == note.content  # and still does
+
+
+def test_unpublish_of_a_note_shared_elsewhere_leaves_it_to_its_owner(
+    engine: MemoryEngine,
+) -> None:
+    note = engine.agent("main").add("Deploys need two approvals", shared=True)
+    back = engine.agent("main").unpublish(note.id)
+    assert (back.readers, back.writers) == (["main"], ["main"])
