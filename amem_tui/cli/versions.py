@@ -64,7 +64,7 @@ def changed_names(version: NoteVersion) -> str:
 
 def version_line(version: NoteVersion) -> str:
     """One version: its number, when, who, what it did and the fields it changed."""
-    when = version.at.replace("T", " ")[:19] if version.recorded else "(now)"
+    when = version.at.replace("T", " ")[:19] if version.at else "(time unknown)"
     who = version.agent or ("import" if version.action == "import" else "-")
     changed = changed_names(version)
     line = f"  {version.number:>3}  {when:<19}  {who:<10} {version.label}"

@@ -15,11 +15,13 @@ it) and left out wherever versions are read (:func:`applied`).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import uuid
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC
 from typing import Any
 
 from amem_tui.engine.bookkeeping import VERSIONS_SUFFIX
@@ -137,6 +139,30 @@ def known_changes(payload: Mapping[str, Any], since: str | None) -> list[str]:
     return known
 
 
+def last_written(payload: Mapping[str, Any], since: str | None) -> str:
+    """When a note's text was last written, as far as its own payload says (its newest
+    evolution history entry, else its creation or update time), if after ``since``;
+    ``""`` when the payload does not say."""
+    moments = [payload.get(name) for name in ("timestamp", "createdAt", "created_at", "updated_at")]
+    with contextlib.suppress(ValueError, TypeError, json.JSONDecodeError):
+        moments += [
+            e.triggeredAt for e in parse_evolution_history(payload.get("evolution_history"))
+        ]
+    floor = parse_time(since) if since else None
+    newest: tuple[Any, str] | None = None
+    for moment in moments:
+        at = parse_time(moment) if isinstance(moment, str) and moment else None
+        if at is not None and at.tzinfo is None:
+            at = at.replace(tzinfo=UTC)
+        if floor is not None and floor.tzinfo is None:
+            floor = floor.replace(tzinfo=UTC)
+        if at is None or (floor is not None and at <= floor):
+            continue
+        if newest is None or at > newest[0]:
+            newest = (at, str(moment))
+    return newest[1] if newest else ""
+
+
 class VersionLog:
     """Reads and writes the versions of the notes of one store's collections."""
 
@@ -212,7 +238,8 @@ class VersionLog:
                 seq += 1
                 outside = NoteVersion(
                     note_id=change.note_id,
-                    at=at,
+                    # When the other tool wrote it, not when amem-tui noticed.
+                    at=last_written(change.before or {}, head.at if head else None),
                     action="outside",
                     changed=changed_fields(earlier, before),
                     before=earlier,
@@ -294,6 +321,7 @@ class VersionLog:
                         changed=changed_fields(last.after if last else None, now),
                         before=last.after if last else None,
                         after=now,
+                        at=last_written(current, last.at if last else None),
                         recorded=False,
                         known=known_changes(current, last.at if last else None),
                     )

@@ -69,9 +69,9 @@ def version_text(version: NoteVersion, history: NoteHistory) -> Text:
     body = Text()
     body.append(f"Version {version.number} of {len(history.versions)}", style="bold")
     body.append(f"  {version.label}\n", style="bold yellow" if version.action == "outside" else "")
-    when = f"{version.at.replace('T', ' ')[:19]} UTC" if version.at else "(not recorded)"
+    when = f"{version.at.replace('T', ' ')[:19]} UTC" if version.at else "(time unknown)"
     if not version.recorded:
-        when = "now (recorded at amem-tui's next write of the note)"
+        when += " (recorded at amem-tui's next write of the note)"
     add_field(body, "when", when)
     add_field(body, "by", version.agent or "not known (outside amem-tui)")
     if version.run_id:

@@ -121,6 +121,7 @@ def test_a_change_made_by_another_tool_shows_as_outside(engine: MemoryEngine) ->
     assert outside.label == "changed outside amem-tui"
     assert outside.changed == ["tags"]
     assert outside.known == ["2026-11-21T10:00:00.000Z: evolve by dev"]
+    assert outside.at == "2026-11-21T10:00:00.000Z"  # when the other tool wrote it
     with pytest.raises(InvalidInput, match="as it is now"):
         main.revert(note.id, 2)
 
@@ -132,6 +133,9 @@ def test_a_change_made_by_another_tool_shows_as_outside(engine: MemoryEngine) ->
         (2, "outside", True),
         (3, "update", True),
     ]
+    # Recorded at the update, the outside version keeps when the other tool wrote it.
+    assert history.versions[1].at == "2026-11-21T10:00:00.000Z"
+    assert history.versions[2].at != history.versions[1].at
     main.revert(note.id, 2)
     payload = stored(engine, note.id)
     assert (payload["content"], payload["tags"]) == (
@@ -158,6 +162,7 @@ def test_a_note_written_by_another_tool_starts_as_outside(engine: MemoryEngine) 
     [only] = main.versions(note.id).versions
     assert (only.number, only.action, only.recorded) == (1, "outside", False)
     assert only.known == ["created 2026-10-01T08:00:00.000Z"]
+    assert only.at == "2026-10-01T08:00:00.000Z"
 
     main.update(note.id, content="The on-call rota changes on Fridays")
     assert [(v.action, v.recorded) for v in main.versions(note.id).versions] == [
