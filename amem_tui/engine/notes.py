@@ -246,7 +246,10 @@ class NoteWriter:
             owner = note.effective_owner or scope.agent
             # Kept in the history entry so that unpublish can give them back: a shared
             # note's readers must be ["*"], so the payload itself cannot hold them.
-            before = {"oldReaders": list(note.readers), "oldWriters": list(note.writers)}
+            before = {
+                "oldReaders": list(note.readers or []),
+                "oldWriters": list(note.writers or []),
+            }
             rules.apply_access(note, rules.shared_access(owner))
             self.record(note, "publish", scope.agent, **before)
             return False
