@@ -44,14 +44,31 @@ def word_diff(before: str, after: str) -> list[DiffPart]:
         else:
             parts.append(DiffPart(kind, text))
 
-    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    # Matched on the words alone: a word that only gained or lost the space after it
+    # (the last word of a text, once more is added after it) is kept, not replaced.
+    matcher = difflib.SequenceMatcher(None, _words(old), _words(new), autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
-            add("same", old[i1:i2])
+            for was, now in zip(old[i1:i2], new[j1:j2], strict=True):
+                if was == now:
+                    add("same", [was])
+                    continue
+                word = _word(was)
+                add("same", [word])
+                add("removed", [was[len(word) :]])
+                add("added", [now[len(word) :]])
         else:
             add("removed", old[i1:i2])
             add("added", new[j1:j2])
     return parts
+
+
+def _word(token: str) -> str:
+    return token.rstrip() or token
+
+
+def _words(tokens: list[str]) -> list[str]:
+    return [_word(token) for token in tokens]
 
 
 def plain_diff(parts: list[DiffPart]) -> str:

@@ -41,3 +41,13 @@ def test_both_texts_come_back_from_the_diff(before: str, after: str) -> None:
     assert "".join(p.text for p in parts if p.kind != "removed") == after
     assert all(p.text for p in parts)
     assert all(a.kind != b.kind for a, b in itertools.pairwise(parts))
+
+
+def test_text_added_after_the_last_word_keeps_that_word() -> None:
+    # The last word had no space after it; the new text adds one: only the addition shows.
+    assert plain_diff(word_diff("see the example", "see the example (net 30 terms)")) == (
+        "see the example{+ (net 30 terms)+}"
+    )
+    assert plain_diff(word_diff("terms: example.", "terms: example (net 30).")) == (
+        "terms: example{+ (net 30)+}."
+    )
