@@ -153,6 +153,11 @@ class HiddenHit:
     collection: str
     score: float
     similarity: float | None
+    #: Its rank by meaning and by words among the hidden notes of its collection.
+    dense_rank: int | None
+    bm25_rank: int | None
+    #: What decided its place, in words (its cosine and ranks).
+    deciding: str
 
 
 @dataclass(frozen=True)
@@ -205,6 +210,9 @@ def _hidden(match: HiddenMatch) -> HiddenHit:
         collection=match.collection,
         score=round(match.score, 6),
         similarity=_round(match.similarity),
+        dense_rank=match.dense_rank,
+        bm25_rank=match.bm25_rank,
+        deciding=match.deciding(),
     )
 
 
@@ -263,6 +271,8 @@ def search_text(found: FoundNotes) -> str:
         lines.append(f"hidden from {found.agent}: {len(found.hidden)}")
         for hidden in found.hidden:
             lines.append(f"{hidden.score:.3f}  {hidden.id}  {hidden.reason}")
+            if hidden.deciding:
+                lines.append(f"       {hidden.deciding}")
     return "\n".join(lines)
 
 

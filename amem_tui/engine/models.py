@@ -443,6 +443,20 @@ class HiddenMatch(BaseModel):
     kind: HiddenKind = "private"
     #: Cosine similarity to the query (``score`` is the fused score in hybrid mode).
     similarity: float | None = None
+    #: Its rank among the hidden notes of its collection by meaning (dense) and by words
+    #: (BM25), from 1; None: not in that list.
+    dense_rank: int | None = None
+    bm25_rank: int | None = None
+
+    def deciding(self) -> str:
+        """What decided its place, in words: its cosine and its rank in each list."""
+        parts = [f"cosine {self.similarity:.3f}"] if self.similarity is not None else []
+        ranks = [
+            f"#{rank} by {what}"
+            for rank, what in ((self.dense_rank, "meaning"), (self.bm25_rank, "words"))
+            if rank is not None
+        ]
+        return ", ".join(parts + ranks)
 
 
 class SearchResult(BaseModel):

@@ -12,6 +12,7 @@ query vector).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -31,8 +32,17 @@ from amem_tui.engine.search.ranking import (
 from amem_tui.engine.search.space import SearchSpace, selection_key
 from amem_tui.engine.store.filters import Filter
 
-#: (note, score, cosine or None) of one hidden match before it gets its reason.
-Scored = tuple[MemoryNote, float, float | None]
+
+@dataclass(frozen=True)
+class Scored:
+    """One hidden match before it gets its reason: its note, its score, and what
+    decided the score (its cosine, its rank by meaning and by words)."""
+
+    note: MemoryNote
+    score: float
+    similarity: float | None = None
+    dense_rank: int | None = None
+    bm25_rank: int | None = None
 
 
 def hidden_matches(
@@ -72,7 +82,11 @@ def hidden_matches(
             chosen = service.select(flt, keep, key, info.points_count)
             ranked = chosen.rank(tokens, limit)
             notes = service.fetch(note_id for note_id, _ in ranked)
-            scored = [(notes[i], s, None) for i, s in ranked if i in notes]
+            scored = [
+                Scored(notes[i], s, bm25_rank=rank)
+                for rank, (i, s) in enumerate(ranked, start=1)
+                if i in notes
+            ]
         else:
             try:
                 # Each collection is searched with the model that built it.
@@ -92,8 +106,10 @@ def hidden_matches(
             else:
                 scored = _dense(service, vectors[model], flt, keep, limit, scan)
         # A note changed since the index read it is judged as it is now.
-        scored = [entry for entry in scored if keep(entry[0])]
-        for note, score, similarity in scored:
+        for entry in scored:
+            note = entry.note
+            if not keep(note):
+                continue
             kind, reason = service.hidden_reason(scope, note, space.dedicated)
             found.append(
                 HiddenMatch(
@@ -103,8 +119,10 @@ def hidden_matches(
                     owner=note.effective_owner,
                     agent_id=note.agent_id,
                     collection=service.name,
-                    score=score,
-                    similarity=similarity,
+                    score=entry.score,
+                    similarity=entry.similarity,
+                    dense_rank=entry.dense_rank,
+                    bm25_rank=entry.bm25_rank,
                 )
             )
     found.sort(key=lambda h: -h.score)
@@ -124,7 +142,7 @@ def _dense(
         note = service.note(point.id, point.payload)
         # A cosine at or below zero is no match at all, hidden or not.
         if point.score > 0 and keep(note):
-            scored.append((note, point.score, point.score))
+            scored.append(Scored(note, point.score, point.score, dense_rank=len(scored) + 1))
     return scored
 
 
@@ -166,4 +184,10 @@ def _fused(
             if sim is not None:
                 similarity[note_id] = sim
     notes = service.fetch(order)
-    return [(notes[i], fused[i], similarity.get(i)) for i in order if i in notes]
+    dense_ranks = {note_id: rank for rank, note_id in enumerate(dense, start=1)}
+    bm25_ranks = {note_id: rank for rank, note_id in enumerate(bm25, start=1)}
+    return [
+        Scored(notes[i], fused[i], similarity.get(i), dense_ranks.get(i), bm25_ranks.get(i))
+        for i in order
+        if i in notes
+    ]

@@ -462,6 +462,7 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
             body.append(one_line(match.id, 40))
             body.append(f"  owner {one_line(match.owner or '?', 20)}", style="dim")
             body.append(f"  in {one_line(match.collection, 30)}\n", style="dim")
+            body.append(f"       {match.deciding()}\n", style="dim")
             body.append("       not visible: ", style="dim")
             body.append(one_line(match.reason, 150) + "\n", style="italic")
         self._set(body)

@@ -322,9 +322,16 @@ def test_hidden_matches_rank_like_hits(fixed_engine: MemoryEngine) -> None:
     rare = hybrid.hidden[1]
     assert rare.score == pytest.approx(1 / 61) and rare.kind == "private"
     assert rare.similarity == pytest.approx(0.05, abs=1e-4)
+    # Both fuse to 1/61: what decided each is its rank in one list or the other.
+    first = hybrid.hidden[0]
+    assert (first.dense_rank, first.bm25_rank) == (1, None)
+    assert (rare.dense_rank, rare.bm25_rank) == (None, 1)
+    assert first.deciding() == "cosine 0.900, #1 by meaning"
+    assert rare.deciding() == "cosine 0.050, #1 by words"
     dense = fixed_engine.agent("dev").search("zanzibar", limit=5, mode="dense", hidden=True)
     assert nid(7) not in {h.id for h in dense.hidden}
     assert [round(h.score, 4) for h in dense.hidden] == [0.9, 0.89, 0.88, 0.87, 0.86]
+    assert [h.dense_rank for h in dense.hidden] == [1, 2, 3, 4, 5]
 
 
 def test_negative_cosines_are_no_dense_candidates(fixed_engine: MemoryEngine) -> None:
