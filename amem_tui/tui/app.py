@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App
-from textual.binding import BindingType
+from textual.binding import BindingType, Keymap
 from textual.command import Provider
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -101,6 +101,8 @@ class AmemApp(App[int]):
         self.startup_problems: list[str] = []
         #: The last notifications (title, message), kept after they fade from the screen.
         self.notice_log: deque[tuple[str, str]] = deque(maxlen=200)
+        #: The keys rebound by binding id (keymap.toml), for the help screen to list.
+        self.keymap: dict[str, str] = {}
 
     def notify(
         self,
@@ -114,6 +116,16 @@ class AmemApp(App[int]):
         """Show a notification and remember it in :attr:`notice_log`."""
         self.notice_log.append((title, message))
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+    def set_keymap(self, keymap: Keymap) -> None:
+        """Rebind keys by binding id (keymap.toml); remembered in :attr:`keymap`."""
+        self.keymap = {str(k): _key_list(v) for k, v in keymap.items()}
+        super().set_keymap(keymap)
+
+    def update_keymap(self, keymap: Keymap) -> None:
+        """Rebind more keys by binding id, over those rebound before."""
+        self.keymap = {**self.keymap, **{str(k): _key_list(v) for k, v in keymap.items()}}
+        super().update_keymap(keymap)
 
     @property
     def engine(self) -> MemoryEngine:
@@ -307,11 +319,15 @@ class AmemApp(App[int]):
         if isinstance(self.screen, HelpScreen):
             self.screen.dismiss(None)
             return
-        keymap: dict[str, str] = dict(getattr(self, "_keymap", {}) or {})
-        rows = help_rows(keymap, self.get_key_display)
+        rows = help_rows(self.keymap, self.get_key_display)
         rows.append(("tab", "next pane (the tabs, when narrow) or area; shift+tab back", ""))
         rows.append(("ctrl+p", "command palette", ""))
         self.push_screen(HelpScreen(rows))
+
+
+def _key_list(keys: str) -> str:
+    """Keys as a binding holds them: comma-separated, no spaces around the commas."""
+    return ",".join(key.strip() for key in keys.split(","))
 
 
 def run(

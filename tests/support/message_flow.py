@@ -11,20 +11,24 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import Any
 
+import textual
 from textual.message import Message
 from textual.message_pump import MessagePump
 
 #: The modules (as handlers) a trace follows: the app's own screens and widgets.
 FOLLOWED = ("amem_tui.tui.",)
+TEXTUAL = Path(textual.__file__).resolve().parent
 
 _chain: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("chain", default=())
+#: The message the running pump is on (as the hook last said).
+_message: contextvars.ContextVar[Message | None] = contextvars.ContextVar("message", default=None)
 
 
 @dataclass
@@ -32,6 +36,19 @@ class Trace:
     """Every chain of handlers seen, as module names (repeats in a row folded)."""
 
     chains: list[tuple[str, ...]] = field(default_factory=list)
+    #: The chain each message was posted from, by the message's id (the message kept,
+    #: so that its id is not reused meanwhile).
+    stamps: dict[int, tuple[Message, tuple[str, ...]]] = field(default_factory=dict)
+
+    def stamp(self, message: Message) -> None:
+        """Remember the chain ``message`` is posted from (when first posted)."""
+        if id(message) not in self.stamps:  # not bubbling on
+            self.stamps[id(message)] = (message, _chain.get())
+
+    def dispatching(self, message: Message) -> None:
+        """The app's message hook: a pump starts on ``message``, in its own context."""
+        _message.set(message)
+        _chain.set(self.stamps.get(id(message), (message, ()))[1])
 
     def round_trips(self) -> list[tuple[str, ...]]:
         """The chains that return to a module they had left (a call back into a module
@@ -51,7 +68,12 @@ class Trace:
 
 def _module_of(frame: FrameType) -> str | None:
     """The followed module a frame runs in, if it runs in one."""
-    path = Path(frame.f_code.co_filename)
+    return _followed_module(frame.f_code.co_filename)
+
+
+@functools.cache
+def _followed_module(name: str) -> str | None:
+    path = Path(name)
     parts = path.with_suffix("").parts
     if "amem_tui" not in parts:
         return None
@@ -65,44 +87,47 @@ def _fold(chain: tuple[str, ...], module: str) -> tuple[str, ...]:
 
 @contextlib.contextmanager
 def traced() -> Iterator[Trace]:
-    """Record the chains of handlers while the block runs (the app runs inside it)."""
+    """Record the chains of handlers while the block runs; the app runs inside it, with
+    :meth:`Trace.dispatching` as its message hook::
+
+        with traced() as trace:
+            async with started(app, message_hook=trace.dispatching) as pilot:
+                ...
+
+    A message carries the chain of the handler that posted it. The hook, called as a
+    message pump starts on a message, makes that chain the pump's current one; each
+    call from Textual into a followed module (a handler, a watcher, a callback) adds its
+    module for as long as it runs, and records the chain.
+    """
     trace = Trace()
     original_post = MessagePump.post_message
-    original_methods = MessagePump._get_dispatch_methods
+    entered: dict[FrameType, contextvars.Token[tuple[str, ...]]] = {}
 
     def post(pump: MessagePump, message: Message) -> bool:
-        if not hasattr(message, "_trace_chain"):  # posted first: not bubbling on
-            message._trace_chain = _chain.get()  # type: ignore[attr-defined]
+        trace.stamp(message)
         return original_post(pump, message)
 
-    def dispatch_methods(pump: MessagePump, method_name: str, message: Message) -> Any:
-        chain: tuple[str, ...] = getattr(message, "_trace_chain", ())
-        for cls, method in original_methods(pump, method_name, message):
-            module = getattr(method, "__module__", "") or ""
-            # Textual's own handlers pass the chain on as it came (a key's handler in a
-            # DataTable posts the RowHighlighted that the project's pane handles).
-            handled = chain
-            if module.startswith(FOLLOWED):
-                handled = _fold(chain, module)
-                trace.chains.append(handled)
-            token = _chain.set(handled)
-            try:
-                yield cls, method
-            finally:
-                _chain.reset(token)
-
     def calls(frame: FrameType, event: str, arg: object) -> None:
+        if event == "return":
+            token = entered.pop(frame, None)
+            if token is not None:
+                with contextlib.suppress(ValueError):  # another context's (not expected)
+                    _chain.reset(token)
+            return
         if event != "call":
             return
-        chain = _chain.get()
-        if len(chain) < 2:
-            return
         module = _module_of(frame)
-        if module is not None and module != chain[-1] and module in chain:
+        if module is None:
+            return
+        chain = _chain.get()
+        if _handles(frame, _message.get()):
+            handled = _fold(chain, module)
+            trace.chains.append(handled)
+            entered[frame] = _chain.set(handled)
+        elif len(chain) >= 2 and module != chain[-1] and module in chain:
             trace.chains.append((*chain, module))
 
     MessagePump.post_message = post  # type: ignore[method-assign]
-    MessagePump._get_dispatch_methods = dispatch_methods  # type: ignore[method-assign]
     previous = sys.getprofile()
     sys.setprofile(calls)
     try:
@@ -110,4 +135,25 @@ def traced() -> Iterator[Trace]:
     finally:
         sys.setprofile(previous)
         MessagePump.post_message = original_post  # type: ignore[method-assign]
-        MessagePump._get_dispatch_methods = original_methods  # type: ignore[method-assign]
+
+
+def _handles(frame: FrameType, message: Message | None) -> bool:
+    """True when ``frame`` is a handler of ``message`` that Textual called: one named
+    for it (``on_...``), or one given it (``@on``)."""
+    caller = frame.f_back
+    if message is None or caller is None or not _in_textual(caller):
+        return False
+    code = frame.f_code
+    if code.co_name in (message.handler_name, f"_{message.handler_name}"):
+        return True
+    arguments = code.co_varnames[: code.co_argcount]
+    return any(frame.f_locals.get(name) is message for name in arguments[1:])
+
+
+def _in_textual(frame: FrameType) -> bool:
+    return _textual_file(frame.f_code.co_filename)
+
+
+@functools.cache
+def _textual_file(name: str) -> bool:
+    return Path(name).resolve().is_relative_to(TEXTUAL)

@@ -9,7 +9,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
+from textual.errors import NoWidget
+from textual.map_geometry import MapGeometry
+from textual.message import Message
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.worker import WorkerCancelled, WorkerFailed, WorkerState
 
 from amem_tui.config import Settings
@@ -57,9 +62,33 @@ def server_demo_engines(url: str) -> tuple[MemoryEngine, MemoryEngine]:
 
 
 def screen_lines(app: Any) -> list[str]:
-    """The text of every line of the screen as the terminal would show it."""
-    update = app.screen._compositor.render_full_update()
-    return ["".join(segment.text for segment in strip) for strip in update.strips]
+    """The text of every line of the screen as the terminal would show it: each widget's
+    lines (:meth:`~textual.widget.Widget.render_lines`) where the screen places it, in
+    the order the screen paints them (scroll bars left out)."""
+    screen = app.screen
+    width, height = screen.size
+    cells = [[" "] * width for _ in range(height)]
+    placed: list[tuple[Any, Widget, MapGeometry]] = []
+    for widget in (screen, *screen.walk_children(Widget)):
+        try:
+            geometry = screen.find_widget(widget)
+        except NoWidget:  # not shown
+            continue
+        placed.append((geometry.order, widget, geometry))
+    for _, widget, geometry in sorted(placed, key=lambda entry: entry[0]):
+        visible = geometry.visible_region
+        if not visible:
+            continue
+        crop = visible.translate((-geometry.region.x, -geometry.region.y))
+        for y, strip in enumerate(widget.render_lines(crop), start=visible.y):
+            x = visible.x
+            for char in "".join(segment.text for segment in strip):
+                if 0 <= y < height and x < width:
+                    cells[y][x] = char
+                    if cell_len(char) == 2 and x + 1 < width:
+                        cells[y][x + 1] = ""
+                x += cell_len(char)
+    return ["".join(row) for row in cells]
 
 
 def main_screen(app: Any) -> MainScreen:
@@ -98,9 +127,11 @@ async def started(
     agent: str | None = None,
     size: tuple[int, int] = SIZE,
     notifications: bool = False,
+    message_hook: Callable[[Message], None] | None = None,
 ) -> AsyncIterator[Pilot[Any]]:
     """The app running under Pilot at ``size``, its first load settled (``notifications``:
-    drawn, as they are off by default under Pilot).
+    drawn, as they are off by default under Pilot; ``message_hook``: called with each
+    message as a pump starts on it).
 
     ``app`` defaults to :func:`demo_app` on a fresh demo engine (as ``agent``)::
 
@@ -108,7 +139,9 @@ async def started(
             await pilot.press("p")
     """
     running = app if app is not None else demo_app(agent=agent)
-    async with running.run_test(size=size, notifications=notifications) as pilot:
+    async with running.run_test(
+        size=size, notifications=notifications, message_hook=message_hook
+    ) as pilot:
         await settle(pilot)
         yield pilot
 

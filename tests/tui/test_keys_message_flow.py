@@ -10,7 +10,7 @@ from tests.support.tui import demo_app, demo_engine, main_screen, settle, starte
 async def test_filter_sort_and_marks_flow_one_way() -> None:
     app = demo_app(demo_engine())
     with traced() as trace:
-        async with started(app) as pilot:
+        async with started(app, message_hook=trace.dispatching) as pilot:
             await pilot.press("F", *"standup", "enter", "S", "I", "asterisk")
             await settle(pilot)
             await pilot.press("escape", "space", "escape")
@@ -24,7 +24,7 @@ async def test_filter_sort_and_marks_flow_one_way() -> None:
 async def test_going_to_a_compared_note_flows_one_way() -> None:
     app = demo_app(demo_engine())
     with traced() as trace:
-        async with started(app) as pilot:
+        async with started(app, message_hook=trace.dispatching) as pilot:
             await pilot.press("v")
             await settle(pilot)
             await pilot.press("enter")  # the first note only main sees

@@ -11,7 +11,7 @@ from tests.support.tui import demo_app, demo_engine, main_screen, settle, starte
 async def test_a_search_flows_one_way() -> None:
     app = demo_app(demo_engine(), agent="dev")
     with traced() as trace:
-        async with started(app) as pilot:
+        async with started(app, message_hook=trace.dispatching) as pilot:
             await pilot.press("slash", *"deploy freeze")
             await settle(pilot)
             await pilot.press("ctrl+t")  # the hidden matches, then the hits again
@@ -27,7 +27,9 @@ async def test_a_search_flows_one_way() -> None:
 async def test_moving_through_the_panes_flows_one_way() -> None:
     app = demo_app(demo_engine(), agent="main")
     with traced() as trace:
-        async with started(app, size=(80, 24)) as pilot:  # the panes as tabs
+        async with started(
+            app, size=(80, 24), message_hook=trace.dispatching
+        ) as pilot:  # the panes as tabs
             await pilot.press("down", "down", "tab", "down", "tab", "tab", "up")
             await settle(pilot)
     assert trace.chains
@@ -38,7 +40,7 @@ async def test_a_consolidation_flows_one_way() -> None:
     engine = demo_engine()
     app = demo_app(engine, agent="dev")
     with traced() as trace:
-        async with started(app) as pilot:
+        async with started(app, message_hook=trace.dispatching) as pilot:
             await pilot.press("c")
             await settle(pilot)
             app.screen.query_one("#apply").press()

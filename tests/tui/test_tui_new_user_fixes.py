@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Any
 
 from textual.widgets import Input, OptionList, Static, TextArea
-from textual.widgets._toast import Toast
 
 from amem_tui.engine.models import EvolutionEntry, MemoryNote
 from amem_tui.tui.dialogs.agent_picker import AgentPicker
@@ -38,7 +37,8 @@ def notices(app: Any) -> list[str]:
 
 
 def toasts(app: Any) -> list[Any]:
-    return list(app.screen.query(Toast))
+    # Textual's notification widget, found by its type name (its class is not public).
+    return list(app.screen.query("Toast"))
 
 
 async def focus_history(pilot: Any) -> HistoryPane:
