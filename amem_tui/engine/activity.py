@@ -31,6 +31,7 @@ ActivityKind = Literal[
     "gone",
     "consolidated",
     "undone",
+    "settled",
 ]
 
 
@@ -143,8 +144,30 @@ def _only_recalled(before: MemoryNote, after: MemoryNote) -> bool:
     return set(_changed_fields(before, after)) <= RECALL_FIELDS
 
 
+def settlement_activity(run: ConsolidationRun) -> Activity:
+    """A conflict decision (or its undo) in words."""
+    decision = run.settles
+    assert decision is not None
+    merge = run.merges[0] if run.merges else None
+    kept = quote(merge.content_before) if merge else "a note"
+    other = quote(next(iter(merge.dropped_content.values()), "")) if merge else "another"
+    if run.trigger == "undo":
+        return Activity(
+            "undone", f"{run.agent} undid a conflict decision on {kept} (run {run.undoes or '?'})"
+        )
+    if decision.keep == "flag":
+        text = f"{run.agent} cleared a conflict flag on {kept} whose partner is gone"
+    elif decision.keep == "both":
+        text = f"{run.agent} settled a conflict: {kept} and {other} both hold"
+    else:
+        text = f"{run.agent} settled a conflict: kept {kept}, retired {other}"
+    return Activity("settled", text)
+
+
 def run_activity(run: ConsolidationRun) -> Activity:
-    """A consolidation run (or an undo) in words."""
+    """A consolidation run, a conflict decision (or an undo of either) in words."""
+    if run.settles is not None:
+        return settlement_activity(run)
     merges = [m for m in run.merges if m.status == "done"] or run.merges
     notes = sum(1 + len(m.dropped) for m in merges)
     plural = "" if notes == 1 else "s"
@@ -162,8 +185,9 @@ def run_activity(run: ConsolidationRun) -> Activity:
 
 
 def name_merges(activities: Sequence[Activity], runs: Iterable[ConsolidationRun]) -> list[Activity]:
-    """``activities`` with each note a consolidation run dropped said to be merged, not
-    deleted (a merge only soft-deletes the dropped notes: their payload cannot tell)."""
+    """``activities`` with each note a consolidation run dropped said to be merged, and
+    each a conflict decision retired said to be retired, not merely deleted (both only
+    soft-delete the note: its payload cannot tell)."""
     into: dict[str, tuple[ConsolidationRun, MergeRecord]] = {}
     for run in runs:
         if run.trigger == "undo" or run.dry_run:
@@ -180,9 +204,17 @@ def name_merges(activities: Sequence[Activity], runs: Iterable[ConsolidationRun]
             named.append(activity)
             continue
         run, merge = found
+        dropped = quote(merge.dropped_content.get(activity.note_id or "", ""))
+        if run.settles is not None:
+            text = (
+                f"{dropped} was retired: it contradicted {quote(merge.content_after)} "
+                f"(a conflict settled by {run.agent})"
+            )
+            named.append(Activity("deleted", text, activity.note_id))
+            continue
         text = (
-            f"{quote(merge.dropped_content.get(activity.note_id or '', ''))} was merged into "
-            f"{quote(merge.content_after)} (a consolidation run of {run.agent})"
+            f"{dropped} was merged into {quote(merge.content_after)} "
+            f"(a consolidation run of {run.agent})"
         )
         named.append(Activity("merged", text, activity.note_id))
     return named

@@ -38,6 +38,7 @@ from amem_tui.engine.versions import NoteHistory
 
 if TYPE_CHECKING:
     from amem_tui.engine.collections import CollectionService
+    from amem_tui.engine.conflicts import ConflictDesk
     from amem_tui.engine.consolidation import ConsolidationPlan, Consolidator, Judge
     from amem_tui.engine.watch import Probe
 
@@ -474,5 +475,21 @@ class AgentView:
 
     def history(self) -> list[ConsolidationRun]:
         """The agent's consolidation runs, newest first: ours from the store,
-        openclaw-amem's rebuilt from its notes."""
+        openclaw-amem's rebuilt from its notes; conflict decisions among them (``settles``)."""
         return self._consolidator().history([self.service], self.scope.agent)
+
+    # ---------------------------------------------------------- conflicts
+    @property
+    def conflicts(self) -> ConflictDesk:
+        """The agent's contradiction desk: the flagged pairs it can read, and decisions on
+        them, each a recorded run :meth:`undo` takes back (see :mod:`.conflicts`)."""
+        from amem_tui.engine.conflicts import ConflictDesk
+
+        return ConflictDesk(
+            self.scope,
+            self.service,
+            time=self._time,
+            lock=self._lock,
+            consolidator=self._consolidator,
+            check_writable=self._check_writable,
+        )

@@ -38,6 +38,7 @@ from amem_tui.paths import cache_dir
 if TYPE_CHECKING:
     from amem_tui.engine.audit import AuditReport
     from amem_tui.engine.compare import CompareScope, Comparison
+    from amem_tui.engine.conflicts import ConflictList
     from amem_tui.engine.consolidation import Judge
     from amem_tui.engine.consolidation.scheduler import ConsolidationScheduler
     from amem_tui.engine.inventory import CollectionView, StoreStatus
@@ -452,6 +453,17 @@ class MemoryEngine:
 
         services = [self.collection(s.collection) for s in self.agents()]
         return Consolidator(self.store, self.time, self._lock).history(services, None)
+
+    # ------------------------------------------------------------ conflicts
+    def conflicts(self) -> ConflictList:
+        """Every flagged pair and dangling flag in the agents' collections, with no read
+        rule (one agent's, and its decisions: ``agent(name).conflicts``)."""
+        from amem_tui.engine.conflicts import ConflictList, gather
+
+        services = [self.collection(s.collection) for s in self.agents()]
+        pairs, dangling = gather(services, None)
+        names = list(dict.fromkeys(s.real_name for s in services if s.format == "amem"))
+        return ConflictList(agent=None, collections=names, pairs=pairs, dangling=dangling)
 
     @property
     def scheduler(self) -> ConsolidationScheduler:

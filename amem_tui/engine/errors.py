@@ -120,6 +120,24 @@ class NotFound(AmemError):
         self.agent = agent
 
 
+class ConflictNoteMissing(NotFound):
+    """A note named in a conflict decision that does not exist or that the agent may not
+    read (the same answer, so nothing leaks). Bad input to a decision: exit 2, and
+    nothing was written."""
+
+    exit_code = 2
+
+
+class NotAConflictPair(InvalidInput):
+    """Two notes a decision named that are not flagged as contradicting each other, or a
+    flag that has nothing to clear: nothing was written."""
+
+    def __init__(self, message: str, a: str, b: str = "") -> None:
+        super().__init__(message)
+        self.a = a
+        self.b = b
+
+
 class StaleNote(InvalidInput):
     """An update that expected a note's hash, and found the note changed since: nothing
     was written. Both hashes are named, so the caller can tell which version it had."""

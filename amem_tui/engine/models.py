@@ -499,7 +499,9 @@ class SearchResult(BaseModel):
 #: asked for): by hand, an outside scheduler (``consolidate --all-agents --due``
 #: from cron or a systemd timer), the nightly pass in a long-running process (the TUI,
 #: the engine's scheduler), an undo, or openclaw-amem itself.
-RunTrigger = Literal["manual", "scheduled", "nightly", "undo", "openclaw"]
+#: ``resolve``: a person's decision on notes openclaw-amem flagged as contradicting each
+#: other (a run of the contradiction desk, :mod:`amem_tui.engine.conflicts`).
+RunTrigger = Literal["manual", "scheduled", "nightly", "undo", "openclaw", "resolve"]
 
 
 class NoteChange(BaseModel):
@@ -512,7 +514,8 @@ class NoteChange(BaseModel):
     """
 
     note: str
-    role: Literal["keeper", "dropped", "links"]
+    #: ``flags``: a note whose conflict flags a decision of the contradiction desk clears.
+    role: Literal["keeper", "dropped", "links", "flags"]
     before: dict[str, Any] = Field(default_factory=dict)
     absent: list[str] = Field(default_factory=list)
     set: dict[str, Any] = Field(default_factory=dict)
@@ -555,6 +558,26 @@ class MergeRecord(BaseModel):
     changes: list[NoteChange] = Field(default_factory=list)
 
 
+#: What a conflict decision keeps: note ``A`` (``B`` retired), note ``B`` (``A`` retired),
+#: ``both`` (not a contradiction: both flags cleared), or ``flag``: a flag whose partner
+#: is gone, cleared.
+SettleKeep = Literal["A", "B", "both", "flag"]
+
+
+class ConflictSettlement(BaseModel):
+    """A person's decision on two notes flagged as contradicting each other, or on a flag
+    whose partner is gone (``keep`` ``flag``: ``gone`` names the partners dropped)."""
+
+    keep: SettleKeep
+    a: str
+    b: str = ""
+    gone: list[str] = Field(default_factory=list)
+    #: Why the person decided so (their words).
+    reason: str = ""
+    #: Why the notes were flagged (openclaw-amem's ``conflict_reason``).
+    conflict_reason: str = ""
+
+
 class ConsolidationRun(BaseModel):
     """A consolidation pass of one agent, as recorded in the store.
 
@@ -579,6 +602,9 @@ class ConsolidationRun(BaseModel):
     candidates: int = 0
     link_changes: list[NoteChange] = Field(default_factory=list)
     messages: list[str] = Field(default_factory=list)
+    #: The conflict decision this run records (None: a consolidation); its undo run
+    #: carries it too.
+    settles: ConflictSettlement | None = None
 
     def to_json(self, full: bool = False) -> dict[str, Any]:
         """The run as JSON; without ``full`` the replay machinery (``changes``) is left out."""

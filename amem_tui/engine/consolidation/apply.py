@@ -126,7 +126,12 @@ class Applier:
 
     def _keep_version(self, run: ConsolidationRun, change: Change) -> None:
         """Keep a note's change as a version made by the run's agent, ahead of writing it."""
-        action: VersionAction = "undo" if run.trigger == "undo" else "merge"
+        undo = run.trigger == "undo"
+        action: VersionAction
+        if run.settles is not None:
+            action = "unresolve" if undo else "resolve"
+        else:
+            action = "undo" if undo else "merge"
         kept = Change(change.note_id, action, run.agent, change.before, change.after, run_id=run.id)
         self.versions.record(run.collection, [kept], self.time.now())
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from amem_tui.engine.models import NoteChange, parse_time
 
-ChangeRole = Literal["keeper", "dropped", "links"]
+ChangeRole = Literal["keeper", "dropped", "links", "flags"]
 
 
 def encode_vector(vector: np.ndarray | Sequence[float]) -> str:

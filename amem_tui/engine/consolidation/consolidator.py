@@ -20,6 +20,7 @@ from amem_tui.engine.consolidation.apply import Applier, Progress
 from amem_tui.engine.consolidation.basis import ConsolidationPlan, changes_since, current_basis
 from amem_tui.engine.consolidation.history import history, openclaw_runs
 from amem_tui.engine.consolidation.plan import Judge, Planner, RuleJudge
+from amem_tui.engine.consolidation.reverse import plan_reversal
 from amem_tui.engine.consolidation.runlog import RunLog, RunNotFound
 from amem_tui.engine.consolidation.undo import UndoPlanner
 from amem_tui.engine.errors import InvalidInput, PlanOutdated
@@ -177,6 +178,14 @@ class Consolidator:
         # writing meanwhile meets each change's compare-and-set, as always).
         return self._apply(service, scope, plan, progress, confirm=False)
 
+    def carry_out(self, scope: AgentScope, run: ConsolidationRun) -> ConsolidationRun:
+        """Record a run planned elsewhere (a conflict decision), then carry it out as
+        compare-and-set changes, once the agent's interrupted runs are finished."""
+        self.applier.resume(scope)
+        run.dry_run = False
+        run.finished_at = None
+        return self.applier.record_and_run(run, None)
+
     def undo(
         self, service: CollectionService, scope: AgentScope, run_id: str, merge_keeper: str | None
     ) -> ConsolidationRun:
@@ -229,8 +238,12 @@ class Consolidator:
             threshold=run.threshold,
             undoes=run.id,
             judge=run.judge,
+            settles=run.settles,
         )
-        undo.merges, undo.link_changes = UndoPlanner(service).plan(scope, run, chosen, live)
+        if run.settles is not None:  # a conflict decision: its changes, backwards
+            undo.merges = plan_reversal(service, scope, run, chosen)
+        else:
+            undo.merges, undo.link_changes = UndoPlanner(service).plan(scope, run, chosen, live)
         return self.applier.record_and_run(undo, None)
 
     def history(

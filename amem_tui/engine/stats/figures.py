@@ -216,7 +216,8 @@ def layout(
 def consolidation(figures: dict[str, list[AgentStats]], runs: Sequence[ConsolidationRun]) -> None:
     """Add each agent's consolidation runs, merges and notes merged away."""
     for run in runs:
-        if run.dry_run or run.status in ABANDONED:
+        # A conflict decision (or its undo) merges nothing: it is no consolidation run.
+        if run.dry_run or run.status in ABANDONED or run.settles is not None:
             continue
         for agent in figures.get(run.agent, []):
             if run.trigger == "undo" or run.undoes:

@@ -23,6 +23,8 @@ VersionAction = Literal[
     "undo",
     "import",
     "revert",
+    "resolve",
+    "unresolve",
     "outside",
 ]
 
@@ -39,6 +41,8 @@ ACTION_LABELS: dict[str, str] = {
     "undo": "merge undone",
     "import": "imported",
     "revert": "reverted",
+    "resolve": "conflict settled",
+    "unresolve": "conflict decision undone",
     "outside": "changed outside amem-tui",
 }
 
