@@ -227,7 +227,9 @@ class NightlyPass:
         return runs_collection(self.engine.shared_collection)
 
     def _ensure_log(self) -> None:
-        self.engine.store.ensure_collection(self.log, 1, RUNS_MODEL, ("kind", "agent", "run_id"))
+        self.engine.store.ensure_collection(
+            self.log, 1, RUNS_MODEL, ("kind", "agent", "run_id"), notes=False
+        )
 
     def records(self) -> list[PassRecord]:
         """Every recorded pass, newest first."""

@@ -75,7 +75,7 @@ class RunLog:
 
     def _log(self, collection: str) -> str:
         name = runs_collection(collection)
-        self.store.ensure_collection(name, 1, RUNS_MODEL, ("kind", "agent", "run_id"))
+        self.store.ensure_collection(name, 1, RUNS_MODEL, ("kind", "agent", "run_id"), notes=False)
         return name
 
     def write_header(self, run: ConsolidationRun) -> None:

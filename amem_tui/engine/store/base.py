@@ -130,9 +130,13 @@ class NoteStore(Protocol):
         embedding_model: str,
         indexes: Sequence[str] = (),
         sparse: Sequence[str] = (),
+        *,
+        notes: bool = True,
     ) -> CollectionInfo:
         """Create the collection if missing (cosine distance, keyword indexes, metadata,
-        and the named ``sparse`` vector slots with IDF weighting, as mem0 makes them)."""
+        and the named ``sparse`` vector slots with IDF weighting, as mem0 makes them).
+        ``notes``: it holds notes, so it also gets the indexes of the note fields; a
+        bookkeeping collection gets only its ``indexes``."""
         ...
 
     def upsert(self, collection: str, points: Sequence[StoredPoint]) -> None:

@@ -261,6 +261,8 @@ class EdgeStore(ShardOptimizing):
         embedding_model: str,
         indexes: Sequence[str] = KEYWORD_INDEXES,
         sparse: Sequence[str] = (),
+        *,
+        notes: bool = True,
     ) -> CollectionInfo:
         """Create the collection (cosine, payload indexes, sparse slots with IDF
         weighting, metadata file) if missing."""
@@ -268,7 +270,7 @@ class EdgeStore(ShardOptimizing):
             if self._open(name) is None:
                 self.write_generation += 1
                 self.changes.record(self.write_generation, name, None)
-                self._create(name, vector_size, embedding_model, indexes, sparse)
+                self._create(name, vector_size, embedding_model, indexes, sparse, notes)
                 self._journal(name).record(None)
                 self.write_generation += 1
         info = self.collection_info(name)
@@ -282,13 +284,14 @@ class EdgeStore(ShardOptimizing):
         embedding_model: str,
         indexes: Sequence[str],
         sparse: Sequence[str],
+        notes: bool,
     ) -> None:
         folder = self._folder(name)
         with self._calls(f"creating collection {name}"):
             # A folder without metadata is a creation that failed half-way.
             shutil.rmtree(folder, ignore_errors=True)
             folder.mkdir(parents=True)
-            shard = create_shard(str(folder / "shard"), vector_size, indexes, sparse)
+            shard = create_shard(str(folder / "shard"), vector_size, indexes, sparse, notes)
             opened = OpenShard(
                 folder,
                 shard,

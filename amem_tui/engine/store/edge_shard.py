@@ -88,11 +88,15 @@ _OPTIMIZE_SCRIPT = (
 
 
 def create_shard(
-    path: str, vector_size: int, indexes: Sequence[str], sparse: Sequence[str]
+    path: str,
+    vector_size: int,
+    indexes: Sequence[str],
+    sparse: Sequence[str],
+    notes: bool = True,
 ) -> qe.EdgeShard:
     """A new, empty shard at ``path``: cosine vectors of ``vector_size``, the graph's
-    settings, the named sparse slots, and the payload indexes of every collection plus
-    ``indexes`` (keyword); flushed."""
+    settings, the named sparse slots, and the keyword ``indexes``, plus (``notes``) the
+    payload indexes of a collection of notes; flushed."""
     config = qe.EdgeConfig(
         vectors=qe.EdgeVectorParams(size=vector_size, distance=qe.Distance.Cosine),
         hnsw_config=qe.HnswIndexConfig(
@@ -104,14 +108,20 @@ def create_shard(
         or None,
     )
     shard = qe.EdgeShard.create(path, config)
-    kinds = (
-        (dict.fromkeys((*KEYWORD_INDEXES, *indexes)), qe.PayloadSchemaType.Keyword),
-        (BOOL_INDEXES, qe.PayloadSchemaType.Bool),
-        (DATETIME_INDEXES, qe.PayloadSchemaType.Datetime),
-        # Ranges and order only, read from disk as asked: only the overview and stats
-        # read it, so it never sits in a search's memory.
-        (INTEGER_INDEXES, qe.IntegerIndexParams(lookup=False, range=True, on_disk=True)),
-    )
+    keywords = (*KEYWORD_INDEXES, *indexes) if notes else tuple(indexes)
+    kinds: list[tuple[Sequence[str], Any]] = [
+        (tuple(dict.fromkeys(keywords)), qe.PayloadSchemaType.Keyword)
+    ]
+    # Each index costs a shard update: a bookkeeping collection, created on a user's
+    # first write of its kind (a version, a run), gets only the ones it filters by.
+    if notes:
+        kinds += [
+            (BOOL_INDEXES, qe.PayloadSchemaType.Bool),
+            (DATETIME_INDEXES, qe.PayloadSchemaType.Datetime),
+            # Ranges and order only, read from disk as asked: only the overview and stats
+            # read it, so it never sits in a search's memory.
+            (INTEGER_INDEXES, qe.IntegerIndexParams(lookup=False, range=True, on_disk=True)),
+        ]
     for fields, kind in kinds:
         for field in fields:
             shard.update(qe.UpdateOperation.create_field_index(field, kind))

@@ -255,6 +255,8 @@ class QdrantStore:
         embedding_model: str,
         indexes: Sequence[str] = KEYWORD_INDEXES,
         sparse: Sequence[str] = (),
+        *,
+        notes: bool = True,
     ) -> CollectionInfo:
         """Create the collection with cosine distance, indexes, model metadata and the
         named sparse vector slots (IDF weighting, as mem0 creates its ``bm25``)."""
@@ -281,6 +283,7 @@ class QdrantStore:
             if not self.embedded:  # local mode has no payload indexes (it filters in Python)
                 for field in indexes:
                     self.client.create_payload_index(name, field, qm.PayloadSchemaType.KEYWORD)
+            if not self.embedded and notes:
                 for field in BOOL_INDEXES:
                     self.client.create_payload_index(name, field, qm.PayloadSchemaType.BOOL)
                 for field in DATETIME_INDEXES:

@@ -136,6 +136,8 @@ class ReadOnlyGuard:
         embedding_model: str,
         indexes: Sequence[str] = (),
         sparse: Sequence[str] = (),
+        *,
+        notes: bool = True,
     ) -> CollectionInfo:
         """Refused unless the collection already exists (then nothing is written)."""
         info = self.inner.collection_info(name)

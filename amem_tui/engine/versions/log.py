@@ -173,7 +173,7 @@ class VersionLog:
         name = versions_collection(collection)
         ensured = _ENSURED.setdefault(self.store, set())
         if name not in ensured:
-            self.store.ensure_collection(name, 1, VERSIONS_MODEL, ("note_id",))
+            self.store.ensure_collection(name, 1, VERSIONS_MODEL, ("note_id",), notes=False)
             ensured.add(name)
         return name
 

@@ -280,3 +280,18 @@ def test_a_second_machine_sees_the_versions(store: Any) -> None:
     engine.agent("main").update(note.id, content="Quarterly access reviews are due in April")
     other = make_engine(second_client(store))
     assert [v.action for v in other.agent("main").versions(note.id).versions] == ["add", "update"]
+
+
+def test_the_first_write_makes_a_version_log_with_only_its_own_index(
+    engine: MemoryEngine,
+) -> None:
+    # Each payload index is a shard update: the log of versions, made at the first
+    # write, gets none of a note collection's indexes (a publish waited seconds for them).
+    note = engine.agent("main").add("Backups run every night at two")
+    engine.agent("main").publish(note.id)
+    log = NOTES + "__amem_versions"
+    assert engine.store.collection_info(log) is not None
+    assert set(engine.store.indexed_fields(log)) <= {"note_id"}
+    assert "is_active" in engine.store.indexed_fields(NOTES) or not engine.store.indexed_fields(
+        NOTES
+    )
