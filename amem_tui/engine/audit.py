@@ -188,7 +188,7 @@ def build_audit(
         info = service.info()
         if info is None:
             continue
-        usable, reason = service.model_status()
+        usable, reason = service.model.status()
         fmt = service.format
         report.collections.append(
             CollectionAudit(

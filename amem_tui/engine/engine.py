@@ -205,8 +205,8 @@ class MemoryEngine:
                 configured=False,
             )
         service = self.collection(scope.collection)
-        usable, reason = service.model_status()
-        built_by = service.model_info()
+        usable, reason = service.model.status()
+        built_by = service.model.info()
         config_file = self.settings.config_file
         users = directory.mem0_users() if service.format == "mem0" else []
         return StoreStatus(

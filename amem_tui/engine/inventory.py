@@ -97,8 +97,8 @@ def _view(service: CollectionService, read_only: bool) -> CollectionView:
     if info is None:  # pragma: no cover - listed a moment ago
         return CollectionView(name=service.name, exists=False)
     bookkeeping = service.bookkeeping()
-    model = service.model_info() if bookkeeping is None else None
-    usable, reason = service.model_status() if bookkeeping is None else (False, "")
+    model = service.model.info() if bookkeeping is None else None
+    usable, reason = service.model.status() if bookkeeping is None else (False, "")
     fmt = service.format
     read_only_reason = None
     if read_only:

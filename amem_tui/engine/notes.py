@@ -123,7 +123,7 @@ class NoteWriter:
             access.readers = rules.chosen_readers(scope.agent, readers)
         digest = content_hash(content)
         with self.lock:
-            service.ensure()
+            service.model.ensure()
             existing = self._same_content(service, access.agent_id, digest)
             if existing is not None and readers and existing.readers != access.readers:
                 raise InvalidInput(
@@ -166,7 +166,7 @@ class NoteWriter:
                     **(extra or {}),
                 }
             )
-            vector = service.embed_documents([content])[0]
+            vector = service.model.embed_documents([content])[0]
             payload = note.to_payload()
             self._keep(service, Change(note.id, "add", scope.agent, None, payload))
             service.store.upsert(service.name, [StoredPoint(note.id, payload, vector)])
@@ -220,7 +220,7 @@ class NoteWriter:
     @staticmethod
     def _store(service: CollectionService, note: MemoryNote, reembed: bool) -> None:
         if reembed:
-            vector = service.embed_documents([note.content])[0]
+            vector = service.model.embed_documents([note.content])[0]
             service.store.upsert(service.name, [StoredPoint(note.id, note.to_payload(), vector)])
         else:
             service.store.set_payload(service.name, note.id, note.to_payload())
@@ -391,9 +391,9 @@ class NoteWriter:
         missing = [i for i, vec in enumerate(given) if vec is None]
         extras = list(sparse) if sparse is not None else [{} for _ in notes]
         with self.lock:
-            service.ensure(sparse_slots)
+            service.model.ensure(sparse_slots)
             if missing:
-                embedded = service.embed_documents([notes[i].content for i in missing])
+                embedded = service.model.embed_documents([notes[i].content for i in missing])
                 for row, i in enumerate(missing):
                     given[i] = embedded[row]
             points = [

@@ -49,7 +49,7 @@ def export_lines(service: CollectionService, vectors: bool = False) -> Iterator[
         raise InvalidInput(f"collection '{service.name}' does not exist")
     model = info.embedding_model
     if model is None and vectors:
-        detected = service.model_info()
+        detected = service.model.info()
         model = detected.name if detected else None
     for point in service.store.scan(info.name, None, with_vectors=vectors, page=EXPORT_PAGE):
         record: dict[str, Any] = {"id": point.id, "payload": point.payload}
@@ -337,12 +337,12 @@ def import_lines(
     result = ImportResult(file=source, collection=collection, dry_run=dry_run)
     if iter(lines) is lines:  # a one-shot iterator cannot be read twice: keep it
         lines = list(lines)
-    ours = service.embedders.ours
+    ours = service.model.ours
     info = service.info()
     target_model, target_dim = ours.model_name, ours.dim
     if info is not None:
-        usable, reason = service.model_status()
-        if not usable or service.embedder() is not ours:
+        usable, reason = service.model.status()
+        if not usable or service.model.embedder() is not ours:
             # Re-embedding would mix our vectors into another model's collection.
             raise AmemError(f"cannot import into '{collection}': {reason}")
     slots = set(info.sparse_vectors) if info is not None else None

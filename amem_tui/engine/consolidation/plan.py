@@ -284,7 +284,7 @@ class Planner:
         after.touch("retrieval_count", "last_accessed")
         vector = None
         if content != before.content:
-            vector = encode_vector(self.service.embed_documents([content])[0])
+            vector = encode_vector(self.service.model.embed_documents([content])[0])
         new_payload = after.to_payload()
         changes = [
             make_change(

@@ -150,7 +150,7 @@ class UndoPlanner:
         vector = None
         if "content" in keeper_change.set:
             old = str(keeper_change.before.get("content", ""))
-            vector = encode_vector(self.service.embed_documents([old])[0])
+            vector = encode_vector(self.service.model.embed_documents([old])[0])
         changes = [
             make_change(
                 "keeper",

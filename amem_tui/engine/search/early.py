@@ -23,12 +23,12 @@ from dataclasses import dataclass
 import amem_tui.engine.index.files as index_files
 import amem_tui.engine.scope as rules
 from amem_tui.engine.agents import notes_scope
-from amem_tui.engine.collections import CREATED_BY
 from amem_tui.engine.index.table import NoteIndex, Selection
 from amem_tui.engine.keywords import tokenize
 from amem_tui.engine.models import NoteAccess, VisibleBecause
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.settings import EngineSettings
+from amem_tui.engine.store.base import CREATED_BY
 from amem_tui.engine.store.edge_layout import closed_collection, is_edge_store
 
 #: What an early answer leaves out, in the words a status line shows.

@@ -61,7 +61,7 @@ def hidden_matches(
     found: list[HiddenMatch] = []
     vectors: dict[int, np.ndarray] = {}
     if vector is not None:  # the query is embedded once per model, the hits' one included
-        own_model = space.own.embedder()
+        own_model = space.own.model.embedder()
         if own_model is not None:
             vectors[id(own_model)] = vector
     tokens = tokenize(query)
@@ -90,7 +90,7 @@ def hidden_matches(
         else:
             try:
                 # Each collection is searched with the model that built it.
-                embedder = service.embedder()
+                embedder = service.model.embedder()
                 if embedder is None:
                     raise ModelUnavailable("it was built by another model")
                 model = id(embedder)

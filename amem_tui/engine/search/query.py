@@ -126,7 +126,7 @@ def still_loading(space: SearchSpace, mode: SearchMode) -> list[str]:
     loading), ``keyword index`` (every note is still being read into it)."""
     out = []
     if mode != "keyword":
-        embedder = space.own.embedder()
+        embedder = space.own.model.embedder()
         if embedder is not None and not embedder.loaded:
             out.append("model")
     # The plugin's ranking needs no keyword index, unless it falls back to words.
@@ -193,7 +193,7 @@ def _plugin_answer(
     config = mem0_plugin.rules_of(space.mem0_plugin)
     if space.scope.view != "recall":
         return mem0_plugin.memory_search(space, vector, limit, exact, config)
-    embedder = space.own.embedder()
+    embedder = space.own.model.embedder()
 
     def embed(text: str) -> np.ndarray:
         if text == query or embedder is None:

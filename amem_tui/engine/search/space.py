@@ -43,10 +43,10 @@ def query_vector(
     if mode == "keyword":
         return None
     try:
-        embedder = service.embedder()
+        embedder = service.model.embedder()
         if embedder is None:  # built by a model we cannot run here: say so
             notices.append(
-                f"No usable embedding model ({service.model_status()[1]}): "
+                f"No usable embedding model ({service.model.status()[1]}): "
                 "keyword-only (BM25) search."
             )
             return None

@@ -70,6 +70,8 @@ class CollectionInfo:
 
 #: Points per page when a whole collection (or filter) is read.
 SCAN_PAGE = 4096
+#: Written by every backend into the metadata of each collection amem-tui creates.
+CREATED_BY = "amem-tui"
 #: Index kinds (as :meth:`NoteStore.indexed_fields` names them) that a store can
 #: order points by.
 ORDERED_INDEXES = ("integer", "float")

@@ -31,6 +31,7 @@ import qdrant_edge as qe
 import amem_tui.engine.store.edge_counting as counting
 from amem_tui.engine.errors import StoreLocked, StoreUnavailable
 from amem_tui.engine.store.base import (
+    CREATED_BY,
     KEYWORD_INDEXES,
     ORDERED_INDEXES,
     SIDECAR_DIR,
@@ -299,7 +300,7 @@ class EdgeStore(ShardOptimizing):
                     "name": name,
                     "vector_size": vector_size,
                     "distance": "Cosine",
-                    "metadata": {"embedding_model": embedding_model, "created_by": "amem-tui"},
+                    "metadata": {"embedding_model": embedding_model, "created_by": CREATED_BY},
                     "optimized_points": 0,
                     "sparse_vectors": list(sparse),
                 },

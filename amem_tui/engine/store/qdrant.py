@@ -20,6 +20,7 @@ from amem_tui.engine.errors import StoreLocked, StoreUnavailable
 from amem_tui.engine.redact import redact_text, redact_url, split_credentials
 from amem_tui.engine.store.base import (
     BOOL_INDEXES,
+    CREATED_BY,
     DATETIME_INDEXES,
     INTEGER_INDEXES,
     KEYWORD_INDEXES,
@@ -272,7 +273,7 @@ class QdrantStore:
                         slot: qm.SparseVectorParams(modifier=qm.Modifier.IDF) for slot in sparse
                     }
                     or None,
-                    metadata={"embedding_model": embedding_model, "created_by": "amem-tui"},
+                    metadata={"embedding_model": embedding_model, "created_by": CREATED_BY},
                 )
             except UnexpectedResponse as exc:
                 # 409: another process created it since we looked. Its collection is

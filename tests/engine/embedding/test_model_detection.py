@@ -60,23 +60,23 @@ def test_model_status_foreign_models_fall_back(
     # An empty fastembed cache: the legacy model cannot come from anywhere offline.
     monkeypatch.setenv("FASTEMBED_CACHE_PATH", str(tmp_path / "empty-cache"))
     engine = make_engine(real_store, settings=real_settings())
-    usable, reason = engine.collection(AMEM_ALIAS).model_status()
+    usable, reason = engine.collection(AMEM_ALIAS).model.status()
     assert usable is False
     assert "Xenova/bge-m3" in reason and "keyword" in reason
-    assert engine.collection(AMEM_ALIAS).embedder() is None
-    usable, reason = engine.collection(SANDBOX).model_status()
+    assert engine.collection(AMEM_ALIAS).model.embedder() is None
+    usable, reason = engine.collection(SANDBOX).model.status()
     assert usable is False and "paraphrase-multilingual" in reason
-    assert engine.collection("not_there").model_status()[0] is True
+    assert engine.collection("not_there").model.status()[0] is True
 
 
 def test_model_status_of_our_own_collection(store: QdrantStore) -> None:
     engine = make_engine(store, settings=real_settings(collection="ours"))
     engine.agent("main").add("A note in a collection this engine built")
-    assert engine.collection("ours").model_status() == (
+    assert engine.collection("ours").model.status() == (
         True,
         "collection 'ours' was built with amem-test/hash-embedder",
     )
-    assert engine.collection("ours").embedder() is engine.embedder
+    assert engine.collection("ours").model.embedder() is engine.embedder
 
 
 @pytest.mark.qdrant_client_only
@@ -88,18 +88,18 @@ def test_no_model_is_guessed_from_the_vector_size_alone(store: QdrantStore) -> N
             name, vectors_config=qm.VectorParams(size=size, distance=qm.Distance.COSINE)
         )
     engine = make_engine(store, settings=real_settings())
-    big = engine.collection("big").model_info()
+    big = engine.collection("big").model.info()
     # The size only gives a hint in messages; nothing is taken as the model.
     assert big is not None and (big.name, big.source) == (None, "none")
     assert big.hint is not None and "bge-m3" in big.hint
-    legacy = engine.collection("legacy").model_info()
+    legacy = engine.collection("legacy").model.info()
     assert legacy is not None and legacy.name is None and "MiniLM" in (legacy.hint or "")
-    usable, reason = engine.collection("big").model_status()
+    usable, reason = engine.collection("big").model.status()
     assert usable is False and "AMEM_COLLECTION_MODELS='big=" in reason
     # Our vector size but no metadata: another tool built it, so it is not ours.
-    same_size = engine.collection("our_size").model_info()
+    same_size = engine.collection("our_size").model.info()
     assert same_size is not None and same_size.name is None
-    usable, reason = engine.collection("our_size").model_status()
+    usable, reason = engine.collection("our_size").model.status()
     assert usable is False and "names no embedding model" in reason
     with pytest.raises(ModelMismatch, match="names no embedding_model"):
         engine.put_notes(
@@ -118,11 +118,11 @@ def test_a_configured_model_names_a_collection_without_metadata(store: QdrantSto
     per_collection = make_engine(
         store, settings=real_settings(collection_models={"legacy": TEST_MODEL})
     )
-    model = per_collection.collection("legacy").model_info()
+    model = per_collection.collection("legacy").model.info()
     assert model is not None and (model.name, model.source) == (TEST_MODEL, "setting")
-    assert per_collection.collection("legacy").model_status()[0] is True
+    assert per_collection.collection("legacy").model.status()[0] is True
     by_flag = make_engine(store, settings=real_settings(model=TEST_MODEL))
-    model = by_flag.collection("legacy").model_info()
+    model = by_flag.collection("legacy").model.info()
     assert model is not None and model.source == "--model"
 
 

@@ -1,29 +1,26 @@
-"""One collection of one store, as every part of the engine reads and writes it.
+"""A collection's service: its facts, payload format, read rules and note index.
 
-A :class:`CollectionService` knows what the raw store does not: the payload format
-of its points (openclaw-amem notes or mem0 memories), the model that built its
-vectors and whether we can embed like it, the read filter of an agent in that
-format, and the cached notes search works on. Search, consolidation, audit and
-transfer take this service (never the engine facade), so none of them needs to
-know how the engine is wired.
+What the raw store does not know of a collection lives here: the format of its points,
+the read filter of an agent in that format, and the note index search works on (the
+model is :mod:`.model`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 import amem_tui.engine.scope as rules
-from amem_tui.engine.embed import Embedder, canonical_model_name
-from amem_tui.engine.errors import ModelMismatch, ReadOnlyStore
+from amem_tui.engine.collections.model import CollectionModel
+from amem_tui.engine.errors import ReadOnlyStore
 from amem_tui.engine.formats import PayloadFormat, detect_format, mem0, note_view
 from amem_tui.engine.index import IndexCache, NoteIndex, Selection, SelectionKey
-from amem_tui.engine.modelinfo import Embedders, ModelChoices, ModelInfo, detect_model
+from amem_tui.engine.modelinfo import Embedders, ModelChoices
 from amem_tui.engine.models import (
     GetOnlyBecause,
     HiddenKind,
@@ -32,17 +29,16 @@ from amem_tui.engine.models import (
     VisibleBecause,
 )
 from amem_tui.engine.scope import AgentScope
-from amem_tui.engine.store.base import SAVED_INDEX_DIR, CollectionInfo, NoteStore
+from amem_tui.engine.store.base import CREATED_BY, SAVED_INDEX_DIR, CollectionInfo, NoteStore
 from amem_tui.engine.store.filters import Filter
 
 #: Points looked at to tell a collection's payload format.
 FORMAT_SAMPLE = 32
-#: Written by amem-tui into the metadata of every collection it creates.
-CREATED_BY = "amem-tui"
 
 
 class CollectionService:
-    """A collection (by the name asked for, alias or not) with its format, model and cache."""
+    """A collection (by the name asked for, alias or not) with its format, read rules and
+    note index; its model is :attr:`model`."""
 
     def __init__(
         self,
@@ -54,15 +50,13 @@ class CollectionService:
     ) -> None:
         self.store = store
         self.name = name
-        self.embedders = embedders
-        self.choices = choices
+        #: The model that built the collection, and our vectors for what is written in.
+        self.model = CollectionModel(self, embedders, choices)
         #: Where note indexes of stores amem-tui does not write are saved.
         self.cache_folder = cache_folder
         self._lock = threading.Lock()
         self._real: str | None = None
         self._format: PayloadFormat | None = None
-        self._status: tuple[bool, str] | None = None
-        self._model_checked = False
         self._namespaces: tuple[int, tuple[str, ...]] | None = None
         self._bookkeeping: str | None = None
         self._cache: IndexCache | None = None
@@ -321,129 +315,6 @@ class CollectionService:
         """Save what this process changed of the note index (for the next process)."""
         if self._cache is not None:
             self._cache.save()
-
-    # ---------------------------------------------------------------- model
-    def model_info(self) -> ModelInfo | None:
-        """The model that built the collection (metadata, else the settings), or None."""
-        info = self.store.collection_info(self.name)
-        if info is None:
-            return None
-        configured = self.choices.for_collection((self.name, info.name), self.format == "mem0")
-        return detect_model(info, configured)
-
-    def model_status(self) -> tuple[bool, str]:
-        """Whether the collection can be searched by vector here, and why (or why not).
-
-        Usable: the collection is missing (ours to create), or was built by our model,
-        or by a model fastembed already has on this machine. Otherwise search falls
-        back to keywords; listing and reading always work.
-        """
-        if self._status is not None:
-            return self._status
-        ours = self.embedders.ours
-        model = self.model_info()
-        if model is None:
-            return (
-                True,
-                f"collection '{self.name}' does not exist yet; {ours.model_name} will build it",
-            )
-        real = self.real_name
-        if model.name is None:
-            status = (False, self._unnamed(real, model))
-        else:
-            named = model.name
-            if model.source != "metadata":
-                named = f"{named} (no embedding_model metadata; named by {model.source})"
-            size = f"{model.vector_size}-dimensional" if model.vector_size else "unknown-size"
-            if self._fits_ours(model):
-                status = (True, f"collection '{real}' was built with {ours.model_name}")
-            elif self.embedders.for_model(model) is not None:
-                status = (
-                    True,
-                    f"collection '{real}' was built with {named}; searching with it "
-                    "from the local fastembed cache",
-                )
-            else:
-                status = (
-                    False,
-                    f"collection '{real}' was built with {named} ({size} vectors), which is "
-                    f"not available offline; this engine embeds with {ours.model_name}: "
-                    "keyword search only",
-                )
-        self._status = status
-        return status
-
-    def _fits_ours(self, model: ModelInfo) -> bool:
-        ours = self.embedders.ours
-        return canonical_model_name(model.name) == ours.model_name and model.vector_size in (
-            None,
-            ours.dim,
-        )
-
-    def _unnamed(self, real: str, model: ModelInfo) -> str:
-        size = f"{model.vector_size}-dimensional" if model.vector_size else "its"
-        hint = f" (the size suggests {model.hint})" if model.hint else ""
-        return (
-            f"collection '{real}' names no embedding model and none is configured for its "
-            f"{size} vectors{hint}: keyword search only. To search it by meaning, name its "
-            f"model: AMEM_COLLECTION_MODELS='{real}=<model>', or --model <model>"
-            + (
-                ", or the embedder of the openclaw-mem0 plugin entry"
-                if self.format == "mem0"
-                else ""
-            )
-        )
-
-    def embedder(self) -> Embedder | None:
-        """The embedder whose vectors fit this collection: ours, a local one, or None."""
-        usable, _ = self.model_status()
-        if not usable:
-            return None
-        model = self.model_info()
-        if model is None or self._fits_ours(model):
-            return self.embedders.ours
-        return self.embedders.for_model(model)
-
-    def check_model(self) -> None:
-        """Refuse to put our vectors into a collection built by another model."""
-        if self._model_checked:
-            return
-        info = self.store.collection_info(self.name)
-        if info is None:
-            return
-        ours = self.embedders.ours
-        theirs = canonical_model_name(info.embedding_model)
-        if theirs is not None and theirs != ours.model_name:
-            raise ModelMismatch(
-                f"collection '{info.name}' was built with {info.embedding_model}; "
-                f"this engine embeds with {ours.model_name}: its vectors cannot be mixed"
-            )
-        if info.vector_size is not None and info.vector_size != ours.dim:
-            raise ModelMismatch(
-                f"collection '{info.name}' holds {info.vector_size}-dimensional vectors; "
-                f"{ours.model_name} makes {ours.dim}-dimensional ones"
-            )
-        if theirs is None and info.vector_size is not None:
-            # No metadata: we always write it, so another tool built this collection.
-            raise ModelMismatch(
-                f"collection '{info.name}' names no embedding_model: another tool built it, "
-                f"and {ours.model_name} vectors are never mixed into it"
-            )
-        self._model_checked = True
-
-    def ensure(self, sparse: Sequence[str] = ()) -> None:
-        """Make sure the collection exists and takes our vectors, creating it if missing
-        (with the named ``sparse`` vector slots)."""
-        self.check_model()
-        if not self._model_checked:
-            ours = self.embedders.ours
-            self.store.ensure_collection(self.name, ours.dim, ours.model_name, sparse=sparse)
-            self._model_checked = True
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        """Our vectors for texts written into this collection (after :meth:`check_model`)."""
-        self.check_model()
-        return [row.tolist() for row in self.embedders.ours.embed_documents(texts)]
 
 
 class Collections:
