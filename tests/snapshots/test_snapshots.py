@@ -18,8 +18,10 @@ from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.note_pane import NotePane
 from tests.support.tui import demo_app, demo_engine, settle, snapshot
 
-SMALL = (80, 24)
-WIDE = (200, 50)
+#: The sizes the main states are pictured at: small, the default and wide.
+SIZES = pytest.mark.parametrize(
+    "size", [(80, 24), (120, 40), (200, 50)], ids=["80x24", "120x40", "200x50"]
+)
 #: A search typed and sent to the hits.
 SEARCH = ["slash", *"production deploy frozen", "enter"]
 
@@ -36,14 +38,6 @@ def _selected(which: str, note_id: str) -> Any:
         await settle(pilot)
 
     return select
-
-
-def test_main_view(snap_compare: Any) -> None:
-    assert snapshot(snap_compare)
-
-
-def test_live_search(snap_compare: Any) -> None:
-    assert snapshot(snap_compare, demo_app(agent="dev"), keys=SEARCH)
 
 
 def test_mode_b_agent(snap_compare: Any) -> None:
@@ -76,10 +70,6 @@ def test_hostile_content(snap_compare: Any) -> None:
     assert snapshot(snap_compare, demo_app(engine), then=select)
 
 
-def test_consolidation_preview(snap_compare: Any) -> None:
-    assert snapshot(snap_compare, demo_app(agent="dev"), keys=["c"])
-
-
 def test_history_after_consolidation(snap_compare: Any) -> None:
     engine = demo_engine()
     engine.agent("dev").consolidate(dry_run=False)
@@ -91,53 +81,28 @@ def test_history_after_consolidation(snap_compare: Any) -> None:
     assert snapshot(snap_compare, demo_app(engine, agent="dev"), then=focus_history)
 
 
-# ------------------------------------------------ the same states, small and wide
-def test_main_view_small(snap_compare: Any) -> None:
-    assert snapshot(snap_compare, size=SMALL)
+# ------------------------------------------------ the main states at every size
+@SIZES
+def test_main_view(snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snapshot(snap_compare, size=size)
 
 
-def test_main_view_wide(snap_compare: Any) -> None:
-    assert snapshot(snap_compare, size=WIDE)
+@SIZES
+def test_live_search(snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snapshot(snap_compare, demo_app(agent="dev"), size=size, keys=SEARCH)
 
 
-def test_live_search_small(snap_compare: Any) -> None:
-    assert snapshot(snap_compare, demo_app(agent="dev"), size=SMALL, keys=SEARCH)
+@SIZES
+def test_consolidation_preview(snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snapshot(snap_compare, demo_app(agent="dev"), size=size, keys=["c"])
 
 
-def test_live_search_wide(snap_compare: Any) -> None:
-    assert snapshot(snap_compare, demo_app(agent="dev"), size=WIDE, keys=SEARCH)
+@SIZES
+def test_add_note_dialog(snap_compare: Any, size: tuple[int, int]) -> None:
+    assert snapshot(snap_compare, size=size, keys=["a"])
 
 
-def test_consolidation_preview_small(snap_compare: Any) -> None:
-    assert snapshot(snap_compare, demo_app(agent="dev"), size=SMALL, keys=["c"])
-
-
-def test_consolidation_preview_wide(snap_compare: Any) -> None:
-    assert snapshot(snap_compare, demo_app(agent="dev"), size=WIDE, keys=["c"])
-
-
-def test_add_note_dialog_small(snap_compare: Any) -> None:
-    assert snapshot(snap_compare, size=SMALL, keys=["a"])
-
-
-def test_add_note_dialog(snap_compare: Any) -> None:
-    assert snapshot(snap_compare, keys=["a"])
-
-
-def test_add_note_dialog_wide(snap_compare: Any) -> None:
-    assert snapshot(snap_compare, size=WIDE, keys=["a"])
-
-
-def test_help_small(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+@SIZES
+def test_help(snap_compare: Any, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AMEM_CONFIG_DIR", "amem-config")  # the folder the help names
-    assert snapshot(snap_compare, size=SMALL, keys=["f1"])
-
-
-def test_help(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("AMEM_CONFIG_DIR", "amem-config")  # the folder the help names
-    assert snapshot(snap_compare, keys=["f1"])
-
-
-def test_help_wide(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("AMEM_CONFIG_DIR", "amem-config")  # the folder the help names
-    assert snapshot(snap_compare, size=WIDE, keys=["f1"])
+    assert snapshot(snap_compare, size=size, keys=["f1"])

@@ -1,5 +1,6 @@
 """Helpers for the Pilot and snapshot tests: a demo engine, the app started and settled
-(:func:`started`, :func:`snapshot`), and ways to wait for workers."""
+(:func:`started`, :func:`snapshot`), ways to wait for workers, and what the main screen
+shows (a pane's rows, the detail, the search status, what was notified)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from textual.map_geometry import MapGeometry
 from textual.message import Message
 from textual.pilot import Pilot
 from textual.widget import Widget
+from textual.widgets import Static
 from textual.worker import WorkerCancelled, WorkerFailed, WorkerState
 
 from amem_tui.config import Settings
@@ -23,6 +25,7 @@ from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.qdrant import QdrantStore
 from amem_tui.tui.app import AmemApp
 from amem_tui.tui.screens.main import MainScreen
+from amem_tui.tui.widgets.note_pane import NotePane
 from tests.support.engines import Clock, fixed_ids, make_engine
 
 #: A store label that never changes, so no host or folder name reaches a snapshot.
@@ -96,6 +99,61 @@ def main_screen(app: Any) -> MainScreen:
     screen = app.screen
     assert isinstance(screen, MainScreen), type(screen)
     return screen
+
+
+def main_screen_under(app: Any) -> MainScreen:
+    """The main screen, whichever screen is on top of it."""
+    for screen in app.screen_stack:
+        if isinstance(screen, MainScreen):
+            return screen
+    raise AssertionError("no main screen")
+
+
+def activity_texts(app: Any) -> list[str]:
+    """What the activity log holds, oldest first."""
+    return [entry.activity.text for entry in main_screen_under(app).follow_bar.activity]
+
+
+def pane(app: Any, which: str = "private") -> NotePane:
+    """A note pane of the main screen (``private`` or ``shared``)."""
+    return main_screen(app).query_one(f"#{which}", NotePane)
+
+
+def row_ids(shown: NotePane) -> list[str]:
+    """The note ids of the rows a pane shows, top to bottom."""
+    return [str(key.value) for key in shown.table.rows]
+
+
+def detail_text(app: Any) -> str:
+    """The text of the detail view's fields (or of what it says instead)."""
+    return str(main_screen(app).query_one("#detail-text", Static).render())
+
+
+def search_status(app: Any) -> str:
+    """The search box's status line."""
+    return str(main_screen(app).query_one("#search-status", Static).render())
+
+
+def notices(app: Any) -> list[str]:
+    """Every notification so far, as ``title: message``."""
+    return [f"{title}: {message}" for title, message in app.notice_log]
+
+
+def said(app: Any, since: int = 0) -> str:
+    """The messages notified since the ``since``-th notification, in one line."""
+    return " ".join(message for _, message in list(app.notice_log)[since:])
+
+
+async def select(pilot: Pilot[Any], which: str, note_id: str) -> None:
+    """Select a note as a user does: click into its pane, then move the cursor onto it
+    (the detail view then shows it)."""
+    shown = pane(pilot.app, which)
+    await pilot.click(shown.table)  # on the header row: focuses the pane, leaves its cursor
+    await settle(pilot)
+    assert shown.select(note_id), f"{note_id} not in {which}"
+    await settle(pilot)
+    detail = main_screen(pilot.app).detail_view
+    assert detail.note_data is not None and detail.note_data.note.id == note_id
 
 
 async def until(pilot: Pilot[Any], condition: Any, timeout: float = 30.0) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.cells import cell_len
-from textual.widgets import Button, DataTable, Static, Tab
+from textual.widgets import Button, DataTable, Tab
 
 from amem_tui.config import Settings
 from amem_tui.engine.store.qdrant import QdrantStore
@@ -26,15 +26,12 @@ from tests.support.engines import make_engine
 from tests.support.tui import (
     demo_app,
     demo_engine,
+    detail_text,
     main_screen,
     screen_lines,
     settle,
     started,
 )
-
-
-def detail_text(app: Any) -> str:
-    return str(main_screen(app).query_one("#detail-text", Static).render())
 
 
 async def test_enter_in_the_consolidation_preview_applies() -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from amem_tui.demo import demo_id
 from amem_tui.engine.engine import MemoryEngine
-from tests.support.tui import demo_app, demo_engine, main_screen, settle, started, until
+from tests.support.tui import demo_app, demo_engine, main_screen, said, settle, started, until
 
 NEW_TEXT = "Edited in the editor: Priya reviews the auth changes on Fridays"
 
@@ -36,10 +36,6 @@ def editor(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Any:
         return tmp_path / "seen.txt"
 
     return use
-
-
-def said(app: Any, since: int = 0) -> str:
-    return " ".join(message for _, message in list(app.notice_log)[since:])
 
 
 async def edit_subject(pilot: Any) -> tuple[str, int]:

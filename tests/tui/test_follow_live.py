@@ -7,18 +7,24 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.tui.app import AmemApp
 from amem_tui.tui.screens.help import HelpScreen
-from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets import follow_bar
-from amem_tui.tui.widgets.note_pane import NotePane
 from tests.support.qdrant_standin import QdrantStandIn
-from tests.support.tui import server_demo_engines, settle, started, until
+from tests.support.tui import (
+    activity_texts,
+    main_screen_under,
+    pane,
+    row_ids,
+    server_demo_engines,
+    settle,
+    started,
+    until,
+)
 
 #: How long a change may take to show after a quiet spell (the issue's promise).
 SHOWN_WITHIN = 2.0
@@ -32,28 +38,13 @@ def engines() -> Iterator[tuple[MemoryEngine, MemoryEngine]]:
         writer.close()
 
 
-def main_screen(app: Any) -> MainScreen:
-    for screen in app.screen_stack:
-        if isinstance(screen, MainScreen):
-            return screen
-    raise AssertionError("no main screen")
-
-
-def row_ids(app: Any, which: str) -> list[str]:
-    return [str(key.value) for key in main_screen(app).query_one(f"#{which}", NotePane).table.rows]
-
-
-def activity_texts(app: Any) -> list[str]:
-    return [entry.activity.text for entry in main_screen(app).follow_bar.activity]
-
-
 async def test_a_change_after_a_quiet_spell_shows_within_two_seconds(
     engines: tuple[MemoryEngine, MemoryEngine],
 ) -> None:
     engine, writer = engines
     app = AmemApp(engine, user_config=False, follow=True)
     async with started(app) as pilot:
-        bar = main_screen(app).follow_bar
+        bar = main_screen_under(app).follow_bar
         # A quiet spell: before, each quiet poll waited longer (1, 1.5, 2.3, 3.4, 5 s...).
         await until(pilot, lambda: bar.polls >= 6 and not bar.in_flight)
         assert bar.interval <= follow_bar.POLL_INTERVAL + 0.5
@@ -61,7 +52,7 @@ async def test_a_change_after_a_quiet_spell_shows_within_two_seconds(
         await until(pilot, lambda: bar.polls > polls and not bar.in_flight)  # one just ended
         note = writer.agent("main").add("Written after a quiet spell: the app must show it")
         written = time.monotonic()
-        await until(pilot, lambda: note.id in row_ids(app, "private"), timeout=30)
+        await until(pilot, lambda: note.id in row_ids(pane(app, "private")), timeout=30)
         took = time.monotonic() - written
         assert took <= SHOWN_WITHIN, f"shown {took:.1f} s after it was written"
 
@@ -74,10 +65,10 @@ async def test_f5_refreshes_and_the_help_and_palette_offer_it(
     async with started(app) as pilot:
         note = writer.agent("main").add("Written elsewhere while the app does not follow")
         await pilot.pause(0.3)
-        assert note.id not in row_ids(app, "private")
+        assert note.id not in row_ids(pane(app, "private"))
         await pilot.press("f5")
         await settle(pilot)
-        assert note.id in row_ids(app, "private")
+        assert note.id in row_ids(pane(app, "private"))
         await pilot.press("f1")
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen)
@@ -91,7 +82,7 @@ async def test_f5_refreshes_and_the_help_and_palette_offer_it(
         await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)
-        assert gone.id in row_ids(app, "private")
+        assert gone.id in row_ids(pane(app, "private"))
 
 
 @pytest.fixture
@@ -106,12 +97,12 @@ async def test_a_first_seen_publish_is_logged_as_published(
     engine, writer = engines
     app = AmemApp(engine, user_config=False, follow=True)
     async with started(app) as pilot:
-        bar = main_screen(app).follow_bar
+        bar = main_screen_under(app).follow_bar
         await until(pilot, lambda: bar.polls >= 1 and not bar.in_flight)
         dev = writer.agent("dev")
         note = dev.add("The on-call rota lives in the ops channel topic")  # main cannot see it
         dev.publish(note.id)
-        await until(pilot, lambda: note.id in row_ids(app, "shared"))
+        await until(pilot, lambda: note.id in row_ids(pane(app, "shared")))
         said = [t for t in activity_texts(app) if "on-call rota" in t]
         assert said and said[-1].startswith("dev published “The on-call rota"), said
         assert not any("added" in t for t in said), said
@@ -124,12 +115,12 @@ async def test_a_merge_seen_while_following_is_logged_as_merged(
     engine, writer = engines
     app = AmemApp(engine, agent="dev", user_config=False, follow=True)
     async with started(app) as pilot:
-        bar = main_screen(app).follow_bar
+        bar = main_screen_under(app).follow_bar
         await until(pilot, lambda: bar.polls >= 1 and not bar.in_flight)
         run = writer.agent("dev").consolidate()
         dropped = {d for merge in run.merges for d in merge.dropped}
         assert dropped
-        await until(pilot, lambda: not dropped & set(row_ids(app, "private")))
+        await until(pilot, lambda: not dropped & set(row_ids(pane(app, "private"))))
         await until(
             pilot, lambda: any("consolidation run of dev" in t for t in activity_texts(app))
         )
@@ -143,7 +134,7 @@ async def test_the_apps_own_writes_are_logged() -> None:
 
     app = demo_app(agent="dev")
     async with started(app) as pilot:
-        main = main_screen(app)
+        main = main_screen_under(app)
         content = main.subject().content  # type: ignore[union-attr]
         await pilot.press("p")
         await settle(pilot)

@@ -14,13 +14,15 @@ import pytest
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.tui.app import AmemApp
 from amem_tui.tui.screens.activity import ActivityScreen
-from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets import follow_bar
-from amem_tui.tui.widgets.note_pane import NotePane
 from tests.support.qdrant_standin import QdrantStandIn
 from tests.support.tui import (
+    activity_texts,
     demo_app,
     demo_engine,
+    main_screen_under,
+    pane,
+    row_ids,
     server_demo_engines,
     settle,
     started,
@@ -49,21 +51,6 @@ def engines(standin: QdrantStandIn) -> Iterator[tuple[MemoryEngine, MemoryEngine
     writer.close()
 
 
-def main_screen(app: Any) -> MainScreen:
-    for screen in app.screen_stack:
-        if isinstance(screen, MainScreen):
-            return screen
-    raise AssertionError("no main screen")
-
-
-def pane(app: Any, which: str) -> NotePane:
-    return main_screen(app).query_one(f"#{which}", NotePane)
-
-
-def row_ids(app: Any, which: str) -> list[str]:
-    return [str(key.value) for key in pane(app, which).table.rows]
-
-
 def state_cell(app: Any, which: str, note_id: str) -> str:
     """The first marker before a row's content (a follow-mode mark, or a state)."""
     table = pane(app, which).table
@@ -71,17 +58,13 @@ def state_cell(app: Any, which: str, note_id: str) -> str:
     return content.split(" · ")[0] if " · " in content else ""
 
 
-def activity_texts(app: Any) -> list[str]:
-    return [entry.activity.text for entry in main_screen(app).follow_bar.activity]
-
-
 async def select_row(pilot: Any, which: str, index: int) -> str:
     table = pane(pilot.app, which).table
     table.focus()
     table.move_cursor(row=index)
     await settle(pilot)
-    selected = main_screen(pilot.app).selected_id
-    assert selected == row_ids(pilot.app, which)[index]
+    selected = main_screen_under(pilot.app).selected_id
+    assert selected == row_ids(pane(pilot.app, which))[index]
     return selected
 
 
@@ -91,18 +74,18 @@ async def test_new_notes_appear_and_the_selection_stays(
     engine, writer = engines
     app = AmemApp(engine, user_config=False, follow=True)
     async with started(app) as pilot:
-        bar = main_screen(app).follow_bar
+        bar = main_screen_under(app).follow_bar
         assert bar.following and bar.display
         await until(pilot, lambda: bar.polls >= 1 and not bar.in_flight)
         selected = await select_row(pilot, "private", 2)
         added = writer.agent("main").add("The release train leaves every Tuesday at 10:00")
         shared = writer.agent("dev").add("The staging cluster is rebuilt every night", shared=True)
-        await until(pilot, lambda: shared.id in row_ids(app, "shared"))
-        await until(pilot, lambda: added.id in row_ids(app, "private"))
-        assert row_ids(app, "private")[0] == added.id  # newest at the top
+        await until(pilot, lambda: shared.id in row_ids(pane(app, "shared")))
+        await until(pilot, lambda: added.id in row_ids(pane(app, "private")))
+        assert row_ids(pane(app, "private"))[0] == added.id  # newest at the top
         assert state_cell(app, "private", added.id) == "new"
         assert state_cell(app, "shared", shared.id) == "new"
-        main = main_screen(app)
+        main = main_screen_under(app)
         assert main.selected_id == selected  # the selection stays
         assert pane(app, "private").current_id == selected  # and the cursor on it
         assert (
@@ -127,15 +110,15 @@ async def test_a_deleted_note_leaves_and_an_edit_shows(
     app = AmemApp(engine, user_config=False)
     async with started(app) as pilot:
         await pilot.press("f")
-        bar = main_screen(app).follow_bar
+        bar = main_screen_under(app).follow_bar
         await until(pilot, lambda: bar.polls >= 1 and not bar.in_flight)
         selected = await select_row(pilot, "private", 0)
-        leaving = row_ids(app, "private")[3]
+        leaving = row_ids(pane(app, "private"))[3]
         writer.agent("main").delete(leaving)
-        await until(pilot, lambda: leaving not in row_ids(app, "private"))
-        assert main_screen(app).selected_id == selected
+        await until(pilot, lambda: leaving not in row_ids(pane(app, "private")))
+        assert main_screen_under(app).selected_id == selected
         writer.agent("main").update(selected, content="Edited elsewhere while the app follows main")
-        main = main_screen(app)
+        main = main_screen_under(app)
         await until(
             pilot,
             lambda: (
@@ -186,7 +169,7 @@ async def test_polls_never_overlap(engines: tuple[MemoryEngine, MemoryEngine]) -
         slow = SlowStore(engine.store, delay=0.15)
         engine.store = slow  # type: ignore[assignment]
         await pilot.press("f")
-        bar = main_screen(app).follow_bar
+        bar = main_screen_under(app).follow_bar
         for _ in range(6):  # asking again while a poll runs starts no second one
             bar.check_now()
             await pilot.press("ctrl+r")
@@ -204,10 +187,10 @@ async def test_the_app_resumes_after_an_outage(
     engine, writer = engines
     app = AmemApp(engine, user_config=False, follow=True)
     async with started(app) as pilot:
-        main = main_screen(app)
+        main = main_screen_under(app)
         bar = main.follow_bar
         await until(pilot, lambda: bar.polls >= 1 and not bar.in_flight)
-        before = row_ids(app, "private")
+        before = row_ids(pane(app, "private"))
         if fault == "stopped":
             standin.stop()  # connections refused
         else:
@@ -215,13 +198,13 @@ async def test_the_app_resumes_after_an_outage(
         await until(pilot, lambda: main.store_banner.display)
         assert "Store unavailable" in str(main.store_banner.render())
         assert bar.failing is not None and app.is_running
-        assert row_ids(app, "private") == before  # what was shown stays
+        assert row_ids(pane(app, "private")) == before  # what was shown stays
         polls = bar.polls
         await until(pilot, lambda: bar.polls >= polls + 2)  # it keeps trying
         standin.failing = None
         standin.start()  # the same port, the same store
         added = writer.agent("main").add("Written right after the server came back")
-        await until(pilot, lambda: added.id in row_ids(app, "private"))
+        await until(pilot, lambda: added.id in row_ids(pane(app, "private")))
         await until(pilot, lambda: not main.store_banner.display)
         assert bar.failing is None and bar.following
 
@@ -235,7 +218,7 @@ async def test_the_palette_offers_follow_mode() -> None:
         await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)
-        assert main_screen(app).follow_bar.following
+        assert main_screen_under(app).follow_bar.following
 
 
 async def test_embedded_store_follows_the_apps_own_background_work() -> None:
@@ -243,7 +226,7 @@ async def test_embedded_store_follows_the_apps_own_background_work() -> None:
     app = demo_app(engine)
     async with started(app) as pilot:
         await pilot.press("f")
-        main = main_screen(app)
+        main = main_screen_under(app)
         bar = main.follow_bar
         await until(pilot, lambda: bar.polls >= 1 and not bar.in_flight)
         # What the nightly scheduler does, from a thread of this process.

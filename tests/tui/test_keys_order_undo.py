@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Input, OptionList
 
 from amem_tui.tui.dialogs.confirm import ConfirmDialog
 from amem_tui.tui.screens.main import MainScreen
@@ -12,19 +12,16 @@ from amem_tui.tui.widgets.detail import NoteDetail
 from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.widgets.note_pane import NotePane
 from tests.support.engines import wrap_view_calls
-from tests.support.tui import demo_app, demo_engine, main_screen, settle, started
-
-
-def status(app: Any) -> str:
-    return str(main_screen(app).query_one("#search-status", Static).render())
-
-
-def detail_text(app: Any) -> str:
-    return str(main_screen(app).query_one("#detail-text", Static).render())
-
-
-def notices(app: Any) -> list[str]:
-    return [f"{title}: {message}" for title, message in app.notice_log]
+from tests.support.tui import (
+    demo_app,
+    demo_engine,
+    detail_text,
+    main_screen,
+    notices,
+    search_status,
+    settle,
+    started,
+)
 
 
 async def test_hidden_matches_toggle_from_the_search_box_with_the_key_the_hint_names() -> None:
@@ -35,13 +32,13 @@ async def test_hidden_matches_toggle_from_the_search_box_with_the_key_the_hint_n
         main = main_screen(app)
         search = main.query_one("#search", Input)
         assert search.has_focus
-        assert "(^t to show)" in status(app)
+        assert "(^t to show)" in search_status(app)
         await pilot.press("ctrl+t")
         await settle(pilot)
         assert search.value == "flight to lisbon offsite seat"  # nothing typed
         assert search.has_focus
         assert "not visible" in detail_text(app) and "Lisbon" not in detail_text(app)
-        assert "(^t to hide)" in status(app)
+        assert "(^t to hide)" in search_status(app)
         await pilot.press("ctrl+t")
         await settle(pilot)
         assert "Hidden matches" not in str(main.query_one(NoteDetail).border_title)
@@ -63,7 +60,7 @@ async def test_hint_follows_a_rebound_key() -> None:
         app.set_keymap({"toggle_hidden_anywhere": "ctrl+g"})
         await pilot.press("slash", *"flight to lisbon offsite seat")
         await settle(pilot)
-        assert "(^g to show)" in status(app)
+        assert "(^g to show)" in search_status(app)
         await pilot.press("ctrl+g")
         await settle(pilot)
         assert "not visible" in detail_text(app)
@@ -191,9 +188,9 @@ async def test_hits_show_first_and_hidden_matches_follow() -> None:
         assert result is not None and result.query == "flight to lisbon offsite seat"
         assert result.hits, "the hits do not wait for the hidden matches"
         assert found and found[-1] == "flight to lisbon offsite seat"
-        assert "hidden matches" not in status(app)
+        assert "hidden matches" not in search_status(app)
         mend()
         await pilot.press("backspace", "t")
         await settle(pilot)
-        assert "hidden matches (^t to show)" in status(app)
+        assert "hidden matches (^t to show)" in search_status(app)
         assert main_screen(app).search_box.result.hidden  # type: ignore[union-attr]

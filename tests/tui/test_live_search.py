@@ -22,7 +22,15 @@ from amem_tui.tui.widgets.browser import DETAIL_AFTER_SEARCH
 from amem_tui.tui.widgets.note_pane import NotePane
 from amem_tui.tui.widgets.search_box import SearchBox
 from tests.support.engines import wrap_view_calls
-from tests.support.tui import demo_app, demo_engine, main_screen, settle, started, until
+from tests.support.tui import (
+    demo_app,
+    demo_engine,
+    main_screen,
+    search_status,
+    settle,
+    started,
+    until,
+)
 
 #: A safety net so a broken test ends instead of hanging; never a timing assertion.
 GATE_LIMIT = 60.0
@@ -72,10 +80,6 @@ def record_shown(app: Any) -> list[str]:
     return shown
 
 
-def status(app: Any) -> str:
-    return str(main_screen(app).query_one("#search-status", Static).render())
-
-
 async def wait_started(pilot: Any, gated: GatedSearch) -> None:
     """Let the app run until the first search thread has entered the engine."""
     for _ in range(500):
@@ -102,7 +106,7 @@ async def test_typing_fast_searches_the_first_key_then_only_the_final_text() -> 
         assert gated.calls == [("dev", "f"), ("dev", "frozen deploy")]
         assert gated.most_active == 1
         assert shown == ["frozen deploy"]  # the stale "f" never reached the panes
-        assert "hits for 'frozen deploy' as dev" in status(app)
+        assert "hits for 'frozen deploy' as dev" in search_status(app)
         assert demo_id("shared-freeze") in main_screen(app).query_one("#shared", NotePane).hits
 
 
@@ -117,7 +121,7 @@ async def test_a_search_typed_over_stops_before_reading_its_notes() -> None:
         await settle(pilot)
         assert gated.calls == [("dev", "f"), ("dev", "frozen")]
         assert gated.finished == ["frozen"]  # the search for "f" stopped early
-        assert "hits for 'frozen' as dev" in status(pilot.app)
+        assert "hits for 'frozen' as dev" in search_status(pilot.app)
 
 
 async def test_a_slow_result_for_an_older_agent_never_shows() -> None:
@@ -144,7 +148,7 @@ async def test_a_slow_result_for_an_older_agent_never_shows() -> None:
         assert all(query == "trip" for query in shown)
         private = main.query_one("#private", NotePane)
         assert demo_id("main-trip") not in private.hits
-        assert "as dev" in status(app)
+        assert "as dev" in search_status(app)
 
 
 async def test_clearing_while_a_search_runs_keeps_the_full_lists() -> None:
@@ -191,7 +195,7 @@ async def test_a_query_typed_on_after_a_clear_goes_straight_to_its_hits(
         await settle(pilot)
         assert listings == []  # the listings were never drawn in between
         assert shown == ["lisbon"] and pane.searching
-        assert "hits for 'lisbon' as dev" in status(app)
+        assert "hits for 'lisbon' as dev" in search_status(app)
 
 
 async def test_a_clear_alone_brings_the_listings_back() -> None:
@@ -204,7 +208,7 @@ async def test_a_clear_alone_brings_the_listings_back() -> None:
         await pilot.press("ctrl+u")
         await until(pilot, lambda: not pane.searching)  # once the clear has settled
         assert not pane.searching
-        assert "hits for" not in status(app)
+        assert "hits for" not in search_status(app)
 
 
 @asynccontextmanager
@@ -230,7 +234,7 @@ async def test_typed_text_is_drawn_with_its_hits(monkeypatch: pytest.MonkeyPatch
         await settle(pilot)
         assert not box.holding_frames
         assert gc.isenabled()
-        assert "hits for 'd' as dev" in status(pilot.app)
+        assert "hits for 'd' as dev" in search_status(pilot.app)
 
 
 async def test_a_slow_search_does_not_hold_the_typed_text(
@@ -337,14 +341,14 @@ async def test_a_search_moves_no_pane_on_a_tall_screen() -> None:
         main = main_screen(app)
         panes = main.query_one("#private", NotePane), main.query_one("#shared", NotePane)
         before = [pane.region.y for pane in panes]
-        assert "Type to search what dev can see" in status(app)
+        assert "Type to search what dev can see" in search_status(app)
         burst(app, "/deploy freeze")
         await settle(pilot)
-        assert "hits for 'deploy freeze' as dev" in status(app)
+        assert "hits for 'deploy freeze' as dev" in search_status(app)
         assert [pane.region.y for pane in panes] == before
         burst_keys(app, ["ctrl+u"])
         await settle(pilot)
-        assert "Type to search what dev can see" in status(app)
+        assert "Type to search what dev can see" in search_status(app)
         assert [pane.region.y for pane in panes] == before
 
 
@@ -355,7 +359,7 @@ async def test_a_short_screen_keeps_the_hint_line_for_notes() -> None:
         assert not line.display
         burst(app, "/deploy freeze")
         await settle(pilot)
-        assert line.display and "hits for 'deploy freeze'" in status(app)
+        assert line.display and "hits for 'deploy freeze'" in search_status(app)
 
 
 class RecordedReads:

@@ -4,22 +4,22 @@ the engine: what is refused is named, and the rest is still written."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from amem_tui.demo import demo_id
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.tui.dialogs.confirm import ConfirmDialog
 from amem_tui.tui.widgets.note_pane import NotePane
 from amem_tui.tui.widgets.pane_tables import MARK
-from tests.support.tui import demo_app, demo_engine, main_screen, settle, started, until
-
-
-def pane(app: Any, which: str = "private") -> NotePane:
-    return main_screen(app).query_one(f"#{which}", NotePane)
-
-
-def row_ids(p: NotePane) -> list[str]:
-    return [str(key.value) for key in p.table.rows]
+from tests.support.tui import (
+    demo_app,
+    demo_engine,
+    main_screen,
+    pane,
+    row_ids,
+    said,
+    settle,
+    started,
+    until,
+)
 
 
 def marks_drawn(p: NotePane) -> list[str]:
@@ -35,10 +35,6 @@ def states(engine: MemoryEngine) -> dict[str, tuple[bool, str | None]]:
         page = engine.agent(agent).list_notes("visible", limit=500, include_inactive=True)
         out |= {n.id: (n.active, n.agent_id) for n in page.notes}
     return out
-
-
-def said(app: Any, since: int = 0) -> str:
-    return " ".join(message for _, message in list(app.notice_log)[since:])
 
 
 async def test_space_marks_and_moves_on_the_title_counts_and_the_column_shows() -> None:

@@ -13,15 +13,7 @@ from amem_tui.tui.screens.help import HelpScreen
 from amem_tui.tui.widgets.listing_view import Order, sort_notes, sort_value
 from amem_tui.tui.widgets.note_pane import NotePane
 from amem_tui.tui.widgets.pane_filter import PaneFilter
-from tests.support.tui import demo_app, demo_engine, main_screen, settle, started
-
-
-def pane(app: Any, which: str = "private") -> NotePane:
-    return main_screen(app).query_one(f"#{which}", NotePane)
-
-
-def row_ids(p: NotePane) -> list[str]:
-    return [str(key.value) for key in p.table.rows]
+from tests.support.tui import demo_app, demo_engine, main_screen, pane, row_ids, settle, started
 
 
 def column_labels(p: NotePane) -> list[str]:

@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any
-
-from textual.widgets import Static
 
 from amem_tui.demo import seed_demo
 from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.store.edge import EdgeStore
 from tests.support.engines import make_engine
-from tests.support.tui import demo_app, demo_engine, main_screen, until
+from tests.support.tui import demo_app, demo_engine, search_status, until
 
 
 class GatedModel(HashEmbedder):
@@ -33,10 +30,6 @@ class GatedModel(HashEmbedder):
         self._loaded = True
 
 
-def status(app: Any) -> str:
-    return str(main_screen(app).query_one("#search-status", Static).render())
-
-
 async def test_typed_before_the_model_then_whole(tmp_path: Path) -> None:
     settings = demo_engine(seed=False).settings
     writer = make_engine(EdgeStore(tmp_path / "store"), settings=settings)
@@ -49,10 +42,10 @@ async def test_typed_before_the_model_then_whole(tmp_path: Path) -> None:
     async with app.run_test(size=(160, 40)) as pilot:
         await until(pilot, lambda: getattr(app.screen, "scope", None) is not None)
         await pilot.press("slash", *"deploy")
-        await until(pilot, lambda: "hits for 'deploy'" in status(app))
-        assert "partial: the model is still loading: matched by words only" in status(app)
-        assert "keyword search" in status(app)
+        await until(pilot, lambda: "hits for 'deploy'" in search_status(app))
+        assert "partial: the model is still loading: matched by words only" in search_status(app)
+        assert "keyword search" in search_status(app)
         model.gate.set()
-        await until(pilot, lambda: "hybrid search" in status(app))
-        assert "partial" not in status(app)
+        await until(pilot, lambda: "hybrid search" in search_status(app))
+        assert "partial" not in search_status(app)
     engine.close()

@@ -8,7 +8,7 @@ from textual.widgets import Static
 
 from amem_tui.tui.screens.main import MainScreen
 from tests.support.faults import FlakyStore
-from tests.support.tui import demo_app, demo_engine, settle, started
+from tests.support.tui import demo_app, demo_engine, pane, row_ids, settle, started
 
 
 def banner(app: Any) -> Static:
@@ -17,18 +17,13 @@ def banner(app: Any) -> Static:
     return screen.query_one("#store-banner", Static)
 
 
-def rows(app: Any, which: str) -> list[str]:
-    table = app.screen.query_one(f"#{which}").table
-    return [str(key.value) for key in table.rows]
-
-
 async def test_banner_while_the_store_is_down_cleared_when_it_is_back() -> None:
     engine = demo_engine()
     flaky = FlakyStore(engine.store)
     engine.store = flaky  # type: ignore[assignment]
     app = demo_app(engine)
     async with started(app) as pilot:
-        before = rows(app, "private")
+        before = row_ids(pane(app, "private"))
         assert before and not banner(app).display
         search_y = app.screen.query_one("#search").region.y
         assert banner(app).region.height == 0  # hidden: it takes no row
@@ -39,7 +34,7 @@ async def test_banner_while_the_store_is_down_cleared_when_it_is_back() -> None:
         assert "Store unavailable" in str(banner(app).render())
         assert banner(app).region.height == 1
         assert app.screen.query_one("#search").region.y == search_y + 1
-        assert rows(app, "private") == before  # what was shown stays; nothing crashed
+        assert row_ids(pane(app, "private")) == before  # what was shown stays; nothing crashed
         await pilot.press("slash")
         await pilot.press(*"deploy")
         await settle(pilot)
@@ -50,7 +45,7 @@ async def test_banner_while_the_store_is_down_cleared_when_it_is_back() -> None:
         await settle(pilot)
         assert not banner(app).display
         assert app.screen.query_one("#search").region.y == search_y
-        assert rows(app, "private") == before
+        assert row_ids(pane(app, "private")) == before
 
 
 async def test_reload_shows_changes_made_elsewhere() -> None:
@@ -60,7 +55,7 @@ async def test_reload_shows_changes_made_elsewhere() -> None:
         note = engine.agent("main").add("Written elsewhere: shows only after a reload")
         for _ in range(5):
             await pilot.pause(0.1)
-        assert note.id not in rows(app, "private")
+        assert note.id not in row_ids(pane(app, "private"))
         await pilot.press("ctrl+r")
         await settle(pilot)
-        assert note.id in rows(app, "private")
+        assert note.id in row_ids(pane(app, "private"))

@@ -16,49 +16,32 @@ from amem_tui.tui.screens.help import HelpScreen
 from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.history_pane import HistoryPane
-from amem_tui.tui.widgets.note_pane import NotePane
-from tests.support.tui import demo_app, demo_engine, main_screen, settle, started, until
-
-
-def pane(app: Any, which: str) -> NotePane:
-    return main_screen(app).query_one(f"#{which}", NotePane)
-
-
-def row_ids(app: Any, which: str) -> list[str]:
-    table = pane(app, which).table
-    return [str(key.value) for key in table.rows]
+from tests.support.tui import (
+    demo_app,
+    demo_engine,
+    detail_text,
+    main_screen,
+    notices,
+    pane,
+    row_ids,
+    select,
+    settle,
+    started,
+    until,
+)
 
 
 def header_text(app: Any) -> str:
     return str(main_screen(app).query_one(HeaderBar).render())
 
 
-def detail_text(app: Any) -> str:
-    return str(main_screen(app).query_one("#detail-text", Static).render())
-
-
-def notifications(app: Any) -> list[str]:
-    return [f"{title}: {message}" for title, message in app.notice_log]
-
-
-async def select(pilot: Any, which: str, note_id: str) -> None:
-    """Select a note as a user does: click into its pane, then move the cursor onto it."""
-    p = pane(pilot.app, which)
-    await pilot.click(p.table)  # on the header row: focuses the pane, leaves its cursor
-    await settle(pilot)
-    assert p.select(note_id), f"{note_id} not in {which}"
-    await settle(pilot)
-    main = main_screen(pilot.app)
-    assert main.detail_view.note_data is not None and main.detail_view.note_data.note.id == note_id
-
-
 async def test_main_view_shows_private_shared_and_header() -> None:
     app = demo_app()
     async with started(app):
-        assert len(row_ids(app, "private")) == 8
+        assert len(row_ids(pane(app, "private"))) == 8
         # The shared scope only: dev's note whose readers name main is main's to read
         # by id, listed apart (g) and counted apart in the header.
-        assert set(row_ids(app, "shared")) == {
+        assert set(row_ids(pane(app, "shared"))) == {
             demo_id(k)
             for k in ("shared-snake", "shared-freeze", "shared-oncall", "shared-branches")
         }
@@ -93,7 +76,7 @@ async def test_switch_agent_with_picker_changes_every_pane() -> None:
         main = main_screen(app)
         assert main.scope is not None and main.scope.agent == "sandbox"
         assert "Mode B" in header_text(app) and "amem_notes_sandbox" in header_text(app)
-        assert set(row_ids(app, "private")) == {
+        assert set(row_ids(pane(app, "private"))) == {
             demo_id(k) for k in ("sandbox-exp", "sandbox-exp-dup", "sandbox-tools")
         }
         shared = pane(app, "shared")
@@ -113,8 +96,10 @@ async def test_switch_agent_by_session_key_from_palette() -> None:
         main = main_screen(app)
         assert main.scope is not None and main.scope.agent == "dev"
         # dev sees its own notes privately and main's private notes nowhere.
-        assert demo_id("dev-jwt") in row_ids(app, "private")
-        assert demo_id("main-trip") not in row_ids(app, "private") + row_ids(app, "shared")
+        assert demo_id("dev-jwt") in row_ids(pane(app, "private"))
+        assert demo_id("main-trip") not in row_ids(pane(app, "private")) + row_ids(
+            pane(app, "shared")
+        )
 
 
 async def test_live_search_shows_only_visible_hits_and_clearing_restores() -> None:
@@ -125,7 +110,7 @@ async def test_live_search_shows_only_visible_hits_and_clearing_restores() -> No
         await settle(pilot)
         shared_hits = pane(app, "shared").hits
         assert demo_id("shared-freeze") in shared_hits
-        visible = set(row_ids(app, "private")) | set(row_ids(app, "shared"))
+        visible = set(row_ids(pane(app, "private"))) | set(row_ids(pane(app, "shared")))
         # dev never sees main's private notes in a search.
         assert not visible & {demo_id("main-trip"), demo_id("main-vendor")}
         best = max(
@@ -140,7 +125,7 @@ async def test_live_search_shows_only_visible_hits_and_clearing_restores() -> No
         main_screen(app).query_one("#search", Input).value = ""
         # The listings come back once the box has stayed empty a moment (a timer).
         await until(pilot, lambda: not pane(app, "private").searching)
-        assert len(row_ids(app, "private")) == 6
+        assert len(row_ids(pane(app, "private"))) == 6
 
 
 async def test_add_private_note_through_modal() -> None:
@@ -157,8 +142,8 @@ async def test_add_private_note_through_modal() -> None:
         assert page.total == 9
         added = next(n for n in page.notes if n.content.startswith("Remember to renew"))
         assert added.agent_id == "main" and added.readers == ["main"]
-        assert added.id in row_ids(app, "private")
-        assert any("Added private note" in n for n in notifications(app))
+        assert added.id in row_ids(pane(app, "private"))
+        assert any("Added private note" in n for n in notices(app))
 
 
 async def test_add_shared_note_and_quality_gate_refusal() -> None:
@@ -181,7 +166,7 @@ async def test_add_shared_note_and_quality_gate_refusal() -> None:
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert engine.agent("main").count("private") == 8
-        assert any("quality gate" in n and n.startswith("Rejected") for n in notifications(app))
+        assert any("quality gate" in n and n.startswith("Rejected") for n in notices(app))
         assert isinstance(app.screen, MainScreen)
 
 
@@ -223,8 +208,8 @@ async def test_publish_asks_first_and_cancel_changes_nothing() -> None:
         await settle(pilot)
         note = engine.agent("main").get(note_id)
         assert note.is_shared and note.owner == "main" and note.readers == ["*"]
-        assert note_id in row_ids(app, "shared")
-        assert note_id not in row_ids(app, "private")
+        assert note_id in row_ids(pane(app, "shared"))
+        assert note_id not in row_ids(pane(app, "private"))
 
 
 async def test_unpublish_makes_note_private_again() -> None:
@@ -237,7 +222,7 @@ async def test_unpublish_makes_note_private_again() -> None:
         await settle(pilot)
         note = engine.agent("main").get(note_id)
         assert note.agent_id == "main" and note.readers == ["main"]
-        assert note_id in row_ids(app, "private")
+        assert note_id in row_ids(pane(app, "private"))
 
 
 async def test_publish_is_disabled_for_mode_b_with_the_reason() -> None:
@@ -249,7 +234,7 @@ async def test_publish_is_disabled_for_mode_b_with_the_reason() -> None:
         await pilot.press("p")
         await settle(pilot)
         assert isinstance(app.screen, MainScreen)  # no confirmation: nothing to confirm
-        assert any("Mode B" in n and "cannot publish" in n for n in notifications(app))
+        assert any("Mode B" in n and "cannot publish" in n for n in notices(app))
         assert not engine.agent("sandbox").get(demo_id("sandbox-tools")).is_shared
 
 
@@ -262,7 +247,7 @@ async def test_permission_denied_is_a_notification_naming_the_rule() -> None:
         await pilot.press("d", "y")
         await settle(pilot)
         assert engine.agent("dev").get(note_id).active
-        messages = notifications(app)
+        messages = notices(app)
         assert any("PERMISSION_DENIED" in n and "only its owner (main)" in n for n in messages)
         assert isinstance(app.screen, MainScreen)
 
@@ -276,10 +261,10 @@ async def test_soft_delete_then_restore() -> None:
         await pilot.press("d", "y")
         await settle(pilot)
         assert not engine.agent("main").get(note_id).active
-        assert note_id not in row_ids(app, "private")
+        assert note_id not in row_ids(pane(app, "private"))
         await pilot.press("x")  # show soft-deleted notes
         await settle(pilot)
-        assert note_id in row_ids(app, "private")
+        assert note_id in row_ids(pane(app, "private"))
         await select(pilot, "private", note_id)
         await pilot.press("r", "y")
         await settle(pilot)
@@ -295,7 +280,7 @@ async def test_read_only_store_disables_writes_and_says_why() -> None:
             await pilot.press(key)
             await settle(pilot)
             assert isinstance(app.screen, MainScreen)
-        assert any("read-only" in n for n in notifications(app))
+        assert any("read-only" in n for n in notices(app))
         assert engine.agent("main").count("private") == 8
 
 
@@ -464,7 +449,7 @@ async def test_content_column_keeps_its_width_after_a_refresh() -> None:
         def check() -> None:
             rows = rendered_rows(app, "private")
             assert rows and len(rows) == len(notes)
-            for note_id, text in zip(row_ids(app, "private"), rows, strict=True):
+            for note_id, text in zip(row_ids(pane(app, "private")), rows, strict=True):
                 # A long prefix of the content is drawn (after any marker such as
                 # "readers dev, main · "), not "Experi…".
                 prefix = " ".join(notes[note_id].content.split())[:16]

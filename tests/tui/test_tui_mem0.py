@@ -23,7 +23,7 @@ from tests.support.mem0_stores import (
     SUBAGENT_SESSION,
     mem0_engine,
 )
-from tests.support.tui import demo_app, main_screen, settle, started
+from tests.support.tui import demo_app, detail_text, main_screen, select, settle, started
 
 
 def listed(app: Any) -> set[str]:
@@ -33,17 +33,6 @@ def listed(app: Any) -> set[str]:
 
 def header(app: Any) -> str:
     return main_screen(app).query_one(HeaderBar).text
-
-
-def detail_text(app: Any) -> str:
-    return str(main_screen(app).query_one("#detail-text", Static).render())
-
-
-async def select(pilot: Any, note_id: str) -> None:
-    pane = main_screen(pilot.app).query_one("#private", NotePane)
-    assert pane.select(note_id)
-    pane.table.focus()
-    await settle(pilot)
 
 
 async def test_several_users_and_none_chosen_shows_the_first_and_says_so() -> None:
@@ -122,7 +111,7 @@ async def test_mem0_memories_are_read_only_with_the_reason_everywhere() -> None:
     engine = mem0_engine(user="alice")
     app = demo_app(engine)
     async with started(app) as pilot:
-        await select(pilot, ALICE_COFFEE)
+        await select(pilot, "private", ALICE_COFFEE)
         assert "may modify        no:" in detail_text(app)
         assert "mem0 memory" in detail_text(app) and "never writes" in detail_text(app)
         screen = main_screen(app)
@@ -141,19 +130,19 @@ async def test_mem0_memories_are_read_only_with_the_reason_everywhere() -> None:
 async def test_mem0_fields_are_shown_as_mem0_wrote_them() -> None:
     app = demo_app(mem0_engine(user="alice"))
     async with started(app) as pilot:
-        await select(pilot, ALICE_STANDUP)
+        await select(pilot, "private", ALICE_STANDUP)
         text = detail_text(app)
         assert "updated_at        2026-02-03T09:15:00.000Z" in text
         assert "last_accessed" not in text  # an update is not an access
         assert "user_id           alice" in text
-        await select(pilot, ALICE_RUN)
+        await select(pilot, "private", ALICE_RUN)
         assert f"run_id            {SESSION}" in detail_text(app)
-        await select(pilot, ALICE_COFFEE)
+        await select(pilot, "private", ALICE_COFFEE)
         text = detail_text(app)
         assert "mem0 metadata" in text and "category" in text and "preference" in text
     app = demo_app(mem0_engine(collection=PY_COLLECTION, user="alice"))
     async with started(app) as pilot:
-        await select(pilot, ALICE_STANDUP)
+        await select(pilot, "private", ALICE_STANDUP)
         text = detail_text(app)
         assert "role              user" in text and "actor_id          alice" in text
         assert "updated_at        2026-02-03T09:15:00.000000-08:00" in text

@@ -14,26 +14,23 @@ from amem_tui.tui.dialogs.consolidation import ConsolidationPreview
 from amem_tui.tui.dialogs.note_editor import NoteEditor
 from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.history_pane import HistoryPane
-from amem_tui.tui.widgets.note_pane import NotePane
-from tests.support.tui import SIZE, demo_app, demo_engine, main_screen, settle, started
+from tests.support.tui import (
+    SIZE,
+    demo_app,
+    demo_engine,
+    detail_text,
+    main_screen,
+    notices,
+    pane,
+    settle,
+    started,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def pane(app: Any, which: str) -> NotePane:
-    return main_screen(app).query_one(f"#{which}", NotePane)
-
-
-def detail_text(app: Any) -> str:
-    return str(main_screen(app).query_one("#detail-text", Static).render())
-
-
 def detail_title(app: Any) -> str:
     return str(main_screen(app).detail_view.border_title)
-
-
-def notices(app: Any) -> list[str]:
-    return [f"{title}: {message}" for title, message in app.notice_log]
 
 
 def toasts(app: Any) -> list[Any]:

@@ -10,12 +10,16 @@ from textual.widgets import Static
 
 from amem_tui.demo import demo_id
 from amem_tui.tui.widgets.header import HeaderBar
-from amem_tui.tui.widgets.note_pane import NotePane
-from tests.support.tui import demo_app, demo_engine, main_screen, settle, started, until
-
-
-def pane(app: Any, which: str) -> NotePane:
-    return main_screen(app).query_one(f"#{which}", NotePane)
+from tests.support.tui import (
+    demo_app,
+    demo_engine,
+    detail_text,
+    main_screen,
+    pane,
+    settle,
+    started,
+    until,
+)
 
 
 def rows(app: Any, which: str) -> dict[str, str]:
@@ -23,10 +27,6 @@ def rows(app: Any, which: str) -> dict[str, str]:
     table = pane(app, which).table
     keys = [str(key.value) for key in table.rows]
     return {key: table.render_line(y + 1).text for y, key in enumerate(keys)}
-
-
-def detail_text(app: Any) -> str:
-    return str(main_screen(app).query_one("#detail-text", Static).render())
 
 
 async def test_a_note_shared_through_readers_is_listed_apart_as_get_only() -> None:
