@@ -12,7 +12,8 @@ from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
-    from amem_tui.engine import AuditReport, NoteRef
+    from amem_tui.engine import AuditReport
+    from amem_tui.engine.for_apps import NoteRef
 
 
 def audit_arguments(parser: argparse.ArgumentParser) -> None:

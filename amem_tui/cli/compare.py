@@ -16,11 +16,11 @@ from amem_tui.cli.output import agent_names, shorten, warn
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
-    from amem_tui.engine import (
+    from amem_tui.engine import Comparison
+    from amem_tui.engine.for_apps import (
         ComparedAgent,
         ComparedHit,
         ComparedNote,
-        Comparison,
         GroupName,
         SideAccess,
     )

@@ -131,7 +131,7 @@ class Context:
         The message names what is missing in the plugin's terms: the user, else the
         user's agent, else (``--namespace``) the exact ``user_id``.
         """
-        from amem_tui.engine import parse_namespace
+        from amem_tui.engine.for_apps import parse_namespace
 
         namespaces = sorted(self.engine.collection(scope.collection).namespaces())
         wanted = scope.namespace

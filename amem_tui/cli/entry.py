@@ -45,7 +45,7 @@ def run_tui(
     readers: list[Any] = []
 
     def opening() -> Settings:
-        from amem_tui.engine import start_prefetch
+        from amem_tui.engine.for_apps import start_prefetch
 
         settings = open_settings()
         # Once the first frame is up (started before it, the reading child took 0.04 s
@@ -59,7 +59,7 @@ def run_tui(
         return run(opening, follow=follow, agent_hint=options.agent, store_hint=options.store_hint)
     finally:
         if readers:
-            from amem_tui.engine import stop_prefetch
+            from amem_tui.engine.for_apps import stop_prefetch
 
             stop_prefetch(readers[0])
 

@@ -20,7 +20,8 @@ from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
-    from amem_tui.engine import ConsolidationRun, PassProgress, PassRecord
+    from amem_tui.engine import ConsolidationRun
+    from amem_tui.engine.for_apps import PassProgress, PassRecord
 
 
 class ConsolidateOptions(Protocol):

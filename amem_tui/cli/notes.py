@@ -29,7 +29,7 @@ from amem_tui.wording import plural
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
     from amem_tui.engine import AgentScope, MemoryNote
-    from amem_tui.engine import ListScope as EngineListScope
+    from amem_tui.engine.for_apps import ListScope as EngineListScope
 
 
 def shown(ctx: Context, scope: AgentScope, note: MemoryNote) -> MemoryNote:

@@ -78,7 +78,7 @@ class CommonOptions:
         """Where the command line says the store is (for the TUI's first frame; a URL's
         credentials masked)."""
         if self.url:
-            from amem_tui.engine import redact_url  # the redaction alone: no engine loads
+            from amem_tui.engine.for_apps import redact_url
 
             return redact_url(self.url)
         return self.store or ""

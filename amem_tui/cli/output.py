@@ -134,7 +134,7 @@ def note_text(note: MemoryNote) -> str:
     if note.tags:
         lines.append(f"  tags: {', '.join(note.tags)}")
     if not mem0:
-        from amem_tui.engine import selective_sentence  # the rules, where they live
+        from amem_tui.engine.for_apps import selective_sentence
 
         truth = selective_sentence(note)
         if truth:
@@ -289,7 +289,7 @@ def error_facts(error: BaseException) -> dict[str, Any]:
 def _to_stderr(
     label: str, message: str, as_json: bool, facts: Mapping[str, Any], text_prefix: str
 ) -> None:
-    from amem_tui.engine import redact_text
+    from amem_tui.engine.for_apps import redact_text
 
     # The last guard: a message may quote a server URL from a client library's error.
     message = redact_text(message)

@@ -190,7 +190,8 @@ WantedBy=timers.target
 
 def schedule(ctx: Context, options: ScheduleOptions) -> Schedule:
     """Print how to run the nightly pass from cron or a systemd timer."""
-    from amem_tui.engine import ReadOnlyStore, parse_hhmm, zone_of
+    from amem_tui.engine import ReadOnlyStore
+    from amem_tui.engine.for_apps import parse_hhmm, zone_of
 
     settings = ctx.settings
     if ctx.options.agent or ctx.options.session_key:

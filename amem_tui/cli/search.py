@@ -91,7 +91,7 @@ def search_notes(ctx: Context, options: SearchOptions) -> FoundNotes:
     if options.limit is not None and options.limit < 1:
         raise UsageError("--limit must be at least 1")
     if options.query.strip():  # a blank query embeds nothing: no model to load
-        from amem_tui.engine import load_in_background  # heavy: only when a search runs
+        from amem_tui.engine.for_apps import load_in_background
 
         ctx.in_background(load_in_background(ctx.engine.embedder))  # while the store opens
     scope = ctx.reading_scope()
@@ -183,7 +183,7 @@ class FoundNotes:
 
 
 def _explained(hit: SearchHit) -> HitExplanation:
-    from amem_tui.engine import explain_hit  # ranking code: only once a search ran
+    from amem_tui.engine.for_apps import explain_hit
 
     return HitExplanation(
         similarity=_round(hit.similarity),

@@ -22,7 +22,7 @@ from typing import Any
 from aiohttp import web
 from textual_serve.server import Server
 
-from amem_tui.engine import redact_text
+from amem_tui.engine.for_apps import redact_text
 
 #: The query parameter a browser brings the token in.
 TOKEN_PARAMETER = "token"

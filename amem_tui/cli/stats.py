@@ -84,7 +84,7 @@ def _table(rows: list[list[str]]) -> list[str]:
 def _agents(figures: StoreFigures) -> list[str]:
     # Here, not at the top: the parser imports every command module, and the TUI's
     # first frame must not wait for the engine's models.
-    from amem_tui.engine import AGENT_FIGURES
+    from amem_tui.engine.for_apps import AGENT_FIGURES
 
     rows = [["agent", "mode", "collection", *(title for title, _ in AGENT_FIGURES)]]
     pending = set(figures.stats.pending)

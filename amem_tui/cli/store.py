@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 def status(ctx: Context, _: NoOptions) -> StoreStatus:
     """Which configuration file, store, agent and collection are in use, and their model
     (store-wide: a mem0 store of several users needs no --user; it lists them)."""
-    from amem_tui.engine import UserNotChosen
+    from amem_tui.engine.for_apps import UserNotChosen
 
     with contextlib.suppress(UserNotChosen):  # status names the users instead
         ctx.reading_scope()  # a mistyped --agent (or mem0 user) is named on stderr

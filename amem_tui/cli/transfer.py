@@ -85,7 +85,7 @@ class ExportLines(JsonLines):
 
     def lines(self) -> Iterator[str]:
         """Each point as one JSON line (see :func:`amem_tui.engine.transfer.dump_line`)."""
-        from amem_tui.engine import dump_line  # the export line format
+        from amem_tui.engine.for_apps import dump_line
 
         for record in self.engine.export_lines(self.collection, vectors=self.vectors):
             yield dump_line(record)
@@ -101,7 +101,7 @@ class ExportedAll:
 
 def _write_export(engine: MemoryEngine, collection: str, path: Path, vectors: bool) -> Exported:
     """One collection into one JSON Lines file, written atomically."""
-    from amem_tui.engine import dump_line  # the export line format
+    from amem_tui.engine.for_apps import dump_line
 
     count = 0
     try:

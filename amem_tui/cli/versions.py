@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING, Any
 from amem_tui.cli.command import Command, UsageError
 from amem_tui.cli.notes import shown
 from amem_tui.cli.output import FLATTEN, TEXT_ONLY, note_text, shorten
-from amem_tui.engine import plain_diff
+from amem_tui.engine.for_apps import plain_diff
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
-    from amem_tui.engine import MemoryNote, NoteHistory, NoteVersion
+    from amem_tui.engine import MemoryNote, NoteHistory
+    from amem_tui.engine.for_apps import NoteVersion
 
 #: The widest content diff a version's line shows (``--diff`` shows all of it).
 DIFF_WIDTH = 160

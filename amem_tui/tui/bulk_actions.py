@@ -22,7 +22,8 @@ from amem_tui.wording import plural
 if TYPE_CHECKING:
     from textual.widget import Widget
 
-    from amem_tui.engine import Activity, AgentScope, AgentView, MemoryEngine, MemoryNote
+    from amem_tui.engine import AgentScope, AgentView, MemoryEngine, MemoryNote
+    from amem_tui.engine.for_apps import Activity
     from amem_tui.tui.messages import PaneName
 
 #: The notes named in the question; the rest are counted.

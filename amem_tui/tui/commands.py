@@ -8,7 +8,8 @@ from functools import partial
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
-from amem_tui.engine import AgentScope, AmemError, agent_from_session_key
+from amem_tui.engine import AgentScope, AmemError
+from amem_tui.engine.for_apps import agent_from_session_key
 from amem_tui.tui.actions import palette_actions
 from amem_tui.tui.messages import ActionRefused
 from amem_tui.tui.screens.main import MainScreen

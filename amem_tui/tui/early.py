@@ -15,7 +15,7 @@ from rich.text import Text
 from amem_tui.tui.text import one_line
 
 if TYPE_CHECKING:
-    from amem_tui.engine import EarlyAnswer, EarlyHit
+    from amem_tui.engine.for_apps import EarlyAnswer, EarlyHit
 
 #: What the detail view says while an early answer is shown.
 EARLY_NOTE = (

@@ -14,7 +14,6 @@ from textual.message import Message
 
 if TYPE_CHECKING:
     from amem_tui.engine import (
-        Activity,
         AgentScope,
         AuditReport,
         Comparison,
@@ -23,12 +22,11 @@ if TYPE_CHECKING:
         HiddenMatch,
         MemoryNote,
         NotePage,
-        PaneUpdate,
-        Probe,
         SearchHit,
         SearchResult,
         StoreStats,
     )
+    from amem_tui.engine.for_apps import Activity, PaneUpdate, Probe
     from amem_tui.tui.jump import JumpPlace
 
 

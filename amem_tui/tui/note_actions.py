@@ -23,16 +23,8 @@ if TYPE_CHECKING:
 
     from textual.widget import Widget
 
-    from amem_tui.engine import (
-        Activity,
-        ActivityKind,
-        AgentScope,
-        AgentView,
-        MemoryEngine,
-        MemoryNote,
-        NoteHistory,
-        NoteVersion,
-    )
+    from amem_tui.engine import AgentScope, AgentView, MemoryEngine, MemoryNote, NoteHistory
+    from amem_tui.engine.for_apps import Activity, ActivityKind, NoteVersion
     from amem_tui.tui.dialogs.note_editor import NoteDraft
 
 NO_SUBJECT = "Select a note first (arrows in a pane)."
@@ -49,7 +41,7 @@ ACTIVITY_KINDS: dict[str, ActivityKind] = {
 
 def own_activity(agent: str, kind: ActivityKind, note: MemoryNote) -> Activity:
     """A write made in this app, as the activity log says it ("main published “…”, here")."""
-    from amem_tui.engine import Activity
+    from amem_tui.engine.for_apps import Activity
 
     return Activity(kind, f"{agent} {kind} “{one_line(note.content, 48)}”, here", note.id)
 

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from textual.widget import Widget
     from textual.worker import Worker
 
-    from amem_tui.engine import Activity, AgentScope
+    from amem_tui.engine import AgentScope
+    from amem_tui.engine.for_apps import Activity
     from amem_tui.tui.messages import ActionDone, ActionRefused, BulkDone, FollowFailed
 
 

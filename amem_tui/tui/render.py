@@ -13,7 +13,8 @@ from rich.text import Text
 from amem_tui.tui.text import one_line
 
 if TYPE_CHECKING:
-    from amem_tui.engine import MemoryNote, MergeRecord, SearchHit
+    from amem_tui.engine import MemoryNote, SearchHit
+    from amem_tui.engine.for_apps import MergeRecord
 
 #: Width of the field-name column of the detail view.
 LABEL_WIDTH = 18
@@ -58,7 +59,7 @@ def visibility(note: MemoryNote, agent: str) -> str:
     readers = note.effective_readers
     if owner == agent and readers in ([agent], []):
         return f"private to {agent}"
-    from amem_tui.engine import selective_sentence  # the rules, where they live
+    from amem_tui.engine.for_apps import selective_sentence
 
     truth = selective_sentence(note)
     said = f" ({one_line(truth, 200)})" if truth else ""
@@ -75,8 +76,8 @@ def visibility(note: MemoryNote, agent: str) -> str:
 def explain_hit(hit: SearchHit) -> Text:
     """Why a search hit is there: its rank score, the engine's full explanation, the words
     that matched, and whether it is a weak match."""
-    from amem_tui.engine import WEAK_SIMILARITY
-    from amem_tui.engine import explain_hit as explanation  # when shown
+    from amem_tui.engine.for_apps import WEAK_SIMILARITY
+    from amem_tui.engine.for_apps import explain_hit as explanation
 
     text = Text()
     text.append(f"{'why this hit':<{LABEL_WIDTH}}", style="bold")

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from amem_tui.engine import DEFAULT_AGENT, AgentScope, AmemError, InvalidInput
+from amem_tui.engine import AgentScope, AmemError, InvalidInput
+from amem_tui.engine.for_apps import DEFAULT_AGENT
 from amem_tui.tui.messages import ScopeData
 from amem_tui.tui.widgets.note_pane import PAGE_SIZE
 
 if TYPE_CHECKING:
-    from amem_tui.engine import ConsolidationRun, ListScope, MemoryEngine
+    from amem_tui.engine import ConsolidationRun, MemoryEngine
+    from amem_tui.engine.for_apps import ListScope
 
 MEM0_HISTORY = (
     "mem0 memories are never consolidated here: amem-tui reads a mem0 collection "

@@ -22,8 +22,8 @@ from amem_tui.engine import (
     PermissionDenied,
     ReadOnlyStore,
     StoreUnavailable,
-    redact_text,
 )
+from amem_tui.engine.for_apps import redact_text
 
 if TYPE_CHECKING:
     from amem_tui.tui.messages import ActionRefused

@@ -11,7 +11,8 @@ from typing import Any
 
 from amem_tui.config import Settings
 from amem_tui.demo import demo_settings, seed_demo
-from amem_tui.engine import BUSY_EXIT_CODE, NightlyPass
+from amem_tui.engine import NightlyPass
+from amem_tui.engine.for_apps import BUSY_EXIT_CODE
 from amem_tui.engine.store.qdrant import QdrantStore
 from tests.support.cli import inert, start
 from tests.support.engines import make_engine

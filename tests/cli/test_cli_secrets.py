@@ -20,8 +20,9 @@ import pytest
 
 from amem_tui.cli.options import CommonOptions
 from amem_tui.config import Settings
-from amem_tui.engine import MemoryEngine, StoreUnavailable, redact_text, redact_url
+from amem_tui.engine import MemoryEngine, StoreUnavailable
 from amem_tui.engine.embed import TEST_MODEL
+from amem_tui.engine.for_apps import redact_text, redact_url
 from amem_tui.tui.app import AmemApp
 from tests.support.cli import run
 from tests.support.faults import free_port

@@ -24,8 +24,9 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input, Label, Select, Static
 from textual.worker import get_current_worker
 
-from amem_tui.engine import COMPARE_SCOPES, ComparedHit, ComparedNote, CompareScope, Comparison
-from amem_tui.engine import agent_label as label
+from amem_tui.engine import Comparison
+from amem_tui.engine.for_apps import COMPARE_SCOPES, ComparedHit, ComparedNote, CompareScope
+from amem_tui.engine.for_apps import agent_label as label
 from amem_tui.tui.actions import COMPARE_ACTIONS, bindings
 from amem_tui.tui.jump import JumpTarget
 from amem_tui.tui.messages import ActionRefused, AgentsLoaded, ComparisonReady, ReadProgress

@@ -31,7 +31,8 @@ from amem_tui.wording import plural
 if TYPE_CHECKING:
     from textual.widgets.tree import TreeNode
 
-    from amem_tui.engine import AgentScope, MemoryEngine, MemoryNote, Neighbour, Neighbourhood
+    from amem_tui.engine import AgentScope, MemoryEngine, MemoryNote
+    from amem_tui.engine.for_apps import Neighbour, Neighbourhood
 
 #: Characters of a note's content in its line of the tree.
 CONTENT_WIDTH = 70

@@ -56,7 +56,8 @@ if TYPE_CHECKING:
     from textual.events import Key, Resize
     from textual.worker import Worker
 
-    from amem_tui.engine import AgentScope, EarlyAnswer, MemoryEngine, MemoryNote
+    from amem_tui.engine import AgentScope, MemoryEngine, MemoryNote
+    from amem_tui.engine.for_apps import EarlyAnswer
     from amem_tui.tui.jump import JumpTarget
     from amem_tui.tui.messages import (
         ActionDone,

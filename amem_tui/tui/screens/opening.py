@@ -35,7 +35,8 @@ from amem_tui.tui.widgets.query_input import QueryInput
 from amem_tui.tui.widgets.tabbed_pane import TabbedPane
 
 if TYPE_CHECKING:
-    from amem_tui.engine import EarlyAnswer, SavedIndexSearch
+    from amem_tui.engine import SavedIndexSearch
+    from amem_tui.engine.for_apps import EarlyAnswer
 
 #: The panes, as the main screen names them.
 PANE_TITLES = (("private", "Private"), ("shared", "Shared"), ("history", "Consolidation history"))

@@ -32,7 +32,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Footer, ProgressBar, Static
 from textual.worker import get_current_worker
 
-from amem_tui.engine import AGENT_FIGURES
+from amem_tui.engine.for_apps import AGENT_FIGURES
 from amem_tui.tui.actions import OVERVIEW_ACTIONS, bindings
 from amem_tui.tui.messages import ActionRefused, ReadProgress, StatsReady
 from amem_tui.tui.text import cell, fit_widths, one_line
@@ -41,7 +41,8 @@ from amem_tui.tui.widgets.overview_recall import AgentRecalls, RecalledRow, Reca
 from amem_tui.tui.workers import ReportsWorkerFailures
 
 if TYPE_CHECKING:
-    from amem_tui.engine import AgentStats, MemoryEngine, StoreStats
+    from amem_tui.engine import MemoryEngine, StoreStats
+    from amem_tui.engine.for_apps import AgentStats
 
 
 #: Seconds between two looks at the store's revisions while following.

@@ -15,11 +15,11 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from amem_tui.engine import ComparedHit
+from amem_tui.engine.for_apps import ComparedHit
 from amem_tui.tui.text import literal, one_line
 
 if TYPE_CHECKING:
-    from amem_tui.engine import ComparedAgent, ComparedNote, SideAccess
+    from amem_tui.engine.for_apps import ComparedAgent, ComparedNote, SideAccess
 
 #: How much of a note's content the panel shows.
 CONTENT_CHARS = 400

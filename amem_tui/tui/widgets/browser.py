@@ -34,12 +34,12 @@ if TYPE_CHECKING:
     from amem_tui.engine import (
         AgentScope,
         ConsolidationRun,
-        EarlyAnswer,
         MemoryEngine,
         MemoryNote,
         SearchHit,
         SearchResult,
     )
+    from amem_tui.engine.for_apps import EarlyAnswer
     from amem_tui.tui.actions import FocusArea
     from amem_tui.tui.messages import ConsolidationProgress, FollowUpdate, NoteLoaded, ScopeData
 

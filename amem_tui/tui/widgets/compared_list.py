@@ -16,11 +16,11 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 from textual.widgets.data_table import ColumnKey
 
-from amem_tui.engine import ComparedHit, ComparedNote
+from amem_tui.engine.for_apps import ComparedHit, ComparedNote
 from amem_tui.tui.text import cell, one_line
 
 if TYPE_CHECKING:
-    from amem_tui.engine import SideAccess
+    from amem_tui.engine.for_apps import SideAccess
 
 #: The narrowest the note column gets, and its width before the list has a size.
 NOTE_MIN = 10

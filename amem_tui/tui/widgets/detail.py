@@ -22,7 +22,8 @@ from textual.widgets import ContentSwitcher, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from amem_tui.engine import NOTE_FIELDS, AmemError, NotFound, is_mem0_note
+from amem_tui.engine import AmemError, NotFound
+from amem_tui.engine.for_apps import NOTE_FIELDS, is_mem0_note
 from amem_tui.tui.messages import NoteData, NoteLoaded
 from amem_tui.tui.render import (
     LABEL_WIDTH,
@@ -47,12 +48,11 @@ if TYPE_CHECKING:
         ConsolidationRun,
         MemoryEngine,
         MemoryNote,
-        MergeRecord,
         NoteHistory,
-        NoteVersion,
         SearchHit,
         SearchResult,
     )
+    from amem_tui.engine.for_apps import MergeRecord, NoteVersion
 
 #: The detail view's tabs: the note's fields, or its versions.
 DetailTab = Literal["note", "versions"]

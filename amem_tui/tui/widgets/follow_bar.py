@@ -41,14 +41,8 @@ from amem_tui.tui.widgets.note_pane import PAGE_SIZE
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from amem_tui.engine import (
-        Activity,
-        AgentScope,
-        ConsolidationRun,
-        MemoryEngine,
-        MemoryNote,
-        Probe,
-    )
+    from amem_tui.engine import AgentScope, ConsolidationRun, MemoryEngine, MemoryNote
+    from amem_tui.engine.for_apps import Activity, Probe
     from amem_tui.tui.messages import Watched
 
 
@@ -208,7 +202,7 @@ class FollowBar(Static):
             self.post_message(FollowFailed(f"{type(exc).__name__}: {exc}", False))
 
     def _look(self, request: PollRequest) -> FollowUpdate:
-        from amem_tui.engine import changes, name_merges, new_runs, relisted, run_activity
+        from amem_tui.engine.for_apps import changes, name_merges, new_runs, relisted, run_activity
 
         engine, scope = self.engine, request.scope
         since = None if request.resync else request.since

@@ -36,13 +36,8 @@ if TYPE_CHECKING:
 
     from textual.events import DescendantFocus
 
-    from amem_tui.engine import (
-        Activity,
-        AgentScope,
-        ConsolidationPlan,
-        ConsolidationRun,
-        MemoryEngine,
-    )
+    from amem_tui.engine import AgentScope, ConsolidationPlan, ConsolidationRun, MemoryEngine
+    from amem_tui.engine.for_apps import Activity
 
 NOTHING_TO_UNDO = "A dry run changed nothing: there is nothing to undo."
 HISTORY_TITLE = "Consolidation history"
@@ -436,7 +431,7 @@ class HistoryPane(TabbedPane):
     @staticmethod
     def _own(run: ConsolidationRun) -> Activity:
         """A run made in this app, in the activity log's words."""
-        from amem_tui.engine import Activity, run_activity
+        from amem_tui.engine.for_apps import Activity, run_activity
 
         said = run_activity(run)
         return Activity(said.kind, f"{said.text}, here", said.note_id, said.highlight)

@@ -32,10 +32,10 @@ from amem_tui.wording import plural
 if TYPE_CHECKING:
     from datetime import datetime
 
-    from amem_tui.engine import (
+    from amem_tui.engine import MemoryEngine
+    from amem_tui.engine.for_apps import (
         ConsolidationScheduler,
         Holder,
-        MemoryEngine,
         PassProgress,
         PassRecord,
         PassResult,
@@ -146,7 +146,8 @@ class NightlyWatch(ReportsWorkerFailures, Static):
         self.checks = 0
 
     def on_mount(self) -> None:
-        from amem_tui.engine import AmemError, ConsolidationScheduler
+        from amem_tui.engine import AmemError
+        from amem_tui.engine.for_apps import ConsolidationScheduler
 
         if not self.engine.read_only:
             try:

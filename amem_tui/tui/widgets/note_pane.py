@@ -33,7 +33,8 @@ from amem_tui.tui.widgets.pane_tables import PaneTables
 from amem_tui.tui.widgets.tabbed_pane import TabbedPane
 
 if TYPE_CHECKING:
-    from amem_tui.engine import AgentScope, EarlyHit, ListScope, MemoryEngine, MemoryNote, SearchHit
+    from amem_tui.engine import AgentScope, MemoryEngine, MemoryNote, SearchHit
+    from amem_tui.engine.for_apps import EarlyHit, ListScope
 
 #: Notes per page of a listing.
 PAGE_SIZE = 200

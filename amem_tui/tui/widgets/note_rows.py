@@ -44,7 +44,7 @@ GAP = "  "
 
 def query_word_count(query: str) -> int:
     """How many distinct words of ``query`` keyword search looks for."""
-    from amem_tui.engine import tokenize  # only once a search is shown
+    from amem_tui.engine.for_apps import tokenize
 
     return len(set(tokenize(query)))
 

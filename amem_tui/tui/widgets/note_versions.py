@@ -26,7 +26,8 @@ from amem_tui.tui.text import literal, one_line
 from amem_tui.tui.workers import ReportsWorkerFailures
 
 if TYPE_CHECKING:
-    from amem_tui.engine import AgentScope, MemoryEngine, NoteHistory, NoteVersion
+    from amem_tui.engine import AgentScope, MemoryEngine, NoteHistory
+    from amem_tui.engine.for_apps import NoteVersion
 
 #: How a diff marks what went and what came.
 REMOVED_STYLE = "strike red"

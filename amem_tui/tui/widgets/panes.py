@@ -44,7 +44,8 @@ if TYPE_CHECKING:
     from textual.events import DescendantFocus
     from textual.widget import Widget
 
-    from amem_tui.engine import EarlyAnswer, MemoryNote, SearchHit, SearchResult
+    from amem_tui.engine import MemoryNote, SearchHit, SearchResult
+    from amem_tui.engine.for_apps import EarlyAnswer
     from amem_tui.tui.messages import FollowUpdate, PaneName, ScopeData
     from amem_tui.tui.widgets.tabbed_pane import TabbedPane
 

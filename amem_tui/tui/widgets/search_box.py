@@ -46,7 +46,7 @@ from textual.timer import Timer
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
-from amem_tui.engine import SearchStopped
+from amem_tui.engine.for_apps import SearchStopped
 from amem_tui.tui import heap
 from amem_tui.tui.actions import key_for
 from amem_tui.tui.early import early_status
@@ -57,7 +57,8 @@ from amem_tui.tui.widgets.query_input import QueryInput
 from amem_tui.tui.workers import ReportsWorkerFailures
 
 if TYPE_CHECKING:
-    from amem_tui.engine import AgentScope, AgentView, EarlyAnswer, MemoryEngine, SearchResult
+    from amem_tui.engine import AgentScope, AgentView, MemoryEngine, SearchResult
+    from amem_tui.engine.for_apps import EarlyAnswer
 
 #: Seconds a search's thread waits at most for its hits to be drawn (they always are,
 #: or dropped, unless the app is closing).

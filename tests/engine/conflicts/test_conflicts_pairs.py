@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from amem_tui.engine import ConflictList, MemoryEngine, plain_diff
+from amem_tui.engine import ConflictList, MemoryEngine
+from amem_tui.engine.for_apps import plain_diff
 from tests.support.conflict_store import MISSING, SCANNED, plant_conflicts
 from tests.support.consolidation_data import nid
 

@@ -9,17 +9,14 @@ from typing import Any
 
 import pytest
 
-from amem_tui.engine import (
+from amem_tui.engine import InvalidInput, MemoryEngine, PermissionDenied, ReadOnlyStore
+from amem_tui.engine.activity import Activity
+from amem_tui.engine.for_apps import (
     ConflictNoteMissing,
-    InvalidInput,
-    MemoryEngine,
     NotAConflictPair,
-    PermissionDenied,
-    ReadOnlyStore,
     name_merges,
     run_activity,
 )
-from amem_tui.engine.activity import Activity
 from amem_tui.engine.store.base import NoteStore
 from tests.support import amem_sweep
 from tests.support.conflict_store import SCANNED, plant_conflicts

@@ -7,10 +7,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from amem_tui.engine import NightlyPass, PassBusy, PassProgress, ReadOnlyStore
+from amem_tui.engine import NightlyPass, PassBusy, ReadOnlyStore
 from amem_tui.engine.consolidation.runlock import RunLock
 from amem_tui.engine.consolidation.runlog import runs_collection
 from amem_tui.engine.engine import MemoryEngine
+from amem_tui.engine.for_apps import PassProgress
 from amem_tui.engine.store.base import NoteStore
 from amem_tui.engine.store.qdrant import QdrantStore
 from tests.support.consolidation_data import MODE_A, MODE_B, make_note, put, turned

@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from amem_tui.engine import LockLost, PassBusy
+from amem_tui.engine import PassBusy
 from amem_tui.engine.consolidation import runlock
 from amem_tui.engine.consolidation.runlock import LOCK_ID, Holder, RunLock
+from amem_tui.engine.for_apps import LockLost
 from amem_tui.engine.store.base import NoteStore, StoredPoint
 from amem_tui.engine.store.filters import Filter
 from amem_tui.engine.store.qdrant import QdrantStore

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from amem_tui.engine import start_prefetch, stop_prefetch
+from amem_tui.engine.for_apps import start_prefetch, stop_prefetch
 from amem_tui.engine.prefetch import commands
 from amem_tui.engine.store.base import StoredPoint
 from amem_tui.engine.store.edge import EdgeStore

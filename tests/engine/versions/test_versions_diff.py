@@ -7,7 +7,7 @@ import itertools
 from hypothesis import given
 from hypothesis import strategies as st
 
-from amem_tui.engine import plain_diff, word_diff
+from amem_tui.engine.for_apps import plain_diff, word_diff
 
 
 def test_a_changed_word_is_one_removal_and_one_addition() -> None:

@@ -1,0 +1,87 @@
+"""What the CLI and the TUI need of the engine beyond its library surface.
+
+:mod:`amem_tui.engine` exports what a program needs to use the engine. An app that
+shows the engine's answers needs more: the parts of results it draws one by one (a
+compared note, a version, a neighbour), the follow mode's probes and the activity
+they add up to, the nightly pass's progress and records, and small pure helpers that
+word things the engine's way (an agent's label, a diff, a redacted URL, why a search
+hit matched). Those are here, so that the library surface stays small while the apps
+still come in through the engine's package only (import contracts keep them to these
+two modules). A program may use them too; they change more freely than the names of
+:mod:`amem_tui.engine`.
+
+As in :mod:`amem_tui.engine`, each name is written once, as an import of the
+``TYPE_CHECKING`` block (what a type checker reads), and imported on first use at run
+time (:mod:`amem_tui.lazy_exports`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from amem_tui.engine.activity import (
+        Activity,
+        ActivityKind,
+        PaneUpdate,
+        changes,
+        name_merges,
+        new_runs,
+        relisted,
+        run_activity,
+    )
+    from amem_tui.engine.agents import label as agent_label
+    from amem_tui.engine.audit import NoteRef
+    from amem_tui.engine.compare import (
+        COMPARE_SCOPES,
+        ComparedAgent,
+        ComparedHit,
+        ComparedNote,
+        CompareScope,
+        GroupName,
+        SideAccess,
+    )
+    from amem_tui.engine.conflicts import (
+        ConflictPair,
+        ConflictSide,
+        DanglingFlag,
+        PairKeep,
+        Settlement,
+    )
+    from amem_tui.engine.consolidation.nightly import PassProgress, PassRecord, PassResult
+    from amem_tui.engine.consolidation.nightly_time import parse_hhmm, zone_of
+    from amem_tui.engine.consolidation.runlock import BUSY_EXIT_CODE, Holder, LockLost
+    from amem_tui.engine.consolidation.scheduler import ConsolidationScheduler
+    from amem_tui.engine.embed import load_in_background
+    from amem_tui.engine.errors import (
+        ConfigError,
+        ConflictNoteMissing,
+        NotAConflictPair,
+        SearchStopped,
+        UserNotChosen,
+    )
+    from amem_tui.engine.formats.mem0 import is_mem0_note, parse_namespace
+    from amem_tui.engine.graph import Neighbour, Neighbourhood
+    from amem_tui.engine.keywords import tokenize
+    from amem_tui.engine.models import (
+        NOTE_FIELDS,
+        WEAK_SIMILARITY,
+        ConflictSettlement,
+        MergeRecord,
+    )
+    from amem_tui.engine.prefetch import start as start_prefetch
+    from amem_tui.engine.prefetch import stop as stop_prefetch
+    from amem_tui.engine.reading import ListScope
+    from amem_tui.engine.redact import redact_text, redact_url
+    from amem_tui.engine.scope import DEFAULT_AGENT, agent_from_session_key, selective_sentence
+    from amem_tui.engine.search import SearchMode
+    from amem_tui.engine.search.early import EarlyAnswer, EarlyHit
+    from amem_tui.engine.search.explain import explain_hit
+    from amem_tui.engine.stats import AGENT_FIGURES, AgentStats
+    from amem_tui.engine.transfer import dump_line
+    from amem_tui.engine.versions import DiffPart, NoteVersion, plain_diff, word_diff
+    from amem_tui.engine.watch import Probe
+else:
+    from amem_tui.lazy_exports import lazy_exports
+
+    __getattr__, __dir__ = lazy_exports(globals())
