@@ -344,6 +344,7 @@ def _env_settings(env: Mapping[str, str]) -> dict[str, Any]:
         "AMEM_BACKEND": "backend",
         "AMEM_CONSOLIDATION_THRESHOLD": "consolidation_threshold",
         "AMEM_USER": "user",
+        "AMEM_OPENCLAW_DIR": "openclaw_dir",
     }
     for var, field in mapping.items():
         value = env.get(var)
@@ -502,6 +503,7 @@ _ENV_NAMES = {
     "read_only": "AMEM_READ_ONLY",
     "low_quality_patterns": "AMEM_LOW_QUALITY_PATTERNS",
     "user": "AMEM_USER",
+    "openclaw_dir": "AMEM_OPENCLAW_DIR",
     "collection_models": "AMEM_COLLECTION_MODELS",
 }
 

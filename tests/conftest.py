@@ -46,6 +46,7 @@ def _isolated_dirs(
         "AMEM_BACKEND",
         "AMEM_USER",
         "AMEM_COLLECTION_MODELS",
+        "AMEM_OPENCLAW_DIR",
     ):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("AMEM_CACHE_DIR", str(MODEL_CACHE))

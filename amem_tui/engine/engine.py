@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from amem_tui.engine.conflicts import ConflictList
     from amem_tui.engine.consolidation import Judge
     from amem_tui.engine.consolidation.scheduler import ConsolidationScheduler
+    from amem_tui.engine.health import HealthInputs, HealthReport, WriteSeries
     from amem_tui.engine.inventory import CollectionView, StoreStatus
     from amem_tui.engine.stats import StoreStats
     from amem_tui.engine.stats.cache import CountCache
@@ -464,6 +465,39 @@ class MemoryEngine:
         pairs, dangling = gather(services, None)
         names = list(dict.fromkeys(s.real_name for s in services if s.format == "amem"))
         return ConflictList(agent=None, collections=names, pairs=pairs, dangling=dangling)
+
+    # --------------------------------------------------------------- health
+    def _health_inputs(self) -> HealthInputs:
+        from amem_tui.engine.consolidation.nightly import NightlyPass
+        from amem_tui.engine.health import HealthInputs
+
+        now = self.clock()
+        nightly = NightlyPass(self)
+        return HealthInputs(
+            scopes=self.agents(),
+            collection=self.collection,
+            store=self.store,
+            now=now,
+            slot=nightly.slot(now),
+            default_agent=self.settings.default_agent,
+            folder=self.settings.openclaw_folder,
+            records=nightly.records(),
+            held=nightly.holder() is not None,
+        )
+
+    def health(self) -> HealthReport:
+        """Whether memory is being written and kept well: per agent its writes and
+        silence, and every problem found with its kind, severity, agent, notes and why
+        (see :mod:`.health`). Reads the store and openclaw-amem's files, writes nothing."""
+        from amem_tui.engine.health import build_health
+
+        return build_health(self._health_inputs())
+
+    def write_series(self, days: int = 30) -> WriteSeries:
+        """Writes per agent per day over the last ``days`` UTC days (for a chart)."""
+        from amem_tui.engine.health import write_series
+
+        return write_series(self._health_inputs(), days)
 
     @property
     def scheduler(self) -> ConsolidationScheduler:

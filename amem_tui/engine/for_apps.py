@@ -62,6 +62,17 @@ if TYPE_CHECKING:
     )
     from amem_tui.engine.formats.mem0 import is_mem0_note, parse_namespace
     from amem_tui.engine.graph import Neighbour, Neighbourhood
+    from amem_tui.engine.health import (
+        PROBLEM_KINDS,
+        SEVERITIES,
+        AgentHealth,
+        CheckResult,
+        NightlyRun,
+        Problem,
+        ProblemKind,
+        Severity,
+        SideFile,
+    )
     from amem_tui.engine.keywords import tokenize
     from amem_tui.engine.models import (
         NOTE_FIELDS,

@@ -136,6 +136,10 @@ class EngineSettings(BaseModel):
     mem0: Mem0PluginConfig | None = None
     #: The embedding model of collections that name none in their metadata.
     collection_models: dict[str, str] = Field(default_factory=dict)
+    #: Where openclaw-amem keeps the files beside the store that ``health`` reads
+    #: (``amem_nightly_owed.json``, ``logs/amem-consolidate.log``; AMEM_OPENCLAW_DIR).
+    #: None: see :attr:`openclaw_folder`.
+    openclaw_dir: Path | None = None
 
     @property
     def collection_chosen(self) -> bool:
@@ -152,6 +156,16 @@ class EngineSettings(BaseModel):
     def store_label(self) -> str:
         """Where the store is, for headers and messages (a URL's credentials masked)."""
         return redact_url(self.url) if self.url else str(self.embedded_path)
+
+    @property
+    def openclaw_folder(self) -> Path:
+        """The folder of openclaw-amem's own files: ``openclaw_dir``, else the folder of
+        the openclaw.json in use, else ``~/.openclaw`` (where openclaw-amem writes them)."""
+        if self.openclaw_dir is not None:
+            return self.openclaw_dir
+        if self.config_file is not None:
+            return self.config_file.parent
+        return Path.home() / ".openclaw"
 
     def dedicated_collections(self) -> dict[str, str]:
         """Mode B agents and their collections."""

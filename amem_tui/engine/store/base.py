@@ -121,6 +121,11 @@ class NoteStore(Protocol):
         """The collection an alias points to, or ``name`` itself."""
         ...
 
+    def list_aliases(self) -> dict[str, str] | None:
+        """Every alias and the collection it points to; None where the store has no
+        aliases at all (Qdrant Edge), which is not the same as having none."""
+        ...
+
     def collection_info(self, name: str) -> CollectionInfo | None:
         """Facts about a collection (aliases resolved), or None if it does not exist."""
         ...

@@ -239,6 +239,10 @@ class EdgeStore(ShardOptimizing):
         """Edge has no aliases: a name is always a collection name."""
         return name
 
+    def list_aliases(self) -> dict[str, str] | None:
+        """None: Edge has no aliases."""
+        return None
+
     def collection_info(self, name: str) -> CollectionInfo | None:
         """Facts about a collection, or None when it does not exist."""
         opened = self._open(name)

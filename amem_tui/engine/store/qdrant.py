@@ -210,11 +210,15 @@ class QdrantStore:
             return sorted(c.name for c in self.client.get_collections().collections)
 
     def _aliases(self) -> dict[str, str]:
+        return self.list_aliases() or {}
+
+    def list_aliases(self) -> dict[str, str] | None:
+        """Every alias and the collection it points to (None: the client has no aliases)."""
         try:
             with self._calls("reading aliases"):
                 response = self.client.get_aliases()
         except (NotImplementedError, AttributeError):
-            return {}
+            return None
         return {a.alias_name: a.collection_name for a in response.aliases}
 
     def resolve_alias(self, name: str) -> str:

@@ -56,6 +56,10 @@ class ReadOnlyGuard:
         """The collection an alias points to."""
         return self.inner.resolve_alias(name)
 
+    def list_aliases(self) -> dict[str, str] | None:
+        """Every alias and its collection (None: the store has no aliases)."""
+        return self.inner.list_aliases()
+
     def collection_info(self, name: str) -> CollectionInfo | None:
         """Facts about a collection."""
         return self.inner.collection_info(name)
