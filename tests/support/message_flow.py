@@ -40,15 +40,21 @@ class Trace:
     #: so that its id is not reused meanwhile).
     stamps: dict[int, tuple[Message, tuple[str, ...]]] = field(default_factory=dict)
 
+    def chain_of(self, message: Message | None) -> tuple[str, ...]:
+        """The chain ``message`` was posted from."""
+        return () if message is None else self.stamps.get(id(message), (message, ()))[1]
+
     def stamp(self, message: Message) -> None:
-        """Remember the chain ``message`` is posted from (when first posted)."""
+        """Remember the chain ``message`` is posted from (when first posted): the running
+        handler's, or outside the project's handlers (in Textual's own, say a table's key
+        handler that posts the row highlighted) the chain of the message being handled."""
         if id(message) not in self.stamps:  # not bubbling on
-            self.stamps[id(message)] = (message, _chain.get())
+            chain = _chain.get() or self.chain_of(_message.get())
+            self.stamps[id(message)] = (message, chain)
 
     def dispatching(self, message: Message) -> None:
         """The app's message hook: a pump starts on ``message``, in its own context."""
         _message.set(message)
-        _chain.set(self.stamps.get(id(message), (message, ()))[1])
 
     def round_trips(self) -> list[tuple[str, ...]]:
         """The chains that return to a module they had left (a call back into a module
@@ -95,9 +101,9 @@ def traced() -> Iterator[Trace]:
                 ...
 
     A message carries the chain of the handler that posted it. The hook, called as a
-    message pump starts on a message, makes that chain the pump's current one; each
-    call from Textual into a followed module (a handler, a watcher, a callback) adds its
-    module for as long as it runs, and records the chain.
+    message pump starts on a message, says which message its handlers are given; a
+    handler of the project's (called by Textual, named for the message or given it)
+    runs with the message's chain and its own module, recorded.
     """
     trace = Trace()
     original_post = MessagePump.post_message
@@ -119,12 +125,14 @@ def traced() -> Iterator[Trace]:
         module = _module_of(frame)
         if module is None:
             return
-        chain = _chain.get()
-        if _handles(frame, _message.get()):
-            handled = _fold(chain, module)
+        message = _message.get()
+        if _handles(frame, message):
+            handled = _fold(trace.chain_of(message), module)
             trace.chains.append(handled)
             entered[frame] = _chain.set(handled)
-        elif len(chain) >= 2 and module != chain[-1] and module in chain:
+            return
+        chain = _chain.get()
+        if len(chain) >= 2 and module != chain[-1] and module in chain:
             trace.chains.append((*chain, module))
 
     MessagePump.post_message = post  # type: ignore[method-assign]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import DataTable
 
 from amem_tui.tui.widgets.note_table import NoteTable
@@ -45,11 +47,8 @@ class OneTable(App[None]):
 
 
 def picture(table: DataTable[Text]) -> list[list[tuple[str, object]]]:
-    """Each line as (character, style) pairs: the same picture, however it is cut.
-
-    The lines are drawn as a frame draws them (all at once), with fresh caches.
-    """
-    table._clear_caches()
+    """Each line as (character, style) pairs, as the last frame drew them: the same
+    picture, however it is cut."""
     width, height = table.size
     return [
         [(char, segment.style) for segment in strip for char in segment.text]
@@ -71,12 +70,43 @@ async def pictures(table: DataTable[Text]) -> list[list[list[tuple[str, object]]
         await pilot.pause()
         assert table.hover_row == 3
         shots.append(picture(table))
+        app.set_focus(table)
+        await pilot.press("x")  # not the table's key: the hover row stays
+        await pilot.pause()
+        shots.append(picture(table))
+        await pilot.press("down")  # the cursor's key: the hover row goes
+        await pilot.pause()
+        shots.append(picture(table))
+        await pilot.hover(table, offset=(3, 2))  # and comes back with the mouse
+        await pilot.pause()
+        shots.append(picture(table))
+        table.move_cursor(row=2)
+        await pilot.hover(table, offset=(3, 3))  # over the cursor's row
+        await pilot.pause()
+        assert table.hover_row == table.cursor_row == 2
+        shots.append(picture(table))
     return shots
 
 
 async def test_cells_are_drawn_as_the_data_table_draws_them() -> None:
     expected = await pictures(DataTable[Text]())
     drawn = await pictures(NoteTable())
-    assert [len(shot) for shot in drawn] == [len(ROWS) + 1] * 7
+    assert [len(shot) for shot in drawn] == [len(ROWS) + 1] * 11
     for shot, want in zip(drawn, expected, strict=True):
         assert shot == want
+
+
+async def test_plain_rows_are_drawn_by_the_note_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Only the header and the row that may wrap are left to DataTable's own drawing.
+    left: list[int] = []
+    draw = DataTable.render_line
+
+    def counted(table: DataTable[Text], y: int) -> Strip:
+        left.append(y)
+        return draw(table, y)
+
+    monkeypatch.setattr(DataTable, "render_line", counted)
+    app = OneTable(NoteTable())
+    async with app.run_test(size=(60, 12)) as pilot:
+        await pilot.pause()
+    assert left and set(left) == {0, len(ROWS)}
