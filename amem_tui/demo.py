@@ -364,22 +364,9 @@ def seed_demo(engine: MemoryEngine) -> dict[str, int]:
     """
     counts: dict[str, int] = {}
     for collection, notes in demo_notes().items():
-        missing = _missing_notes(engine, collection, notes)
-        if missing:
-            engine.put_notes(collection, missing)
+        engine.put_notes(collection, notes, skip_existing=True)
         counts[collection] = len(notes)
     return counts
-
-
-def _missing_notes(
-    engine: MemoryEngine, collection: str, notes: list[MemoryNote]
-) -> list[MemoryNote]:
-    """The demo notes whose ids the collection does not hold yet."""
-    service = engine.collection(collection)
-    if not service.exists():
-        return list(notes)
-    stored = {p.id for p in service.store.retrieve(collection, [n.id for n in notes])}
-    return [note for note in notes if note.id not in stored]
 
 
 def demo_config() -> str:

@@ -34,21 +34,11 @@ def is_default_store(settings: Settings) -> bool:
     return settings.url is None and settings.store_path is None
 
 
-def store_is_empty(engine: MemoryEngine) -> bool:
-    """True when no collection of the store holds a point (none may exist yet)."""
-    names = engine.status().collections
-    for name in names:
-        info = engine.collection(name).info()
-        if info is not None and info.points_count:
-            return False
-    return True
-
-
 def empty_store_hint(settings: Settings, engine: MemoryEngine) -> str | None:
     """What to do when the default store holds nothing (most often a first run), or
     None: it is another store, or it holds notes. Reads the store: call it off the
     UI thread."""
-    if not is_default_store(settings) or not store_is_empty(engine):
+    if not is_default_store(settings) or not engine.is_empty():
         return None
     return EMPTY_STORE_HINT.format(store=settings.store_label)
 

@@ -32,10 +32,12 @@ from typing import TypeVar
 import numpy as np
 
 from amem_tui.config import AgentConfig, Settings
+from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.consolidation import DEFAULT_THRESHOLD
 from amem_tui.engine.consolidation.basis import current_basis
 from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.engine import MemoryEngine
+from amem_tui.engine.modelinfo import Embedders, ModelChoices
 from amem_tui.engine.models import MemoryNote, content_hash
 from amem_tui.engine.scope import consolidation_filter
 from amem_tui.engine.store.qdrant import QdrantStore
@@ -117,6 +119,12 @@ def _timed(fn: Callable[[], T]) -> tuple[T, float, float]:
     return result, time.perf_counter() - wall, time.process_time() - cpu
 
 
+def service_of(engine: MemoryEngine, collection: str) -> CollectionService:
+    """A collection of the engine's store as the engine's parts read it (the engine
+    itself never hands its collection services out)."""
+    return CollectionService(engine.store, collection, Embedders(engine.embedder), ModelChoices())
+
+
 def measure(size: int, dup_rate: float, sample: int) -> dict[str, float]:
     """Seconds for a dry run, a real run and the naive plan (scaled)."""
     engine = new_engine()
@@ -129,7 +137,7 @@ def measure(size: int, dup_rate: float, sample: int) -> dict[str, float]:
     out["dropped"] = float(sum(len(m.dropped) for m in plan.merges))
     scope = engine.scope("main")
     _, out["check"], out["check_cpu"] = _timed(
-        lambda: current_basis(engine.collection(scope.collection), scope)
+        lambda: current_basis(service_of(engine, scope.collection), scope)
     )
     run, out["run"], out["run_cpu"] = _timed(
         lambda: engine.agent("main").consolidate(threshold=DEFAULT_THRESHOLD)

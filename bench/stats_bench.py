@@ -45,8 +45,10 @@ import corpus as corpus_mod  # noqa: E402
 import numpy as np  # noqa: E402
 
 from amem_tui.config import AgentConfig, Settings  # noqa: E402
+from amem_tui.engine.collections import CollectionService  # noqa: E402
 from amem_tui.engine.embed import HashEmbedder  # noqa: E402
 from amem_tui.engine.engine import MemoryEngine  # noqa: E402
+from amem_tui.engine.modelinfo import Embedders, ModelChoices  # noqa: E402
 from amem_tui.engine.store.base import StoredPoint  # noqa: E402
 from bench import COLLECTION, note_payload  # noqa: E402
 
@@ -105,7 +107,9 @@ def median_time(run: Callable[[], object], runs: int) -> float:
 
 def measure(engine: MemoryEngine, runs: int) -> dict[str, float]:
     """Every figure of the module docstring, in seconds."""
-    store, service = engine.store, engine.collection(COLLECTION)
+    store = engine.store
+    # The collection as the engine's parts read it (the engine never hands it out).
+    service = CollectionService(store, COLLECTION, Embedders(engine.embedder), ModelChoices())
 
     def scan() -> int:
         return sum(1 for _ in store.scan(COLLECTION))

@@ -133,7 +133,7 @@ class Context:
         """
         from amem_tui.engine.for_apps import parse_namespace
 
-        namespaces = sorted(self.engine.collection(scope.collection).namespaces())
+        namespaces = sorted(self.engine.namespaces(scope.collection))
         wanted = scope.namespace
         if wanted is None or wanted in namespaces:
             return None

@@ -26,9 +26,7 @@ if TYPE_CHECKING:
 def real_collection(ctx: Context) -> str:
     """The collection ``--collection`` names, its alias resolved (the name written into
     reports, and the one import writes to)."""
-    name = ctx.settings.collection
-    info = ctx.engine.collection(name).info()
-    return info.name if info is not None else name
+    return ctx.engine.real_collection(ctx.settings.collection)
 
 
 # -------------------------------------------------------------------- export

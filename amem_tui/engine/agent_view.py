@@ -20,7 +20,7 @@ import amem_tui.engine.scope as rules
 import amem_tui.engine.search as searching
 from amem_tui.engine.clock import Timekeeper
 from amem_tui.engine.errors import READ_ONLY_MESSAGE, AmemError, ReadOnlyStore
-from amem_tui.engine.formats import mem0
+from amem_tui.engine.formats import PayloadFormat, mem0
 from amem_tui.engine.models import (
     ConsolidationRun,
     HiddenMatch,
@@ -28,6 +28,7 @@ from amem_tui.engine.models import (
     NotePage,
     RunTrigger,
     SearchResult,
+    VisibleBecause,
 )
 from amem_tui.engine.note_input import shared_note_readers_refusal, shared_readers_refusal
 from amem_tui.engine.notes import NoteType, NoteWriter
@@ -90,9 +91,24 @@ class AgentView:
         return self.scope.agent
 
     @property
-    def service(self) -> CollectionService:
-        """The agent's collection (its format, model and read filter)."""
+    def _service(self) -> CollectionService:
+        """The agent's collection (its format, model and read rules)."""
         return self._space.own
+
+    @property
+    def format(self) -> PayloadFormat:
+        """The payload format of the agent's collection: ``amem`` (openclaw-amem notes)
+        or ``mem0`` (mem0 memories, read as the mem0 plugin reads them, never written)."""
+        return self._service.format
+
+    def collection_exists(self) -> bool:
+        """True once the agent's collection exists (its first write creates it)."""
+        return self._service.exists()
+
+    def visible_because(self, note: MemoryNote) -> VisibleBecause | None:
+        """Why the agent's searches and listings find ``note`` (its own private note, a
+        shared one, or its Mode B collection's), or None when they never return it."""
+        return self._service.visible_because(self.scope, note)
 
     # -------------------------------------------------------------- reading
     def list_notes(
@@ -113,7 +129,7 @@ class AgentView:
         ``run_id`` only one session's short-term memories (mem0's ``run_id``).
         """
         return reading.list_notes(
-            self.service,
+            self._service,
             self.scope,
             which,
             limit,
@@ -126,39 +142,39 @@ class AgentView:
 
     def count(self, which: ListScope = "visible") -> int:
         """How many notes a listing holds."""
-        return reading.count(self.service, self.scope, which)
+        return reading.count(self._service, self.scope, which)
 
     def get(self, note_id: str) -> MemoryNote:
         """A note by id, if the read rule lets the agent see it (soft-deleted included)."""
-        return reading.read_note(self.service, self.scope, note_id)
+        return reading.read_note(self._service, self.scope, note_id)
 
     def get_only_sentence(self, note: MemoryNote) -> str | None:
         """What an openclaw-amem agent gets of a note it reads only by id (its
         ``getNote`` returns it; its search, listing and count never do), in one
         sentence; None when the agent finds the note, or in a mem0 collection."""
-        if self.service.format != "amem":
+        if self._service.format != "amem":
             return None
         return rules.get_only_sentence(self.scope, note)
 
     def linked(self, note: MemoryNote) -> list[tuple[str, MemoryNote | None]]:
         """Each link of a note with its target, or None where the read rule hides it."""
-        return reading.linked(self.service, self.scope, note)
+        return reading.linked(self._service, self.scope, note)
 
     def versions(self, note_id: str) -> NoteHistory:
         """Every version of a note the agent may read (the get rule), oldest first: each
         write amem-tui made, and the changes other tools made between them (``outside``;
         the last one unrecorded when the note changed since amem-tui last wrote it)."""
-        return reading.note_history(self.service, self.scope, note_id)
+        return reading.note_history(self._service, self.scope, note_id)
 
     def neighbourhood(self, note_id: str, depth: int = graph.DEPTH) -> graph.Neighbourhood:
         """The notes ``note_id`` links to and those linking to it, ``depth`` links out,
         as the agent may see them (the unreadable ones counted, never named)."""
-        return graph.neighbourhood(self.service, self.scope, self.get(note_id), depth)
+        return graph.neighbourhood(self._service, self.scope, self.get(note_id), depth)
 
     def redact(self, notes: Sequence[MemoryNote]) -> list[MemoryNote]:
         """Copies of ``notes`` fit to show the agent: links and conflicts to notes it may
         not read are dropped and counted (``unreadable_links``, ``unreadable_conflicts``)."""
-        return reading.redact(self.service, self.scope, notes)
+        return reading.redact(self._service, self.scope, notes)
 
     def probe(self, watch: Sequence[str] = (), since: Probe | None = None) -> Probe:
         """A cheap look at the agent's memory, to follow it while others write it.
@@ -169,7 +185,7 @@ class AgentView:
         """
         from amem_tui.engine.watch import probe
 
-        return probe(self.service, self.scope, watch, since, self._time.clock)
+        return probe(self._service, self.scope, watch, since, self._time.clock)
 
     # ------------------------------------------------------------ searching
     def search(
@@ -253,7 +269,7 @@ class AgentView:
     def _check_writable(self, readers: bool = False) -> CollectionService:
         if self._read_only:
             raise ReadOnlyStore(READ_ONLY_MESSAGE)
-        service = self.service
+        service = self._service
         if readers and service.format == "mem0":
             raise ReadOnlyStore(
                 f"collection '{service.name}' holds mem0 memories: {mem0.NO_READERS}"
@@ -288,7 +304,7 @@ class AgentView:
     def readers_sentence(self, readers: Sequence[str]) -> str | None:
         """What openclaw-amem will give ``readers`` of a private note of this agent, in one
         sentence (None when they name no other agent, or in a mem0 collection)."""
-        if self.service.format != "amem":
+        if self._service.format != "amem":
             return None
         return rules.readers_sentence(self.scope.agent, rules.chosen_readers(self.name, readers))
 
@@ -402,7 +418,7 @@ class AgentView:
         # Imported here: most sessions never consolidate, and start-up pays for imports.
         from amem_tui.engine.consolidation import Consolidator
 
-        return Consolidator(self.service.store, self._time, self._lock, self._judge)
+        return Consolidator(self._service.store, self._time, self._lock, self._judge)
 
     def plan_consolidation(
         self, threshold: float | None = None, *, trigger: RunTrigger = "manual"
@@ -414,12 +430,12 @@ class AgentView:
         is the cosine similarity (default: the settings'). ``plan.run`` holds the
         merges, each with the content before and after.
         """
-        if self.service.format == "mem0":
-            self.service.check_writable()  # mem0 memories are never consolidated
+        if self._service.format == "mem0":
+            self._service.check_writable()  # mem0 memories are never consolidated
         limit = self._threshold if threshold is None else threshold
         with self._lock:
             return self._consolidator().plan(
-                self.service, self.scope, threshold=limit, trigger=trigger
+                self._service, self.scope, threshold=limit, trigger=trigger
             )
 
     def apply(self, plan: ConsolidationPlan, progress: Progress | None = None) -> ConsolidationRun:
@@ -449,14 +465,14 @@ class AgentView:
         counts merges.
         """
         if dry_run:
-            if self.service.format == "mem0":
-                self.service.check_writable()  # mem0 memories are never consolidated
+            if self._service.format == "mem0":
+                self._service.check_writable()  # mem0 memories are never consolidated
         else:
             self._check_writable()
         limit = self._threshold if threshold is None else threshold
         with self._lock:
             return self._consolidator().consolidate(
-                self.service,
+                self._service,
                 self.scope,
                 dry_run=dry_run,
                 threshold=limit,
@@ -476,7 +492,7 @@ class AgentView:
     def history(self) -> list[ConsolidationRun]:
         """The agent's consolidation runs, newest first: ours from the store,
         openclaw-amem's rebuilt from its notes; conflict decisions among them (``settles``)."""
-        return self._consolidator().history([self.service], self.scope.agent)
+        return self._consolidator().history([self._service], self.scope.agent)
 
     # ---------------------------------------------------------- conflicts
     @property
@@ -487,7 +503,7 @@ class AgentView:
 
         return ConflictDesk(
             self.scope,
-            self.service,
+            self._service,
             time=self._time,
             lock=self._lock,
             consolidator=self._consolidator,

@@ -149,7 +149,7 @@ class MemoryEngine:
 
     def _directory(self) -> AgentDirectory:
         # The shared collection first: finding a mem0 collection replaces the settings.
-        shared = self.collection(self.shared_collection)
+        shared = self._service(self.shared_collection)
         return AgentDirectory(self.settings, shared)
 
     def scope(self, agent: str | None = None, session_key: str | None = None) -> AgentScope:
@@ -178,11 +178,30 @@ class MemoryEngine:
     def open_collection_of(self, agent: str | None = None) -> None:
         """Open the collection ``agent`` reads (an embedded store loads its shard here:
         seconds at a million notes), so a caller chooses when that wait happens."""
-        self.collection(self.scope(agent).collection).info()
+        self._service(self.scope(agent).collection).info()
 
-    def collection(self, name: str) -> CollectionService:
-        """The service of one collection: its format, model, read filter and notes."""
+    def _service(self, name: str) -> CollectionService:
+        """The service of one collection: its format, model, read rules and notes (the
+        engine's parts take it; it is never handed out)."""
         return self._collections.get(name)
+
+    def real_collection(self, name: str) -> str:
+        """The collection ``name`` stands for: an alias resolved (the name itself while
+        no collection has it)."""
+        return self._service(name).real_name
+
+    def is_empty(self) -> bool:
+        """True when no collection of the store holds a point (none may exist yet)."""
+        for name in self.store.list_collections():
+            info = self.store.collection_info(name)
+            if info is not None and info.points_count:
+                return False
+        return True
+
+    def namespaces(self, collection: str) -> tuple[str, ...]:
+        """Every ``user_id`` of a mem0 collection, each one namespace of the mem0 plugin,
+        sorted (none in a collection of openclaw-amem notes, or a missing one)."""
+        return self._service(collection).namespaces()
 
     def collections(self) -> list[CollectionView]:
         """Every collection in the store and every one the configuration names."""
@@ -205,7 +224,7 @@ class MemoryEngine:
                 self.shared_collection,
                 configured=False,
             )
-        service = self.collection(scope.collection)
+        service = self._service(scope.collection)
         usable, reason = service.model.status()
         built_by = service.model.info()
         config_file = self.settings.config_file
@@ -249,7 +268,7 @@ class MemoryEngine:
         return [
             name
             for name in self.store.list_collections()
-            if not is_own_bookkeeping(name) and self.collection(name).bookkeeping() is None
+            if not is_own_bookkeeping(name) and self._service(name).bookkeeping() is None
         ]
 
     # ------------------------------------------------------ compare, stats
@@ -271,7 +290,7 @@ class MemoryEngine:
         named = self._directory().named
         scopes = [s if isinstance(s, AgentScope) else named(s) for s in (a, b)]
         return comparing.compare(
-            comparing.sides_of(scopes, self.collection),
+            comparing.sides_of(scopes, self._service),
             which=which,
             limit=limit,
             query=query,
@@ -285,7 +304,7 @@ class MemoryEngine:
         ``progress(done, total)`` counts points read."""
         from amem_tui.engine.stats import build_stats
 
-        return build_stats(self.agents(), self.collection, self.history, progress)
+        return build_stats(self.agents(), self._service, self.history, progress)
 
     def counted_stats(
         self,
@@ -312,7 +331,7 @@ class MemoryEngine:
         runs = self.history if history else None
         return count_stats(
             self.agents(),
-            self.collection,
+            self._service,
             runs,
             complete,
             quick,
@@ -324,7 +343,7 @@ class MemoryEngine:
         """How many writes each collection the agents read has had (see
         ``NoteStore.revision``; None where the store cannot tell): what moves when a
         whole-store figure may have changed."""
-        names = dict.fromkeys(self.collection(s.collection).real_name for s in self.agents())
+        names = dict.fromkeys(self._service(s.collection).real_name for s in self.agents())
         return [self.store.revision(name) for name in names]
 
     def known_agents(self) -> set[str]:
@@ -340,7 +359,7 @@ class MemoryEngine:
             if name not in names:
                 names.append(name)
         return SearchSpace(
-            scope, tuple(self.collection(n) for n in names), dedicated, self.settings.mem0
+            scope, tuple(self._service(n) for n in names), dedicated, self.settings.mem0
         )
 
     def agent(
@@ -371,21 +390,33 @@ class MemoryEngine:
         if self.read_only:
             raise ReadOnlyStore(READ_ONLY_MESSAGE)
         if collection is not None:
-            self.collection(collection).check_writable()
+            self._service(collection).check_writable()
 
     def put_notes(
         self,
         collection: str,
         notes: Sequence[MemoryNote],
         vectors: Sequence[Sequence[float] | None] | None = None,
+        *,
+        skip_existing: bool = False,
     ) -> None:
         """Store notes exactly as given (demo data, imports); embeds where no vector is given.
 
-        This bypasses the per-agent rules on purpose: it is how whole stores are
-        loaded, never how an agent writes.
+        ``skip_existing`` leaves alone the notes whose id the collection already holds
+        (a loader that adds only what is missing). This bypasses the per-agent rules on
+        purpose: it is how whole stores are loaded, never how an agent writes.
         """
+        service = self._service(collection)
+        if skip_existing and service.exists():
+            stored = service.fetch(n.id for n in notes)
+            given = list(vectors) if vectors is not None else [None] * len(notes)
+            kept = [i for i, note in enumerate(notes) if note.id not in stored]
+            if not kept:
+                return  # nothing to write: no refusal either
+            notes = [notes[i] for i in kept]
+            vectors = [given[i] for i in kept]
         self.check_writable(collection)
-        self._writer.put(self.collection(collection), notes, vectors)
+        self._writer.put(service, notes, vectors)
 
     # ------------------------------------------------------- export, import
     def export_lines(self, collection: str, vectors: bool = False) -> Iterator[dict[str, Any]]:
@@ -393,7 +424,7 @@ class MemoryEngine:
         (``{"id", "payload"}``, plus ``"vector"`` and ``"model"`` with ``vectors``)."""
         from amem_tui.engine.transfer import export_lines
 
-        return export_lines(self.collection(collection), vectors=vectors)
+        return export_lines(self._service(collection), vectors=vectors)
 
     def import_lines(
         self,
@@ -417,7 +448,7 @@ class MemoryEngine:
 
         if not dry_run:
             self.check_writable(collection)  # refuse before reading the file
-        service = self.collection(collection)
+        service = self._service(collection)
         result = import_lines(
             service,
             self._writer,
@@ -435,7 +466,7 @@ class MemoryEngine:
     def settle(self, collection: str, progress: ImportProgress | None = None) -> None:
         """After a bulk write: let the store finish its background work and save the
         collection's note index, so the next session neither waits nor competes."""
-        service = self.collection(collection)
+        service = self._service(collection)
         if progress is not None:
             progress("optimizing", 0, 1)
         self.store.settle(service.real_name)
@@ -452,7 +483,7 @@ class MemoryEngine:
         openclaw-amem's rebuilt from notes (one agent's: ``agent(name).history()``)."""
         from amem_tui.engine.consolidation import Consolidator
 
-        services = [self.collection(s.collection) for s in self.agents()]
+        services = [self._service(s.collection) for s in self.agents()]
         return Consolidator(self.store, self.time, self._lock).history(services, None)
 
     # ------------------------------------------------------------ conflicts
@@ -461,7 +492,7 @@ class MemoryEngine:
         rule (one agent's, and its decisions: ``agent(name).conflicts``)."""
         from amem_tui.engine.conflicts import ConflictList, gather
 
-        services = [self.collection(s.collection) for s in self.agents()]
+        services = [self._service(s.collection) for s in self.agents()]
         pairs, dangling = gather(services, None)
         names = list(dict.fromkeys(s.real_name for s in services if s.format == "amem"))
         return ConflictList(agent=None, collections=names, pairs=pairs, dangling=dangling)
@@ -475,7 +506,7 @@ class MemoryEngine:
         nightly = NightlyPass(self)
         return HealthInputs(
             scopes=self.agents(),
-            collection=self.collection,
+            collection=self._service,
             store=self.store,
             now=now,
             slot=nightly.slot(now),

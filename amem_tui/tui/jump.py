@@ -69,7 +69,7 @@ def where_to_show(
             note = view.get(note_id)
         except AmemError:  # not there, or not this agent's to read
             continue
-        if view.service.visible_because(scope, note) is not None:
+        if view.visible_because(note) is not None:
             return JumpPlace(scope, listed=True)
         readers.append(scope)
     return JumpPlace(readers[0], listed=False) if readers else None

@@ -84,7 +84,7 @@ def load_scope_data(
 ) -> ScopeData:
     """The listings, counts and history of ``scope``, read from the store."""
     view = engine.agent(scope)
-    mem0 = view.service.format == "mem0"
+    mem0 = view.format == "mem0"
     listing = listing_of(scope, mem0)
     shares = scope.has_shared_scope and not mem0
     private = view.list_notes(listing, limit=PAGE_SIZE, include_inactive=show_deleted)
@@ -118,7 +118,7 @@ def load_scope_data(
             engine.check_writable(scope.collection)
         except AmemError as exc:
             refusal = str(exc)
-    exists = view.service.info() is not None
+    exists = view.collection_exists()
     settings = engine.settings
     default_store = settings.url is None and settings.store_path is None
     return ScopeData(

@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pytest
 
 from amem_tui.config import AgentConfig, Settings
@@ -100,6 +101,15 @@ def make_engine(
         clock=clock if clock is not None else fixed_clock(),
         new_id=new_id if new_id is not None else fixed_ids(),
     )
+
+
+def stored_vectors(engine: MemoryEngine, collection: str) -> dict[str, np.ndarray]:
+    """Every stored vector of a collection by note id, read as an export reads them."""
+    return {
+        record["id"]: np.asarray(record["vector"], dtype=np.float32)
+        for record in engine.export_lines(collection, vectors=True)
+        if "vector" in record
+    }
 
 
 def backend_of(request: pytest.FixtureRequest) -> str | None:

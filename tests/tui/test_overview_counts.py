@@ -9,9 +9,11 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import DataTable, Static
 
 from amem_tui.demo import demo_id, seed_demo
+from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.tui.screens.overview import OverviewScreen
@@ -121,9 +123,12 @@ async def test_counts_first_then_the_malformed_figures(tmp_path: Path) -> None:
         assert reads == []
 
 
-async def test_without_a_note_index_every_note_is_read(tmp_path: Path) -> None:
+async def test_without_a_note_index_every_note_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     engine = edge_demo(tmp_path)
-    engine.collection("amem_notes").malformed_note_ids = lambda: None  # type: ignore[method-assign]
+    # As on a store that keeps no note index: nothing names the malformed points.
+    monkeypatch.setattr(CollectionService, "malformed_note_ids", lambda self: None)
     app = demo_app(engine)
     async with started(app, size=(160, 40)) as pilot:
         await pilot.press("o")

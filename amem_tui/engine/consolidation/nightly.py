@@ -110,6 +110,11 @@ class PassResult:
 class ConsolidatingView(Protocol):
     """One agent's view, as a pass uses it."""
 
+    @property
+    def format(self) -> str:
+        """``amem`` or ``mem0`` (whose memories are never consolidated)."""
+        ...
+
     def consolidate(
         self,
         dry_run: bool = False,
@@ -118,15 +123,6 @@ class ConsolidatingView(Protocol):
         trigger: RunTrigger = "manual",
     ) -> ConsolidationRun:
         """Plan and apply one agent's consolidation."""
-        ...
-
-
-class CollectionFormat(Protocol):
-    """What a pass asks of a collection: its payload format."""
-
-    @property
-    def format(self) -> str:
-        """``openclaw-amem`` or ``mem0``."""
         ...
 
 
@@ -156,10 +152,6 @@ class NightlyEngine(Protocol):
 
     def agent(self, agent: str | AgentScope) -> ConsolidatingView:
         """One agent's view."""
-        ...
-
-    def collection(self, name: str) -> CollectionFormat:
-        """One collection's service."""
         ...
 
     def check_writable(self, collection: str | None = None) -> None:
@@ -215,7 +207,7 @@ class NightlyPass:
         for scope in self.engine.agents():
             if scope.namespace is not None or scope.user is not None:
                 continue
-            if self.engine.collection(scope.collection).format == "mem0":
+            if self.engine.agent(scope).format == "mem0":
                 continue
             found.append(scope)
         return found

@@ -544,4 +544,4 @@ def _set_all(events: list[threading.Event]) -> None:
 def pane_limit(view: AgentView) -> int | None:
     """How many hits to ask for: a pane's worth, or on a mem0 collection the plugin's
     own limit (None: its topK, as the agent's memory_search asks)."""
-    return None if view.service.format == "mem0" else SEARCH_LIMIT
+    return None if view.format == "mem0" else SEARCH_LIMIT

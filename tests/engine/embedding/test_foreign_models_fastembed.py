@@ -50,7 +50,8 @@ def test_a_collection_built_with_our_model_under_another_name_is_searched_by_vec
         wait=True,
     )
     engine = make_engine(store, settings=real_settings(), embedder=fastembed_embedder)
-    assert engine.collection("amem_notes").model.status() == (
+    status = engine.status("dev")
+    assert (status.searchable, status.model_reason) == (
         True,
         "collection 'amem_v1' was built with sentence-transformers/all-MiniLM-L6-v2",
     )

@@ -60,23 +60,27 @@ def test_model_status_foreign_models_fall_back(
     # An empty fastembed cache: the legacy model cannot come from anywhere offline.
     monkeypatch.setenv("FASTEMBED_CACHE_PATH", str(tmp_path / "empty-cache"))
     engine = make_engine(real_store, settings=real_settings())
-    usable, reason = engine.collection(AMEM_ALIAS).model.status()
-    assert usable is False
-    assert "Xenova/bge-m3" in reason and "keyword" in reason
-    assert engine.collection(AMEM_ALIAS).model.embedder() is None
-    usable, reason = engine.collection(SANDBOX).model.status()
-    assert usable is False and "paraphrase-multilingual" in reason
-    assert engine.collection("not_there").model.status()[0] is True
+    main = engine.status("main")
+    assert main.searchable is False
+    assert "Xenova/bge-m3" in main.model_reason and "keyword" in main.model_reason
+    result = engine.agent("main").search("deploy freeze", mode="dense")
+    assert result.notice is not None and "keyword-only" in result.notice
+    sandbox = engine.status("sandbox")
+    assert sandbox.searchable is False and "paraphrase-multilingual" in sandbox.model_reason
+    missing = make_engine(real_store, settings=real_settings(collection="not_there"))
+    assert missing.status("main").searchable is True
 
 
 def test_model_status_of_our_own_collection(store: QdrantStore) -> None:
     engine = make_engine(store, settings=real_settings(collection="ours"))
     engine.agent("main").add("A note in a collection this engine built")
-    assert engine.collection("ours").model.status() == (
+    status = engine.status("main")
+    assert (status.searchable, status.model_reason) == (
         True,
         "collection 'ours' was built with amem-test/hash-embedder",
     )
-    assert engine.collection("ours").model.embedder() is engine.embedder
+    result = engine.agent("main").search("a note this engine built", mode="dense")
+    assert result.notice is None and result.hits
 
 
 @pytest.mark.qdrant_client_only
@@ -88,19 +92,18 @@ def test_no_model_is_guessed_from_the_vector_size_alone(store: QdrantStore) -> N
             name, vectors_config=qm.VectorParams(size=size, distance=qm.Distance.COSINE)
         )
     engine = make_engine(store, settings=real_settings())
-    big = engine.collection("big").model.info()
+    views = {v.name: v for v in engine.collections()}
+    big = views["big"]
     # The size only gives a hint in messages; nothing is taken as the model.
-    assert big is not None and (big.name, big.source) == (None, "none")
-    assert big.hint is not None and "bge-m3" in big.hint
-    legacy = engine.collection("legacy").model.info()
-    assert legacy is not None and legacy.name is None and "MiniLM" in (legacy.hint or "")
-    usable, reason = engine.collection("big").model.status()
-    assert usable is False and "AMEM_COLLECTION_MODELS='big=" in reason
+    assert (big.model, big.model_source, big.searchable) == (None, "none", False)
+    assert "the size suggests Xenova/bge-m3" in big.model_reason
+    assert "AMEM_COLLECTION_MODELS='big=" in big.model_reason
+    legacy = views["legacy"]
+    assert legacy.model is None and "the size suggests a MiniLM" in legacy.model_reason
     # Our vector size but no metadata: another tool built it, so it is not ours.
-    same_size = engine.collection("our_size").model.info()
-    assert same_size is not None and same_size.name is None
-    usable, reason = engine.collection("our_size").model.status()
-    assert usable is False and "names no embedding model" in reason
+    same_size = views["our_size"]
+    assert same_size.model is None and same_size.searchable is False
+    assert "names no embedding model" in same_size.model_reason
     with pytest.raises(ModelMismatch, match="names no embedding_model"):
         engine.put_notes(
             "our_size", [MemoryNote(id=MAIN_PRIVATE, content="z" * 20, agent_id="main")]
@@ -118,12 +121,11 @@ def test_a_configured_model_names_a_collection_without_metadata(store: QdrantSto
     per_collection = make_engine(
         store, settings=real_settings(collection_models={"legacy": TEST_MODEL})
     )
-    model = per_collection.collection("legacy").model.info()
-    assert model is not None and (model.name, model.source) == (TEST_MODEL, "setting")
-    assert per_collection.collection("legacy").model.status()[0] is True
+    legacy = {v.name: v for v in per_collection.collections()}["legacy"]
+    assert (legacy.model, legacy.model_source, legacy.searchable) == (TEST_MODEL, "setting", True)
     by_flag = make_engine(store, settings=real_settings(model=TEST_MODEL))
-    model = by_flag.collection("legacy").model.info()
-    assert model is not None and model.source == "--model"
+    legacy = {v.name: v for v in by_flag.collections()}["legacy"]
+    assert legacy.model_source == "--model"
 
 
 def test_foreign_model_collection_opens_lists_and_gets_but_refuses_our_vectors(

@@ -142,7 +142,7 @@ def test_mode_a_views(real_store: QdrantStore) -> None:
 
 def test_mem0_memories_map_onto_agents(real_store: QdrantStore) -> None:
     engine = make_engine(real_store, settings=real_settings(collection=MEM0))
-    assert engine.collection(MEM0).format == "mem0"
+    assert engine.status().format == "mem0"
     # One user (alice): her main, dev and ops namespaces, then the Mode B agent.
     assert [(a.user, a.agent) for a in engine.agents()] == [
         ("alice", "main"),

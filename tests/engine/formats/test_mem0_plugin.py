@@ -325,10 +325,9 @@ def test_the_plugin_entrys_embedder_names_the_model(
     engine = engine_with(
         mem0_store, fastembed_embedder, tmp_path, openclaw_json("alice"), collection=shape
     )
-    usable, reason = engine.collection(shape).model.status()
-    assert usable, reason
-    model = engine.collection(shape).model.info()
-    assert model is not None and model.source == "mem0 plugin"
+    status = engine.status()
+    assert status.searchable, status.model_reason
+    assert status.model_source == "mem0 plugin"
     result = engine.agent("main").search("caffeine beverage")
     assert result.search_mode == "plugin" and result.notice is None
     assert result.hits[0].note.id == ALICE_COFFEE

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from amem_tui.engine import HealthReport, MemoryEngine, NightlyPass, Problem
+from amem_tui.engine import HealthReport, MemoryEngine, NightlyPass
+from amem_tui.engine.for_apps import Problem
 from amem_tui.engine.store.base import NoteStore
 from tests.support.consolidation_data import nid
 from tests.support.health_store import (

@@ -11,6 +11,7 @@ import pytest
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.errors import InvalidInput, NotFound, PermissionDenied, ReadOnlyStore
 from amem_tui.engine.models import MemoryNote, content_hash
+from tests.support.engines import stored_vectors
 
 
 def payloads(engine: MemoryEngine) -> dict[str, dict[str, Any]]:
@@ -182,12 +183,12 @@ def test_unpublish_is_owner_only(engine: MemoryEngine) -> None:
 # ------------------------------------------------- update, delete, restore
 def test_update_content_and_tags_by_the_owner(engine: MemoryEngine) -> None:
     note = engine.agent("main").add("Flight to Lisbon is booked for December 14", tags=["travel"])
-    vector_before = engine.collection("amem_notes").vectors_of([note.id])[note.id]
+    vector_before = stored_vectors(engine, "amem_notes")[note.id]
     updated = engine.agent("main").update(note.id, content="Flight to Lisbon moved to December 15")
     assert updated.content == "Flight to Lisbon moved to December 15"
     assert updated.hash == content_hash(updated.content)
     assert updated.owner == "main" and updated.tags == ["travel"]
-    vector_after = engine.collection("amem_notes").vectors_of([note.id])[note.id]
+    vector_after = stored_vectors(engine, "amem_notes")[note.id]
     assert (vector_before != vector_after).any(), "new content is re-embedded"
     entry = updated.evolution_history[-1]
     assert entry.action == "crud_update"

@@ -18,7 +18,7 @@ from amem_tui.engine.models import MemoryNote
 from amem_tui.engine.search import ranking
 from amem_tui.engine.store.base import StoredPoint
 from amem_tui.engine.store.qdrant import QdrantStore
-from tests.support.engines import make_engine
+from tests.support.engines import make_engine, stored_vectors
 
 QUERY_VECTOR = np.array([1.0, 0.0, 0.0, 0.0], dtype=np.float32)
 
@@ -173,7 +173,7 @@ def test_dense_top_k_is_exact(engine: MemoryEngine) -> None:
     query = "deploy freeze billing"
     result = engine.agent("main").search(query, limit=7, mode="dense")
     visible = engine.agent("main").list_notes("visible", limit=1000).notes
-    vectors = engine.collection("amem_notes").vectors_of([n.id for n in visible])
+    vectors = stored_vectors(engine, "amem_notes")
     q = engine.embedder.embed_query(query)
     exact = sorted(visible, key=lambda n: -float(np.dot(q, vectors[n.id])))[:7]
     assert result.exact is True

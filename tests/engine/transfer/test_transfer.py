@@ -15,7 +15,7 @@ from amem_tui.engine.errors import AmemError, ReadOnlyStore, StoreUnavailable
 from amem_tui.engine.store.base import StoredPoint
 from amem_tui.engine.store.qdrant import QdrantStore
 from amem_tui.engine.transfer import dump_line
-from tests.support.engines import make_engine
+from tests.support.engines import make_engine, stored_vectors
 from tests.support.real_stores import (
     AMEM_ALIAS,
     AMEM_REAL,
@@ -184,7 +184,7 @@ def test_vectors_of_another_model_are_re_embedded(store: QdrantStore) -> None:
     ]
     result = engine.import_lines(lines, "target")
     assert (result.written, result.vectors_kept, result.reembedded) == (2, 1, 1)
-    vectors = engine.collection("target").vectors_of([nid(1), nid(2)])
+    vectors = stored_vectors(engine, "target")
     assert vectors[nid(1)].shape == (64,)
     assert vectors[nid(2)][63] == pytest.approx(1.0)
 
@@ -214,7 +214,7 @@ def test_a_vector_is_kept_only_as_a_list_of_finite_numbers(
     result = engine.import_lines([line], "target")
     if refused is None:
         assert (result.written, result.vectors_kept) == (1, 1) and not result.rejected
-        assert engine.collection("target").vectors_of([nid(1)])[nid(1)][63] == pytest.approx(1.0)
+        assert stored_vectors(engine, "target")[nid(1)][63] == pytest.approx(1.0)
     else:
         assert result.written == 0
         [rejected] = result.rejected
