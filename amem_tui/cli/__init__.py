@@ -6,8 +6,8 @@ nightly pass runs elsewhere: another process holds its run lock.
 
 Layout: :mod:`.parser` lists the subcommand modules (one per concept: agents, notes,
 search, compare, stats, demo, consolidation, store, audit, transfer, serve), each
-holding its arguments, its typed options, its handlers (which return typed results)
-and their text renderers; :mod:`.options` builds the options once from argparse;
+holding its typed options (each field one argument), its handlers (which return typed
+results) and their text renderers; :mod:`.options` makes the parser from the options;
 :mod:`.output` writes every result (one JSON serializer, the text renderers' text);
 :mod:`.context` opens the engine; :mod:`.entry` runs it all.
 """

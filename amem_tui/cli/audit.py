@@ -3,11 +3,11 @@ owner, malformed and legacy points, links that cross scopes, unconfigured agents
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command
+from amem_tui.cli.options import flag
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
@@ -16,16 +16,11 @@ if TYPE_CHECKING:
     from amem_tui.engine.for_apps import NoteRef
 
 
-def audit_arguments(parser: argparse.ArgumentParser) -> None:
-    """``audit [--all]``."""
-    parser.add_argument("--all", action="store_true", help="audit every collection in the store")
-
-
 @dataclass(frozen=True)
 class AuditOptions:
     """``audit``: the configured collections, or every one (``--all``)."""
 
-    all: bool
+    all: bool = flag("--all", help="audit every collection in the store")
 
 
 def audit(ctx: Context, options: AuditOptions) -> AuditReport:
@@ -95,7 +90,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         "shared notes by owner, malformed and legacy points, cross-scope links",
         handler=audit,
         text=audit_text,
-        arguments=audit_arguments,
         options=AuditOptions,
         reads=True,
     ),

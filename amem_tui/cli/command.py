@@ -1,16 +1,15 @@
 """What every subcommand module shares: the :class:`Command` record it declares,
 the usage error, the :class:`OpenTui` result, and readers for argument values.
 
-A command module lists its subcommands in ``COMMANDS``: each names its options class
-(its own arguments, typed), its handler (which calls the engine and returns a typed
-result: an engine model or a small dataclass) and its text renderer (what that
-result reads like without ``--json``; with it, :func:`amem_tui.cli.output.to_json`
-writes every result).
+A command module lists its subcommands in ``COMMANDS``: each names its handler (which
+calls the engine and returns a typed result: an engine model or a small dataclass),
+its text renderer (what that result reads like without ``--json``; with it, pydantic
+dumps the result: :func:`amem_tui.cli.output.emit`) and its options class (each field
+an argument: :mod:`amem_tui.cli.options`).
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -45,10 +44,6 @@ class FailedWithReport(Exception):
         self.error = error
 
 
-def _no_arguments(parser: argparse.ArgumentParser) -> None:
-    """For a subcommand that takes only the common options."""
-
-
 @dataclass(frozen=True)
 class OpenTui(Generic[Shown]):
     """A result that asks for the TUI: it opens on ``settings``; once it closes,
@@ -65,23 +60,25 @@ class NoOptions:
 
 @dataclass(frozen=True)
 class Command(Generic[Options, Result]):
-    """One subcommand: its name and help line, its arguments and the options class
-    they fill, its handler and its text renderer (the handler's result as text).
+    """One subcommand: its name and help line, its handler, its text renderer (the
+    handler's result as text) and its options class (whose fields declare its own
+    arguments: see :mod:`.options`).
 
-    ``settings`` builds the settings the command runs with, when they are not simply
-    the command line's (the demo's own store). ``reads`` marks a command that reads
-    the store: on an empty default store it says how to fill it or find another.
-    ``options`` None passes the argparse namespace itself.
+    ``reads`` marks a command that reads the store: on an empty default store it says
+    how to fill it or find another. ``follow`` is the help of ``--follow`` after a
+    command that opens the TUI (None: it takes none). ``settings`` builds the settings
+    the command runs with, when they are not simply the command line's (the demo's
+    own store).
     """
 
     name: str
     help: str
     handler: Callable[[Context, Options], Result]
     text: Callable[[Result], str]
-    arguments: Callable[[argparse.ArgumentParser], None] = _no_arguments
-    options: type[Options] | None = None
-    settings: Callable[[CommonOptions], Settings] | None = None
+    options: type[Options] = NoOptions  # type: ignore[assignment]
     reads: bool = False
+    follow: str | None = None
+    settings: Callable[[CommonOptions], Settings] | None = None
 
 
 def text_argument(value: str) -> str:

@@ -7,11 +7,11 @@ marked with whether the other agent gets it, and why not. Reading only.
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from amem_tui.cli.command import Command, UsageError
+from amem_tui.cli.options import option
 from amem_tui.cli.output import agent_names, shorten, warn
 
 if TYPE_CHECKING:
@@ -25,9 +25,6 @@ if TYPE_CHECKING:
         SideAccess,
     )
 
-#: The listings ``--scope`` compares (engine.compare.COMPARE_SCOPES; not imported here
-#: so that building the parser loads no engine module).
-SCOPES = ("visible", "private", "shared")
 #: Group keys and the words for them, given the two sides' labels.
 GROUP_TITLES: tuple[tuple[GroupName, str], ...] = (
     ("a_only", "{a} only"),
@@ -36,26 +33,17 @@ GROUP_TITLES: tuple[tuple[GroupName, str], ...] = (
 )
 
 
-def compare_arguments(parser: argparse.ArgumentParser) -> None:
-    """``compare A B [--scope visible|private|shared] [--query TEXT] [--limit K]``."""
-    parser.add_argument("agent_a", metavar="A", help="an agent (in mem0: or a user_id)")
-    parser.add_argument("agent_b", metavar="B", help="the agent to compare it with")
-    parser.add_argument(
-        "--scope", choices=SCOPES, default="visible", help="which notes of each agent"
-    )
-    parser.add_argument("--query", metavar="TEXT", default=None, help="search as both at once")
-    parser.add_argument("--limit", type=int, default=20, help="notes per group, or hits per agent")
-
-
 @dataclass(frozen=True)
 class CompareOptions:
     """``compare``: the two agents, which notes, and (``--query``) a search as both."""
 
-    agent_a: str
-    agent_b: str
-    scope: Literal["visible", "private", "shared"]
-    query: str | None
-    limit: int
+    agent_a: str = option(metavar="A", help="an agent (in mem0: or a user_id)")
+    agent_b: str = option(metavar="B", help="the agent to compare it with")
+    scope: Literal["visible", "private", "shared"] = option(
+        "--scope", default="visible", help="which notes of each agent"
+    )
+    query: str | None = option("--query", metavar="TEXT", help="search as both at once")
+    limit: int = option("--limit", default=20, help="notes per group, or hits per agent")
 
 
 def compare_agents(ctx: Context, options: CompareOptions) -> Comparison:
@@ -167,7 +155,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         "compare two agents' views: what only one sees, what both see, and why",
         handler=compare_agents,
         text=compare_text,
-        arguments=compare_arguments,
         options=CompareOptions,
         reads=True,
     ),

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command, NoOptions, UsageError
 from amem_tui.cli.nightly import AllAgentsPass, all_agents, all_agents_text, check_options
+from amem_tui.cli.options import flag, option
 from amem_tui.cli.output import FLATTEN, shorten
 from amem_tui.wording import plural
 
@@ -24,35 +24,23 @@ DRY_RUN_MESSAGE = (
 
 
 # --------------------------------------------------------------- consolidate
-def consolidate_arguments(parser: argparse.ArgumentParser) -> None:
-    """``consolidate [--dry-run] [--threshold X] [--all-agents [--due]]``."""
-    parser.add_argument(
-        "--dry-run", action="store_true", help="show the planned merges, change nothing"
-    )
-    parser.add_argument("--threshold", type=float, default=None, help="cosine similarity, 0-1")
-    parser.add_argument(
-        "--all-agents",
-        action="store_true",
-        help="the nightly pass: every agent (each Mode B collection too), one run lock "
-        "across machines (exit 75 while another process holds it)",
-    )
-    parser.add_argument(
-        "--due",
-        action="store_true",
-        help="with --all-agents: do nothing if today's pass already ran (the day starts "
-        "at the consolidation time), and say when and who ran it",
-    )
-
-
 @dataclass(frozen=True)
 class ConsolidateOptions:
     """``consolidate``: plan only (``--dry-run``), the similarity to merge at, every
     agent (``--all-agents``), and only if the day's pass has not run (``--due``)."""
 
-    dry_run: bool
-    threshold: float | None
-    all_agents: bool = False
-    due: bool = False
+    dry_run: bool = flag("--dry-run", help="show the planned merges, change nothing")
+    threshold: float | None = option("--threshold", help="cosine similarity, 0-1")
+    all_agents: bool = flag(
+        "--all-agents",
+        help="the nightly pass: every agent (each Mode B collection too), one run lock "
+        "across machines (exit 75 while another process holds it)",
+    )
+    due: bool = flag(
+        "--due",
+        help="with --all-agents: do nothing if today's pass already ran (the day starts "
+        "at the consolidation time), and say when and who ran it",
+    )
 
 
 @dataclass(frozen=True)
@@ -97,24 +85,17 @@ def history(ctx: Context, _: NoOptions) -> list[ConsolidationRun]:
 
 
 # ---------------------------------------------------------------------- undo
-def undo_arguments(parser: argparse.ArgumentParser) -> None:
-    """``undo RUN_ID [--merge KEEPER_ID]``."""
-    parser.add_argument("run_id", metavar="RUN_ID", help="the run's id, or the start of it")
-    parser.add_argument(
-        "--merge",
-        metavar="KEEPER_ID",
-        default=None,
-        help="undo only the merge that kept this note (its id, or the start of it)",
-    )
-
-
 @dataclass(frozen=True)
 class UndoOptions:
     """``undo``: the run, and (``--merge``) the one merge of it to undo; either may be
     given as the start of its id."""
 
-    run_id: str
-    merge: str | None
+    run_id: str = option(metavar="RUN_ID", help="the run's id, or the start of it")
+    merge: str | None = option(
+        "--merge",
+        metavar="KEEPER_ID",
+        help="undo only the merge that kept this note (its id, or the start of it)",
+    )
 
 
 class AmbiguousId(UsageError):
@@ -241,7 +222,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         "merge the agent's near-duplicate private notes (every agent's: --all-agents)",
         handler=consolidate,
         text=consolidated_text,
-        arguments=consolidate_arguments,
         options=ConsolidateOptions,
     ),
     Command(
@@ -257,7 +237,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         "revert a consolidation run or one merge",
         handler=undo,
         text=run_text,
-        arguments=undo_arguments,
         options=UndoOptions,
     ),
 )

@@ -7,12 +7,12 @@ closes, the command prints how to reach the same store from the CLI.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command, OpenTui
+from amem_tui.cli.options import flag
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
@@ -21,19 +21,11 @@ if TYPE_CHECKING:
     from amem_tui.config import Settings
 
 
-def demo_arguments(parser: argparse.ArgumentParser) -> None:
-    """``demo [--no-tui] [--follow]``."""
-    parser.add_argument("--no-tui", action="store_true", help="only fill the store")
-    parser.add_argument(
-        "--follow", action="store_true", default=argparse.SUPPRESS, help="open the TUI following"
-    )
-
-
 @dataclass(frozen=True)
 class DemoOptions:
     """``demo``: only fill the store (``--no-tui``), or open the TUI on it."""
 
-    no_tui: bool
+    no_tui: bool = flag("--no-tui", help="only fill the store")
 
 
 @dataclass(frozen=True)
@@ -108,7 +100,7 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         "fill a demo store and open the TUI on it",
         handler=fill_demo,
         text=demo_text,
-        arguments=demo_arguments,
+        follow="open the TUI following",
         options=DemoOptions,
         settings=demo_store_settings,
     ),

@@ -15,9 +15,6 @@ from amem_tui.cli.options import CommonOptions, options_from, tui_options
 from amem_tui.engine import AmemError
 
 if TYPE_CHECKING:
-    import argparse
-
-    from amem_tui.cli.command import Command
     from amem_tui.cli.context import Context
     from amem_tui.config import Settings
 
@@ -106,10 +103,6 @@ def invalid_value(error: Exception) -> str | None:
     return f"invalid value{' for ' + field if field else ''}: {first['msg']}"
 
 
-def _own_options(command: Command[Any, Any], parsed: argparse.Namespace) -> object:
-    return options_from(command.options, parsed) if command.options is not None else parsed
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``amem-tui`` and ``python -m amem_tui``.
 
@@ -151,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = COMMANDS[options.command]
         settings = (command.settings or settings_from_options)(options)
         ctx = Context(settings, options)
-        own = _own_options(command, parsed)
+        own = options_from(command.options, parsed)
         with answers_only() as answer:
             try:
                 result = command.handler(ctx, own)

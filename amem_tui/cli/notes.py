@@ -9,11 +9,11 @@ not read are left out and only counted (``unreadable_links``,
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from amem_tui.cli.command import Command, UsageError, comma_list, text_argument
+from amem_tui.cli.options import flag, option
 from amem_tui.cli.output import (
     FLATTEN,
     OMIT_NONE,
@@ -39,16 +39,11 @@ def shown(ctx: Context, scope: AgentScope, note: MemoryNote) -> MemoryNote:
 
 
 # ----------------------------------------------------------- one note by id
-def note_id_argument(parser: argparse.ArgumentParser) -> None:
-    """The note a command acts on."""
-    parser.add_argument("id")
-
-
 @dataclass(frozen=True)
 class NoteId:
     """The options of a command that acts on one note."""
 
-    id: str
+    id: str = option()
 
 
 READERS_HELP = (
@@ -58,22 +53,14 @@ READERS_HELP = (
 )
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``add TEXT [--shared] [--tags A,B] [--readers A,B]``."""
-    parser.add_argument("text", help="the note's content; - reads it from standard input")
-    parser.add_argument("--shared", action="store_true", help="publish to the shared scope")
-    parser.add_argument("--tags", help="comma-separated tags")
-    parser.add_argument("--readers", metavar="AGENTS", help=READERS_HELP)
-
-
 @dataclass(frozen=True)
 class AddOptions:
     """``add``: the content (``-``: standard input), shared or not, the tags, the readers."""
 
-    text: str
-    shared: bool
-    tags: str | None
-    readers: str | None = None
+    text: str = option(help="the note's content; - reads it from standard input")
+    shared: bool = flag("--shared", help="publish to the shared scope")
+    tags: str | None = option("--tags", help="comma-separated tags")
+    readers: str | None = option("--readers", metavar="AGENTS", help=READERS_HELP)
 
 
 def warn_unknown_readers(ctx: Context, readers: list[str]) -> None:
@@ -153,23 +140,8 @@ def restore_note(ctx: Context, options: NoteId) -> MemoryNote:
     return shown(ctx, scope, ctx.engine.agent(scope).restore(options.id))
 
 
-def update_arguments(parser: argparse.ArgumentParser) -> None:
-    """``update ID [--content TEXT] [--expect-hash MD5] [--tags A,B]``."""
-    parser.add_argument("id")
-    parser.add_argument("--content", help="new content; - reads it from standard input")
-    parser.add_argument(
-        "--expect-hash",
-        metavar="MD5",
-        help="refuse if the note changed since it had this hash (its JSON 'hash')",
-    )
-    parser.add_argument("--tags", help="comma-separated tags (replaces them)")
-    readers = parser.add_mutually_exclusive_group()
-    readers.add_argument("--readers", metavar="AGENTS", help=READERS_HELP + "; replaces them")
-    readers.add_argument(
-        "--no-readers",
-        action="store_true",
-        help="clear the chosen readers: the note is readable by its owner alone again",
-    )
+#: ``--expect-hash``, of ``update`` and ``revert``.
+EXPECT_HASH_HELP = "refuse if the note changed since it had this hash (its JSON 'hash')"
 
 
 @dataclass(frozen=True)
@@ -177,12 +149,18 @@ class UpdateOptions:
     """``update``: the note, its new content, tags and/or readers, the hash it must
     still have."""
 
-    id: str
-    content: str | None
-    expect_hash: str | None
-    tags: str | None
-    readers: str | None = None
-    no_readers: bool = False
+    id: str = option()
+    content: str | None = option("--content", help="new content; - reads it from standard input")
+    expect_hash: str | None = option("--expect-hash", metavar="MD5", help=EXPECT_HASH_HELP)
+    tags: str | None = option("--tags", help="comma-separated tags (replaces them)")
+    readers: str | None = option(
+        "--readers", metavar="AGENTS", group="readers", help=READERS_HELP + "; replaces them"
+    )
+    no_readers: bool = flag(
+        "--no-readers",
+        group="readers",
+        help="clear the chosen readers: the note is readable by its owner alone again",
+    )
 
 
 def update_note(ctx: Context, options: UpdateOptions) -> MemoryNote:
@@ -210,27 +188,6 @@ def update_note(ctx: Context, options: UpdateOptions) -> MemoryNote:
 
 
 # ------------------------------------------------------------- a page of notes
-def list_arguments(parser: argparse.ArgumentParser) -> None:
-    """``list [--scope private|shared|visible] [--limit N] [--offset N] [--owner ID]
-    [--low-quality] [--run RUN_ID]``."""
-    parser.add_argument(
-        "--scope",
-        choices=["private", "shared", "visible", "get-only"],
-        default="visible",
-        help="the agent's own notes, the shared scope, both (default: what its searches and "
-        "counts hold), or get-only: notes it reads only by id (their readers name it)",
-    )
-    parser.add_argument("--limit", type=int, default=50, help="notes per page (default 50)")
-    parser.add_argument("--offset", type=int, default=0, help="notes to skip first")
-    parser.add_argument("--owner", metavar="ID", help="only notes this agent wrote")
-    parser.add_argument("--low-quality", action="store_true", help="only notes flagged low_quality")
-    parser.add_argument(
-        "--run",
-        metavar="RUN_ID",
-        help="mem0: only the short-term memories of this session (their run_id)",
-    )
-
-
 ListScope = Literal["private", "shared", "visible", "get-only"]
 #: The engine's name of each listing ``--scope`` offers.
 LISTED: dict[ListScope, EngineListScope] = {
@@ -245,12 +202,21 @@ LISTED: dict[ListScope, EngineListScope] = {
 class ListOptions:
     """``list``: which notes, which page, and the filters."""
 
-    scope: ListScope
-    limit: int
-    offset: int
-    owner: str | None
-    low_quality: bool
-    run: str | None
+    scope: ListScope = option(
+        "--scope",
+        default="visible",
+        help="the agent's own notes, the shared scope, both (default: what its searches and "
+        "counts hold), or get-only: notes it reads only by id (their readers name it)",
+    )
+    limit: int = option("--limit", default=50, help="notes per page (default 50)")
+    offset: int = option("--offset", default=0, help="notes to skip first")
+    owner: str | None = option("--owner", metavar="ID", help="only notes this agent wrote")
+    low_quality: bool = flag("--low-quality", help="only notes flagged low_quality")
+    run: str | None = option(
+        "--run",
+        metavar="RUN_ID",
+        help="mem0: only the short-term memories of this session (their run_id)",
+    )
 
 
 @dataclass(frozen=True)
@@ -310,7 +276,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         "write a note (private unless --shared)",
         handler=add_note,
         text=note_text,
-        arguments=add_arguments,
         options=AddOptions,
     ),
     Command(
@@ -318,7 +283,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         "make a private note shared",
         handler=publish_note,
         text=note_text,
-        arguments=note_id_argument,
         options=NoteId,
     ),
     Command(
@@ -326,7 +290,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         "make a shared note private to its owner",
         handler=unpublish_note,
         text=note_text,
-        arguments=note_id_argument,
         options=NoteId,
     ),
     Command(
@@ -334,7 +297,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         "show one note",
         handler=show_note,
         text=shown_text,
-        arguments=note_id_argument,
         options=NoteId,
         reads=True,
     ),
@@ -343,7 +305,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         "soft-delete a note",
         handler=delete_note,
         text=note_text,
-        arguments=note_id_argument,
         options=NoteId,
     ),
     Command(
@@ -351,7 +312,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         "restore a soft-deleted note",
         handler=restore_note,
         text=note_text,
-        arguments=note_id_argument,
         options=NoteId,
     ),
     Command(
@@ -359,7 +319,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         "change a note's content, tags or readers",
         handler=update_note,
         text=note_text,
-        arguments=update_arguments,
         options=UpdateOptions,
     ),
     Command(
@@ -367,7 +326,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         "list notes",
         handler=list_notes,
         text=list_text,
-        arguments=list_arguments,
         options=ListOptions,
         reads=True,
     ),

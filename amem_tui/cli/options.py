@@ -1,25 +1,137 @@
-"""The command line as typed objects, built once from what argparse parsed.
+"""The command line as typed objects: every option is declared once, as a field of the
+frozen dataclass that holds it, and :func:`add_options` makes the argparse arguments
+from those fields.
 
-:class:`CommonOptions` holds the options every subcommand takes (where the store
-is, who acts, how to answer), declared on a parser by :func:`add_common_options`; a
-command's own arguments come as the options class it declares (a dataclass whose
-field names are its argparse destinations), built by :func:`options_from`. Nothing
-else reads the argparse namespace. A line that opens the TUI is read with the common
-options alone (:func:`tui_options`).
+A field's type says how its value is read (``bool``: a flag; ``int``, ``float``: a
+number; a ``Literal``: the choices), its default is the option's default, and
+:func:`option` (or :func:`switch`, several flags for one value) gives what argparse
+shows: the flags (none for a positional argument), help, metavar, and the mutually
+exclusive group it belongs to. :class:`CommonOptions` holds the options every
+subcommand takes; a command's own come as the options class it declares, filled by
+:func:`options_from`. A line that opens the TUI is read with the common options alone
+(:func:`tui_options`), so its first frame waits for no command module. No pydantic
+here: this module is on the TUI's start-up path.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
-from collections.abc import Sequence
-from dataclasses import dataclass
+import typing
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any, Literal, NoReturn, TypeVar
 
 Options = TypeVar("Options")
 
+#: The metadata key of a field's :class:`Spec`.
+SPEC = "cli"
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What argparse shows of one field: its flags (none: positional), help, metavar,
+    its mutually exclusive group, and (a :func:`switch`) the flags that each set it to
+    a constant."""
+
+    flags: tuple[str, ...]
+    help: str | None = None
+    metavar: str | None = None
+    group: str | None = None
+    consts: tuple[tuple[str, object, str], ...] = ()
+
+
+def option(
+    *flags: str,
+    default: Any = None,
+    help: str | None = None,
+    metavar: str | None = None,
+    group: str | None = None,
+    required: bool = False,
+) -> Any:
+    """A field read from the command line: an option given its ``flags``, a positional
+    argument without (required, as is an option with ``required``)."""
+    spec = {SPEC: Spec(flags, help, metavar, group)}
+    if not flags or required:
+        return field(metadata=spec)
+    return field(default=default, metadata=spec)
+
+
+def flag(*flags: str, help: str, group: str | None = None) -> Any:
+    """A ``bool`` field that its flag sets (False unless given)."""
+    return option(*flags, default=False, help=help, group=group)
+
+
+def switch(*flags: tuple[str, object, str], default: Any = None) -> Any:
+    """A field that one of several mutually exclusive flags sets, each to its constant:
+    ``(flag, value, help)``."""
+    return field(default=default, metadata={SPEC: Spec((), consts=flags)})
+
+
+def _reading(kind: Any) -> dict[str, Any]:
+    """How argparse reads a value of type ``kind`` (``X | None`` read as ``X``)."""
+    if typing.get_origin(kind) in (typing.Union, type(int | None)):
+        kind = next(arg for arg in typing.get_args(kind) if arg is not type(None))
+    if kind is bool:
+        return {"action": "store_true"}
+    if typing.get_origin(kind) is Literal:
+        return {"choices": list(typing.get_args(kind))}
+    return {"type": kind} if kind in (int, float) else {}
+
+
+def add_options(
+    parser: argparse.ArgumentParser,
+    kind: type[Any],
+    suppress: bool = False,
+    skip: Collection[str] = (),
+    helps: Mapping[str, str] | None = None,
+) -> None:
+    """Declare the fields of the options class ``kind`` on ``parser`` (but ``skip``;
+    ``helps`` replaces the help of some).
+
+    ``suppress``: an option not given sets nothing (``SUPPRESS``), so that a common
+    option given before the subcommand is not reset by the subparser's default.
+    """
+    types = typing.get_type_hints(kind)
+    groups: dict[str, Any] = {}
+    for item in dataclasses.fields(kind):
+        spec = item.metadata.get(SPEC)
+        if not isinstance(spec, Spec) or item.name in skip:
+            continue
+        target: Any = parser
+        group = spec.group or (item.name if spec.consts else None)
+        if group is not None:
+            if group not in groups:
+                groups[group] = parser.add_mutually_exclusive_group()
+            target = groups[group]
+        default = argparse.SUPPRESS if suppress else item.default
+        for flag, const, text in spec.consts:
+            target.add_argument(
+                flag, dest=item.name, action="store_const", const=const, default=default, help=text
+            )
+        if spec.consts:
+            continue
+        how = _reading(types[item.name]) | {"help": (helps or {}).get(item.name, spec.help)}
+        if spec.metavar:
+            how["metavar"] = spec.metavar
+        if not spec.flags:
+            target.add_argument(item.name, **how)
+            continue
+        if item.default is dataclasses.MISSING:
+            how["required"] = True
+        else:
+            how["default"] = default
+        target.add_argument(*spec.flags, dest=item.name, **how)
+
+
 FOLLOW_HELP = "start the TUI in follow mode: its panes keep up with changes made elsewhere"
+
+VIEW_HELP = (
+    "mem0: what the agent's memory_search returns (search, the default) or what the "
+    "plugin's auto-recall injects before its turn (recall; a subagent's recall reads the "
+    "user's main memories)"
+)
 
 
 @dataclass(frozen=True)
@@ -28,34 +140,43 @@ class CommonOptions:
 
     #: The subcommand (None: open the TUI).
     command: str | None = None
-    store: str | None = None
-    url: str | None = None
-    config: str | None = None
-    collection: str | None = None
-    agent: str | None = None
-    session_key: str | None = None
+    store: str | None = option("--store", metavar="PATH", help="embedded store folder")
+    url: str | None = option("--url", metavar="URL", help="Qdrant server URL")
+    config: str | None = option("--config", metavar="FILE", help="openclaw.json to read")
+    collection: str | None = option("--collection", metavar="NAME", help="Mode A collection")
+    agent: str | None = option("--agent", metavar="ID", help="act as this agent")
+    session_key: str | None = option("--session-key", metavar="KEY", help="act as agent:<id>:…")
     #: ``--new-agent``: a write may act as an agent nobody knows yet.
-    new_agent: bool = False
-    user: str | None = None
-    namespace: str | None = None
-    view: str | None = None
-    model: str | None = None
-    read_only: bool = False
+    new_agent: bool = flag(
+        "--new-agent",
+        help="let a write act as an agent that is neither configured nor in the store yet",
+    )
+    user: str | None = option(
+        "--user",
+        metavar="ID",
+        help="mem0: whose memories to read (default: AMEM_USER, else the mem0 plugin's userId)",
+    )
+    namespace: str | None = option(
+        "--namespace",
+        metavar="USER_ID",
+        help="mem0: read exactly this user_id, e.g. alice:agent:main",
+    )
+    view: Literal["search", "recall"] | None = option("--view", help=VIEW_HELP)
+    model: str | None = option("--model", metavar="NAME", help="fastembed model name")
+    read_only: bool = flag("--read-only", help="refuse every write")
     #: ``--json``: answers on stdout, errors and warnings on stderr, all as JSON.
-    json: bool = False
-    #: ``--follow``: the TUI starts in follow mode.
-    follow: bool = False
+    json: bool = flag(
+        "--json", help="answer in JSON (errors and warnings on stderr as JSON objects too)"
+    )
+    #: ``--follow``: the TUI starts in follow mode (before the subcommand, or after one
+    #: that opens the TUI).
+    follow: bool = flag("--follow", help=FOLLOW_HELP)
 
     @classmethod
     def from_namespace(cls, parsed: argparse.Namespace) -> CommonOptions:
         """The common options of a parsed command line."""
         given = vars(parsed)
-        flags = {"new_agent", "read_only", "json", "follow"}
-        values: dict[str, Any] = {
-            f.name: bool(given.get(f.name)) if f.name in flags else given.get(f.name)
-            for f in dataclasses.fields(cls)
-        }
-        return cls(**values)
+        return cls(**{f.name: given.get(f.name, f.default) for f in dataclasses.fields(cls)})
 
     def settings_flags(self) -> dict[str, Any]:
         """The options as the settings loader's flags (``None``: not given)."""
@@ -84,55 +205,15 @@ class CommonOptions:
         return self.store or ""
 
 
-def add_common_options(parser: argparse.ArgumentParser, suppress: bool) -> None:
-    """The options every subcommand takes, before or after its name.
-
-    On a subparser they default to ``SUPPRESS``, so that an option given before the
-    subcommand is not reset by the subparser's default.
-    """
-    default = argparse.SUPPRESS if suppress else None
-    parser.add_argument("--store", metavar="PATH", default=default, help="embedded store folder")
-    parser.add_argument("--url", metavar="URL", default=default, help="Qdrant server URL")
-    parser.add_argument("--config", metavar="FILE", default=default, help="openclaw.json to read")
-    parser.add_argument("--collection", metavar="NAME", default=default, help="Mode A collection")
-    parser.add_argument("--agent", metavar="ID", default=default, help="act as this agent")
-    parser.add_argument("--session-key", metavar="KEY", default=default, help="act as agent:<id>:…")
-    parser.add_argument(
-        "--new-agent",
-        action="store_true",
-        default=default,
-        help="let a write act as an agent that is neither configured nor in the store yet",
-    )
-    parser.add_argument(
-        "--user",
-        metavar="ID",
-        default=default,
-        help="mem0: whose memories to read (default: AMEM_USER, else the mem0 plugin's userId)",
-    )
-    parser.add_argument(
-        "--namespace",
-        metavar="USER_ID",
-        default=default,
-        help="mem0: read exactly this user_id, e.g. alice:agent:main",
-    )
-    parser.add_argument(
-        "--view",
-        choices=["search", "recall"],
-        default=default,
-        help="mem0: what the agent's memory_search returns (search, the default) or what "
-        "the plugin's auto-recall injects before its turn (recall; a subagent's recall "
-        "reads the user's main memories)",
-    )
-    parser.add_argument("--model", metavar="NAME", default=default, help="fastembed model name")
-    parser.add_argument(
-        "--read-only", action="store_true", default=default, help="refuse every write"
-    )
-    parser.add_argument(
-        "--json",
-        action="store_true",
-        default=default,
-        help="answer in JSON (errors and warnings on stderr as JSON objects too)",
-    )
+def add_common_options(
+    parser: argparse.ArgumentParser, suppress: bool, follow: str | None = None
+) -> None:
+    """The common options; ``--follow`` only where it is read (the line that opens the
+    TUI, and a subcommand that opens it: ``follow`` is then its help there)."""
+    if follow is None:
+        add_options(parser, CommonOptions, suppress, skip=("follow",))
+    else:
+        add_options(parser, CommonOptions, suppress, helps={"follow": follow})
 
 
 class _NotTheTuiLine(Exception):
@@ -154,8 +235,7 @@ def tui_options(argv: Sequence[str]) -> CommonOptions | None:
     a subcommand, so a line means the same to both.
     """
     parser = _TuiLineParser(add_help=False)
-    add_common_options(parser, suppress=False)
-    parser.add_argument("--follow", action="store_true", help=FOLLOW_HELP)
+    add_common_options(parser, suppress=False, follow=FOLLOW_HELP)
     try:
         parsed, rest = parser.parse_known_args(list(argv))
     except _NotTheTuiLine:
@@ -171,8 +251,3 @@ def options_from(kind: type[Options], parsed: argparse.Namespace) -> Options:
     if missing:  # a programming error: the options class and the parser disagree
         raise TypeError(f"{kind.__name__}: the parser sets no {', '.join(missing)}")
     return kind(**{name: given[name] for name in names})
-
-
-def raw_namespace(parsed: argparse.Namespace) -> argparse.Namespace:
-    """For a command that reads its arguments from the argparse namespace itself."""
-    return parsed

@@ -26,7 +26,7 @@ import amem_tui.cli.store as store
 import amem_tui.cli.transfer as transfer
 import amem_tui.cli.versions as versions
 from amem_tui.cli.command import Command, UsageError
-from amem_tui.cli.options import FOLLOW_HELP, add_common_options
+from amem_tui.cli.options import FOLLOW_HELP, add_common_options, add_options
 
 PROGRAM = "amem-tui"
 DESCRIPTION = "amem-tui: the TUI by default, and headless subcommands on the same engine."
@@ -80,13 +80,12 @@ class CommandLineParser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     """The command line: options may stand before or after the subcommand."""
     parser = CommandLineParser(prog=PROGRAM, description=DESCRIPTION, epilog=EPILOG)
-    add_common_options(parser, suppress=False)
-    parser.add_argument("--follow", action="store_true", help=FOLLOW_HELP)
+    add_common_options(parser, suppress=False, follow=FOLLOW_HELP)
     subcommands = parser.add_subparsers(dest="command", parser_class=CommandLineParser)
     for command in COMMANDS.values():
         subparser = subcommands.add_parser(
             command.name, help=command.help, description=command.help
         )
-        add_common_options(subparser, suppress=True)
-        command.arguments(subparser)
+        add_common_options(subparser, suppress=True, follow=command.follow)
+        add_options(subparser, command.options)
     return parser

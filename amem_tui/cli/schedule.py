@@ -9,7 +9,6 @@ carries credentials) is read from the environment file the job loads
 
 from __future__ import annotations
 
-import argparse
 import os
 import shlex
 import sys
@@ -19,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 from amem_tui.cli.command import Command, UsageError
+from amem_tui.cli.options import option
 from amem_tui.cli.output import TEXT_ONLY
 from amem_tui.paths import config_dir, data_dir
 
@@ -42,22 +42,15 @@ def log_file() -> Path:
     return data_dir() / "nightly.log"
 
 
-def schedule_arguments(parser: argparse.ArgumentParser) -> None:
-    """``schedule [--print cron|systemd]``."""
-    parser.add_argument(
-        "--print",
-        dest="print_as",
-        choices=["cron", "systemd"],
-        default="cron",
-        help="print a crontab line (the default), or a systemd .service and .timer pair",
-    )
-
-
 @dataclass(frozen=True)
 class ScheduleOptions:
     """``schedule``: which scheduler to print for."""
 
-    print_as: Literal["cron", "systemd"]
+    print_as: Literal["cron", "systemd"] = option(
+        "--print",
+        default="cron",
+        help="print a crontab line (the default), or a systemd .service and .timer pair",
+    )
 
 
 @dataclass(frozen=True)
@@ -247,7 +240,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         "print a crontab line or systemd units that run the nightly pass",
         handler=schedule,
         text=schedule_text,
-        arguments=schedule_arguments,
         options=ScheduleOptions,
     ),
 )

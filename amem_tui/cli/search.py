@@ -9,11 +9,11 @@ names those matches on purpose.
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from amem_tui.cli.command import Command, UsageError
+from amem_tui.cli.options import flag, option, switch
 from amem_tui.cli.output import (
     FLATTEN,
     OMIT_NONE,
@@ -29,61 +29,33 @@ if TYPE_CHECKING:
     from amem_tui.engine import HiddenMatch, MemoryNote, SearchHit, SearchResult
 
 
-def search_arguments(parser: argparse.ArgumentParser) -> None:
-    """``search QUERY [--limit N] [--mode plugin|hybrid|dense] [--first-turn]
-    [--exact|--approximate] [--explain] [--hidden]``."""
-    parser.add_argument("query")
-    parser.add_argument(
-        "--limit",
-        type=int,
-        default=None,
-        help="hits wanted (default 10; on mem0 the plugin's topK, as its memory_search asks)",
-    )
-    parser.add_argument(
-        "--mode",
-        choices=["plugin", "hybrid", "dense"],
-        default=None,
-        help="ranking (default: the store's own: openclaw-amem's hybrid; on mem0 the plugin's)",
-    )
-    parser.add_argument(
-        "--first-turn",
-        action="store_true",
-        help="mem0, --view recall with a --session-key: the recall of a session's first turn "
-        "(the plugin adds its broad query then)",
-    )
-    how = parser.add_mutually_exclusive_group()
-    how.add_argument(
-        "--exact",
-        dest="exact",
-        action="store_const",
-        const=True,
-        help="compare the query with every note (the default up to 250,000 notes)",
-    )
-    how.add_argument(
-        "--approximate",
-        dest="exact",
-        action="store_const",
-        const=False,
-        help="search the HNSW graph (the default beyond 250,000 notes)",
-    )
-    parser.add_argument("--explain", action="store_true", help="show how each hit ranked")
-    parser.add_argument("--hidden", action="store_true", help="add the matches it cannot see")
-
-
 @dataclass(frozen=True)
 class SearchOptions:
     """``search``: the query, how many hits, the ranking, and what to add."""
 
-    query: str
+    query: str = option()
     #: None: 10, or the mem0 plugin's ``topK`` on a mem0 collection.
-    limit: int | None
+    limit: int | None = option(
+        "--limit",
+        help="hits wanted (default 10; on mem0 the plugin's topK, as its memory_search asks)",
+    )
     #: None: the store's own ranking (openclaw-amem's hybrid; the mem0 plugin's).
-    mode: Literal["plugin", "hybrid", "dense"] | None
-    first_turn: bool
+    mode: Literal["plugin", "hybrid", "dense"] | None = option(
+        "--mode",
+        help="ranking (default: the store's own: openclaw-amem's hybrid; on mem0 the plugin's)",
+    )
+    first_turn: bool = flag(
+        "--first-turn",
+        help="mem0, --view recall with a --session-key: the recall of a session's first turn "
+        "(the plugin adds its broad query then)",
+    )
     #: True: compare with every note; False: the HNSW graph; None: by the store's size.
-    exact: bool | None
-    explain: bool
-    hidden: bool
+    exact: bool | None = switch(
+        ("--exact", True, "compare the query with every note (the default up to 250,000 notes)"),
+        ("--approximate", False, "search the HNSW graph (the default beyond 250,000 notes)"),
+    )
+    explain: bool = flag("--explain", help="show how each hit ranked")
+    hidden: bool = flag("--hidden", help="add the matches it cannot see")
 
 
 def search_notes(ctx: Context, options: SearchOptions) -> FoundNotes:
@@ -282,7 +254,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         "search as an agent: what it finds, why, and what it cannot see",
         handler=search_notes,
         text=search_text,
-        arguments=search_arguments,
         options=SearchOptions,
         reads=True,
     ),

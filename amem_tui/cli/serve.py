@@ -10,7 +10,6 @@ token that is printed once (:mod:`amem_tui.cli.serve_access`).
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import ipaddress
 import os
@@ -21,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command, UsageError
+from amem_tui.cli.options import flag, option
 from amem_tui.engine import AmemError
 
 if TYPE_CHECKING:
@@ -56,11 +56,22 @@ class MissingExtra(AmemError):
 class ServeOptions:
     """``serve``'s own arguments."""
 
-    host: str
-    port: int
-    allow_remote: bool
-    public_url: str | None
-    writable: bool
+    host: str = option(
+        "--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})"
+    )
+    port: int = option("--port", default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    allow_remote: bool = flag(
+        "--allow-remote",
+        help="allow a non-loopback --host; every request then needs the token printed at start",
+    )
+    public_url: str | None = option(
+        "--public-url",
+        metavar="URL",
+        help="the address browsers use to reach this server (default http://HOST:PORT)",
+    )
+    writable: bool = flag(
+        "--writable", help="let browsers change memory (sessions are read-only without it)"
+    )
 
 
 def is_loopback(host: str) -> bool:
@@ -112,35 +123,6 @@ def session_command(options: CommonOptions, writable: bool = False) -> str:
     if options.follow:
         argv.append("--follow")
     return shlex.join(argv)
-
-
-def serve_arguments(parser: argparse.ArgumentParser) -> None:
-    """``serve [--host H] [--port N] [--allow-remote] [--public-url URL] [--writable]
-    [--follow]``."""
-    parser.add_argument(
-        "--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})"
-    )
-    parser.add_argument(
-        "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})"
-    )
-    parser.add_argument(
-        "--allow-remote",
-        action="store_true",
-        help="allow a non-loopback --host; every request then needs the token printed at start",
-    )
-    parser.add_argument(
-        "--public-url",
-        metavar="URL",
-        help="the address browsers use to reach this server (default http://HOST:PORT)",
-    )
-    parser.add_argument(
-        "--writable",
-        action="store_true",
-        help="let browsers change memory (sessions are read-only without it)",
-    )
-    parser.add_argument(
-        "--follow", action="store_true", default=argparse.SUPPRESS, help="sessions start following"
-    )
 
 
 def _check(ctx: Context, args: ServeOptions) -> bool:
@@ -219,7 +201,7 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         "127.0.0.1 unless told otherwise)",
         handler=serve,
         text=serve_text,
-        arguments=serve_arguments,
+        follow="sessions start following",
         options=ServeOptions,
     ),
 )

@@ -12,11 +12,11 @@ malformed points are found by ``--check``: from the note index an embedded store
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command
+from amem_tui.cli.options import flag
 from amem_tui.cli.output import FLATTEN, shorten
 from amem_tui.wording import plural
 
@@ -25,22 +25,16 @@ if TYPE_CHECKING:
     from amem_tui.engine import StoreStats
 
 
-def stats_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--check``: count malformed points too (the note index, else every note read)."""
-    parser.add_argument(
-        "--check",
-        action="store_true",
-        help="count malformed points too (named by the note index an embedded store keeps, "
-        "else found by reading every note: slow on a big store); without it the figures "
-        "come from the store's indexes and malformed points are not counted",
-    )
-
-
 @dataclass(frozen=True)
 class StatsOptions:
     """``stats``: count from the indexes, malformed points too with ``--check``."""
 
-    check: bool
+    check: bool = flag(
+        "--check",
+        help="count malformed points too (named by the note index an embedded store keeps, "
+        "else found by reading every note: slow on a big store); without it the figures "
+        "come from the store's indexes and malformed points are not counted",
+    )
 
 
 @dataclass(frozen=True)
@@ -175,7 +169,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         "the whole store at a glance: per agent, per week, and who shares what",
         handler=store_stats,
         text=stats_text,
-        arguments=stats_arguments,
         options=StatsOptions,
         reads=True,
     ),

@@ -3,7 +3,6 @@ file (validated first: nothing is written while a line is rejected)."""
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import sys
@@ -14,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
 from amem_tui.cli.command import Command, FailedWithReport
+from amem_tui.cli.options import flag, option
 from amem_tui.cli.output import FLATTEN, JsonLines
 from amem_tui.engine import AmemError, InvalidInput
 from amem_tui.wording import plural
@@ -30,17 +30,6 @@ def real_collection(ctx: Context) -> str:
 
 
 # -------------------------------------------------------------------- export
-def export_arguments(parser: argparse.ArgumentParser) -> None:
-    """``export [--vectors] [--output FILE]``."""
-    parser.add_argument("--vectors", action="store_true", help="include each point's vector")
-    parser.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
-    parser.add_argument(
-        "--all",
-        action="store_true",
-        help="every collection of notes, one FOLDER/<collection>.jsonl each (--output FOLDER)",
-    )
-
-
 @contextlib.contextmanager
 def _atomic_text(path: Path) -> Iterator[TextIO]:
     """Write a file under a temporary name and move it into place only when complete."""
@@ -58,9 +47,14 @@ def _atomic_text(path: Path) -> Iterator[TextIO]:
 class ExportOptions:
     """``export``: with vectors or not, to a file or (``None``, ``-``) to stdout."""
 
-    vectors: bool
-    output: str | None
-    all: bool = False
+    vectors: bool = flag("--vectors", help="include each point's vector")
+    output: str | None = option(
+        "--output", "-o", metavar="FILE", help="write to FILE instead of stdout"
+    )
+    all: bool = flag(
+        "--all",
+        help="every collection of notes, one FOLDER/<collection>.jsonl each (--output FOLDER)",
+    )
 
 
 @dataclass(frozen=True)
@@ -159,20 +153,6 @@ def export_text(result: Exported | ExportLines | ExportedAll) -> str:
 
 
 # -------------------------------------------------------------------- import
-def import_arguments(parser: argparse.ArgumentParser) -> None:
-    """``import FILE [--skip-invalid] [--replace] [--dry-run]``."""
-    parser.add_argument(
-        "file",
-        metavar="FILE",
-        help="the JSON Lines file, or the array export --json writes ('-' for stdin)",
-    )
-    parser.add_argument(
-        "--skip-invalid", action="store_true", help="write the valid lines, report the rest"
-    )
-    parser.add_argument("--replace", action="store_true", help="overwrite notes whose id exists")
-    parser.add_argument("--dry-run", action="store_true", help="validate only, write nothing")
-
-
 def json_lines(lines: Iterable[str]) -> Iterator[str]:
     """The records of JSON Lines, or of the JSON array ``export --json`` writes (one
     record a line between ``[`` and ``]``), as JSON Lines: the brackets become blank
@@ -261,10 +241,13 @@ class ProgressLine:
 class ImportOptions:
     """``import``: the file (``-``: stdin), and what to do with bad lines and known ids."""
 
-    file: str
-    skip_invalid: bool
-    replace: bool
-    dry_run: bool
+    file: str = option(
+        metavar="FILE",
+        help="the JSON Lines file, or the array export --json writes ('-' for stdin)",
+    )
+    skip_invalid: bool = flag("--skip-invalid", help="write the valid lines, report the rest")
+    replace: bool = flag("--replace", help="overwrite notes whose id exists")
+    dry_run: bool = flag("--dry-run", help="validate only, write nothing")
 
 
 @dataclass(frozen=True)
@@ -353,7 +336,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         "write a collection as JSON Lines",
         handler=export,
         text=export_text,
-        arguments=export_arguments,
         options=ExportOptions,
     ),
     Command(
@@ -361,7 +343,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         "validate and load a JSON Lines export",
         handler=import_notes,
         text=import_text,
-        arguments=import_arguments,
         options=ImportOptions,
     ),
 )

@@ -9,12 +9,12 @@ changes who reads the note.
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command, UsageError
-from amem_tui.cli.notes import shown
+from amem_tui.cli.notes import EXPECT_HASH_HELP, shown
+from amem_tui.cli.options import flag, option
 from amem_tui.cli.output import FLATTEN, TEXT_ONLY, note_text, shorten
 from amem_tui.engine.for_apps import plain_diff
 from amem_tui.wording import plural
@@ -28,20 +28,12 @@ if TYPE_CHECKING:
 DIFF_WIDTH = 160
 
 
-def versions_arguments(parser: argparse.ArgumentParser) -> None:
-    """``versions ID [--diff]``."""
-    parser.add_argument("id")
-    parser.add_argument(
-        "--diff", action="store_true", help="show each change of the content in full"
-    )
-
-
 @dataclass(frozen=True)
 class VersionsOptions:
     """``versions``: the note, and whether to show whole content diffs."""
 
-    id: str
-    diff: bool = False
+    id: str = option()
+    diff: bool = flag("--diff", help="show each change of the content in full")
 
 
 @dataclass(frozen=True)
@@ -98,26 +90,13 @@ def versions_text(answer: VersionList) -> str:
     return "\n".join(lines)
 
 
-def revert_arguments(parser: argparse.ArgumentParser) -> None:
-    """``revert ID --to N [--expect-hash MD5]``."""
-    parser.add_argument("id")
-    parser.add_argument(
-        "--to", type=int, required=True, metavar="N", help="the version to go back to"
-    )
-    parser.add_argument(
-        "--expect-hash",
-        metavar="MD5",
-        help="refuse if the note changed since it had this hash (its JSON 'hash')",
-    )
-
-
 @dataclass(frozen=True)
 class RevertOptions:
     """``revert``: the note, the version to go back to, the hash it must still have."""
 
-    id: str
-    to: int
-    expect_hash: str | None = None
+    id: str = option()
+    to: int = option("--to", required=True, metavar="N", help="the version to go back to")
+    expect_hash: str | None = option("--expect-hash", metavar="MD5", help=EXPECT_HASH_HELP)
 
 
 @dataclass(frozen=True)
@@ -158,7 +137,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         "list a note's versions: every change, who made it, what it changed",
         handler=list_versions,
         text=versions_text,
-        arguments=versions_arguments,
         options=VersionsOptions,
         reads=True,
     ),
@@ -167,7 +145,6 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         "bring a note back to one of its versions (as a new version)",
         handler=revert_note,
         text=reverted_text,
-        arguments=revert_arguments,
         options=RevertOptions,
     ),
 )
