@@ -473,7 +473,7 @@ class MemoryEngine:
         if progress is not None:
             progress("optimizing", 1, 1)
             progress("indexing", 0, 1)
-        service.prepare_index()
+        service.index.prepare()
         if progress is not None:
             progress("indexing", 1, 1)
 

@@ -13,7 +13,7 @@ import pytest
 from textual.widgets import DataTable, Static
 
 from amem_tui.demo import demo_id, seed_demo
-from amem_tui.engine.collections import CollectionService
+from amem_tui.engine.collections import CollectionIndex
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.tui.screens.overview import OverviewScreen
@@ -128,7 +128,7 @@ async def test_without_a_note_index_every_note_is_read(
 ) -> None:
     engine = edge_demo(tmp_path)
     # As on a store that keeps no note index: nothing names the malformed points.
-    monkeypatch.setattr(CollectionService, "malformed_note_ids", lambda self: None)
+    monkeypatch.setattr(CollectionIndex, "malformed_note_ids", lambda self: None)
     app = demo_app(engine)
     async with started(app, size=(160, 40)) as pilot:
         await pilot.press("o")

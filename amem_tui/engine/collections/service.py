@@ -1,25 +1,24 @@
-"""A collection's service: its facts, payload format, read rules and note index.
+"""A collection's service: its facts, payload format and read rules.
 
-What the raw store does not know of a collection lives here: the format of its points,
-the read filter of an agent in that format, and the note index search works on (the
-model is :mod:`.model`).
+What the raw store does not know of a collection lives here: the format of its points
+(decided once), how a point reads as a note, and the read rules of an agent in that
+format. Its note index is :mod:`.index`, its model :mod:`.model`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 import amem_tui.engine.scope as rules
+from amem_tui.engine.collections.index import CollectionIndex
 from amem_tui.engine.collections.model import CollectionModel
 from amem_tui.engine.errors import ReadOnlyStore
 from amem_tui.engine.formats import PayloadFormat, detect_format, mem0, note_view
-from amem_tui.engine.index import IndexCache, NoteIndex, Selection, SelectionKey
 from amem_tui.engine.modelinfo import Embedders, ModelChoices
 from amem_tui.engine.models import (
     GetOnlyBecause,
@@ -29,7 +28,7 @@ from amem_tui.engine.models import (
     VisibleBecause,
 )
 from amem_tui.engine.scope import AgentScope
-from amem_tui.engine.store.base import CREATED_BY, SAVED_INDEX_DIR, CollectionInfo, NoteStore
+from amem_tui.engine.store.base import CREATED_BY, CollectionInfo, NoteStore
 from amem_tui.engine.store.filters import Filter
 
 #: Points looked at to tell a collection's payload format.
@@ -52,14 +51,12 @@ class CollectionService:
         self.name = name
         #: The model that built the collection, and our vectors for what is written in.
         self.model = CollectionModel(self, embedders, choices)
-        #: Where note indexes of stores amem-tui does not write are saved.
-        self.cache_folder = cache_folder
-        self._lock = threading.Lock()
+        #: The note index search and the store-wide figures work on.
+        self.index = CollectionIndex(self, cache_folder)
         self._real: str | None = None
         self._format: PayloadFormat | None = None
         self._namespaces: tuple[int, tuple[str, ...]] | None = None
         self._bookkeeping: str | None = None
-        self._cache: IndexCache | None = None
 
     # ---------------------------------------------------------------- facts
     @property
@@ -224,98 +221,6 @@ class CollectionService:
             return {}
         return {p.id: self.note(p.id, p.payload) for p in self.store.retrieve(self.name, wanted)}
 
-    def select(
-        self,
-        flt: Filter | None,
-        keep: Callable[[NoteAccess], bool],
-        key: SelectionKey,
-        points_count: int,
-    ) -> Selection:
-        """The notes ``keep`` accepts, in store order, with their keyword statistics.
-
-        On an embedded store they come from the note index (``key`` names the scope
-        and purpose, which fix ``keep``); elsewhere the store filters with ``flt``
-        (the same rule, as a query) and ``keep`` checks again.
-        """
-        cache = self._index_cache()
-        if cache is not None:
-            return cache.select(points_count, keep, key)
-        return NoteIndex.build(self.notes(flt)).select(keep)
-
-    def index_ready(self) -> bool:
-        """True when :meth:`select` answers without reading every note first (no note
-        index is kept for this store: the store filters, which never waits long)."""
-        cache = self._index_cache()
-        return cache is None or cache.ready()
-
-    def _index_cache(self) -> IndexCache | None:
-        if not self.store.embedded:
-            return None
-        with self._lock:
-            if self._cache is None:
-                self._cache = IndexCache(
-                    self.store, self.real_name, self.note, self._index_folder()
-                )
-            return self._cache
-
-    def _index_folder(self) -> Path | None:
-        """Where the note index is saved: beside the collection, else (a store opened
-        read-only, or one amem-tui never writes) in the cache folder."""
-        beside = self.store.sidecar(self.real_name)
-        if beside is not None:
-            return beside / SAVED_INDEX_DIR
-        if self.cache_folder is None or self.store.revision(self.real_name) is None:
-            return None
-        key = hashlib.sha1(f"{self.store.location}\0{self.real_name}".encode()).hexdigest()
-        return self.cache_folder / key[:20]
-
-    def consolidated_note_ids(self) -> list[str] | None:
-        """Ids of notes whose evolution history records a consolidation, from the note
-        index (None where there is none: the caller reads the notes instead)."""
-        cache = self._index_cache()
-        info = self.info()
-        if cache is None or info is None:
-            return None
-        return cache.consolidated_ids(info.points_count)
-
-    def recall_figures(self, scope: AgentScope, limit: int) -> tuple[int, list[str]] | None:
-        """Of the notes the agent's searches see: how many were never recalled, and the
-        ids of the ``limit`` most recalled (ties in id order), from the note index (None
-        where there is none)."""
-        cache = self._index_cache()
-        info = self.info()
-        if cache is None or info is None:
-            return None
-
-        def visible(note: NoteAccess) -> bool:
-            return self.visible_because(scope, note) is not None
-
-        key = ("recalls", scope.agent, scope.mode, scope.collection, scope.namespace or "")
-        selection = cache.select(info.points_count, visible, key)
-        return selection.index.most_retrieved(selection, limit)
-
-    def malformed_note_ids(self) -> list[str] | None:
-        """Ids of the points that read as malformed, from the note index (None where there
-        is none: only a read of every note finds them)."""
-        cache = self._index_cache()
-        info = self.info()
-        if cache is None or info is None:
-            return None
-        return cache.malformed_ids(info.points_count)
-
-    def prepare_index(self) -> None:
-        """Read the collection into its note index now, and save it (after a bulk load)."""
-        cache = self._index_cache()
-        info = self.info()
-        if cache is not None and info is not None:
-            cache.current(info.points_count)
-            cache.save()
-
-    def save_index(self) -> None:
-        """Save what this process changed of the note index (for the next process)."""
-        if self._cache is not None:
-            self._cache.save()
-
 
 class Collections:
     """The collection services of one store, each made once and kept."""
@@ -349,4 +254,4 @@ class Collections:
         with self._lock:
             services = list(self._services.values())
         for service in services:
-            service.save_index()
+            service.index.save()

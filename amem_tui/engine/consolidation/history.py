@@ -69,7 +69,7 @@ def openclaw_runs(service: CollectionService, agent: str | None) -> list[Consoli
         flt = Filter(must_not=(MatchAny("agent_id", (SHARED,)),))
     found: list[tuple[str, str, MergeRecord]] = []
     # The note index knows which notes hold a consolidation: only those are read.
-    known = service.consolidated_note_ids()
+    known = service.index.consolidated_note_ids()
     points = (
         service.store.scan(collection, flt)
         if known is None

@@ -79,7 +79,7 @@ def hidden_matches(
         key = selection_key(scope, "hidden") if own else ("all",)
         scored: list[Scored]
         if vector is None:
-            chosen = service.select(flt, keep, key, info.points_count)
+            chosen = service.index.select(flt, keep, key, info.points_count)
             ranked = chosen.rank(tokens, limit)
             notes = service.fetch(note_id for note_id, _ in ranked)
             scored = [
@@ -101,7 +101,7 @@ def hidden_matches(
                 continue
             scan = scans_exactly(exact, info.points_count)
             if fused:
-                chosen = service.select(flt, keep, key, info.points_count)
+                chosen = service.index.select(flt, keep, key, info.points_count)
                 scored = _fused(service, vectors[model], tokens, chosen, flt, limit, scan)
             else:
                 scored = _dense(service, vectors[model], flt, keep, limit, scan)

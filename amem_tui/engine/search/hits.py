@@ -42,7 +42,7 @@ def visible_selection(space: SearchSpace, points_count: int) -> Selection:
     def visible(note: NoteAccess) -> bool:
         return own.visible_because(scope, note) is not None
 
-    return own.select(
+    return own.index.select(
         own.read_filter(scope), visible, selection_key(scope, "visible"), points_count
     )
 

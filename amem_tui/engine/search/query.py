@@ -131,7 +131,7 @@ def still_loading(space: SearchSpace, mode: SearchMode) -> list[str]:
             out.append("model")
     # The plugin's ranking needs no keyword index, unless it falls back to words.
     words = mode != "dense" and (mode != "plugin" or "model" in out)
-    if words and not space.own.index_ready():
+    if words and not space.own.index.ready():
         out.append("keyword index")
     return out
 

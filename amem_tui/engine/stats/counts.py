@@ -303,7 +303,7 @@ def count_stats(
     for name, (service, readers) in entries.items():
         collection = CollectionStats(name=name, format=service.format)
         out.collections.append(collection)
-        malformed = service.malformed_note_ids() if complete else None
+        malformed = service.index.malformed_note_ids() if complete else None
         found_all = found_all and malformed is not None
         counting = _Counting(service, malformed or ())
         owners, source = _fill(counting, readers, collection, how, cache)

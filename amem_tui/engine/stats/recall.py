@@ -100,7 +100,7 @@ def _from_note_index(
     and the rows of the most recalled notes read by id; False where there is none."""
     found = []
     for scope, figures in readers:
-        answer = service.recall_figures(scope, MOST_RECALLED)
+        answer = service.index.recall_figures(scope, MOST_RECALLED)
         if answer is None:
             return False
         found.append((figures, *answer))
