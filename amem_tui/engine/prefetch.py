@@ -29,8 +29,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from amem_tui.engine.bookkeeping import VERSIONS_SUFFIX, is_own_bookkeeping
-from amem_tui.engine.store.base import SAVED_INDEX_DIR, SIDECAR_DIR
 from amem_tui.engine.store.edge_layout import META_FILE, SHARDS_DIR
+from amem_tui.engine.store.journal import SAVED_INDEX_DIR, SIDECAR_DIR
 from amem_tui.engine.store.shard_files import find_command, is_compact
 from amem_tui.paths import cache_dir
 

@@ -28,8 +28,9 @@ from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.models import SHARED, MemoryNote
 from amem_tui.engine.scope import AgentScope, active_filter, read_filter
 from amem_tui.engine.stats.figures import MOST_RECALLED, AgentStats, RecalledNote
-from amem_tui.engine.store.base import ORDERED_INDEXES, NoteStore, store_order
+from amem_tui.engine.store.base import ORDERED_INDEXES, NoteStore
 from amem_tui.engine.store.filters import Filter, HasId, Range
+from amem_tui.engine.store.ids import store_order
 
 #: The payload field openclaw-amem counts recalls in.
 RECALL_COUNT = "retrieval_count"

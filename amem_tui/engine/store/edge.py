@@ -34,16 +34,10 @@ from amem_tui.engine.store.base import (
     CREATED_BY,
     KEYWORD_INDEXES,
     ORDERED_INDEXES,
-    SIDECAR_DIR,
-    ChangeLog,
     CollectionInfo,
     ScoredPoint,
     StoredPoint,
     Vector,
-    WriteJournal,
-    ordered_by_reading,
-    qdrant_id,
-    valid_id,
 )
 from amem_tui.engine.store.edge_layout import (
     JOURNAL_DIR,
@@ -70,6 +64,9 @@ from amem_tui.engine.store.edge_translate import (
 from amem_tui.engine.store.filters import (
     Filter,
 )
+from amem_tui.engine.store.ids import qdrant_id, valid_id
+from amem_tui.engine.store.journal import SIDECAR_DIR, ChangeLog, WriteJournal
+from amem_tui.engine.store.points import ordered_by_reading
 from amem_tui.engine.store.shard_files import is_compact
 
 #: Points written since the last optimize that make a bulk load worth optimizing.

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from amem_tui.engine.store.base import SAVED_INDEX_DIR, SIDECAR_DIR, read_revision
+from amem_tui.engine.store.journal import SAVED_INDEX_DIR, SIDECAR_DIR, read_revision
 
 LOCK_FILE = "edge.lock"
 SHARDS_DIR = "edge"

@@ -9,7 +9,7 @@ from uuid import UUID
 import numpy as np
 import qdrant_edge as qe
 
-from amem_tui.engine.store.base import StoredPoint, qdrant_id, sparse_of, valid_id, vector_of
+from amem_tui.engine.store.base import StoredPoint
 from amem_tui.engine.store.filters import (
     Before,
     Condition,
@@ -22,6 +22,8 @@ from amem_tui.engine.store.filters import (
     Range,
     Since,
 )
+from amem_tui.engine.store.ids import qdrant_id, valid_id
+from amem_tui.engine.store.points import sparse_of, vector_of
 
 #: A point id as Edge takes it.
 EdgeId = int | UUID | str

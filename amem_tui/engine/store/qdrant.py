@@ -25,18 +25,15 @@ from amem_tui.engine.store.base import (
     INTEGER_INDEXES,
     KEYWORD_INDEXES,
     ORDERED_INDEXES,
-    SIDECAR_DIR,
-    ChangeLog,
     CollectionInfo,
     ScoredPoint,
     StoredPoint,
     Vector,
-    WriteJournal,
-    ordered_by_reading,
-    qdrant_id,
-    valid_id,
 )
 from amem_tui.engine.store.filters import Filter
+from amem_tui.engine.store.ids import qdrant_id, valid_id
+from amem_tui.engine.store.journal import SIDECAR_DIR, ChangeLog, WriteJournal
+from amem_tui.engine.store.points import ordered_by_reading
 from amem_tui.engine.store.qdrant_translate import qdrant_vectors, stored_point, to_qdrant_filter
 
 #: Values a facet returns at most: far more agents and owners than any store holds.

@@ -7,7 +7,7 @@ from typing import Any
 
 from qdrant_client import models as qm
 
-from amem_tui.engine.store.base import StoredPoint, qdrant_id, sparse_of, valid_id, vector_of
+from amem_tui.engine.store.base import StoredPoint
 from amem_tui.engine.store.filters import (
     Before,
     Condition,
@@ -20,6 +20,8 @@ from amem_tui.engine.store.filters import (
     Range,
     Since,
 )
+from amem_tui.engine.store.ids import qdrant_id, valid_id
+from amem_tui.engine.store.points import sparse_of, vector_of
 
 
 def to_qdrant_filter(flt: Filter | None) -> qm.Filter | None:

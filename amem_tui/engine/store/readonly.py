@@ -9,7 +9,6 @@ from typing import Any
 from amem_tui.engine.errors import ReadOnlyStore
 from amem_tui.engine.store.base import (
     SCAN_PAGE,
-    ChangeLog,
     CollectionInfo,
     NoteStore,
     ScoredPoint,
@@ -17,6 +16,7 @@ from amem_tui.engine.store.base import (
     Vector,
 )
 from amem_tui.engine.store.filters import Filter
+from amem_tui.engine.store.journal import ChangeLog
 
 _MESSAGE = "the store is opened read-only (--read-only): writes are off"
 

@@ -10,8 +10,8 @@ from pathlib import Path
 from amem_tui.demo import demo_id, seed_demo
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.stats import AgentStats, StoreStats
-from amem_tui.engine.store.base import store_order
 from amem_tui.engine.store.edge import EdgeStore
+from amem_tui.engine.store.ids import store_order
 from amem_tui.engine.store.qdrant import QdrantStore
 from tests.support.engines import make_engine
 from tests.support.indexes import drop_index

@@ -19,9 +19,10 @@ from amem_tui.config import Settings, load_settings
 from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.engine import open_store
 from amem_tui.engine.errors import StoreLocked
-from amem_tui.engine.store.base import StoredPoint, WriteJournal
+from amem_tui.engine.store.base import StoredPoint
 from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.engine.store.filters import Filter, Match
+from amem_tui.engine.store.journal import WriteJournal
 from amem_tui.engine.store.qdrant import QdrantStore
 from amem_tui.engine.store.shard_files import (
     files_loaded_into_memory,

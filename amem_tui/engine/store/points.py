@@ -1,0 +1,79 @@
+"""What the backends share to read points: their vectors as floats, whatever form the
+client gives them in, and an ordered read for a field no numeric index orders.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+from typing import Any
+
+from amem_tui.engine.store.base import NoteStore, SparseVector, StoredPoint, Vector
+from amem_tui.engine.store.filters import Filter
+
+
+def vector_of(raw: Any, sparse_type: type = SparseVector) -> Vector | None:
+    """A point's dense vector as floats (the unnamed one, or the first dense one of named
+    vectors); values of ``sparse_type`` (the backend's sparse vector class) are skipped."""
+    if raw is None:
+        return None
+    if isinstance(raw, dict):
+        dense = [v for k, v in raw.items() if not isinstance(v, sparse_type) and k == ""]
+        dense += [v for v in raw.values() if not isinstance(v, sparse_type)]
+        raw = dense[0] if dense else None
+    return [float(x) for x in raw] if raw is not None else None
+
+
+def sparse_of(raw: Any, sparse_type: type) -> dict[str, SparseVector]:
+    """The named sparse vectors of a point (``sparse_type``: the backend's sparse class,
+    whose objects carry ``indices`` and ``values``)."""
+    if not isinstance(raw, dict):
+        return {}
+    found: dict[str, SparseVector] = {}
+    for name, value in raw.items():
+        if isinstance(value, sparse_type):
+            carried: Any = value
+            found[name] = SparseVector(
+                tuple(int(i) for i in carried.indices), tuple(float(v) for v in carried.values)
+            )
+    return found
+
+
+def ordered_by_reading(
+    store: NoteStore,
+    collection: str,
+    flt: Filter | None,
+    key: str,
+    limit: int,
+    fields: Sequence[str] | None = None,
+    descending: bool = True,
+) -> list[StoredPoint]:
+    """:meth:`NoteStore.ordered` for a field without a numeric index: ``key`` alone is
+    read of every match, the best ``limit`` kept, and only those points read whole
+    (or their ``fields``)."""
+    if limit <= 0:
+        return []
+    found: list[tuple[float, str]] = []
+    for point in store.scan(collection, flt, fields=[key]):
+        value = _number(point.payload.get(key), descending)
+        if value is not None:
+            found.append((value, point.id))
+    pick = heapq.nlargest if descending else heapq.nsmallest
+    best = pick(limit, found, key=lambda pair: pair[0])
+    read = {p.id: p for p in store.retrieve(collection, [i for _, i in best])}
+    out = [read[i] for _, i in best if i in read]  # one deleted in between is left out
+    if fields is not None:
+        for point in out:
+            point.payload = {k: point.payload[k] for k in fields if k in point.payload}
+    return out
+
+
+def _number(value: object, greatest: bool) -> float | None:
+    """The number a point is ordered by: a number, or the greatest (or least) of a list of
+    them, as Qdrant orders a list field; None for anything else."""
+    if isinstance(value, list):
+        numbers = [n for n in (_number(v, greatest) for v in value) if n is not None]
+        return (max if greatest else min)(numbers) if numbers else None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
