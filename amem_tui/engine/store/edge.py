@@ -46,7 +46,7 @@ from amem_tui.engine.store.edge_layout import (
     SHARDS_DIR,
     collection_folder,
 )
-from amem_tui.engine.store.edge_optimize import ShardOptimizing
+from amem_tui.engine.store.edge_optimize import ShardOptimizer
 from amem_tui.engine.store.edge_pages import hand_back
 from amem_tui.engine.store.edge_shard import (
     COMPACT_VECTORS_FROM,
@@ -73,7 +73,7 @@ from amem_tui.engine.store.shard_files import is_compact
 OPTIMIZE_AFTER = 1000
 
 
-class EdgeStore(ShardOptimizing):
+class EdgeStore:
     """A :class:`NoteStore` on Qdrant Edge, in a folder that one process may open.
 
     ``background`` False optimizes in the calling thread (scripts and benchmarks);
@@ -92,10 +92,6 @@ class EdgeStore(ShardOptimizing):
         self.root = Path(path)
         self.location = str(self.root)
         self.embedded = True
-        self.optimize_after = optimize_after
-        #: Points from which a collection switches to compact vectors at its next optimize.
-        self.compact_vectors_from = compact_vectors_from
-        self.background = background
         #: Changes on every write made through this object, so readers may cache safely.
         self.write_generation = 0
         #: The points each write touched, for caches that follow write_generation.
@@ -104,6 +100,14 @@ class EdgeStore(ShardOptimizing):
         self._journals: dict[str, WriteJournal] = {}
         self._lock = threading.RLock()
         self._closed = False
+        self._optimizer = ShardOptimizer(
+            after=optimize_after,
+            compact_from=compact_vectors_from,
+            background=background,
+            calls=self._calls,
+            closed=lambda: self._closed,
+            store_lock=self._lock,
+        )
         self._lock_file: IO[str] | None = None
         try:
             (self.root / SHARDS_DIR).mkdir(parents=True, exist_ok=True)
@@ -166,7 +170,7 @@ class EdgeStore(ShardOptimizing):
             self._collections[collection] = opened
         # Writes since the last optimize (maybe by a process that quit before it ran).
         optimized = int(meta.get("optimized_points", 0))
-        self._note_writes(opened, abs(self.count(collection) - optimized))
+        self._optimizer.note_writes(opened, abs(self.count(collection) - optimized))
         return opened
 
     def _require(self, collection: str) -> OpenShard:
@@ -321,7 +325,7 @@ class EdgeStore(ShardOptimizing):
             qe.Point(i, edge_vectors(p), p.payload) for i, p in zip(ids, points, strict=True)
         ]
         self._update(opened, qe.UpdateOperation.upsert_points(structs), "writing", ids)
-        self._note_writes(opened, len(points))
+        self._optimizer.note_writes(opened, len(points))
 
     def put_if(self, collection: str, point: StoredPoint, expect: Filter) -> None:
         """Insert ``point``, or replace the stored one only if it matches ``expect`` (a
@@ -513,7 +517,32 @@ class EdgeStore(ShardOptimizing):
         wanted: list[EdgeId] = [qdrant_id(i) for i in ids if valid_id(i)]
         if wanted:
             self._update(opened, qe.UpdateOperation.delete_points(wanted), "deleting", wanted)
-            self._note_writes(opened, len(wanted))
+            self._optimizer.note_writes(opened, len(wanted))
+
+    # ------------------------------------------------------------ optimizing
+    def optimize(self, collection: str | None = None) -> None:
+        """Optimize one collection (or all) now, in the calling thread (for scripts)."""
+        for name in [collection] if collection else self.list_collections():
+            opened = self._open(name)
+            if opened is not None:
+                self._optimizer.wait(opened)
+                self._optimizer.optimize_here(opened)
+
+    def settle(self, collection: str) -> None:
+        """Wait for a background optimize, then optimize what is still unmerged (a copy in
+        a child process, as in the background: this thread keeps the GIL free)."""
+        opened = self._open(collection)
+        if opened is not None:
+            self._optimizer.settle(opened)
+
+    def optimizing(self) -> bool:
+        """True while a background optimize is running."""
+        return any(self._optimizer.running(c) for c in list(self._collections.values()))
+
+    def wait_optimized(self, timeout: float | None = None) -> None:
+        """Block until background optimizing is done (for scripts and tests)."""
+        for opened in list(self._collections.values()):
+            self._optimizer.wait(opened, timeout)
 
     # ---------------------------------------------------------------- memory
     def release_pages(self) -> int:
@@ -548,7 +577,7 @@ class EdgeStore(ShardOptimizing):
                         opened.process.kill()
         for opened in opened_all:
             opened.stop_reading()
-            self._wait_optimizer(opened)
+            self._optimizer.wait(opened)
             with opened.lock.writing():
                 with contextlib.suppress(Exception):
                     opened.shard.flush()
