@@ -23,11 +23,6 @@ def plural(count: int, noun: str, plural_form: str | None = None) -> str:
     return f"{count} {plural_form or _PLURALS.get(noun, noun + 's')}"
 
 
-def plural_word(count: int, noun: str, plural_form: str | None = None) -> str:
-    """``noun`` agreeing with ``count`` (without the count): ``group``, ``groups``."""
-    return plural(count, noun, plural_form).split(" ", 1)[1]
-
-
 def is_default_store(settings: Settings) -> bool:
     """True when no ``--store``, ``--url`` or configured server names the store: the
     embedded folder in the user data folder is used."""

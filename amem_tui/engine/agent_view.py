@@ -40,7 +40,7 @@ from amem_tui.engine.versions import NoteHistory
 if TYPE_CHECKING:
     from amem_tui.engine.collections import CollectionService
     from amem_tui.engine.conflicts import ConflictDesk
-    from amem_tui.engine.consolidation import ConsolidationPlan, Consolidator, Judge
+    from amem_tui.engine.consolidation import ConsolidationPlan, Consolidator
     from amem_tui.engine.watch import Probe
 
 Progress = Callable[[int, int], None]
@@ -66,7 +66,6 @@ class AgentView:
         time: Timekeeper,
         lock: threading.RLock,
         read_only: bool,
-        judge: Judge | None = None,
         threshold: float,
         session_key: str | None = None,
     ) -> None:
@@ -79,7 +78,6 @@ class AgentView:
         self._time = time
         self._lock = lock
         self._read_only = read_only
-        self._judge = judge
         self._threshold = threshold
 
     def __repr__(self) -> str:
@@ -418,7 +416,7 @@ class AgentView:
         # Imported here: most sessions never consolidate, and start-up pays for imports.
         from amem_tui.engine.consolidation import Consolidator
 
-        return Consolidator(self._service.store, self._time, self._lock, self._judge)
+        return Consolidator(self._service.store, self._time, self._lock)
 
     def plan_consolidation(
         self, threshold: float | None = None, *, trigger: RunTrigger = "manual"

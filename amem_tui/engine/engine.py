@@ -39,7 +39,6 @@ if TYPE_CHECKING:
     from amem_tui.engine.audit import AuditReport
     from amem_tui.engine.compare import CompareScope, Comparison
     from amem_tui.engine.conflicts import ConflictList
-    from amem_tui.engine.consolidation import Judge
     from amem_tui.engine.consolidation.scheduler import ConsolidationScheduler
     from amem_tui.engine.health import HealthInputs, HealthReport, WriteSeries
     from amem_tui.engine.inventory import CollectionView, StoreStatus
@@ -74,9 +73,6 @@ class MemoryEngine:
         self.time = Timekeeper(clock, new_id or new_uuid)
         self._lock = threading.RLock()
         self._writer = NoteWriter(self.time, self._lock, self.settings.low_quality_patterns)
-        #: Decides what each cluster of near-duplicates becomes (None: the longest note
-        #: is kept, as openclaw-amem does). An LLM judge plugs in here.
-        self.judge: Judge | None = None
         self._scheduler: ConsolidationScheduler | None = None
         self.store = store if store is not None else open_store(self.settings)
 
@@ -379,7 +375,6 @@ class MemoryEngine:
             time=self.time,
             lock=self._lock,
             read_only=self.read_only,
-            judge=self.judge,
             threshold=self.settings.consolidation_threshold,
             session_key=key,
         )

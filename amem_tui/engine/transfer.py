@@ -279,26 +279,6 @@ def _counted(lines: Iterable[str], progress: ImportProgress | None) -> Iterator[
         progress("reading", count, count)
 
 
-def read_import(
-    lines: Iterable[str], target_model: str, target_dim: int
-) -> tuple[int, list[_Valid], list[RejectedLine]]:
-    """Validate every line; blank lines are skipped. Returns (lines, valid, rejected)."""
-    seen: set[str] = set()
-    valid: list[_Valid] = []
-    rejected: list[RejectedLine] = []
-    count = 0
-    for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
-        count += 1
-        checked = _check_line(number, text, seen, target_model, target_dim)
-        if isinstance(checked, RejectedLine):
-            rejected.append(checked)
-        else:
-            valid.append(checked)
-    return count, valid, rejected
-
-
 @dataclass
 class _Checked:
     """What the first pass keeps of a valid line: never the note or its vector."""

@@ -37,11 +37,11 @@ class Consolidator:
         store: NoteStore,
         time: Timekeeper,
         lock: threading.RLock,
-        judge: Judge | None = None,
     ) -> None:
         self.time = time
         self.lock = lock
-        self.judge: Judge = judge or RuleJudge()
+        #: openclaw-amem's rule decides what each cluster of near-duplicates becomes.
+        self.judge: Judge = RuleJudge()
         self.log = RunLog(store)
         self.applier = Applier(store, self.log, time)
 

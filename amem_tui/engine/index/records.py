@@ -80,10 +80,6 @@ class AccessRecord:
             consolidated=any(e.action == "consolidate" for e in note.evolution_history),
         )
 
-    def as_tuple(self) -> tuple[object, ...]:
-        """Every field, in slot order (for saving and comparing)."""
-        return tuple(getattr(self, name) for name in self.__slots__ if name != "access_key")
-
 
 #: The fields the read rules judge: agent, readers, state, malformation, user.
 AccessKey = tuple[str | None, tuple[str, ...] | None, bool | None, bool, str | None]

@@ -178,11 +178,6 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         self.release_frames()
         self._resume_collector()
 
-    @property
-    def showing_hidden(self) -> bool:
-        """True when the detail view should show hidden matches rather than a note."""
-        return self.show_hidden and self.result is not None
-
     # ---------------------------------------------------------------- scope
     def set_scope(self, scope: AgentScope) -> None:
         """Search as ``scope`` from now on; a query in the box is searched again.
