@@ -88,12 +88,12 @@ class PaneControls:
         """Sort the pane worked in by its next column (created, updated, owner, recalls,
         last recalled)."""
         pane = self.panes.pane(self.panes.working)
-        self._sorted(pane, pane.view.order.following())
+        self._sorted(pane, pane.order.following())
 
     def invert_sort(self) -> None:
         """Reverse the sort order of the pane worked in."""
         pane = self.panes.pane(self.panes.working)
-        self._sorted(pane, pane.view.order.inverted())
+        self._sorted(pane, pane.order.inverted())
 
     def _sorted(self, pane: NotePane, order: Order) -> None:
         # The column header says the order; only what it cannot say is notified.

@@ -36,7 +36,7 @@ class ScreenLayout:
         for which in PANES:
             order = Order.from_text(chosen.sort.get(which))
             if order is not None:
-                self.screen.query_one(f"#{which}", NotePane).view.order = order
+                self.screen.query_one(f"#{which}", NotePane).order = order
 
     def _show(self, layout: str) -> None:
         for name in LAYOUTS:

@@ -150,7 +150,7 @@ async def test_the_main_screen_keeps_the_early_answer_until_its_own(tmp_path: Pa
         # Its search is held: the early answer is still what the panes say.
         assert "partial: the store is still opening" in status_of(app)
         assert "starts Friday" in str(private.message_line.render())
-        assert private.title_text == "Private: 1 hit"
+        assert private.title_text == "Private · main: 1 hit"  # the agent named, once loaded
         assert private.table.row_count == 0  # text, not rows: nothing to act on
         searched.set()
         await until(pilot, lambda: private.searching and private.table.row_count > 0)

@@ -13,7 +13,7 @@ from amem_tui.tui.widgets.footer import ChosenKey
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.widgets.note_pane import NotePane
-from tests.support.tui import demo_app, main_screen, settle, started
+from tests.support.tui import demo_app, demo_engine, main_screen, settle, started
 
 SMALL = (80, 24)
 MEDIUM = (120, 40)
@@ -59,6 +59,20 @@ async def test_a_narrow_terminal_shows_one_pane_at_a_time_and_tab_moves_between_
         # The detail follows the pane the user works in.
         shared = screen.query_one("#shared", NotePane)
         assert screen.selected_id == shared.current_id
+
+
+async def test_the_strip_of_tabs_keeps_up_with_a_count_that_changes() -> None:
+    engine = demo_engine()
+    app = demo_app(engine)
+    async with started(app, size=SMALL) as pilot:
+        screen = main_screen(app)
+        private, shared = screen.panes.private, screen.panes.shared
+        assert "Shared (4)" in str(private.border_title)
+        # A shared note written elsewhere, as follow mode merges it.
+        note = engine.agent("dev").add("Written while main is on the Private tab", shared=True)
+        shared.merge_notes([note], [], shared.listing_total + 1)
+        await settle(pilot)
+        assert "Shared (5)" in str(private.border_title)
 
 
 async def test_content_gets_most_of_the_width_at_every_size() -> None:

@@ -20,6 +20,7 @@ from rich.text import Text
 from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.message import Message
+from textual.reactive import var
 from textual.widgets import DataTable, Input, Static
 
 from amem_tui.tui.early import early_lines, pane_title
@@ -68,6 +69,37 @@ class NotePane(TabbedPane):
     #: The box the filter is typed in (shown while it is typed).
     filter_box = getters.query_one(PaneFilter)
 
+    # What the pane draws: its titles are computed from these (see compute_titles).
+    #: The pane's name for the agent shown ("Private · main").
+    label: var[str] = var("", init=False)
+    #: The listing the pane shows: its own, or (the Shared pane) ``get_only``.
+    kind: var[ListScope] = var("private", init=False)
+    #: Notes the listing holds in all (the hits, while searching), how many of them are
+    #: loaded, and how many are soft-deleted (counted only while they are shown).
+    total: var[int] = var(0, init=False)
+    loaded: var[int] = var(0, init=False)
+    deleted: var[int] = var(0, init=False)
+    #: Rows the table shows (what a filter kept).
+    rows_shown: var[int] = var(0, init=False)
+    #: Search hits are shown (for ``hits_query``), not the listing.
+    searching: var[bool] = var(False, init=False)
+    hits_query: var[str] = var("", init=False)
+    #: The plain-text filter of the rows, and their sort order (search hits keep the
+    #: agent's ranking).
+    filter_text: var[str] = var("", init=False)
+    order: var[Order] = var(Order(), init=False)
+    #: The marked notes (a multi-selection).
+    marked: var[MarkedNotes] = var(MarkedNotes, init=False)
+    #: Neither table is shown: the pane only explains (see show_disabled).
+    disabled_view: var[bool] = var(False, init=False)
+    #: What the pane says instead of (or under) its rows.
+    message: var[str | Text] = var[str | Text]("", init=False)
+    #: An early answer's hits, shown as text (see show_early); None when none are.
+    early: var[Text | None] = var[Text | None](None, init=False)
+    early_count: var[int] = var(0, init=False)
+    #: The title and subtitle (the border's, unless the pane is shown as a tab).
+    titles: var[tuple[str, str]] = var(("", ""))
+
     def __init__(
         self,
         engine: MemoryEngine,
@@ -80,15 +112,10 @@ class NotePane(TabbedPane):
         super().__init__(id=id)
         self.engine = engine
         self.which: PaneName = which
-        self.base_title = title
-        #: The pane's own title (the Shared pane shows another while it lists get-only notes).
+        #: The pane's own name (the Shared pane shows another while it lists get-only notes).
         self.own_title = title
-        self.title_text = title
-        self.total = 0
-        self.loaded = 0
-        #: Soft-deleted notes among ``total`` (counted only while they are shown).
-        self.deleted = 0
-        self.searching = False
+        self.set_reactive(NotePane.label, title)
+        self.set_reactive(NotePane.kind, which)
         self._asked_at = -1
         self.hits: dict[str, SearchHit] = {}
         #: The agent's listing as loaded so far (kept while search hits are shown).
@@ -99,25 +126,16 @@ class NotePane(TabbedPane):
         self._include_inactive = False
         self._generation = 0
         self._shown_for: AgentScope | None = None
-        self._kind: ListScope = which
         #: Rows follow mode highlights for a while: note id -> kind of change.
         self.marks: dict[str, str] = {}
-        self._message_text: str | Text = ""
-        #: The message is an early answer's hits (see show_early).
-        self._early_shown = False
         #: The listing's table and the hits' (one shown): columns, cells, cursor.
         self.tables = PaneTables(self, show_owner)
         #: The listing's table no longer matches the kept listing (see show_kept_listing).
         self._listing_stale = True
-        #: Neither table is shown: the pane only explains (see show_disabled).
-        self.disabled_view = False
-        #: The plain-text filter and the sort order of the rows (see listing_view).
+        #: What the filter and the sort make of the rows (kept with filter_text and order).
         self.view = ListingView()
         #: Every hit of the search shown, the filter's or not (``hits`` holds them too).
         self.all_hits: list[SearchHit] = []
-        self._query = ""
-        #: The marked notes (a multi-selection).
-        self.marked = MarkedNotes()
 
     def compose(self) -> ComposeResult:
         for table in self.tables.both:
@@ -125,7 +143,7 @@ class NotePane(TabbedPane):
             yield table
         self.tables.hits.display = False
         message = Static("", classes="pane-message", markup=False)
-        message.display = False  # until there is something to say (see _message)
+        message.display = False  # until there is something to say
         yield message
         box = PaneFilter()
         box.display = False  # until the filter is typed (see open_filter)
@@ -136,20 +154,57 @@ class NotePane(TabbedPane):
         """The table of what the pane shows: the hits' while searching, else the listing's."""
         return self.tables.shown
 
-    def _show_table(self) -> None:
+    @property
+    def base_title(self) -> str:
+        """The pane's name in its titles: its label, or what the Shared pane lists instead."""
+        return GET_ONLY_TITLE if self.kind == "get_only" else self.label
+
+    # ---------------------------------------------------------------- drawing
+    def compute_titles(self) -> tuple[str, str]:
+        """The title and subtitle of what the pane shows."""
+        if self.early is not None:
+            return pane_title(self.base_title, self.early_count), ""
+        if self.disabled_view:
+            return f"{self.base_title}: none", ""
+        if self._scope is None:  # nothing loaded yet: the name alone, as the opening screen
+            return self.base_title, ""
+        return pane_titles.titles(self, self.hits_query if self.searching else None)
+
+    def watch_titles(self, titles: tuple[str, str]) -> None:
+        self.set_titles(*titles)
+
+    def watch_message(self) -> None:
+        self._draw_message()
+
+    def watch_early(self, early: Text | None) -> None:
+        self.message_line.set_class(early is not None, "-early")
+        self._draw_message()
+
+    def _draw_message(self) -> None:
+        text = self.early if self.early is not None else self.message
+        line = self.message_line
+        line.update(text)
+        line.display = bool(text)
+
+    def watch_filter_text(self, text: str) -> None:
+        self.view.text = text
+        self._relist(columns=False)
+
+    def watch_order(self, order: Order) -> None:
+        self.view.order = order
+        if self.searching:
+            self._listing_stale = True  # sorted when the listing shows again
+            return
+        self._relist(columns=True)
+
+    def _show_rows(self, message: str | Text = "") -> None:
+        """The table of what the pane shows (and ``message`` under it) replace what was
+        there: an explanation or an early answer's hits."""
         self.disabled_view = False
         self.tables.show()
-
-    def _message(self, text: str | Text) -> None:
-        if self._early_shown:
-            self._early_shown = False
-            self.message_line.remove_class("-early")
-        if text == self._message_text:
-            return  # an update asks for a layout pass, which redraws the whole screen
-        self._message_text = text
-        message = self.message_line
-        message.update(text)
-        message.display = bool(text)
+        self.can_focus = False
+        self.early = None
+        self.message = message
 
     def on_resize(self) -> None:
         """Keep the content column as wide as the pane (in both tables)."""
@@ -175,18 +230,18 @@ class NotePane(TabbedPane):
         self._listing_stale = True
         if scope != self._scope:  # another agent's notes: a new start
             self.marked = MarkedNotes()
-            if self.view.text:
+            if self.filter_text:  # without a relist: the rows are replaced next
+                self.set_reactive(NotePane.filter_text, "")
                 self.view.text = ""
                 self.filter_box.display = False
         elif self.marked:  # the same notes, as read now
             by_id = {note.id: note for note in notes}
             # Else a marked note may be on a page not read yet.
             self.marked.read_again(by_id, whole=len(by_id) >= total)
+            self.mutate_reactive(NotePane.marked)
         self.view.forget()
         self._scope = scope
-        self._kind = kind or self.which
-        if self.which == "shared":  # the Shared pane may list what is read by id instead
-            self.base_title = GET_ONLY_TITLE if self._kind == "get_only" else self.own_title
+        self.kind = kind or self.which
         self._include_inactive = include_inactive
         self.listing = newest_first(notes)
         self.listing_total = total
@@ -202,15 +257,9 @@ class NotePane(TabbedPane):
         self.hits = {}
         self.total = self.listing_total
         self.deleted = self.listing_deleted
-        self._count_loaded()
+        self._count_rows()
         self.tables.fit(self.tables.listing)  # the pane may have changed size meanwhile
-        self._message("" if self.total else "No notes here.")
-        self._retitle()
-
-    @property
-    def kind(self) -> ListScope:
-        """The listing the pane shows: its own, or (Shared pane) ``get_only``."""
-        return self._kind
+        self._show_rows("" if self.total else "No notes here.")
 
     def list_kind(self, kind: ListScope) -> None:
         """List ``kind`` instead (the Shared pane: ``shared`` or ``get_only``), from its
@@ -219,7 +268,7 @@ class NotePane(TabbedPane):
             return
         self.keep_listing(self._scope, [], 0, self._include_inactive, kind=kind)
         self.show_listing([], 0)
-        self._message("Loading…")
+        self.message = "Loading…"
         self.load_page(self._scope, 0, self._include_inactive, self._generation)
 
     @work(thread=True, exit_on_error=False, group="page")
@@ -228,7 +277,7 @@ class NotePane(TabbedPane):
     ) -> None:
         """The next page of the listing."""
         page = self.engine.agent(scope).list_notes(
-            self._kind, limit=PAGE_SIZE, offset=offset, include_inactive=include_inactive
+            self.kind, limit=PAGE_SIZE, offset=offset, include_inactive=include_inactive
         )
         self.post_message(PageLoaded(generation, page))
 
@@ -247,7 +296,7 @@ class NotePane(TabbedPane):
             first = self.loaded == 0
             self.append_page(page)
             if first:  # the first page of a listing asked for anew (list_kind)
-                self._message("" if self.total else "No notes here.")
+                self.message = "" if self.total else "No notes here."
 
     def show_listing(self, notes: Sequence[MemoryNote], total: int, deleted: int = 0) -> None:
         """Replace the rows with the first page of a listing.
@@ -265,13 +314,11 @@ class NotePane(TabbedPane):
         self.tables.lay_out(search=False, notes=notes)
         self.total = total
         self.deleted = deleted
-        self.loaded = 0
         self._asked_at = -1
         self._add_rows(self.view.listing(notes))
-        self._count_loaded()
+        self._count_rows()
         self.tables.fit(self.table)
-        self._retitle()
-        self._message("" if total else "No notes here.")
+        self._show_rows("" if total else "No notes here.")
         self.keep_row(row)
 
     def keep_row(self, row: int) -> None:
@@ -280,13 +327,13 @@ class NotePane(TabbedPane):
 
     def append_page(self, notes: Sequence[MemoryNote]) -> None:
         """Add one more page of rows (sorted by a column, every loaded row is placed again)."""
-        if not self.view.order.is_default:
+        if not self.order.is_default:
             self._rebuild(self.listing)
             return
         self._add_rows(self.view.filtered(notes))
-        self._count_loaded()
+        self._count_rows()
         self.tables.fit(self.table)  # the rows may now need the scrollbar
-        self._retitle()
+        self._show_rows(self.message)
 
     def _add_rows(self, notes: Iterable[MemoryNote]) -> None:
         table = self.table
@@ -294,44 +341,43 @@ class NotePane(TabbedPane):
             if note.id not in table.rows:
                 table.add_row(*self.tables.row(note), key=note.id)
 
-    def _count_loaded(self) -> None:
-        """How many notes the listing holds (a filter shows fewer rows than that)."""
+    def _count_rows(self) -> None:
+        """The rows shown, and how many notes the listing holds (a filter shows fewer
+        rows than that)."""
         rows = self.table.row_count
-        self.loaded = rows if self.view.plain else max(rows, len(self.listing))
+        self.rows_shown = rows
+        if not self.searching:
+            self.loaded = rows if self.view.plain else max(rows, len(self.listing))
 
     def show_hits(self, hits: Sequence[SearchHit], query: str) -> None:
         """Replace the rows with search hits, in the agent's order (best first)."""
         self.searching = True
         self.hits = {h.note.id: h for h in hits}
-        self.all_hits, self._query = list(hits), query
+        self.all_hits = list(hits)
         self.tables.query_words = query_word_count(query)
         self.tables.lay_out(search=True, notes=[h.note for h in hits])
         self._add_hit_rows()
         self.total = len(hits)
-        self._retitle(query)
-        self._message("" if hits else "No match this agent can see.")
+        self.hits_query = query
+        self._show_rows("" if hits else "No match this agent can see.")
 
     def show_early(self, hits: Sequence[EarlyHit]) -> None:
         """The first words of an early answer's hits (the saved index's, the store still
         opening), as text, never rows: nothing can be chosen and acted on until the
         agent's own search replaces them."""
-        self._message(early_lines(hits))
-        self.message_line.add_class("-early")
-        self._early_shown = True
-        self.set_titles(pane_title(self.base_title, len(hits)))
+        self.early_count = len(hits)
+        self.early = early_lines(hits)
 
     def forget_early(self) -> None:
         """Stop showing an early answer's hits (if shown)."""
-        if self._early_shown:
-            self._message("")
-            self.set_titles(self.base_title)
+        self.early = None
 
     def _add_hit_rows(self) -> None:
         table = self.table
         for hit in self.all_hits:
             if hit.note.id not in table.rows and self.view.matches(hit.note):
                 table.add_row(*self.tables.row(hit.note, hit), key=hit.note.id)
-        self.loaded = table.row_count
+        self.loaded = self.rows_shown = table.row_count
 
     def show_disabled(self, text: str) -> None:
         """No rows at all, and a plain explanation instead (e.g. a Mode B agent)."""
@@ -343,47 +389,30 @@ class NotePane(TabbedPane):
             table.display = False
         self.disabled_view = True
         self.can_focus = True  # Tab still reaches the explanation
-        self.total = self.loaded = 0
-        self.set_titles(f"{self.base_title}: none")
-        self._message(Text(text))
+        self.total = self.loaded = self.rows_shown = 0
+        self.early = None
+        self.message = Text(text)
 
     @property
     def tab_label(self) -> str:
         """``Shared (6)`` in a strip of tabs: the pane's name and what it shows."""
         return pane_titles.tab_label(self)
 
-    @property
-    def rows_shown(self) -> int:
-        """Rows of the table shown (what a filter kept)."""
-        return self.table.row_count
-
-    def _retitle(self, query: str | None = None) -> None:
-        self._show_table()
-        self.can_focus = False
-        self.set_titles(*pane_titles.titles(self, query))
-
     # ---------------------------------------------------------------- filter and sort
     def open_filter(self) -> None:
         """Show the filter box under the rows, with the filter as it is, and type in it."""
         box = self.filter_box
-        box.value = self.view.text
+        box.value = self.filter_text
         box.display = True
         self.screen.set_focus(box)  # at once: keys typed next go into it
 
     def set_filter(self, text: str) -> None:
         """Narrow the rows to the notes holding ``text`` (content, tags, owner; any case)."""
-        if text == self.view.text:
-            return
-        self.view.text = text
-        self._relist(columns=False)
+        self.filter_text = text
 
     def sort_by(self, order: Order) -> None:
         """Order the listing by ``order`` (search hits keep the agent's ranking)."""
-        self.view.order = order
-        if self.searching:
-            self._listing_stale = True  # sorted when the listing shows again
-            return
-        self._relist(columns=True)
+        self.order = order
 
     def _relist(self, columns: bool) -> None:
         """Draw the rows again through the filter and the sort, from what is loaded; the
@@ -399,16 +428,14 @@ class NotePane(TabbedPane):
             else:
                 table.clear()
             self._add_hit_rows()
-            self._retitle(self._query)
         else:
             if columns:
                 self.tables.lay_out(search=False, notes=self.listing)
             else:
                 table.clear()
             self._add_rows(self.view.listing(self.listing))
-            self._count_loaded()
+            self._count_rows()
             self._asked_at = -1
-            self._retitle()
         self.tables.fit(table)
         if keep is not None and keep in table.rows:
             row = table.get_row_index(keep)
@@ -475,12 +502,12 @@ class NotePane(TabbedPane):
     def _remark(self, ids: Sequence[str]) -> None:
         """Draw the marks of ``ids`` again: the mark column comes or goes with the first
         mark and the last."""
+        self.mutate_reactive(NotePane.marked)  # the titles count them
         if not self.tables.redraw_marks(ids):
             self._relist(columns=True)
             return
         if self.searching:
             self._listing_stale = True  # its rows show the marks as they were
-        self._retitle(self._query if self.searching else None)
 
     # ------------------------------------------------------------- following
     def shown_notes(self) -> dict[str, MemoryNote]:
@@ -526,7 +553,6 @@ class NotePane(TabbedPane):
         if not fresh and not (gone & set(table.rows)) and self.view.plain:
             for note in changed:
                 self.tables.redraw_row(note)
-            self._retitle()
             return
         self._rebuild(self.listing)
 
@@ -537,11 +563,10 @@ class NotePane(TabbedPane):
         old_row, old_scroll = table.cursor_row, table.scroll_y
         table.clear()
         self._add_rows(self.view.listing(notes))
-        self._count_loaded()
+        self._count_rows()
         self.tables.fit(table)
         self._asked_at = -1
-        self._retitle()
-        self._message("" if self.total else "No notes here.")
+        self._show_rows("" if self.total else "No notes here.")
         if table.row_count == 0:
             return
         if keep is not None and keep in table.rows:

@@ -20,7 +20,7 @@ from rich.text import Text
 from textual.widgets.data_table import ColumnKey
 
 from amem_tui.tui.text import cell, one_line
-from amem_tui.tui.widgets.listing_view import ListingView, sort_cell
+from amem_tui.tui.widgets.listing_view import sort_cell
 from amem_tui.tui.widgets.note_rows import OWNER_MAX, content_cell, search_header, search_row
 from amem_tui.tui.widgets.note_table import NoteTable
 
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from textual.widgets import DataTable
 
     from amem_tui.engine import MemoryNote, SearchHit
+    from amem_tui.tui.widgets.listing_view import Order
     from amem_tui.tui.widgets.pane_marks import MarkedNotes
 
 #: Content column width before the pane has a size, and the narrowest it gets.
@@ -44,13 +45,18 @@ SORT_MEASURED = 200
 class TablesHost(Protocol):
     """What the tables read of their pane."""
 
-    #: Search hits are shown (in the hits' table), not the listing.
-    searching: bool
-    view: ListingView
-    #: The marked notes, by id.
-    marked: MarkedNotes
     #: Rows follow mode highlights: note id -> kind of change.
     marks: dict[str, str]
+
+    #: Search hits are shown (in the hits' table), not the listing.
+    @property
+    def searching(self) -> bool: ...
+    #: The sort order of the listing's rows.
+    @property
+    def order(self) -> Order: ...
+    #: The marked notes, by id.
+    @property
+    def marked(self) -> MarkedNotes: ...
 
     @property
     def size(self) -> Size: ...
@@ -104,7 +110,7 @@ class PaneTables:
             self.owner_width = owner_width
             label = search_header(owner_width)
         else:
-            order = host.view.order
+            order = host.order
             if owner_width is not None:
                 header = order.label if order.key == "owner" else "owner"
                 table.add_column(header, key="owner", width=max(owner_width, len(header)))
@@ -157,7 +163,7 @@ class PaneTables:
     def has_sort_column(self) -> bool:
         """The listing has a column for its sort order (not newest first; an owner column
         says it in its own header)."""
-        order = self.host.view.order
+        order = self.host.order
         return not order.is_default and not (order.key == "owner" and self.show_owner)
 
     def mark_cell(self, note_id: str) -> Text:
@@ -174,7 +180,7 @@ class PaneTables:
         if self.show_owner:
             row.append(cell(note.effective_owner or "?", OWNER_MAX))
         if self.has_sort_column:
-            key = host.view.order.key
+            key = host.order.key
             value = sort_cell(note, key)
             if key == "recalls":  # counts line up on the right
                 value = f"{value:>{self.sort_width}}"

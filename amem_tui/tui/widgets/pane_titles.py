@@ -12,28 +12,35 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from amem_tui.engine import MemoryNote, SearchHit
-    from amem_tui.tui.widgets.listing_view import ListingView
     from amem_tui.tui.widgets.pane_marks import MarkedNotes
 
 
 class Counted(Protocol):
     """What the titles read of their pane."""
 
-    base_title: str
-    total: int
-    loaded: int
-    deleted: int
-    searching: bool
-    disabled_view: bool
-    view: ListingView
+    @property
+    def base_title(self) -> str: ...
+    @property
+    def total(self) -> int: ...
+    @property
+    def loaded(self) -> int: ...
+    @property
+    def deleted(self) -> int: ...
+    @property
+    def searching(self) -> bool: ...
+    @property
+    def disabled_view(self) -> bool: ...
+    @property
+    def filter_text(self) -> str: ...
+    @property
+    def rows_shown(self) -> int: ...
+    @property
+    def marked(self) -> MarkedNotes: ...
+
     listing: list[MemoryNote]
     #: Every hit of the search shown, the filter's or not.
     all_hits: list[SearchHit]
     hits: dict[str, SearchHit]
-    marked: MarkedNotes
-
-    @property
-    def rows_shown(self) -> int: ...
 
 
 def weak_count(hits: Iterable[SearchHit]) -> int:
@@ -58,13 +65,14 @@ def titles(pane: Counted, query: str | None = None) -> tuple[str, str]:
 def filter_note(pane: Counted) -> str:
     """``filter: deploy — 3 of 40``: the filter and how many of the pane's rows it keeps
     ("" without a filter); "loaded" when the listing has more to load."""
-    if not pane.view.filtering:
+    text = pane.filter_text.strip()
+    if not text:
         return ""
     if pane.searching:
         of = f"{len(pane.all_hits)}"
     else:
         of = f"{len(pane.listing)}" + (" loaded" if pane.loaded < pane.total else "")
-    return f"filter: {one_line(pane.view.text.strip(), 24)} — {pane.rows_shown} of {of}"
+    return f"filter: {one_line(text, 24)} — {pane.rows_shown} of {of}"
 
 
 def tab_label(pane: Counted) -> str:

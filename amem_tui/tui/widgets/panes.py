@@ -104,6 +104,14 @@ class Panes(Horizontal):
         #: The note pane the user works in: its highlighted row is the subject.
         self.working: PaneName = "private"
 
+    def on_mount(self) -> None:
+        # The panes are arranged again as their titles change (a strip of tabs shows
+        # them all; the history's width follows its runs) and as hits come and go.
+        for pane in (self.private, self.shared, self.history):
+            self.watch(pane, "title_text", self.arrange_panes, init=False)
+        self.watch(self.history, "subtitle_text", self.arrange_panes, init=False)
+        self.watch(self.private, "searching", self.arrange_panes, init=False)
+
     def watch_narrow(self) -> None:
         self.arrange_panes()
 
@@ -196,7 +204,7 @@ class Panes(Horizontal):
         self.private.keep_listing(
             scope, private.notes, private.total, include_inactive, deleted.get("private", 0), kind
         )
-        self.private.base_title = private_title(scope, data.mem0)
+        self.private.label = private_title(scope, data.mem0)
         if data.shared is not None:
             shared = data.shared
             self.shared.keep_listing(
@@ -210,7 +218,6 @@ class Panes(Horizontal):
             self.shared.show_disabled(no_shared_reason(scope, data.mem0))
             if self.working == "shared":
                 self.work_in("private")
-        self.arrange_panes()
 
     @placed_by_caller
     def show_listings(self) -> None:
@@ -218,7 +225,6 @@ class Panes(Horizontal):
         self.private.show_kept_listing()
         if self.shares:
             self.shared.show_kept_listing()
-        self.arrange_panes()
 
     @placed_by_caller
     def show_hits(self, result: SearchResult) -> PaneName | None:
@@ -228,7 +234,6 @@ class Panes(Horizontal):
         self.private.show_hits(private, result.query)
         if self.shares:
             self.shared.show_hits(shared, result.query)
-        self.arrange_panes()
         if not result.hits:
             return None
         return "private" if result.hits[0] in private else "shared"
@@ -249,7 +254,6 @@ class Panes(Horizontal):
         self.private.show_hits([], query)
         if self.shares:
             self.shared.show_hits([], query)
-        self.arrange_panes()
 
     # ---------------------------------------------------------------- following
     def watched(self, subject: str | None) -> Watched:
@@ -313,7 +317,7 @@ class Panes(Horizontal):
         self._focus_tab(TAB_ORDER[index])  # the user's move: the subject changes
 
     def arrange_panes(self) -> None:
-        """Show the panes as tabs or side by side, at their widths (called as titles and
+        """Show the panes as tabs or side by side, at their widths (again as titles and
         counts change: the strip of tabs shows them)."""
         narrow = self.narrow
         history = self.history

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.containers import Vertical
+from textual.reactive import var
 
 from amem_tui.tui.workers import ReportsWorkerFailures
 
@@ -21,14 +22,17 @@ class TabbedPane(ReportsWorkerFailures, Vertical):
     TabbedPane:focus-within, TabbedPane:focus { border: round $accent; }
     """
 
+    #: The pane's own title ("Private · main (8)").
+    title_text: var[str] = var("", init=False)
+    #: The pane's own subtitle ("200 of 458 loaded").
+    subtitle_text: var[str] = var("", init=False)
+    #: The strip of tabs drawn instead of the title (None: the pane's own title).
+    tabs: var[Text | None] = var[Text | None](None, init=False)
+    #: Said under the pane beside its subtitle while it is a tab ("Tab: next pane").
+    tab_hint: var[str] = var("", init=False)
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        #: The pane's own title ("Private · main (8)").
-        self.title_text = ""
-        #: The pane's own subtitle ("200 of 458 loaded").
-        self.subtitle_text = ""
-        self._tabs: Text | None = None
-        self._tab_hint = ""
         self._drawn: tuple[Text, Text] | None = None
 
     @property
@@ -40,19 +44,30 @@ class TabbedPane(ReportsWorkerFailures, Vertical):
         """Set the pane's own title and subtitle (drawn unless it is shown as a tab)."""
         self.title_text = title
         self.subtitle_text = subtitle
-        self._draw_titles()
 
     def show_as_tab(self, tabs: Text | None, hint: str = "") -> None:
         """Draw ``tabs`` as the title (None: the pane's own title) and ``hint`` below."""
-        self._tabs = tabs
-        self._tab_hint = hint
+        self.tabs = tabs
+        self.tab_hint = hint
+
+    def watch_title_text(self) -> None:
+        self._draw_titles()
+
+    def watch_subtitle_text(self) -> None:
+        self._draw_titles()
+
+    def watch_tabs(self) -> None:
+        self._draw_titles()
+
+    def watch_tab_hint(self) -> None:
         self._draw_titles()
 
     def _draw_titles(self) -> None:
-        title = self._tabs if self._tabs is not None else Text(self.title_text)
-        subtitle = Text(" · ".join(part for part in (self.subtitle_text, self._tab_hint) if part))
-        # Setting a border title repaints the whole pane even when it is unchanged, and
-        # every search result sets them: only a changed title is set.
+        title = self.tabs if self.tabs is not None else Text(self.title_text)
+        parts = (self.subtitle_text, self.tab_hint)
+        subtitle = Text(" · ".join(part for part in parts if part))
+        # Setting a border title repaints the whole pane even when it is unchanged: only
+        # a changed title is set.
         if (title, subtitle) != self._drawn:
             self._drawn = (title, subtitle)
             self.border_title = title
