@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     )
     from amem_tui.engine.health import HealthReport, WriteSeries
     from amem_tui.engine.inventory import CollectionView, StoreStatus
+    from amem_tui.engine.isolation import CheckRun, LeakReport, WhatIf
     from amem_tui.engine.models import (
         ConsolidationRun,
         HiddenMatch,

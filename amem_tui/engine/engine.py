@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.engine.agent_view import AgentView
@@ -20,7 +21,7 @@ from amem_tui.engine.bookkeeping import is_own_bookkeeping
 from amem_tui.engine.clock import Clock, IdFactory, Timekeeper, iso, new_uuid, utc_now
 from amem_tui.engine.collections import Collections, CollectionService
 from amem_tui.engine.embed import Embedder, make_embedder
-from amem_tui.engine.errors import READ_ONLY_MESSAGE, ReadOnlyStore, UserNotChosen
+from amem_tui.engine.errors import READ_ONLY_MESSAGE, InvalidInput, ReadOnlyStore, UserNotChosen
 from amem_tui.engine.modelinfo import Embedders
 from amem_tui.engine.models import (
     ConsolidationRun,
@@ -33,7 +34,7 @@ from amem_tui.engine.search import SearchSpace
 from amem_tui.engine.settings import EngineSettings
 from amem_tui.engine.store.base import NoteStore
 from amem_tui.engine.wiring import find_mem0_collection, model_choices, open_store
-from amem_tui.paths import cache_dir
+from amem_tui.paths import cache_dir, data_dir
 
 if TYPE_CHECKING:
     from amem_tui.engine.audit import AuditReport
@@ -42,6 +43,15 @@ if TYPE_CHECKING:
     from amem_tui.engine.consolidation.scheduler import ConsolidationScheduler
     from amem_tui.engine.health import HealthInputs, HealthReport, WriteSeries
     from amem_tui.engine.inventory import CollectionView, StoreStatus
+    from amem_tui.engine.isolation import (
+        Change,
+        CheckFile,
+        CheckRun,
+        LeakReport,
+        QueryHistory,
+        RecordedQuery,
+        WhatIf,
+    )
     from amem_tui.engine.stats import StoreStats
     from amem_tui.engine.stats.cache import CountCache
     from amem_tui.engine.transfer import ImportProgress, ImportResult
@@ -257,6 +267,93 @@ class MemoryEngine:
         if all_collections:
             collections = self.note_collections()
         return build_audit(self._collections, self.settings, collections)
+
+    def leaks(
+        self, collections: Sequence[str] | None = None, *, progress: Progress | None = None
+    ) -> LeakReport:
+        """The leak audit: for every pair of agents (and mem0 namespaces), what of one's
+        private memory the other can reach, by which path and how sure, and the settings
+        that break isolation (see :mod:`.isolation`). ``collections`` None audits every
+        collection of notes some agent reads; ``progress(done, total)`` counts points
+        read. Reading only."""
+        from amem_tui.engine.isolation import audit_store
+
+        names = self.note_collections() if collections is None else list(collections)
+        return audit_store(names, self.agents(), self._service, self.settings, progress)
+
+    def named_agent(self, name: str, *, user: str | None = None) -> AgentView:
+        """An agent's view by name, as findings and checks name agents: an agent id, or in
+        a mem0 collection a namespace (``alice:agent:dev``) or an agent of ``user``."""
+        directory = self._directory()
+        if directory.shared.format == "mem0":
+            if user is None and name in directory.shared.namespaces():
+                return self.agent(directory.named(name))
+            return self.agent(directory.mem0_scope(name, None, user=user))
+        if user is not None:
+            raise InvalidInput(
+                f"user '{user}' names a mem0 user, and '{self.shared_collection}' holds "
+                "openclaw-amem notes (agents have no users there)"
+            )
+        return self.agent(name)
+
+    def check(self, checks: CheckFile | str | Path) -> CheckRun:
+        """Run memory checks (a checks file, or one already read): each searches exactly
+        as its agent searches. :class:`~.errors.CheckFileError` (exit status 2) names
+        the line and key of a bad file, an unknown agent included; ``run.exit_code`` is 0
+        when every check holds, else 1. See :mod:`.isolation.checks`."""
+        from amem_tui.engine.isolation import load_checks, run_checks
+
+        file = load_checks(checks) if isinstance(checks, str | Path) else checks
+        self.check_ready(file)
+        return run_checks(file, self.named_agent, self._service)
+
+    def what_if(
+        self,
+        change: Change,
+        *,
+        checks: CheckFile | str | Path | None = None,
+        queries: Sequence[RecordedQuery] = (),
+        top: int = 5,
+    ) -> WhatIf:
+        """What ``change`` (publish, unpublish, readers, delete, a consolidation plan)
+        would do, worked out without writing anything: which ``checks`` would flip, and
+        which notes would enter or leave the ``top`` hits of each recorded query. A change
+        the store would refuse raises the same error. See :mod:`.isolation.whatif`."""
+        from amem_tui.engine.isolation import OverlayStore, load_checks, what_if
+
+        file = load_checks(checks) if isinstance(checks, str | Path) else checks
+        if file is not None:
+            self.check_ready(file)
+        moment = self.clock()
+        shadow = MemoryEngine(
+            self.settings,
+            store=OverlayStore(self.store),
+            embedder=self.embedder,
+            clock=lambda: moment,
+        )
+        try:
+            return what_if(shadow, change, checks=file, queries=queries, top=top)
+        finally:
+            shadow.close()
+
+    def check_ready(self, checks: CheckFile) -> None:
+        """Raise :class:`~.errors.CheckFileError` when a check names an unknown agent or
+        a view that cannot be made (what ``check`` refuses before searching)."""
+        from amem_tui.engine.isolation import validate_checks
+
+        directory = self._directory()
+        known = {scope.agent for scope in self.agents()}
+        if directory.shared.format == "mem0":
+            known |= set(directory.shared.namespaces())
+        validate_checks(checks, known, self.named_agent)
+
+    def query_history(self, path: Path | None = None) -> QueryHistory:
+        """This store's agents' recent queries, kept in ``path`` (default: the data
+        folder's ``query_history.json``): what a search box records and recalls."""
+        from amem_tui.engine.isolation import QueryHistory
+
+        where = path or data_dir() / "query_history.json"
+        return QueryHistory(where, self.settings.store_label, self.clock)
 
     def note_collections(self) -> list[str]:
         """Every collection of notes in the store, by name (run logs, versions and other

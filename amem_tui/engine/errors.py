@@ -128,6 +128,19 @@ class ConflictNoteMissing(NotFound):
     exit_code = 2
 
 
+class CheckFileError(InvalidInput):
+    """A checks file that cannot be run (syntax, an unknown key, a value of a wrong type,
+    an unknown agent): ``source``, ``line`` and ``key`` say where, ``problem`` what."""
+
+    def __init__(self, source: str, line: int | None, key: str | None, problem: str) -> None:
+        self.source = source
+        self.line = line
+        self.key = key
+        self.problem = problem
+        where = f"{source}:{line}" if line else source
+        super().__init__(f"{where}: {f'{key}: ' if key else ''}{problem}")
+
+
 class NotAConflictPair(InvalidInput):
     """Two notes a decision named that are not flagged as contradicting each other, or a
     flag that has nothing to clear: nothing was written."""

@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from amem_tui.engine.consolidation.scheduler import ConsolidationScheduler
     from amem_tui.engine.embed import load_in_background
     from amem_tui.engine.errors import (
+        CheckFileError,
         ConfigError,
         ConflictNoteMissing,
         NotAConflictPair,
@@ -73,6 +74,33 @@ if TYPE_CHECKING:
         Severity,
         SideFile,
     )
+    from amem_tui.engine.isolation import (
+        LEAK_KINDS,
+        Change,
+        CheckFile,
+        CheckFlip,
+        CheckVerdict,
+        Consolidate,
+        Coverage,
+        Delete,
+        FoundHidden,
+        FoundHit,
+        LeakFinding,
+        LeakKind,
+        LeakPath,
+        Publish,
+        QueryDelta,
+        QueryHistory,
+        RecordedQuery,
+        SetReaders,
+        Unpublish,
+        load_checks,
+        parse_checks,
+    )
+    from amem_tui.engine.isolation import SEVERITIES as LEAK_SEVERITIES
+    from amem_tui.engine.isolation import SEVERITY_OF as LEAK_SEVERITY_OF
+    from amem_tui.engine.isolation import Certainty as LeakCertainty
+    from amem_tui.engine.isolation import Severity as LeakSeverity
     from amem_tui.engine.keywords import tokenize
     from amem_tui.engine.models import (
         NOTE_FIELDS,

@@ -1,0 +1,103 @@
+"""Proving isolation: the leak audit, memory checks, and what a change would do.
+
+- :mod:`.findings`: what the leak audit reports (kinds, severities, the report);
+- :mod:`.reach`: who reaches each note, by the collection's own rules;
+- :mod:`.survey`: the one read of the store the audit makes;
+- :mod:`.copies`, :mod:`.vectors`, :mod:`.secrets`: text, meaning and credentials;
+- :mod:`.exposure`, :mod:`.stray`: the findings of each kind;
+- :mod:`.leaks`: the audit, from the collections to the report;
+- :mod:`.checkfile`, :mod:`.checks`: memory checks (a TOML file) and their verdicts;
+- :mod:`.overlay`, :mod:`.whatif`: what a change would do, worked out without writing;
+- :mod:`.history`: each agent's recent queries, kept on disk.
+"""
+
+from __future__ import annotations
+
+from amem_tui.engine.isolation.checkfile import (
+    CHECK_KEYS,
+    DEFAULT_TOP,
+    CheckFile,
+    MemoryCheck,
+    load_checks,
+    parse_checks,
+)
+from amem_tui.engine.isolation.checks import (
+    CheckRun,
+    CheckVerdict,
+    FoundHidden,
+    FoundHit,
+    run_checks,
+)
+from amem_tui.engine.isolation.checks import validate as validate_checks
+from amem_tui.engine.isolation.findings import (
+    LEAK_KINDS,
+    SEVERITIES,
+    SEVERITY_OF,
+    Certainty,
+    Coverage,
+    LeakFinding,
+    LeakKind,
+    LeakPath,
+    LeakReport,
+    Severity,
+    at_least,
+)
+from amem_tui.engine.isolation.history import QueryHistory, RecordedQuery
+from amem_tui.engine.isolation.leaks import audit_leaks, audit_store, audited_collections
+from amem_tui.engine.isolation.overlay import OverlayStore
+from amem_tui.engine.isolation.stray import Setup
+from amem_tui.engine.isolation.whatif import (
+    Change,
+    CheckFlip,
+    Consolidate,
+    Delete,
+    Publish,
+    QueryDelta,
+    SetReaders,
+    Unpublish,
+    WhatIf,
+    what_if,
+)
+
+__all__ = [
+    "CHECK_KEYS",
+    "DEFAULT_TOP",
+    "LEAK_KINDS",
+    "SEVERITIES",
+    "SEVERITY_OF",
+    "Certainty",
+    "Change",
+    "CheckFile",
+    "CheckFlip",
+    "CheckRun",
+    "CheckVerdict",
+    "Consolidate",
+    "Coverage",
+    "Delete",
+    "FoundHidden",
+    "FoundHit",
+    "LeakFinding",
+    "LeakKind",
+    "LeakPath",
+    "LeakReport",
+    "MemoryCheck",
+    "OverlayStore",
+    "Publish",
+    "QueryDelta",
+    "QueryHistory",
+    "RecordedQuery",
+    "SetReaders",
+    "Setup",
+    "Severity",
+    "Unpublish",
+    "WhatIf",
+    "at_least",
+    "audit_leaks",
+    "audit_store",
+    "audited_collections",
+    "load_checks",
+    "parse_checks",
+    "run_checks",
+    "validate_checks",
+    "what_if",
+]

@@ -1,0 +1,123 @@
+"""The leak audit: for every pair of identities (agents; in a mem0 collection, its
+namespaces), what of A's private memory B can reach, by which path, and how sure that
+is; and the settings that break isolation. One read of the store, then each kind of
+finding from what was read (see :mod:`.findings` for the kinds and their severity).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from amem_tui.engine.agents import AgentDirectory
+from amem_tui.engine.collections import CollectionService
+from amem_tui.engine.isolation import exposure
+from amem_tui.engine.isolation.collect import Collector
+from amem_tui.engine.isolation.copies import COMMON, LONG_RUN
+from amem_tui.engine.isolation.findings import Coverage, LeakReport
+from amem_tui.engine.isolation.reach import Identity, ReachTable, identity_name
+from amem_tui.engine.isolation.stray import Setup, stray
+from amem_tui.engine.isolation.survey import Audited, Progress, Survey, space_name
+from amem_tui.engine.isolation.vectors import VectorSpace
+from amem_tui.engine.scope import AgentScope
+from amem_tui.engine.settings import EngineSettings
+
+
+def audited_collections(
+    names: Sequence[str],
+    agents: Sequence[AgentScope],
+    collection_of: Callable[[str], CollectionService],
+    settings: EngineSettings,
+) -> list[Audited]:
+    """The collections to audit, each with the identities that read it: the agents
+    whose scope names it (aliases resolved), or in a mem0 collection its namespaces.
+    A collection nobody reads is left out (nothing in it reaches anyone)."""
+    out: list[Audited] = []
+    spaces: dict[str, VectorSpace] = {}
+    seen: set[str] = set()
+    for name in names:
+        service = collection_of(name)
+        if service.real_name in seen or service.info() is None:
+            continue
+        seen.add(service.real_name)
+        if service.format == "mem0":
+            mine = settings.model_copy(update={"collection": name})
+            scopes = AgentDirectory(mine, service).mem0_scopes()
+        else:
+            scopes = [
+                s for s in agents if collection_of(s.collection).real_name == service.real_name
+            ]
+        if not scopes:
+            continue
+        identities = [Identity(identity_name(s), s) for s in scopes]
+        mode_b = next((s.agent for s in scopes if s.mode == "B"), None)
+        where = space_name(service)
+        space = None if where is None else spaces.setdefault(where, VectorSpace(where))
+        out.append(Audited(service, identities, ReachTable(service, identities), mode_b, space))
+    return out
+
+
+def audit_leaks(
+    collections: Sequence[Audited], setup: Setup, progress: Progress | None = None
+) -> LeakReport:
+    """Read the collections once and report every finding (``progress(done, total)``
+    counts the points read)."""
+    survey = Survey(list(collections))
+    for audited in collections:
+        if audited.space is not None:
+            survey.spaces.setdefault(audited.space.name, audited.space)
+    survey.read(progress)
+    out = Collector()
+    merged = exposure.merges(survey, out)
+    found = exposure.text_copies(survey, out, merged)
+    coverage = exposure.vector_copies(survey, out, found | merged)
+    scanned = exposure.secrets(survey, out)
+    exposure.links(survey, out)
+    stray(survey, setup, out)
+    names = sorted({i.name for a in collections for i in a.identities})
+    texts = len(survey.sources)
+    coverage += [
+        Coverage(
+            check="text",
+            compared=texts,
+            total=texts,
+            how=(
+                "every private note's words against every note read beyond its writer "
+                f"(the same words, or {LONG_RUN} words in a row); "
+                f"{survey.index.boilerplate:,} phrases held by more than {COMMON} texts "
+                "counted as boilerplate"
+            ),
+        ),
+        Coverage(
+            check="secrets",
+            compared=scanned,
+            total=scanned,
+            how="every note read beyond its owner, by detect-secrets' plugins",
+        ),
+    ]
+    return LeakReport(
+        findings=out.findings(),
+        pairs_checked=len(names) * (len(names) - 1),
+        notes_checked=len(survey.ids),
+        agents=names,
+        collections=[a.name for a in collections],
+        coverage=coverage,
+    )
+
+
+def audit_store(
+    names: Sequence[str],
+    agents: Sequence[AgentScope],
+    collection_of: Callable[[str], CollectionService],
+    settings: EngineSettings,
+    progress: Progress | None = None,
+) -> LeakReport:
+    """The audit of the collections ``names`` (those some identity reads), with the
+    configuration's agents: what ``MemoryEngine.leaks`` runs."""
+    audited = audited_collections(names, agents, collection_of, settings)
+    setup = Setup(
+        configured=settings.configured_agents(),
+        dedicated=settings.dedicated_collections(),
+        seen=[s.agent for s in agents if s.namespace is None],
+        plugin_user=settings.mem0.user_id if settings.mem0 else None,
+    )
+    return audit_leaks(audited, setup, progress)

@@ -1,0 +1,66 @@
+"""Each agent's recent queries, kept on disk: newest first, a repeat moves up, each
+agent and the file capped, each store's apart, and the file survives a new process."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import amem_tui.engine.isolation.history as history
+from amem_tui.engine import MemoryEngine
+from amem_tui.engine.store.qdrant import QdrantStore
+from tests.support.engines import make_engine
+
+
+@pytest.fixture
+def engine() -> MemoryEngine:
+    """One backend is enough: the history is a file beside the store, not in it."""
+    return make_engine(QdrantStore(path=":memory:"))
+
+
+def test_queries_are_kept_per_agent_newest_first(engine: MemoryEngine, tmp_path: Path) -> None:
+    kept = engine.query_history(tmp_path / "q.json")
+    for query in ("deploy freeze", "on-call rotation", "  ", "deploy freeze"):
+        kept.record("dev", query)
+    kept.record("main", "travel")
+    assert kept.recent("dev") == ["deploy freeze", "on-call rotation"]
+    assert kept.recent("main") == ["travel"]
+    again = engine.query_history(tmp_path / "q.json")  # as the next process reads it
+    assert [(q.agent, q.query) for q in again.everyone()] == [
+        ("main", "travel"),
+        ("dev", "deploy freeze"),
+        ("dev", "on-call rotation"),
+    ]
+    again.forget("dev")
+    assert again.recent("dev") == [] and again.recent("main") == ["travel"]
+
+
+def test_the_history_is_capped_and_each_store_keeps_its_own(
+    engine: MemoryEngine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(history, "PER_AGENT", 3)
+    monkeypatch.setattr(history, "TOTAL", 6)
+    path = tmp_path / "q.json"
+    other = history.QueryHistory(path, "another store", engine.clock)
+    other.record("dev", "elsewhere")
+    kept = engine.query_history(path)
+    for n in range(6):
+        kept.record("dev", f"query {n}")
+        kept.record("main", f"query {n}")
+    kept.record("dev", "x" * (history.LONGEST + 1))  # a pasted page is not kept
+    assert kept.recent("dev") == ["query 5", "query 4", "query 3"]
+    assert len(json.loads(path.read_text())["queries"]) == 6
+    assert other.recent("dev") == []  # pushed out by the cap on the whole file
+    path.write_text("not json")  # a damaged file is started afresh, never an error
+    assert kept.recent("dev") == []
+    kept.record("dev", "fresh")
+    assert kept.recent("dev") == ["fresh"]
+
+
+def test_the_default_file_is_in_the_data_folder(engine: MemoryEngine) -> None:
+    kept = engine.query_history()
+    kept.record("main", "hello")
+    assert kept.path.name == "query_history.json"
+    assert kept.path.parent.name == "data"  # AMEM_DATA_DIR, set for every test
