@@ -274,18 +274,12 @@ def member_uses(source: Source, own: frozenset[str]) -> Iterator[str]:
                 yield f"{source.where}:{node.lineno}: {ast.unparse(node)}"
 
 
-#: Modules still on Textual's private API while they are rewritten (issue 44): none
-#: may be added.
-STILL_PRIVATE = ("tests/tui/test_switch_frame.py",)
-
-
 def violations() -> list[str]:
     own = project_own_members()
     found: list[str] = []
     for source in sources():
-        if source.where not in STILL_PRIVATE:
-            found += private_imports(source)
-            found += member_uses(source, own)
+        found += private_imports(source)
+        found += member_uses(source, own)
     return sorted(set(found))
 
 

@@ -34,7 +34,6 @@ from amem_tui.tui.outcomes import Outcomes
 from amem_tui.tui.pane_controls import PaneControls
 from amem_tui.tui.preferences import PreferenceStore
 from amem_tui.tui.screen_layout import ScreenLayout
-from amem_tui.tui.screens.one_frame import in_one_frame
 from amem_tui.tui.widgets.agent_loader import AgentLoader
 from amem_tui.tui.widgets.browser import NoteBrowser
 from amem_tui.tui.widgets.detail import NoteDetail
@@ -72,9 +71,6 @@ if TYPE_CHECKING:
         ScopeData,
         ScopeLoaded,
     )
-
-#: The longest the screen waits for its widgets before showing an agent switch.
-SWITCH_HOLD_LIMIT = 1.0
 
 
 def on_the_subject(
@@ -159,7 +155,6 @@ class MainScreen(Screen[None]):
         self.scope: AgentScope | None = None  # the agent acted as, once loaded
         self.mem0 = False  # the agent's collection is a mem0 one (read, never written)
         self.collection_refusal: str | None = None  # why it cannot be written, if so
-        self.switch_hold_limit = SWITCH_HOLD_LIMIT
         self.notes = NoteActions(self, engine)
         self.pane_controls = PaneControls(self, self.preferences)
         self.bulk = BulkActions(self, engine)
@@ -285,8 +280,7 @@ class MainScreen(Screen[None]):
         """Show an agent's panes, all of them in one frame."""
         if message.generation != self.generation:
             return
-        with in_one_frame(self, self.switch_hold_limit):
-            self._apply_scope(message.data, message.select)
+        self._apply_scope(message.data, message.select)
         if message.data.notice:
             self.app.notify(message.data.notice, title="Choose a user", markup=False, timeout=12)
 
