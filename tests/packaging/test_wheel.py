@@ -1,4 +1,5 @@
-"""The built wheel holds the bundled themes, and an installed amem-tui reads its own.
+"""The built wheel holds the bundled themes and the model's tokenizer files, and an
+installed amem-tui reads its own.
 
 The wheel is built from a copy of the files a clean clone has (never from the working
 tree itself, which a build would write into), without build isolation so that no
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from amem_tui.engine.embed import TOKENIZER_FILES
 from amem_tui.tui.themes import BUNDLED_THEMES
 from tests.support.paths import REPO_ROOT
 
@@ -70,6 +72,13 @@ def test_the_wheel_holds_the_bundled_themes_inside_the_package(wheel: Path) -> N
     assert "amem_tui/tui/app.tcss" in names and "amem_tui/py.typed" in names
 
 
+def test_the_wheel_holds_the_models_tokenizer_files_with_their_license(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    folder = "amem_tui/engine/all-MiniLM-L6-v2"
+    for name in (*TOKENIZER_FILES, "LICENSE", "NOTICE"):
+        assert f"{folder}/{name}" in names
+
+
 def test_the_wheel_holds_every_module_of_the_package(wheel: Path) -> None:
     # pyproject.toml lists the packages by hand: a new subpackage left out of that list
     # would work in an editable install and be missing from every wheel.
@@ -84,17 +93,19 @@ def test_the_wheel_holds_every_module_of_the_package(wheel: Path) -> None:
 
 
 # Runs in the fresh venv, from a folder outside the checkout: which amem_tui it imported,
-# where its themes came from, and the default theme loaded by name.
+# where its themes and the model's files came from, and the default theme loaded by name.
 CHECK = """
 import json, amem_tui
+from amem_tui.engine.embed import packaged_model_files
 from amem_tui.tui.themes import bundled_theme, bundled_theme_dir
 theme = bundled_theme("amem-dark")
 print(json.dumps({"package": amem_tui.__file__, "themes": str(bundled_theme_dir()),
+                  "tokenizer": str(packaged_model_files()[1]),
                   "name": theme.name, "dark": theme.dark}))
 """
 
 
-def test_an_installed_wheel_loads_its_own_theme_by_name(wheel: Path, tmp_path: Path) -> None:
+def test_an_installed_wheel_reads_its_own_files(wheel: Path, tmp_path: Path) -> None:
     target = tmp_path / "venv"
     venv.EnvBuilder(with_pip=False).create(target)
     python = target / "bin" / "python"
@@ -129,4 +140,5 @@ def test_an_installed_wheel_loads_its_own_theme_by_name(wheel: Path, tmp_path: P
     seen = json.loads(check.stdout)
     assert Path(seen["package"]).is_relative_to(target)
     assert Path(seen["themes"]).is_relative_to(target)
+    assert Path(seen["tokenizer"]).is_relative_to(target)
     assert (seen["name"], seen["dark"]) == ("amem-dark", True)
