@@ -8,11 +8,13 @@ holds, each with the view that reads it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pydantic import model_serializer
+
 from amem_tui.cli.command import Command, NoOptions
-from amem_tui.cli.output import ANSWER, FLATTEN, TEXT_ONLY, Mem0View, mem0_view
+from amem_tui.cli.output import Mem0View, flattened, mem0_view
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
@@ -26,7 +28,8 @@ class AgentRow:
     agent: str
     mode: str
     collection: str
-    mem0: Mem0View | None = field(metadata=FLATTEN)
+    mem0: Mem0View | None
+    _json = flattened("mem0")
 
 
 @dataclass(frozen=True)
@@ -34,9 +37,13 @@ class AgentList:
     """The agents (a plain list in JSON), with the configuration file they came from
     and, for a mem0 collection, the user read by default."""
 
-    rows: list[AgentRow] = field(metadata=ANSWER)
-    config_file: str | None = field(metadata=TEXT_ONLY)
-    user: str | None = field(metadata=TEXT_ONLY)
+    rows: list[AgentRow]
+    config_file: str | None
+    user: str | None
+
+    @model_serializer
+    def _json(self) -> list[AgentRow]:
+        return self.rows
 
 
 def list_agents(ctx: Context, _: NoOptions) -> AgentList:
@@ -92,9 +99,8 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
     Command(
         "agents",
         "list agents with their mode and collection (in mem0: user and agent pairs)",
-        handler=list_agents,
-        text=agents_text,
-        options=NoOptions,
+        list_agents,
+        agents_text,
         reads=True,
     ),
 )

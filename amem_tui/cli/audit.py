@@ -88,9 +88,9 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
     Command(
         "audit",
         "shared notes by owner, malformed and legacy points, cross-scope links",
-        handler=audit,
-        text=audit_text,
-        options=AuditOptions,
+        audit,
+        audit_text,
+        AuditOptions,
         reads=True,
     ),
 )

@@ -153,9 +153,9 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
     Command(
         "compare",
         "compare two agents' views: what only one sees, what both see, and why",
-        handler=compare_agents,
-        text=compare_text,
-        options=CompareOptions,
+        compare_agents,
+        compare_text,
+        CompareOptions,
         reads=True,
     ),
 )

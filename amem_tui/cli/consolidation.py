@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from pydantic import model_serializer
 
 from amem_tui.cli.command import Command, NoOptions, UsageError
 from amem_tui.cli.nightly import AllAgentsPass, all_agents, all_agents_text, check_options
 from amem_tui.cli.options import flag, option
-from amem_tui.cli.output import FLATTEN, shorten
+from amem_tui.cli.output import Omitted, Run, flattened, shorten
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
@@ -45,16 +47,29 @@ class ConsolidateOptions:
 
 @dataclass(frozen=True)
 class Consolidated:
-    """A consolidation run (or, for a dry run, the plan) and whether it was stored.
+    """A consolidation run (for a dry run, the plan; for ``undo``, the undo's run) and,
+    from ``consolidate``, whether it was stored.
 
     A dry run is a plan that is never recorded: no ``id`` (``null``), and its
     messages say so first.
     """
 
-    run: ConsolidationRun = field(metadata=FLATTEN)
+    run: Run
     id: str | None
     messages: list[str]
-    stored: bool
+    stored: Omitted[bool] = None
+    _json = flattened("run")
+
+
+@dataclass(frozen=True)
+class RunList:
+    """Consolidation runs, newest first: a JSON array."""
+
+    runs: list[Run]
+
+    @model_serializer
+    def _json(self) -> list[Run]:
+        return self.runs
 
 
 def consolidate(ctx: Context, options: ConsolidateOptions) -> Consolidated | AllAgentsPass:
@@ -76,12 +91,13 @@ def consolidate(ctx: Context, options: ConsolidateOptions) -> Consolidated | All
 
 
 # ------------------------------------------------------------------- history
-def history(ctx: Context, _: NoOptions) -> list[ConsolidationRun]:
+def history(ctx: Context, _: NoOptions) -> RunList:
     """Consolidation runs of one agent (--agent) or of every agent, newest first."""
     agent = ctx.options.agent
-    if agent is not None:
-        ctx.reading_scope()  # a mistyped --agent is named on stderr
-    return ctx.engine.agent(agent).history() if agent is not None else ctx.engine.history()
+    if agent is None:
+        return RunList(ctx.engine.history())
+    ctx.reading_scope()  # a mistyped --agent is named on stderr
+    return RunList(ctx.engine.agent(agent).history())
 
 
 # ---------------------------------------------------------------------- undo
@@ -154,7 +170,7 @@ def _merge_named(run: ConsolidationRun, given: str) -> str:
     return found[0] if found else given
 
 
-def undo(ctx: Context, options: UndoOptions) -> ConsolidationRun:
+def undo(ctx: Context, options: UndoOptions) -> Consolidated:
     """Revert a consolidation run, or one of its merges with --merge KEEPER_ID (each by
     its id or the start of it, as history shows them)."""
     engine = ctx.engine
@@ -167,7 +183,8 @@ def undo(ctx: Context, options: UndoOptions) -> ConsolidationRun:
         agent: str | AgentScope = ctx.writing_scope()
     else:  # no acting agent named: the run's own agent undoes it
         agent = run.agent if run is not None else ctx.acting_agent()
-    return engine.agent(agent).undo(run_id, merge)
+    done = engine.agent(agent).undo(run_id, merge)
+    return Consolidated(done, done.id, done.messages)
 
 
 # ----------------------------------------------------------------- rendering
@@ -197,46 +214,35 @@ def _run_lines(run: ConsolidationRun, run_id: str | None, messages: list[str]) -
 
 
 def consolidated_text(result: Consolidated | AllAgentsPass) -> str:
-    """The run (or plan): a heading line, then each merge (kept, dropped, merged content);
-    a pass of every agent: one line per agent."""
+    """The run (or plan): a heading line, then each merge (kept, dropped, merged content),
+    then its notes; a pass of every agent: one line per agent."""
     if isinstance(result, AllAgentsPass):
         return all_agents_text(result)
     return "\n".join(_run_lines(result.run, result.id, result.messages))
 
 
-def run_text(run: ConsolidationRun) -> str:
-    """One run: a heading line, then each merge (kept, dropped, merged content)."""
-    return "\n".join(_run_lines(run, run.id, run.messages))
-
-
-def history_text(runs: list[ConsolidationRun]) -> str:
-    """Every run as :func:`run_text` shows it, newest first."""
-    if not runs:
-        return "no consolidation runs"
-    return "\n".join(line for run in runs for line in _run_lines(run, run.id, run.messages))
+def history_text(runs: RunList) -> str:
+    """Every run as :func:`consolidated_text` shows it, newest first."""
+    lines = [line for run in runs.runs for line in _run_lines(run, run.id, run.messages)]
+    return "\n".join(lines) or "no consolidation runs"
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (
     Command(
         "consolidate",
         "merge the agent's near-duplicate private notes (every agent's: --all-agents)",
-        handler=consolidate,
-        text=consolidated_text,
-        options=ConsolidateOptions,
+        consolidate,
+        consolidated_text,
+        ConsolidateOptions,
     ),
     Command(
         "history",
         "consolidation runs, newest first (all agents unless --agent)",
-        handler=history,
-        text=history_text,
-        options=NoOptions,
+        history,
+        history_text,
         reads=True,
     ),
     Command(
-        "undo",
-        "revert a consolidation run or one merge",
-        handler=undo,
-        text=run_text,
-        options=UndoOptions,
+        "undo", "revert a consolidation run or one merge", undo, consolidated_text, UndoOptions
     ),
 )

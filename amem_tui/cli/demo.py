@@ -98,10 +98,10 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
     Command(
         "demo",
         "fill a demo store and open the TUI on it",
-        handler=fill_demo,
-        text=demo_text,
+        fill_demo,
+        demo_text,
+        DemoOptions,
         follow="open the TUI following",
-        options=DemoOptions,
         settings=demo_store_settings,
     ),
 )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from amem_tui.cli.command import FailedWithReport, UsageError
 from amem_tui.cli.output import json_text, sanitize
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from amem_tui.cli.context import Context
     from amem_tui.engine import ConsolidationRun
     from amem_tui.engine.for_apps import PassProgress, PassRecord
+else:
+    PassRecord = Any  # a model dumped as itself: see output.to_json
 
 
 class ConsolidateOptions(Protocol):

@@ -9,15 +9,17 @@ not read are left out and only counted (``unreadable_links``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from amem_tui.cli.command import Command, UsageError, comma_list, text_argument
 from amem_tui.cli.options import flag, option
 from amem_tui.cli.output import (
-    FLATTEN,
-    OMIT_NONE,
     Mem0View,
+    Note,
+    Omitted,
+    flattened,
     mem0_view,
     note_text,
     scope_label,
@@ -32,10 +34,28 @@ if TYPE_CHECKING:
     from amem_tui.engine.for_apps import ListScope as EngineListScope
 
 
-def shown(ctx: Context, scope: AgentScope, note: MemoryNote) -> MemoryNote:
+@dataclass(frozen=True)
+class ShownNote:
+    """A note as the agent may see it and, for a note it reads only by id (``show``),
+    what openclaw-amem gives it of that note (``get_only``)."""
+
+    note: Note
+    get_only: Omitted[str] = None
+    _json = flattened("note")
+
+
+def shown(ctx: Context, scope: AgentScope, note: MemoryNote) -> ShownNote:
     """A note as the acting agent may see it (see :meth:`MemoryEngine.redact`)."""
     (visible,) = ctx.engine.agent(scope).redact([note])
-    return visible
+    return ShownNote(visible)
+
+
+def shown_text(answer: ShownNote) -> str:
+    """The note block, then what a get-only note gives the agent."""
+    text = note_text(answer.note)
+    if answer.get_only:
+        text += f"\n  {shorten(answer.get_only, 200)}"
+    return text
 
 
 # ----------------------------------------------------------- one note by id
@@ -51,6 +71,8 @@ READERS_HELP = (
     "getNote returns it to them, their memory_search, memory_list and counts never do "
     "(owner only; not for mem0 memories)"
 )
+#: ``--expect-hash``, of ``update`` and ``revert``.
+EXPECT_HASH_HELP = "refuse if the note changed since it had this hash (its JSON 'hash')"
 
 
 @dataclass(frozen=True)
@@ -66,9 +88,7 @@ class AddOptions:
 def warn_unknown_readers(ctx: Context, readers: list[str]) -> None:
     """Name on stderr the readers neither configured nor in the store (most often a
     typo): they are kept, since an agent may start writing later."""
-    if not readers:
-        return
-    known = ctx.engine.known_agents()
+    known = ctx.engine.known_agents() if readers else set()
     for reader in readers:
         if reader not in known:
             warn(
@@ -80,7 +100,7 @@ def warn_unknown_readers(ctx: Context, readers: list[str]) -> None:
             )
 
 
-def add_note(ctx: Context, options: AddOptions) -> MemoryNote:
+def add_note(ctx: Context, options: AddOptions) -> ShownNote:
     """Write a note (private unless --shared), readable by id by ``--readers``."""
     tags = comma_list(options.tags)
     readers = comma_list(options.readers)
@@ -91,25 +111,15 @@ def add_note(ctx: Context, options: AddOptions) -> MemoryNote:
     return shown(ctx, scope, note)
 
 
-def publish_note(ctx: Context, options: NoteId) -> MemoryNote:
-    """Make a private note shared."""
-    scope = ctx.writing_scope()
-    return shown(ctx, scope, ctx.engine.agent(scope).publish(options.id))
+def changed_by(action: str) -> Callable[[Context, NoteId], ShownNote]:
+    """The handler of a write that needs only the note's id: the acting agent's view
+    does ``action`` (publish, unpublish, delete, restore) to it."""
 
+    def change(ctx: Context, options: NoteId) -> ShownNote:
+        scope = ctx.writing_scope()
+        return shown(ctx, scope, getattr(ctx.engine.agent(scope), action)(options.id))
 
-def unpublish_note(ctx: Context, options: NoteId) -> MemoryNote:
-    """Make a shared note private to its owner."""
-    scope = ctx.writing_scope()
-    return shown(ctx, scope, ctx.engine.agent(scope).unpublish(options.id))
-
-
-@dataclass(frozen=True)
-class ShownNote:
-    """``show``: the note as the agent may see it and, for a note it reads only by id,
-    what openclaw-amem gives it of that note (``get_only``)."""
-
-    note: MemoryNote = field(metadata=FLATTEN)
-    get_only: str | None = field(default=None, metadata=OMIT_NONE)
+    return change
 
 
 def show_note(ctx: Context, options: NoteId) -> ShownNote:
@@ -117,31 +127,7 @@ def show_note(ctx: Context, options: NoteId) -> ShownNote:
     scope = ctx.reading_scope()
     view = ctx.engine.agent(scope)
     note = view.get(options.id)
-    return ShownNote(shown(ctx, scope, note), view.get_only_sentence(note))
-
-
-def shown_text(answer: ShownNote) -> str:
-    """The note block, then what a get-only note gives the agent."""
-    text = note_text(answer.note)
-    if answer.get_only:
-        text += f"\n  {shorten(answer.get_only, 200)}"
-    return text
-
-
-def delete_note(ctx: Context, options: NoteId) -> MemoryNote:
-    """Soft-delete a note."""
-    scope = ctx.writing_scope()
-    return shown(ctx, scope, ctx.engine.agent(scope).delete(options.id))
-
-
-def restore_note(ctx: Context, options: NoteId) -> MemoryNote:
-    """Restore a soft-deleted note."""
-    scope = ctx.writing_scope()
-    return shown(ctx, scope, ctx.engine.agent(scope).restore(options.id))
-
-
-#: ``--expect-hash``, of ``update`` and ``revert``.
-EXPECT_HASH_HELP = "refuse if the note changed since it had this hash (its JSON 'hash')"
+    return ShownNote(shown(ctx, scope, note).note, view.get_only_sentence(note))
 
 
 @dataclass(frozen=True)
@@ -163,7 +149,7 @@ class UpdateOptions:
     )
 
 
-def update_note(ctx: Context, options: UpdateOptions) -> MemoryNote:
+def update_note(ctx: Context, options: UpdateOptions) -> ShownNote:
     """Change content, tags and/or readers.
 
     The content goes to the engine unchecked: the engine checks the write rule
@@ -229,10 +215,11 @@ class NoteListing:
     scope: ListScope
     total: int
     offset: int
-    notes: list[MemoryNote]
-    mem0: Mem0View | None = field(metadata=FLATTEN)
+    notes: list[Note]
+    mem0: Mem0View | None
     #: mem0: the session whose short-term memories these are (``list --run``).
-    run_id: str | None = field(default=None, metadata=OMIT_NONE)
+    run_id: Omitted[str] = None
+    _json = flattened("mem0")
 
 
 def list_notes(ctx: Context, options: ListOptions) -> NoteListing:
@@ -240,7 +227,8 @@ def list_notes(ctx: Context, options: ListOptions) -> NoteListing:
     if options.limit < 1 or options.offset < 0:
         raise UsageError("--limit must be at least 1 and --offset at least 0")
     scope = ctx.reading_scope()
-    page = ctx.engine.agent(scope).list_notes(
+    view = ctx.engine.agent(scope)
+    page = view.list_notes(
         LISTED[options.scope],
         limit=options.limit,
         offset=options.offset,
@@ -249,15 +237,15 @@ def list_notes(ctx: Context, options: ListOptions) -> NoteListing:
         run_id=options.run,
     )
     return NoteListing(
-        agent=scope.agent,
-        mode=scope.mode,
-        collection=scope.collection,
-        scope=options.scope,
-        total=page.total,
-        offset=page.offset,
-        notes=ctx.engine.agent(scope).redact(page.notes),
-        mem0=mem0_view(scope),
-        run_id=options.run,
+        scope.agent,
+        scope.mode,
+        scope.collection,
+        options.scope,
+        page.total,
+        page.offset,
+        view.redact(page.notes),
+        mem0_view(scope),
+        options.run,
     )
 
 
@@ -271,62 +259,20 @@ def list_text(listing: NoteListing) -> str:
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command(
-        "add",
-        "write a note (private unless --shared)",
-        handler=add_note,
-        text=note_text,
-        options=AddOptions,
-    ),
-    Command(
-        "publish",
-        "make a private note shared",
-        handler=publish_note,
-        text=note_text,
-        options=NoteId,
-    ),
+    Command("add", "write a note (private unless --shared)", add_note, shown_text, AddOptions),
+    Command("publish", "make a private note shared", changed_by("publish"), shown_text, NoteId),
     Command(
         "unpublish",
         "make a shared note private to its owner",
-        handler=unpublish_note,
-        text=note_text,
-        options=NoteId,
+        changed_by("unpublish"),
+        shown_text,
+        NoteId,
     ),
+    Command("show", "show one note", show_note, shown_text, NoteId, reads=True),
+    Command("delete", "soft-delete a note", changed_by("delete"), shown_text, NoteId),
+    Command("restore", "restore a soft-deleted note", changed_by("restore"), shown_text, NoteId),
     Command(
-        "show",
-        "show one note",
-        handler=show_note,
-        text=shown_text,
-        options=NoteId,
-        reads=True,
+        "update", "change a note's content, tags or readers", update_note, shown_text, UpdateOptions
     ),
-    Command(
-        "delete",
-        "soft-delete a note",
-        handler=delete_note,
-        text=note_text,
-        options=NoteId,
-    ),
-    Command(
-        "restore",
-        "restore a soft-deleted note",
-        handler=restore_note,
-        text=note_text,
-        options=NoteId,
-    ),
-    Command(
-        "update",
-        "change a note's content, tags or readers",
-        handler=update_note,
-        text=note_text,
-        options=UpdateOptions,
-    ),
-    Command(
-        "list",
-        "list notes",
-        handler=list_notes,
-        text=list_text,
-        options=ListOptions,
-        reads=True,
-    ),
+    Command("list", "list notes", list_notes, list_text, ListOptions, reads=True),
 )

@@ -6,87 +6,78 @@ same way: a note's content can never move the cursor or restyle the terminal.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TextIO, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TextIO, TypeVar
+
+from pydantic import (
+    Field,
+    PlainSerializer,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    model_serializer,
+)
+
+from amem_tui.engine import ConsolidationRun, MemoryNote
 
 if TYPE_CHECKING:
-    from amem_tui.engine import AgentScope, MemoryNote
+    from amem_tui.engine import AgentScope
 
 Result = TypeVar("Result")
-
-#: A JSON value, as :func:`to_json` builds it.
-JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
+T = TypeVar("T")
 
 
 # ------------------------------------------------------------------ JSON
-#: How :func:`to_json` writes a dataclass field: ``field(metadata=FLATTEN)``.
-JSON_RULE = "json"
-#: A field the text renderer reads but the JSON answer leaves out.
-TEXT_ONLY: Mapping[str, str] = {JSON_RULE: "skip"}
-#: A field whose own JSON object's keys go into the enclosing object (none for None).
-FLATTEN: Mapping[str, str] = {JSON_RULE: "flatten"}
+def note_json(note: MemoryNote) -> dict[str, Any]:
+    """A note as every answer shows it: its id, then its payload as it is stored."""
+    return {"id": note.id, **note.to_payload()}
+
+
+def run_json(run: ConsolidationRun) -> dict[str, Any]:
+    """A consolidation run as answers show it: without its replay machinery."""
+    return run.to_json()
+
+
+#: A note in a result: dumped as :func:`note_json` says.
+Note = Annotated[MemoryNote, PlainSerializer(note_json)]
+#: A consolidation run in a result: dumped as :func:`run_json` says.
+Run = Annotated[ConsolidationRun, PlainSerializer(run_json)]
 #: A field the JSON answer holds only when it is set.
-OMIT_NONE: Mapping[str, str] = {JSON_RULE: "omit_none"}
-#: The one field that is the whole JSON answer (the others are for the text).
-ANSWER: Mapping[str, str] = {JSON_RULE: "root"}
+Omitted = Annotated[T | None, Field(exclude_if=lambda value: value is None)]
+#: A field the text renderer reads but the JSON answer leaves out.
+TextOnly = Annotated[T, Field(exclude=True)]
 
 
-def to_json(value: object) -> JsonValue:
-    """Any command result as JSON: the one serializer of every answer.
+def flattened(*names: str) -> Any:
+    """A result dataclass's serializer (``_json = flattened("note")``): its JSON object
+    with the objects of the fields ``names`` merged in their place (a key already
+    there keeps its place and takes the merged value; None merges nothing)."""
 
-    Dataclass results give their fields in order (see :data:`TEXT_ONLY`,
-    :data:`FLATTEN`, :data:`OMIT_NONE`, :data:`ANSWER`); a note is
-    ``{"id": ..., <payload fields>}``; a consolidation run is its own JSON; another
-    engine model is its ``model_dump``.
+    def merge(self: object, dump: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        merged: dict[str, Any] = {}
+        for key, value in dump(self).items():
+            if key in names:
+                merged.update(value or {})
+            else:
+                merged[key] = value
+        return merged
+
+    return model_serializer(mode="wrap")(merge)
+
+
+def to_json(result: object) -> Any:
+    """A command's result as JSON data: pydantic dumps it after its type (an engine
+    model, or a dataclass of the CLI whose fields say how: :data:`Note`,
+    :data:`Omitted`, :func:`flattened`).
+
+    A result field that holds an engine model whose module is slow to import is
+    typed ``Any`` at run time (the model for the type checker): pydantic dumps the
+    model as what it is, and parsing a command line imports no more of the engine.
     """
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return _dataclass_json(value)
-    if isinstance(value, Mapping):
-        return {str(key): to_json(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [to_json(item) for item in value]
-    if "pydantic" in sys.modules:  # an engine model (loaded only once a command ran)
-        from pydantic import BaseModel
-
-        if isinstance(value, BaseModel):
-            return _model_json(value)
-    return str(value)
-
-
-def _dataclass_json(value: Any) -> JsonValue:
-    out: dict[str, JsonValue] = {}
-    for field in dataclasses.fields(value):
-        rule = field.metadata.get(JSON_RULE)
-        item = getattr(value, field.name)
-        if rule == "root":
-            return to_json(item)
-        if rule == "skip" or (rule == "omit_none" and item is None):
-            continue
-        if rule == "flatten":
-            nested = to_json(item)
-            if isinstance(nested, dict):
-                out.update(nested)
-            continue
-        out[field.name] = to_json(item)
-    return out
-
-
-def _model_json(model: Any) -> JsonValue:
-    from amem_tui.engine import ConsolidationRun, MemoryNote
-
-    if isinstance(model, MemoryNote):
-        return {"id": model.id, **model.to_payload()}
-    if isinstance(model, ConsolidationRun):
-        return model.to_json()
-    dumped: JsonValue = model.model_dump(mode="json")
-    return dumped
+    return TypeAdapter(type(result)).dump_python(result, mode="json")
 
 
 def shorten(text: str, width: int = 80) -> str:

@@ -12,14 +12,14 @@ from __future__ import annotations
 import os
 import shlex
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 from amem_tui.cli.command import Command, UsageError
 from amem_tui.cli.options import option
-from amem_tui.cli.output import TEXT_ONLY
+from amem_tui.cli.output import TextOnly
 from amem_tui.paths import config_dir, data_dir
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ class Schedule:
     env_file: str
     #: The files to write, by path (systemd), or the crontab line (cron, key "crontab").
     files: dict[str, str]
-    text: str = field(metadata=TEXT_ONLY)
+    text: TextOnly[str]
 
 
 def program() -> list[str]:
@@ -238,8 +238,8 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
     Command(
         "schedule",
         "print a crontab line or systemd units that run the nightly pass",
-        handler=schedule,
-        text=schedule_text,
-        options=ScheduleOptions,
+        schedule,
+        schedule_text,
+        ScheduleOptions,
     ),
 )

@@ -9,24 +9,17 @@ names those matches on purpose.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from amem_tui.cli.command import Command, UsageError
 from amem_tui.cli.options import flag, option, switch
-from amem_tui.cli.output import (
-    FLATTEN,
-    OMIT_NONE,
-    Mem0View,
-    mem0_view,
-    scope_label,
-    shorten,
-)
+from amem_tui.cli.output import Mem0View, Note, Omitted, flattened, mem0_view, scope_label, shorten
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
-    from amem_tui.engine import HiddenMatch, MemoryNote, SearchHit, SearchResult
+    from amem_tui.engine import MemoryNote, SearchResult
 
 
 @dataclass(frozen=True)
@@ -78,64 +71,60 @@ def search_notes(ctx: Context, options: SearchOptions) -> FoundNotes:
         first_turn=options.first_turn,
     )
     notes = ctx.engine.agent(scope).redact([hit.note for hit in result.hits])
-    return found_notes(result, explain=options.explain, notes=notes, mem0=mem0_view(scope))
+    return found_notes(result, options.explain, notes, mem0_view(scope))
 
 
-def _round(value: float | None) -> float | None:
-    return None if value is None else round(value, 6)
+def rounded(value: Any) -> Any:
+    """A float to six decimals (anything else as it is)."""
+    return round(value, 6) if isinstance(value, float) else value
 
 
-@dataclass(frozen=True)
-class HitExplanation:
-    """How a hit ranked (``--explain``): its similarity, ranks, fusion and boost."""
-
-    similarity: float | None
-    bm25_rank: int | None
-    bm25_score: float | None
-    dense_rank: int | None
-    rrf: float | None
-    fused: float | None
-    boost: float | None
-    via: str
-    via_note: str | None
-    hop: int | None
-    explanation: str
+#: How a hit ranked (``--explain``), in the order of its JSON keys.
+EXPLAINED = (
+    "similarity",
+    "bm25_rank",
+    "bm25_score",
+    "dense_rank",
+    "rrf",
+    "fused",
+    "boost",
+    "via",
+    "via_note",
+    "hop",
+)
+#: What a hidden match says (``--hidden``), in the order of its JSON keys.
+HIDDEN = (
+    "id",
+    "reason",
+    "kind",
+    "owner",
+    "agent_id",
+    "collection",
+    "score",
+    "similarity",
+    "dense_rank",
+    "bm25_rank",
+)
 
 
 @dataclass(frozen=True)
 class Hit:
-    """One hit: its note as the agent may see it, its score, why it is visible."""
+    """One hit: its note as the agent may see it, its score, why it is visible, and
+    (``--explain``) how it ranked (:data:`EXPLAINED`, then ``explanation`` in words)."""
 
     id: str
     score: float
     because: str
-    note: MemoryNote = field(metadata=FLATTEN)
-    explained: HitExplanation | None = field(default=None, metadata=FLATTEN)
-
-
-@dataclass(frozen=True)
-class HiddenHit:
-    """A close match the agent may not see (``--hidden``), and why."""
-
-    id: str
-    reason: str
-    kind: str
-    owner: str | None
-    agent_id: str | None
-    collection: str
-    score: float
-    similarity: float | None
-    #: Its rank by meaning and by words among the hidden notes of its collection.
-    dense_rank: int | None
-    bm25_rank: int | None
-    #: What decided its place, in words (its cosine and ranks).
-    deciding: str
+    note: Note
+    explained: dict[str, Any] | None = None
+    _json = flattened("note", "explained")
 
 
 @dataclass(frozen=True)
 class FoundNotes:
     """A search's answer: who searched, how, the hits and (``--hidden``) the matches
-    it cannot see; ``--explain`` adds how many notes there were to rank."""
+    it cannot see (:data:`HIDDEN`, then ``deciding``: what decided their place, in
+    words); ``--explain`` adds how many notes there were to rank."""
 
     agent: str
     mode: str
@@ -147,83 +136,53 @@ class FoundNotes:
     exact: bool
     notice: str | None
     hits: list[Hit]
-    session_key: str | None = field(default=None, metadata=OMIT_NONE)
-    total: int | None = field(default=None, metadata=OMIT_NONE)
-    candidates: int | None = field(default=None, metadata=OMIT_NONE)
-    hidden: list[HiddenHit] | None = field(default=None, metadata=OMIT_NONE)
-    mem0: Mem0View | None = field(default=None, metadata=FLATTEN)
-
-
-def _explained(hit: SearchHit) -> HitExplanation:
-    from amem_tui.engine.for_apps import explain_hit
-
-    return HitExplanation(
-        similarity=_round(hit.similarity),
-        bm25_rank=hit.bm25_rank,
-        bm25_score=_round(hit.bm25_score),
-        dense_rank=hit.dense_rank,
-        rrf=_round(hit.rrf),
-        fused=_round(hit.fused),
-        boost=_round(hit.boost),
-        via=hit.via,
-        via_note=hit.via_note,
-        hop=hit.hop,
-        explanation=explain_hit(hit),
-    )
-
-
-def _hidden(match: HiddenMatch) -> HiddenHit:
-    return HiddenHit(
-        id=match.id,
-        reason=match.reason,
-        kind=match.kind,
-        owner=match.owner,
-        agent_id=match.agent_id,
-        collection=match.collection,
-        score=round(match.score, 6),
-        similarity=_round(match.similarity),
-        dense_rank=match.dense_rank,
-        bm25_rank=match.bm25_rank,
-        deciding=match.deciding(),
-    )
+    session_key: Omitted[str] = None
+    total: Omitted[int] = None
+    candidates: Omitted[int] = None
+    hidden: Omitted[list[dict[str, Any]]] = None
+    mem0: Mem0View | None = None
+    _json = flattened("mem0")
 
 
 def found_notes(
-    result: SearchResult,
-    explain: bool = True,
-    notes: list[MemoryNote] | None = None,
-    mem0: Mem0View | None = None,
+    result: SearchResult, explain: bool, notes: list[MemoryNote], mem0: Mem0View | None
 ) -> FoundNotes:
-    """A search result as the CLI answers it; ``explain`` adds how each hit ranked.
+    """A search result as the CLI answers it, the hits' ``notes`` as the agent may see
+    them (redacted, in hit order); ``explain`` adds how each hit ranked."""
+    from amem_tui.engine.for_apps import explain_hit
 
-    ``notes`` are the hits' notes as the agent may see them (redacted), in hit order.
-    """
-    shown = notes if notes is not None else [hit.note for hit in result.hits]
     hits = [
         Hit(
-            id=hit.note.id,
-            score=round(hit.score, 6),
-            because=hit.because,
-            note=note,
-            explained=_explained(hit) if explain else None,
+            hit.note.id,
+            rounded(hit.score),
+            hit.because,
+            note,
+            {name: rounded(getattr(hit, name)) for name in EXPLAINED}
+            | {"explanation": explain_hit(hit)}
+            if explain
+            else None,
         )
-        for hit, note in zip(result.hits, shown, strict=True)
+        for hit, note in zip(result.hits, notes, strict=True)
+    ]
+    hidden = [
+        {name: rounded(getattr(match, name)) for name in HIDDEN} | {"deciding": match.deciding()}
+        for match in result.hidden
     ]
     return FoundNotes(
-        agent=result.agent,
-        mode=result.mode,
-        collection=result.collection,
-        query=result.query,
-        search_mode=result.search_mode,
-        ranking=result.ranking,
-        exact=result.exact,
-        notice=result.notice,
-        hits=hits,
-        session_key=result.session_key,
-        total=result.total if explain else None,
-        candidates=result.candidates if explain else None,
-        hidden=[_hidden(match) for match in result.hidden] or None,
-        mem0=mem0,
+        result.agent,
+        result.mode,
+        result.collection,
+        result.query,
+        result.search_mode,
+        result.ranking,
+        result.exact,
+        result.notice,
+        hits,
+        result.session_key,
+        result.total if explain else None,
+        result.candidates if explain else None,
+        hidden or None,
+        mem0,
     )
 
 
@@ -238,13 +197,13 @@ def search_text(found: FoundNotes) -> str:
         content = shorten(hit.note.content, 60)
         lines.append(f"{hit.score:.3f}  [{hit.because}]  {hit.id}  {content}")
         if hit.explained is not None:
-            lines.append(f"       {hit.explained.explanation}")
+            lines.append(f"       {hit.explained['explanation']}")
     if found.hidden is not None:
         lines.append(f"hidden from {found.agent}: {len(found.hidden)}")
         for hidden in found.hidden:
-            lines.append(f"{hidden.score:.3f}  {hidden.id}  {hidden.reason}")
-            if hidden.deciding:
-                lines.append(f"       {hidden.deciding}")
+            lines.append(f"{hidden['score']:.3f}  {hidden['id']}  {hidden['reason']}")
+            if hidden["deciding"]:
+                lines.append(f"       {hidden['deciding']}")
     return "\n".join(lines)
 
 
@@ -252,9 +211,9 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
     Command(
         "search",
         "search as an agent: what it finds, why, and what it cannot see",
-        handler=search_notes,
-        text=search_text,
-        options=SearchOptions,
+        search_notes,
+        search_text,
+        SearchOptions,
         reads=True,
     ),
 )

@@ -199,9 +199,9 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         "serve",
         "the inspector in a browser, read-only unless --writable (textual-serve; "
         "127.0.0.1 unless told otherwise)",
-        handler=serve,
-        text=serve_text,
+        serve,
+        serve_text,
+        ServeOptions,
         follow="sessions start following",
-        options=ServeOptions,
     ),
 )

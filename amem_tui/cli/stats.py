@@ -12,17 +12,19 @@ malformed points are found by ``--check``: from the note index an embedded store
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command
 from amem_tui.cli.options import flag
-from amem_tui.cli.output import FLATTEN, shorten
+from amem_tui.cli.output import flattened, shorten
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
     from amem_tui.engine import StoreStats
+else:
+    StoreStats = Any  # a model dumped as itself: see output.to_json
 
 
 @dataclass(frozen=True)
@@ -41,10 +43,11 @@ class StatsOptions:
 class StoreFigures:
     """The engine's figures, with the shared scope's size and each owner's part of it."""
 
-    stats: StoreStats = field(metadata=FLATTEN)
+    stats: StoreStats
     shared_total: int
     #: Each owner's part of the shared scope, from 0 to 1 (4 decimals), largest first.
     shared_share: dict[str, float]
+    _json = flattened("stats")
 
 
 def store_stats(ctx: Context, options: StatsOptions) -> StoreFigures:
@@ -167,9 +170,9 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
     Command(
         "stats",
         "the whole store at a glance: per agent, per week, and who shares what",
-        handler=store_stats,
-        text=stats_text,
-        options=StatsOptions,
+        store_stats,
+        stats_text,
+        StatsOptions,
         reads=True,
     ),
 )

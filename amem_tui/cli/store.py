@@ -92,17 +92,15 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
     Command(
         "status",
         "which configuration, store, collection and model are in use",
-        handler=status,
-        text=status_text,
-        options=NoOptions,
+        status,
+        status_text,
         reads=True,
     ),
     Command(
         "collections",
         "list collections with aliases, format and embedding model",
-        handler=collections,
-        text=collections_text,
-        options=NoOptions,
+        collections,
+        collections_text,
         reads=True,
     ),
 )

@@ -8,19 +8,21 @@ import os
 import sys
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
 from amem_tui.cli.command import Command, FailedWithReport
 from amem_tui.cli.options import flag, option
-from amem_tui.cli.output import FLATTEN, JsonLines
+from amem_tui.cli.output import JsonLines, flattened
 from amem_tui.engine import AmemError, InvalidInput
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
     from amem_tui.engine import ImportResult, MemoryEngine
+else:
+    ImportResult = Any  # a model dumped as itself: see output.to_json
 
 
 def real_collection(ctx: Context) -> str:
@@ -254,10 +256,11 @@ class ImportOptions:
 class Imported:
     """What an import found and did, how long it took and at what rate."""
 
-    result: ImportResult = field(metadata=FLATTEN)
+    result: ImportResult
     seconds: float
     #: Notes written per second (None: nothing was written).
     notes_per_second: float | None
+    _json = flattened("result")
 
 
 def import_notes(ctx: Context, options: ImportOptions) -> Imported:
@@ -331,18 +334,8 @@ def import_text(imported: Imported) -> str:
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (
+    Command("export", "write a collection as JSON Lines", export, export_text, ExportOptions),
     Command(
-        "export",
-        "write a collection as JSON Lines",
-        handler=export,
-        text=export_text,
-        options=ExportOptions,
-    ),
-    Command(
-        "import",
-        "validate and load a JSON Lines export",
-        handler=import_notes,
-        text=import_text,
-        options=ImportOptions,
+        "import", "validate and load a JSON Lines export", import_notes, import_text, ImportOptions
     ),
 )

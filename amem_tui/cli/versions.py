@@ -9,19 +9,19 @@ changes who reads the note.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command, UsageError
 from amem_tui.cli.notes import EXPECT_HASH_HELP, shown
 from amem_tui.cli.options import flag, option
-from amem_tui.cli.output import FLATTEN, TEXT_ONLY, note_text, shorten
+from amem_tui.cli.output import Note, TextOnly, flattened, note_text, shorten
+from amem_tui.engine import NoteHistory
 from amem_tui.engine.for_apps import plain_diff
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
-    from amem_tui.engine import MemoryNote, NoteHistory
     from amem_tui.engine.for_apps import NoteVersion
 
 #: The widest content diff a version's line shows (``--diff`` shows all of it).
@@ -40,8 +40,9 @@ class VersionsOptions:
 class VersionList:
     """A note's versions, oldest first (``history``), and how the text shows them."""
 
-    history: NoteHistory = field(metadata=FLATTEN)
-    full_diff: bool = field(default=False, metadata=TEXT_ONLY)
+    history: NoteHistory
+    full_diff: TextOnly[bool] = False
+    _json = flattened("history")
 
 
 def list_versions(ctx: Context, options: VersionsOptions) -> VersionList:
@@ -103,10 +104,11 @@ class RevertOptions:
 class Reverted:
     """The note after a revert, and the version the revert was kept as."""
 
-    note: MemoryNote = field(metadata=FLATTEN)
+    note: Note
     reverted_to: int
     version: int
     changed: list[str]
+    _json = flattened("note")
 
 
 def revert_note(ctx: Context, options: RevertOptions) -> Reverted:
@@ -119,7 +121,7 @@ def revert_note(ctx: Context, options: RevertOptions) -> Reverted:
     latest = view.versions(options.id).latest
     number = latest.number if latest is not None else 0
     changed = latest.changed_fields if latest is not None else []
-    return Reverted(shown(ctx, scope, note), options.to, number, changed)
+    return Reverted(shown(ctx, scope, note).note, options.to, number, changed)
 
 
 def reverted_text(answer: Reverted) -> str:
@@ -135,16 +137,16 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
     Command(
         "versions",
         "list a note's versions: every change, who made it, what it changed",
-        handler=list_versions,
-        text=versions_text,
-        options=VersionsOptions,
+        list_versions,
+        versions_text,
+        VersionsOptions,
         reads=True,
     ),
     Command(
         "revert",
         "bring a note back to one of its versions (as a new version)",
-        handler=revert_note,
-        text=reverted_text,
-        options=RevertOptions,
+        revert_note,
+        reverted_text,
+        RevertOptions,
     ),
 )
