@@ -1,6 +1,6 @@
 """Settings: platformdirs folders, openclaw.json, ``AMEM_*`` environment, CLI flags.
 
-What the engine needs is its own model (:mod:`amem_tui.engine.settings`); this module
+What the engine needs is its own model (``amem_tui.engine.settings``); this module
 reads the files, the environment and the flags, and builds it.
 
 Flags beat the environment, which beats the configuration file. With nothing
@@ -46,14 +46,14 @@ OPENCLAW_CONFIG = Path("~/.openclaw/openclaw.json")
 
 
 class Settings(EngineSettings):
-    """The engine's settings (:class:`~amem_tui.engine.settings.EngineSettings`) and what
+    """The engine's settings (``EngineSettings``) and what
     only the apps read: openclaw-amem's ``topK``."""
 
     top_k: int = 5
 
 
 def read_openclaw_config(path: Path) -> dict[str, Any]:
-    """The settings an ``openclaw.json`` gives, keyed like :class:`Settings`."""
+    """The settings an ``openclaw.json`` gives, keyed like ``Settings``."""
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:

@@ -42,7 +42,7 @@ def demo_config_path(settings: Settings) -> Path:
 def demo_settings(settings: Settings) -> Settings:
     """The settings with the demo's agents, unless a configuration already names agents.
 
-    The demo's own openclaw.json (:func:`demo_config_path`, written by the ``demo``
+    The demo's own openclaw.json (``demo_config_path``, written by the ``demo``
     command) becomes the configuration in use when none was found, so what shows
     the settings (the audit screen) names the file the agents come from.
     """

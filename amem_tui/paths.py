@@ -1,6 +1,6 @@
 """Where amem-tui keeps its files: the user's data, configuration and cache folders.
 
-Kept apart from :mod:`amem_tui.config` (which validates settings with pydantic) so that
+Kept apart from ``amem_tui.config`` (which validates settings with pydantic) so that
 the TUI can find its themes and keymap before its first frame without loading it.
 """
 

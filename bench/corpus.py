@@ -286,7 +286,7 @@ REUSE_JITTER = 0.02
 def load(n: int, progress: bool = True) -> Corpus:
     """The corpus of ``n`` notes with its real-model vectors (embedding what is not cached).
 
-    Past :data:`EMBEDDED` notes (the million-note tier), note ``i`` takes the text of
+    Past ``EMBEDDED`` notes (the million-note tier), note ``i`` takes the text of
     note ``i % EMBEDDED`` and that note's real-model vector with a little seeded noise,
     normalised again: embedding half a million more unique texts would take hours on
     a two-core machine, and the noise keeps the vectors from being exact copies (which

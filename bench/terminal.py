@@ -34,7 +34,7 @@ class TerminalApp:
         self.started = 0.0
 
     def start(self) -> None:
-        """Start the app; :attr:`started` is the moment just before tmux spawns it."""
+        """Start the app; ``started`` is the moment just before tmux spawns it."""
         width, height = self.size
         exports = " ".join(f"{k}={_quote(v)}" for k, v in self.env.items())
         line = " ".join(_quote(part) for part in self.command)

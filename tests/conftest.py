@@ -2,7 +2,7 @@
 embedded backend, stores written the way openclaw-amem and mem0 write theirs, and the
 real embedding model.
 
-Helpers live in :mod:`tests.support`; a test imports them from there, never from here.
+Helpers live in ``tests.support``; a test imports them from there, never from here.
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[QdrantStor
 
 @pytest.fixture
 def engine(store: QdrantStore) -> MemoryEngine:
-    """An engine from :func:`tests.support.engines.make_engine` on every backend."""
+    """An engine from ``tests.support.engines.make_engine`` on every backend."""
     return make_engine(store)
 
 

@@ -1,11 +1,11 @@
-"""What every subcommand module shares: the :class:`Command` record it declares,
-the usage error, the :class:`OpenTui` result, and readers for argument values.
+"""What every subcommand module shares: the ``Command`` record it declares,
+the usage error, the ``OpenTui`` result, and readers for argument values.
 
 A command module lists its subcommands in ``COMMANDS``: each names its handler (which
 calls the engine and returns a typed result: an engine model or a small dataclass),
 its text renderer (what that result reads like without ``--json``; with it, pydantic
-dumps the result: :func:`amem_tui.cli.output.emit`) and its options class (each field
-an argument: :mod:`amem_tui.cli.options`).
+dumps the result: ``amem_tui.cli.output.emit``) and its options class (each field
+an argument: ``amem_tui.cli.options``).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ class NoOptions:
 class Command(Generic[Options, Result]):
     """One subcommand: its name and help line, its handler, its text renderer (the
     handler's result as text) and its options class (whose fields declare its own
-    arguments: see :mod:`.options`).
+    arguments: see ``options``).
 
     ``reads`` marks a command that reads the store: on an empty default store it says
     how to fill it or find another. ``follow`` is the help of ``--follow`` after a

@@ -74,7 +74,7 @@ class RunList:
 
 def consolidate(ctx: Context, options: ConsolidateOptions) -> Consolidated | AllAgentsPass:
     """Merge the acting agent's near-duplicate private notes (or plan it with --dry-run);
-    with --all-agents, every agent's (the nightly pass: see :mod:`.nightly`)."""
+    with --all-agents, every agent's (the nightly pass: see ``nightly``)."""
     check_options(ctx, options)
     if options.all_agents:
         return all_agents(ctx, options)
@@ -222,7 +222,7 @@ def consolidated_text(result: Consolidated | AllAgentsPass) -> str:
 
 
 def history_text(runs: RunList) -> str:
-    """Every run as :func:`consolidated_text` shows it, newest first."""
+    """Every run as ``consolidated_text`` shows it, newest first."""
     lines = [line for run in runs.runs for line in _run_lines(run, run.id, run.messages)]
     return "\n".join(lines) or "no consolidation runs"
 

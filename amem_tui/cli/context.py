@@ -96,7 +96,7 @@ class Context:
     def writing_scope(self) -> AgentScope:
         """The scope a write acts as. Refused when writes are off (``--read-only``, a
         mem0 collection), then when the agent is neither configured nor in the store,
-        unless ``--new-agent`` says to create it (:class:`UnknownAgent`, exit 2)."""
+        unless ``--new-agent`` says to create it (``UnknownAgent``, exit 2)."""
         scope = self.engine.scope()
         self.engine.check_writable(scope.collection)
         if not self.new_agent:

@@ -1,6 +1,6 @@
 """``demo``: fill a store with a multi-agent demo memory, then open the TUI on it.
 
-Seeding adds only the demo notes that are missing (see :func:`amem_tui.demo.seed_demo`):
+Seeding adds only the demo notes that are missing (see ``amem_tui.demo.seed_demo``):
 running ``demo`` again never reverts an edit, a delete or a merge. When the TUI
 closes, the command prints how to reach the same store from the CLI.
 """

@@ -1,5 +1,5 @@
 """``consolidate --all-agents [--due]``: the nightly pass, every agent's consolidation in
-one go (see :mod:`amem_tui.engine.consolidation.nightly`), its progress on stderr, and
+one go (see ``amem_tui.engine.consolidation.nightly``), its progress on stderr, and
 what it did, or who runs it now, or when today's ran.
 
 Progress never reaches stdout: on a terminal it is one line rewritten in place; on

@@ -1,7 +1,7 @@
 """Notes, one at a time: ``add``, ``publish``, ``unpublish``, ``show``, ``delete``,
 ``restore``, ``update``, and a page of them with ``list``.
 
-Each answers with the note as JSON; its text is the note block of :mod:`.output`.
+Each answers with the note as JSON; its text is the note block of ``output``.
 Every answer is what the acting agent may see: links and conflicts to notes it may
 not read are left out and only counted (``unreadable_links``,
 ``unreadable_conflicts``), so no output reveals that such a note exists.
@@ -45,7 +45,7 @@ class ShownNote:
 
 
 def shown(ctx: Context, scope: AgentScope, note: MemoryNote) -> ShownNote:
-    """A note as the acting agent may see it (see :meth:`MemoryEngine.redact`)."""
+    """A note as the acting agent may see it (see ``MemoryEngine.redact``)."""
     (visible,) = ctx.engine.agent(scope).redact([note])
     return ShownNote(visible)
 

@@ -1,15 +1,15 @@
 """The command line as typed objects: every option is declared once, as a field of the
-frozen dataclass that holds it, and :func:`add_options` makes the argparse arguments
+frozen dataclass that holds it, and ``add_options`` makes the argparse arguments
 from those fields.
 
 A field's type says how its value is read (``bool``: a flag; ``int``, ``float``: a
 number; a ``Literal``: the choices), its default is the option's default, and
-:func:`option` (or :func:`switch`, several flags for one value) gives what argparse
+``option`` (or ``switch``, several flags for one value) gives what argparse
 shows: the flags (none for a positional argument), help, metavar, and the mutually
-exclusive group it belongs to. :class:`CommonOptions` holds the options every
+exclusive group it belongs to. ``CommonOptions`` holds the options every
 subcommand takes; a command's own come as the options class it declares, filled by
-:func:`options_from`. A line that opens the TUI is read with the common options alone
-(:func:`tui_options`), so its first frame waits for no command module. No pydantic
+``options_from``. A line that opens the TUI is read with the common options alone
+(``tui_options``), so its first frame waits for no command module. No pydantic
 here: this module is on the TUI's start-up path.
 """
 
@@ -25,14 +25,14 @@ from typing import Any, Literal, NoReturn, TypeVar
 
 Options = TypeVar("Options")
 
-#: The metadata key of a field's :class:`Spec`.
+#: The metadata key of a field's ``Spec``.
 SPEC = "cli"
 
 
 @dataclass(frozen=True)
 class Spec:
     """What argparse shows of one field: its flags (none: positional), help, metavar,
-    its mutually exclusive group, and (a :func:`switch`) the flags that each set it to
+    its mutually exclusive group, and (a ``switch``) the flags that each set it to
     a constant."""
 
     flags: tuple[str, ...]
@@ -217,7 +217,7 @@ def add_common_options(
 
 
 class _NotTheTuiLine(Exception):
-    """Raised by :func:`tui_options`' parser instead of printing usage and exiting."""
+    """Raised by ``tui_options``' parser instead of printing usage and exiting."""
 
 
 class _TuiLineParser(argparse.ArgumentParser):

@@ -41,9 +41,9 @@ def run_json(run: ConsolidationRun) -> dict[str, Any]:
     return run.to_json()
 
 
-#: A note in a result: dumped as :func:`note_json` says.
+#: A note in a result: dumped as ``note_json`` says.
 Note = Annotated[MemoryNote, PlainSerializer(note_json)]
-#: A consolidation run in a result: dumped as :func:`run_json` says.
+#: A consolidation run in a result: dumped as ``run_json`` says.
 Run = Annotated[ConsolidationRun, PlainSerializer(run_json)]
 #: A field the JSON answer holds only when it is set.
 Omitted = Annotated[T | None, Field(exclude_if=lambda value: value is None)]
@@ -70,8 +70,8 @@ def flattened(*names: str) -> Any:
 
 def to_json(result: object) -> Any:
     """A command's result as JSON data: pydantic dumps it after its type (an engine
-    model, or a dataclass of the CLI whose fields say how: :data:`Note`,
-    :data:`Omitted`, :func:`flattened`).
+    model, or a dataclass of the CLI whose fields say how: ``Note``,
+    ``Omitted``, ``flattened``).
 
     A result field that holds an engine model whose module is slow to import is
     typed ``Any`` at run time (the model for the type checker): pydantic dumps the
@@ -270,7 +270,7 @@ ERROR_FACTS = (
 
 
 def error_facts(error: BaseException) -> dict[str, Any]:
-    """The :data:`ERROR_FACTS` an error carries (those it has and that are set)."""
+    """The ``ERROR_FACTS`` an error carries (those it has and that are set)."""
     facts = {name: getattr(error, name, None) for name in ERROR_FACTS}
     if type(error).__name__ == "RunNotFound":  # a missing run says so under its own name
         facts["run_id"] = facts.pop("note_id")

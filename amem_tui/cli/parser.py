@@ -1,7 +1,7 @@
 """The ``amem-tui`` command line: the common options and every subcommand.
 
-:data:`COMMAND_MODULES` is the one list of subcommand modules; each declares its
-subcommands in ``COMMANDS`` (see :class:`~amem_tui.cli.command.Command`). Adding a
+``COMMAND_MODULES`` is the one list of subcommand modules; each declares its
+subcommands in ``COMMANDS`` (see ``Command``). Adding a
 command means adding it to its concept's module, or a new module to this list.
 """
 
@@ -68,7 +68,7 @@ COMMANDS: dict[str, Command[Any, Any]] = {
 
 
 class CommandLineParser(argparse.ArgumentParser):
-    """An argument parser whose errors are :class:`UsageError` (one line, exit 2)."""
+    """An argument parser whose errors are ``UsageError`` (one line, exit 2)."""
 
     def error(self, message: str) -> NoReturn:
         """Raise instead of printing usage and exiting (the subcommand named, once: the

@@ -4,7 +4,7 @@ store, with the same configuration.
 
 Secrets never go on the printed command line: the API key (and a server URL that
 carries credentials) is read from the environment file the job loads
-(:func:`env_file`), which this command names but never writes.
+(``env_file``), which this command names but never writes.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ class ScheduleOptions:
 @dataclass(frozen=True)
 class Schedule:
     """What the scheduler runs, and when: the program and its arguments, the variables
-    it sets (none secret), the ones it must read from :func:`env_file`, and the text to
+    it sets (none secret), the ones it must read from ``env_file``, and the text to
     install (a crontab line, or the two unit files)."""
 
     scheduler: str

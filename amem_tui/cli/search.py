@@ -110,7 +110,7 @@ HIDDEN = (
 @dataclass(frozen=True)
 class Hit:
     """One hit: its note as the agent may see it, its score, why it is visible, and
-    (``--explain``) how it ranked (:data:`EXPLAINED`, then ``explanation`` in words)."""
+    (``--explain``) how it ranked (``EXPLAINED``, then ``explanation`` in words)."""
 
     id: str
     score: float
@@ -123,7 +123,7 @@ class Hit:
 @dataclass(frozen=True)
 class FoundNotes:
     """A search's answer: who searched, how, the hits and (``--hidden``) the matches
-    it cannot see (:data:`HIDDEN`, then ``deciding``: what decided their place, in
+    it cannot see (``HIDDEN``, then ``deciding``: what decided their place, in
     words); ``--explain`` adds how many notes there were to rank."""
 
     agent: str

@@ -5,7 +5,7 @@ Every browser session runs its own ``amem-tui`` process in the scope given here
 view, model); this process only serves the page and never opens the store. Safe by
 default: sessions are read-only unless ``--writable`` is given, it listens on
 127.0.0.1, and ``--allow-remote`` (needed for any other address) requires a random
-token that is printed once (:mod:`amem_tui.cli.serve_access`).
+token that is printed once (``amem_tui.cli.serve_access``).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ INSTALL_HINT = 'pip install "amem-tui[serve]"'
 #: The common options (the scope) a browser session is started with, when given here.
 #: Not the URL: it may hold credentials, and a command line is visible to every user
 #: of the machine (``ps``); it reaches the sessions in their environment
-#: (:func:`session_environment`).
+#: (``session_environment``).
 PASSED_OPTIONS = (
     "store",
     "config",
@@ -109,7 +109,7 @@ def sessions_see(variables: dict[str, str]) -> Iterator[None]:
 
 def session_command(options: CommonOptions, writable: bool = False) -> str:
     """The shell command each browser session runs: this interpreter, this package, the
-    scope given to ``serve`` (but the URL: :func:`session_environment`), ``--read-only``
+    scope given to ``serve`` (but the URL: ``session_environment``), ``--read-only``
     unless ``writable``, and ``--follow``."""
     argv = [sys.executable, "-m", "amem_tui"]
     for name in PASSED_OPTIONS:

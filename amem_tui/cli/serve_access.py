@@ -8,7 +8,7 @@ scripts, styles and websocket then carry the cookie. A script may send
 ``Authorization: Bearer TOKEN`` instead. Anything else gets 401.
 
 textual-serve has no login of its own; its ``Server`` builds an aiohttp application,
-and :class:`TokenServer` adds one middleware to it. Imported only when serving (it
+and ``TokenServer`` adds one middleware to it. Imported only when serving (it
 needs the ``serve`` extra).
 """
 

@@ -78,7 +78,7 @@ class ExportLines(JsonLines):
     vectors: bool
 
     def lines(self) -> Iterator[str]:
-        """Each point as one JSON line (see :func:`amem_tui.engine.transfer.dump_line`)."""
+        """Each point as one JSON line (see ``amem_tui.engine.transfer.dump_line``)."""
         from amem_tui.engine.for_apps import dump_line
 
         for record in self.engine.export_lines(self.collection, vectors=self.vectors):

@@ -2,13 +2,13 @@
 
 What a program needs to use it is exported here: the engine and one agent's view of
 it, their settings, the results their calls return, and the errors they raise. The
-CLI and the TUI also use :mod:`amem_tui.engine.for_apps`, which holds what only an app
+CLI and the TUI also use ``amem_tui.engine.for_apps``, which holds what only an app
 needs (parts of results to draw, the follow mode, the nightly pass's records, text
 helpers); import contracts keep both apps to these two modules.
 
 Each public name is written once, as an import of the ``TYPE_CHECKING`` block below:
 that is what a type checker reads. At run time each is imported on first use
-(:mod:`amem_tui.lazy_exports`), so importing the package loads none of the engine and
+(``amem_tui.lazy_exports``), so importing the package loads none of the engine and
 the TUI's first frame waits for none of it.
 """
 

@@ -1,7 +1,7 @@
 """What changed in an agent's memory, in words, and what an app following it must redraw.
 
-:func:`changes` compares what an app shows with a probe of
-:mod:`amem_tui.engine.watch`: which notes to put in or take out of each pane, what
+``changes`` compares what an app shows with a probe of
+``amem_tui.engine.watch``: which notes to put in or take out of each pane, what
 happened in words (``dev added …``, ``main published …``, ``a consolidation run of
 main merged 3 notes into 1``), and which panes to re-list because their count moved
 for reasons the probe did not see. Every app says it the same way.

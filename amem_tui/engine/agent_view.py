@@ -1,9 +1,9 @@
 """One agent's memory, its scope resolved once: what ``MemoryEngine.agent()`` returns.
 
-An :class:`AgentView` reads as its agent (listings, notes by id, search, follow-mode
+An ``AgentView`` reads as its agent (listings, notes by id, search, follow-mode
 probes), writes as its agent (every write refused on a read-only store or a mem0
-collection, and checked against the write rule of :mod:`amem_tui.engine.scope`
-before :class:`~amem_tui.engine.notes.NoteWriter` changes the store) and consolidates
+collection, and checked against the write rule of ``amem_tui.engine.scope``
+before ``NoteWriter`` changes the store) and consolidates
 the agent's private notes. It is made of the narrow parts it needs (the agent's
 collection, its search space, the note writer, the clock), never the engine facade.
 """
@@ -178,7 +178,7 @@ class AgentView:
         """A cheap look at the agent's memory, to follow it while others write it.
 
         Counts of its panes and run log, the ``watch``-ed notes as stored now, and the
-        notes created since the previous probe ``since`` (see :mod:`.watch`). On an
+        notes created since the previous probe ``since`` (see ``watch``). On an
         embedded store nothing is read while nothing was written.
         """
         from amem_tui.engine.watch import probe
@@ -212,10 +212,10 @@ class AgentView:
         the reason. ``exact`` True compares the query with every vector, False walks
         the HNSW graph, None scans up to 250,000 notes (``result.exact`` says which it
         was). ``stop`` is asked between the stages; when it says True,
-        :class:`SearchStopped` is raised (an app stops a search whose query was typed
+        ``SearchStopped`` is raised (an app stops a search whose query was typed
         over). ``wait`` False answers from what is loaded rather than wait for the model
         or the keyword index (``result.partial`` says what was left out). See
-        :mod:`amem_tui.engine.search`.
+        ``amem_tui.engine.search``.
         """
         return searching.search(
             self._space,
@@ -335,7 +335,7 @@ class AgentView:
 
         ``readers`` names other agents that may read the private note by id (for
         openclaw-amem: its ``getNote``, never their searches; see
-        :meth:`readers_sentence`). Content under 10 characters (trimmed) is rejected;
+        ``readers_sentence``). Content under 10 characters (trimmed) is rejected;
         time-bound wording is flagged ``ephemeral``; content identical to a note
         already in the same scope returns that note instead of writing a copy.
         """
@@ -400,7 +400,7 @@ class AgentView:
         return self._writer.set_active(self._check_writable(), self.scope, note_id, active=True)
 
     def revert(self, note_id: str, to: int, *, expected_hash: str | None = None) -> MemoryNote:
-        """Bring a note back to how its version ``to`` left it (see :meth:`versions`), as a
+        """Bring a note back to how its version ``to`` left it (see ``versions``), as a
         new version: history is never rewritten, recall counts never wound back.
 
         The write rule applies, and the owner's alone when the revert changes who reads
@@ -422,7 +422,7 @@ class AgentView:
         self, threshold: float | None = None, *, trigger: RunTrigger = "manual"
     ) -> ConsolidationPlan:
         """What a consolidation of the agent's near-duplicate private notes would merge,
-        as a plan to show and then :meth:`apply` (nothing is written).
+        as a plan to show and then ``apply`` (nothing is written).
 
         Only the agent's private, active ``memory`` notes are candidates; ``threshold``
         is the cosine similarity (default: the settings'). ``plan.run`` holds the
@@ -439,7 +439,7 @@ class AgentView:
     def apply(self, plan: ConsolidationPlan, progress: Progress | None = None) -> ConsolidationRun:
         """Carry out exactly the merges of ``plan`` and record the run under its id.
 
-        Refused with :class:`~amem_tui.engine.errors.PlanOutdated`, which names the notes
+        Refused with ``PlanOutdated``, which names the notes
         modified, deleted or added since, when the agent's candidates changed after the
         plan was made (nothing is merged then: plan again). An interrupted earlier run
         of the agent is finished first. ``progress(done, total)`` counts merges.
@@ -456,7 +456,7 @@ class AgentView:
         trigger: RunTrigger = "manual",
     ) -> ConsolidationRun:
         """Plan and apply at once: merge the agent's near-duplicate private notes and
-        record the run in the store (see :meth:`plan_consolidation` and :meth:`apply`).
+        record the run in the store (see ``plan_consolidation`` and ``apply``).
 
         A dry run returns the planned run and writes nothing. An interrupted earlier
         run of the agent is finished first, before planning. ``progress(done, total)``
@@ -496,7 +496,7 @@ class AgentView:
     @property
     def conflicts(self) -> ConflictDesk:
         """The agent's contradiction desk: the flagged pairs it can read, and decisions on
-        them, each a recorded run :meth:`undo` takes back (see :mod:`.conflicts`)."""
+        them, each a recorded run ``undo`` takes back (see ``conflicts``)."""
         from amem_tui.engine.conflicts import ConflictDesk
 
         return ConflictDesk(

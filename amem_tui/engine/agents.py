@@ -5,7 +5,7 @@ In an openclaw-amem store an agent is named explicitly, or by a session key
 configuration decides its mode (an entry naming a collection is Mode B). In a mem0
 store the OpenClaw mem0 plugin's rules apply instead: a user, an agent inside that
 user's ``user_id``, and subagent sessions that search one namespace and recall
-another (see :mod:`amem_tui.engine.formats.mem0`).
+another (see ``amem_tui.engine.formats.mem0``).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def notes_scope(
     settings: EngineSettings, agent: str | None = None, session_key: str | None = None
 ) -> AgentScope:
     """The scope of an agent of openclaw-amem's notes, from the settings alone (no store
-    read: a mem0 collection's agents need :meth:`AgentDirectory.scope`)."""
+    read: a mem0 collection's agents need ``AgentDirectory.scope``)."""
     if agent is not None:  # an explicit id, even an empty one, is never replaced
         name = rules.validate_agent_id(agent)
     else:

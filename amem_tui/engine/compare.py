@@ -8,8 +8,8 @@ Every note carries each side's access: whether it is in that side's view, the ru
 its collection's format that lets it in (``private``, ``shared``, ``reader``,
 ``collection``) or keeps it out (the hidden reason), whether the side may read it by
 id, and one sentence. The rules are the collection service's
-(:meth:`CollectionService.visible_because`, :meth:`~CollectionService.fits_listing`,
-:meth:`~CollectionService.can_read`, :meth:`~CollectionService.hidden_reason`): this
+(``CollectionService.visible_because``, ``fits_listing``,
+``can_read``, ``hidden_reason``): this
 module only sorts notes into groups. Reading only.
 """
 
@@ -46,7 +46,7 @@ GROUP_NAMES: tuple[GroupName, ...] = ("a_only", "b_only", "both")
 #: Characters of content a compared note keeps (a page is for reading, not export).
 CONTENT_CHARS = 400
 #: Points read per store call while someone watches the progress (see
-#: :data:`amem_tui.engine.stats.LIVELY_PAGE`); unwatched, each backend's own page.
+#: ``amem_tui.engine.stats.LIVELY_PAGE``); unwatched, each backend's own page.
 LIVELY_PAGE = 512
 #: How often (in points) progress is reported.
 PROGRESS_EVERY = 1000
@@ -74,7 +74,7 @@ class ComparedAgent(BaseModel):
     format: str
     user: str | None = None
     namespace: str | None = None
-    #: How people name the side (see :func:`label`).
+    #: How people name the side (see ``label``).
     label: str = ""
 
 

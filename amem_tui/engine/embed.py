@@ -135,7 +135,7 @@ def prepare_offline_model(cache_dir: Path) -> Path:
 
 def folded_model(folder: Path) -> Path:
     """The offline model with its weights unpacked once, in a folder beside ``folder``
-    (which :func:`prepare_offline_model` assembled); ``folder`` itself where it cannot
+    (which ``prepare_offline_model`` assembled); ``folder`` itself where it cannot
     be made.
 
     The packaged model stores int8 weights, each behind a DequantizeLinear node; when
@@ -323,7 +323,7 @@ def _default_cache_dir() -> Path:
 
 
 def make_embedder(model_name: str | None, cache_dir: Path | None = None) -> Embedder:
-    """The embedder for a model name (the test embedder for :data:`TEST_MODEL`)."""
+    """The embedder for a model name (the test embedder for ``TEST_MODEL``)."""
     name = canonical_model_name(model_name) or DEFAULT_MODEL
     if name == TEST_MODEL:
         return HashEmbedder()

@@ -1,9 +1,9 @@
 """MemoryEngine: the one facade the TUI, the CLI and scripts use.
 
-It wires the parts together and delegates: agents (:mod:`.agents`), collections
-(:mod:`.collections`), reading (:mod:`.reading`), writing as an agent
-(:mod:`.agent_writes`, which the engine inherits, over :mod:`.notes`), search
-(:mod:`.search`), consolidation (:mod:`.consolidation`), inventory and audit, export
+It wires the parts together and delegates: agents (``agents``), collections
+(``collections``), reading (``reading``), writing as an agent
+(``agent_writes``, which the engine inherits, over ``notes``), search
+(``search``), consolidation (``consolidation``), inventory and audit, export
 and import. None of those parts imports this module: each takes the narrow service
 it needs.
 """
@@ -65,7 +65,7 @@ class MemoryEngine:
     """Scoped access to a memory store: every call names the acting agent.
 
     The engine never imports a UI toolkit. All reads are side-effect free; all
-    writes go through the scope rules in :mod:`amem_tui.engine.scope`.
+    writes go through the scope rules in ``amem_tui.engine.scope``.
     """
 
     def __init__(
@@ -143,7 +143,7 @@ class MemoryEngine:
         """The Mode A collection (also home of the shared scope).
 
         Left at its default, it may be a mem0 collection found in the store under the
-        names the OpenClaw mem0 plugin gives (see :func:`find_mem0_collection`).
+        names the OpenClaw mem0 plugin gives (see ``find_mem0_collection``).
         """
         if not self._collection_found:
             self._collection_found = True
@@ -273,7 +273,7 @@ class MemoryEngine:
     ) -> LeakReport:
         """The leak audit: for every pair of agents (and mem0 namespaces), what of one's
         private memory the other can reach, by which path and how sure, and the settings
-        that break isolation (see :mod:`.isolation`). ``collections`` None audits every
+        that break isolation (see ``isolation``). ``collections`` None audits every
         collection of notes some agent reads; ``progress(done, total)`` counts points
         read. Reading only."""
         from amem_tui.engine.isolation import audit_store
@@ -298,9 +298,9 @@ class MemoryEngine:
 
     def check(self, checks: CheckFile | str | Path) -> CheckRun:
         """Run memory checks (a checks file, or one already read): each searches exactly
-        as its agent searches. :class:`~.errors.CheckFileError` (exit status 2) names
+        as its agent searches. ``CheckFileError`` (exit status 2) names
         the line and key of a bad file, an unknown agent included; ``run.exit_code`` is 0
-        when every check holds, else 1. See :mod:`.isolation.checks`."""
+        when every check holds, else 1. See ``isolation.checks``."""
         from amem_tui.engine.isolation import load_checks, run_checks
 
         file = load_checks(checks) if isinstance(checks, str | Path) else checks
@@ -318,7 +318,7 @@ class MemoryEngine:
         """What ``change`` (publish, unpublish, readers, delete, a consolidation plan)
         would do, worked out without writing anything: which ``checks`` would flip, and
         which notes would enter or leave the ``top`` hits of each recorded query. A change
-        the store would refuse raises the same error. See :mod:`.isolation.whatif`."""
+        the store would refuse raises the same error. See ``isolation.whatif``."""
         from amem_tui.engine.isolation import OverlayStore, load_checks, what_if
 
         file = load_checks(checks) if isinstance(checks, str | Path) else checks
@@ -337,7 +337,7 @@ class MemoryEngine:
             shadow.close()
 
     def check_ready(self, checks: CheckFile) -> None:
-        """Raise :class:`~.errors.CheckFileError` when a check names an unknown agent or
+        """Raise ``CheckFileError`` when a check names an unknown agent or
         a view that cannot be made (what ``check`` refuses before searching)."""
         from amem_tui.engine.isolation import validate_checks
 
@@ -377,7 +377,7 @@ class MemoryEngine:
     ) -> Comparison:
         """Two agents' views: notes seen by A only, B only and both (a page of each), or
         with ``query`` both ranked results side by side; each note says why each side can
-        or cannot read it. A name may be a mem0 namespace. See :mod:`.compare`."""
+        or cannot read it. A name may be a mem0 namespace. See ``compare``."""
         import amem_tui.engine.compare as comparing
 
         named = self._directory().named
@@ -393,7 +393,7 @@ class MemoryEngine:
         )
 
     def stats(self, progress: Progress | None = None) -> StoreStats:
-        """The whole store at a glance, per agent, read a page at a time (see :mod:`.stats`);
+        """The whole store at a glance, per agent, read a page at a time (see ``stats``);
         ``progress(done, total)`` counts points read."""
         from amem_tui.engine.stats import build_stats
 
@@ -408,14 +408,14 @@ class MemoryEngine:
         recalls: bool = True,
     ) -> StoreStats | None:
         """The same figures from the store's indexes, without reading the notes: malformed
-        points are left ``pending`` (only :meth:`stats` reads them all), unless
+        points are left ``pending`` (only ``stats`` reads them all), unless
         ``complete`` and the note index names them. ``history`` False leaves the
         consolidation figures pending too; ``quick`` counts only the cheapest figures
         (points, private, shared by, visible) and leaves the rest pending, for a screen
         to draw first; ``recalls`` False leaves what gets recalled pending. Each
         collection's counts are kept while its revision stays, so asking again costs
         only what was written since. None when a collection cannot be counted this way
-        (see :mod:`.stats.counts`)."""
+        (see ``stats.counts``)."""
         from amem_tui.engine.stats import count_stats
         from amem_tui.engine.stats.cache import CountCache
 
@@ -458,7 +458,7 @@ class MemoryEngine:
     def agent(
         self, agent: str | AgentScope | None = None, *, session_key: str | None = None
     ) -> AgentView:
-        """One agent's reads and writes, its scope resolved once (see :class:`AgentView`).
+        """One agent's reads and writes, its scope resolved once (see ``AgentView``).
 
         ``agent`` is an id, a scope already resolved, or None for the configured agent;
         with no agent, a ``session_key`` (``agent:<id>:<rest>``) resolves to its agent,
@@ -477,7 +477,7 @@ class MemoryEngine:
         )
 
     def check_writable(self, collection: str | None = None) -> None:
-        """Raise :class:`ReadOnlyStore` when writes are off (``--read-only``, or a mem0
+        """Raise ``ReadOnlyStore`` when writes are off (``--read-only``, or a mem0
         collection, which is only ever read)."""
         if self.read_only:
             raise ReadOnlyStore(READ_ONLY_MESSAGE)
@@ -611,7 +611,7 @@ class MemoryEngine:
     def health(self) -> HealthReport:
         """Whether memory is being written and kept well: per agent its writes and
         silence, and every problem found with its kind, severity, agent, notes and why
-        (see :mod:`.health`). Reads the store and openclaw-amem's files, writes nothing."""
+        (see ``health``). Reads the store and openclaw-amem's files, writes nothing."""
         from amem_tui.engine.health import build_health
 
         return build_health(self._health_inputs())

@@ -1,6 +1,6 @@
 """What the CLI and the TUI need of the engine beyond its library surface.
 
-:mod:`amem_tui.engine` exports what a program needs to use the engine. An app that
+``amem_tui.engine`` exports what a program needs to use the engine. An app that
 shows the engine's answers needs more: the parts of results it draws one by one (a
 compared note, a version, a neighbour), the follow mode's probes and the activity
 they add up to, the nightly pass's progress and records, and small pure helpers that
@@ -8,11 +8,11 @@ word things the engine's way (an agent's label, a diff, a redacted URL, why a se
 hit matched). Those are here, so that the library surface stays small while the apps
 still come in through the engine's package only (import contracts keep them to these
 two modules). A program may use them too; they change more freely than the names of
-:mod:`amem_tui.engine`.
+``amem_tui.engine``.
 
-As in :mod:`amem_tui.engine`, each name is written once, as an import of the
+As in ``amem_tui.engine``, each name is written once, as an import of the
 ``TYPE_CHECKING`` block (what a type checker reads), and imported on first use at run
-time (:mod:`amem_tui.lazy_exports`).
+time (``amem_tui.lazy_exports``).
 """
 
 from __future__ import annotations

@@ -67,7 +67,7 @@ class Neighbourhood:
     unreadable_to: int = 0
     unreadable_from: int = 0
     missing_to: int = 0
-    #: Neighbours left out because a level held more than :data:`LEVEL_LIMIT`.
+    #: Neighbours left out because a level held more than ``LEVEL_LIMIT``.
     left_out: int = 0
 
     @property

@@ -196,7 +196,7 @@ def available_offline(fastembed_name: str | None) -> bool:
 
 
 def offline_embedder(fastembed_name: str) -> Embedder:
-    """An embedder for a model fastembed has locally (check :func:`available_offline`)."""
+    """An embedder for a model fastembed has locally (check ``available_offline``)."""
     return OfflineFastEmbedder(fastembed_name)
 
 

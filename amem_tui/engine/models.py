@@ -186,7 +186,7 @@ class MemoryNote(BaseModel):
         """Build a note from a stored payload without ever failing.
 
         A field of the wrong type is kept aside verbatim (so writing the note
-        back preserves it) and named in :attr:`problems`.
+        back preserves it) and named in ``problems``.
         """
         data: dict[str, Any] = dict(payload or {})
         invalid: dict[str, Any] = {}
@@ -375,12 +375,12 @@ class NotePage(BaseModel):
 
 
 HitVia = Literal["match", "link"]
-#: Why a note is in an agent's searches, listings and counts (see :func:`scope.visible_because`).
+#: Why a note is in an agent's searches, listings and counts (see ``scope.visible_because``).
 VisibleBecause = Literal["private", "shared", "collection"]
 #: Why the read rule lets an agent read by id a note its searches never return
-#: (see :func:`scope.get_only_because`).
+#: (see ``scope.get_only_because``).
 GetOnlyBecause = Literal["reader", "everyone", "owner"]
-#: Why a close match is hidden from an agent (see :func:`scope.hidden_reason`;
+#: Why a close match is hidden from an agent (see ``scope.hidden_reason``;
 #: ``plugin``: the mem0 plugin's own threshold or recall rule leaves it out).
 HiddenKind = Literal[
     "private", "get_only", "deleted", "mode_b", "outside", "malformed", "user", "plugin"
@@ -420,7 +420,7 @@ class SearchHit(BaseModel):
     @property
     def weak(self) -> bool:
         """True for a hit the agent recalls only because top-k is filled: no query word
-        matched and its cosine is below :data:`WEAK_SIMILARITY` (or unknown)."""
+        matched and its cosine is below ``WEAK_SIMILARITY`` (or unknown)."""
         if self.matched_terms:
             return False
         return self.similarity is None or self.similarity < WEAK_SIMILARITY
@@ -500,7 +500,7 @@ class SearchResult(BaseModel):
 #: from cron or a systemd timer), the nightly pass in a long-running process (the TUI,
 #: the engine's scheduler), an undo, or openclaw-amem itself.
 #: ``resolve``: a person's decision on notes openclaw-amem flagged as contradicting each
-#: other (a run of the contradiction desk, :mod:`amem_tui.engine.conflicts`).
+#: other (a run of the contradiction desk, ``amem_tui.engine.conflicts``).
 RunTrigger = Literal["manual", "scheduled", "nightly", "undo", "openclaw", "resolve"]
 
 

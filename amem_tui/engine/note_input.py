@@ -1,7 +1,7 @@
 """The input checks every write passes: text that can be stored, content that passes the
 quality gate, and the flags a note's wording earns (``ephemeral``).
 
-Kept apart from the write path (:mod:`amem_tui.engine.notes`) so that a check can be
+Kept apart from the write path (``amem_tui.engine.notes``) so that a check can be
 read, and tested, without a store.
 """
 
@@ -26,7 +26,7 @@ _TIME_BOUND = re.compile(
 
 
 def check_text(value: object, what: str) -> str:
-    """``value`` if it is text that can be stored, else :class:`InvalidInput`.
+    """``value`` if it is text that can be stored, else ``InvalidInput``.
 
     Any character is kept literally (markup, escapes, control characters), but
     unpaired surrogates (undecodable bytes from a command line) cannot be stored
@@ -45,14 +45,14 @@ def check_text(value: object, what: str) -> str:
 
 
 def check_texts(values: object, what: str) -> list[str]:
-    """A list of storable strings (tags, keywords, links), else :class:`InvalidInput`."""
+    """A list of storable strings (tags, keywords, links), else ``InvalidInput``."""
     if isinstance(values, str) or not isinstance(values, Iterable):
         raise InvalidInput(f"{what} must be a list of text, got {type(values).__name__}")
     return [check_text(v, f"each of {what}") for v in values]
 
 
 def check_content(content: object) -> str:
-    """Note content that passes the quality gate, else :class:`InvalidInput`."""
+    """Note content that passes the quality gate, else ``InvalidInput``."""
     text = check_text(content, "content")
     size = len(text.encode("utf-8"))
     if size > MAX_CONTENT_BYTES:

@@ -1,12 +1,12 @@
 """Writing notes as an agent: add, update, publish, delete, restore, revert.
 
-The input checks every write passes are in :mod:`amem_tui.engine.note_input`. Every
+The input checks every write passes are in ``amem_tui.engine.note_input``. Every
 write names the acting agent and goes through the scope rules of
-:mod:`amem_tui.engine.scope`: a new note is private unless published, a change
+``amem_tui.engine.scope``: a new note is private unless published, a change
 needs the write rule (owner, ``writers``, or ``writers`` holding ``"*"``), and
 ``owner`` never changes. Writes are one store call per note, so a fault leaves a
 note wholly before or after. Each write is then kept as a version of its note
-(:mod:`amem_tui.engine.versions`), with the payload before and after.
+(``amem_tui.engine.versions``), with the payload before and after.
 """
 
 from __future__ import annotations

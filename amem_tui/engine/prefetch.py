@@ -7,11 +7,11 @@ its files a page or a module at a time, one after the other: at a million notes 
 first answer came 8 to 9 s after the first frame, most of it waiting for the disk
 (the model's libraries alone import about 500 modules).
 
-:func:`start` hands that reading to one child process, begun once the first frame is
+``start`` hands that reading to one child process, begun once the first frame is
 up and the settings name the store, at the lowest priority (``nice`` 19, so its CPU and
 its disk requests come after the app's): ``find`` and ``cat`` read, in the order the
 app needs them, the engine's compiled modules and shared objects, the store's notes'
-files a load reads (:func:`.store.shard_files.find_command`), the model's libraries and
+files a load reads (``store.shard_files.find_command``), the model's libraries and
 folder, the run logs and the saved note indexes. Whatever is already in the page cache
 costs only its copy; nothing waits for the child, and the app ends it when it quits.
 """
@@ -124,7 +124,7 @@ def _store_commands(store: Path) -> tuple[list[str], list[str], list[str]]:
 
 
 def commands(store: Path | None, model: bool = True) -> list[str]:
-    """The shell commands :func:`start` runs, in order (for a look, or a test)."""
+    """The shell commands ``start`` runs, in order (for a look, or a test)."""
     notes, logs, indexes = _store_commands(store) if store is not None else ([], [], [])
     # This package's own modules too (the main screen's and the engine's).
     own = str(Path(__file__).resolve().parents[1])

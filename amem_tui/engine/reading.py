@@ -1,6 +1,6 @@
 """Reading notes as an agent: one by id, its links, listings and counts.
 
-Every read applies the read rule of :mod:`amem_tui.engine.scope` and changes
+Every read applies the read rule of ``amem_tui.engine.scope`` and changes
 nothing (no ``retrieval_count`` or ``last_accessed`` bumps). A note that does not
 exist and one the agent may not read give the same answer, so nothing reveals an
 unreadable note's existence.
@@ -21,7 +21,7 @@ from amem_tui.engine.versions import NoteHistory, VersionLog
 
 #: The listings of an agent: its own notes, the shared scope, both (what its searches,
 #: listings and counts hold), and ``get_only``: what it reads only by id (never part of
-#: ``visible``; see :func:`amem_tui.engine.scope.get_only_filter`).
+#: ``visible``; see ``amem_tui.engine.scope.get_only_filter``).
 ListScope = Literal["private", "shared", "visible", "get_only", "all"]
 
 

@@ -1,10 +1,10 @@
 """Secrets in server URLs: never shown, and handed to the client the way it needs them.
 
 A Qdrant URL may carry credentials: user info (``http://user:password@host``) and
-key-like query parameters (``?api_key=…``). :func:`redact_url` is what every surface
+key-like query parameters (``?api_key=…``). ``redact_url`` is what every surface
 shows instead of a URL (headers, ``status``, errors, the served page), and
-:func:`redact_text` is the last guard on any message that may quote one (a client
-library's own error text). :func:`split_credentials` takes the credentials out of a
+``redact_text`` is the last guard on any message that may quote one (a client
+library's own error text). ``split_credentials`` takes the credentials out of a
 URL, for a client that ignores them in the URL itself (qdrant-client drops both).
 """
 
@@ -50,7 +50,7 @@ def redact_url(url: str) -> str:
     ``http://user:pw@host:6333/?api_key=k&x=1`` -> ``http://***@host:6333/?api_key=***&x=1``.
 
     The rest is kept as given (host, port, path, harmless parameters). A URL that does
-    not parse is redacted as text (:func:`redact_text`), so nothing shows either way.
+    not parse is redacted as text (``redact_text``), so nothing shows either way.
     """
     text = url.strip()
     has_scheme = "://" in text

@@ -1,7 +1,7 @@
 """The settings the engine needs: where the store is, which agents exist and how they
 read, the model, the write-time checks, consolidation.
 
-:mod:`amem_tui.config` builds them (openclaw.json, the ``AMEM_*`` environment, flags);
+``amem_tui.config`` builds them (openclaw.json, the ``AMEM_*`` environment, flags);
 a script may build them directly. With nothing set: the embedded store in the user
 data folder, agent ``main`` in Mode A, collection ``amem_notes``.
 """
@@ -99,7 +99,7 @@ DEFAULT_LOW_QUALITY_PATTERNS: tuple[str, ...] = (
 class EngineSettings(BaseModel):
     """Everything the engine needs to open a store and act as an agent.
 
-    Built by :mod:`amem_tui.config` from openclaw.json, the environment and flags (or
+    Built by ``amem_tui.config`` from openclaw.json, the environment and flags (or
     given directly by a script); the engine never reads a file or the environment.
     """
 
@@ -138,7 +138,7 @@ class EngineSettings(BaseModel):
     collection_models: dict[str, str] = Field(default_factory=dict)
     #: Where openclaw-amem keeps the files beside the store that ``health`` reads
     #: (``amem_nightly_owed.json``, ``logs/amem-consolidate.log``; AMEM_OPENCLAW_DIR).
-    #: None: see :attr:`openclaw_folder`.
+    #: None: see ``openclaw_folder``.
     openclaw_dir: Path | None = None
 
     @property

@@ -269,7 +269,7 @@ def _sparse_vectors(item: _Valid) -> dict[str, SparseVector]:
 
 
 def _counted(lines: Iterable[str], progress: ImportProgress | None) -> Iterator[str]:
-    """The lines, with a progress call every :data:`READ_STEP` of them."""
+    """The lines, with a progress call every ``READ_STEP`` of them."""
     count = 0
     for count, line in enumerate(lines, start=1):
         if progress is not None and count % READ_STEP == 0:
@@ -300,7 +300,7 @@ def import_lines(
     dry_run: bool = False,
     progress: ImportProgress | None = None,
 ) -> ImportResult:
-    """Validate, then write the notes into the collection with :meth:`NoteWriter.put`.
+    """Validate, then write the notes into the collection with ``NoteWriter.put``.
 
     Two passes over ``lines`` (a list, or an object that reads its file again each
     time it is iterated; a one-shot iterator is kept in memory): the first checks

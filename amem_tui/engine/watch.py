@@ -7,8 +7,8 @@ costs a handful of counts and one small read, whatever the size of the store:
 - three counts: each pane's active notes (private, shared; for a Mode B agent, its
   own and its whole collection's), and everything the agent sees with the
   soft-deleted notes; and the agent's consolidation runs in the run log;
-- the notes the app shows (at most :data:`WATCH_LIMIT`), read back by id;
-- only when the panes hold more notes than before (or every :data:`SWEEP_EVERY`
+- the notes the app shows (at most ``WATCH_LIMIT``), read back by id;
+- only when the panes hold more notes than before (or every ``SWEEP_EVERY``
   probes, or on an embedded store after a write), the notes created since the newest
   one seen, found by a time condition on their creation time.
 
@@ -16,7 +16,7 @@ On an embedded store only this process writes: while the store's write generatio
 stands still nothing can have changed, and a probe reads nothing at all.
 
 What a probe means for what an app shows, and in words, is in
-:mod:`amem_tui.engine.activity`.
+``amem_tui.engine.activity``.
 """
 
 from __future__ import annotations
@@ -133,7 +133,7 @@ def probe(
 ) -> Probe:
     """Look at ``scope``'s memory; ``since`` is the previous probe of the same agent.
 
-    ``watch`` names the notes an app shows (the first :data:`WATCH_LIMIT` are read);
+    ``watch`` names the notes an app shows (the first ``WATCH_LIMIT`` are read);
     ``now`` is the engine's clock, which dates the first window for new notes.
     """
     store = service.store

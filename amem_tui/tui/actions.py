@@ -1,7 +1,7 @@
 """Every action of the inspector, once: key, label, palette entry, and whether it writes.
 
 The key bindings, the read-only check, the command palette and the help screen are
-all derived from :data:`MAIN_ACTIONS` and :data:`APP_ACTIONS`; adding an action is
+all derived from ``MAIN_ACTIONS`` and ``APP_ACTIONS``; adding an action is
 adding a row here and an ``action_<name>`` method where its binding lives.
 """
 

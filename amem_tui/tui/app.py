@@ -39,7 +39,7 @@ DEFAULT_THEME = "amem-dark"
 RELEASE_EVERY = 2.0
 #: While a person types at the opening screen (a key within this many seconds), the
 #: store's load waits: it holds the interpreter for seconds at a million notes, and
-#: the saved index answers each query meanwhile. It waits :data:`TYPING_CAP` at most.
+#: the saved index answers each query meanwhile. It waits ``TYPING_CAP`` at most.
 TYPING_PAUSE = 0.4
 TYPING_CAP = 4.0
 #: Left for a drawn frame to reach the terminal before the load holds the interpreter.
@@ -57,9 +57,9 @@ class AmemApp(App[int]):
     """The inspector: one engine, one agent at a time, every action through the engine.
 
     Given an engine, the main screen is the first screen. Given an ``opener`` instead,
-    the first frame is the layout, empty (:class:`OpeningScreen`), while a worker
+    the first frame is the layout, empty (``OpeningScreen``), while a worker
     thread opens the engine; a failure to open ends the app with
-    :attr:`start_error` set.
+    ``start_error`` set.
     """
 
     CSS_PATH = "app.tcss"
@@ -113,12 +113,12 @@ class AmemApp(App[int]):
         timeout: float | None = None,
         markup: bool = True,
     ) -> None:
-        """Show a notification and remember it in :attr:`notice_log`."""
+        """Show a notification and remember it in ``notice_log``."""
         self.notice_log.append((title, message))
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def set_keymap(self, keymap: Keymap) -> None:
-        """Rebind keys by binding id (keymap.toml); remembered in :attr:`keymap`."""
+        """Rebind keys by binding id (keymap.toml); remembered in ``keymap``."""
         self.keymap = {str(k): _key_list(v) for k, v in keymap.items()}
         super().set_keymap(keymap)
 
@@ -239,7 +239,7 @@ class AmemApp(App[int]):
         """From the thread opening the store, before it loads: let the opening screen
         answer typed queries from ``searcher`` (the saved index), and return once the
         query in the box has its answer on screen and the typing has paused (at most
-        :data:`TYPING_CAP` seconds), or at once when there is nothing to answer with."""
+        ``TYPING_CAP`` seconds), or at once when there is nothing to answer with."""
         if searcher is None:
             return
         try:

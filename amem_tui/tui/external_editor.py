@@ -47,7 +47,7 @@ def edit_in_editor(app: App[object], text: str, name: str = "note") -> Edited:
     """Let the user edit ``text`` in their editor; the app is suspended meanwhile.
 
     The file ends with a newline, as editors keep it; the one added is taken off again,
-    so an untouched file is "unchanged". Raises :class:`EditorUnavailable` when the
+    so an untouched file is "unchanged". Raises ``EditorUnavailable`` when the
     editor cannot run or exits with a failure (then nothing is to be saved).
     """
     command = editor_command()

@@ -10,7 +10,7 @@ What is made since still adds up: every search replaces the rows of two tables, 
 Textual's row caches are linked in cycles, so a full pass of 20-80 ms came about every
 half second of typing, in whichever thread was allocating (a search, the key reader,
 the frame being drawn). So the collector also waits while a typed query's answer is
-on its way (:func:`collector_paused`), as Textual pauses it while a scroll animates,
+on its way (``collector_paused``), as Textual pauses it while a scroll animates,
 and catches up once the frame is on screen.
 """
 

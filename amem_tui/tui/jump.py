@@ -1,8 +1,8 @@
 """Going from a row of another screen (an audit row, a compare row) to the note itself.
 
-The screen that has the row closes with a :class:`JumpTarget`: the note and the agents
+The screen that has the row closes with a ``JumpTarget``: the note and the agents
 the row names. The main screen then asks, in a worker, which agent to show it as
-(:func:`where_to_show`): the agent it shows now if that agent's panes list the note,
+(``where_to_show``): the agent it shows now if that agent's panes list the note,
 else the first agent the row names whose panes do, else any agent that reads it by
 id; and highlights it there, switching agent if need be.
 """

@@ -1,5 +1,5 @@
 """The main screen's way to a note another screen chose (an audit row, a compare row):
-where to show it is asked in a worker (:func:`~amem_tui.tui.jump.where_to_show`), then
+where to show it is asked in a worker (``where_to_show``), then
 the listings come back if a query hid them, and the agent that lists the note is
 loaded with it selected.
 """
@@ -29,7 +29,7 @@ class JumpHost(Protocol):
 
 
 class Jumps:
-    """Jumps to notes on the screen ``host`` (a widget that is a :class:`JumpHost`)."""
+    """Jumps to notes on the screen ``host`` (a widget that is a ``JumpHost``)."""
 
     def __init__(self, host: Widget, state: JumpHost, engine: MemoryEngine) -> None:
         self.host, self.state, self.engine = host, state, engine

@@ -1,10 +1,10 @@
 """What the user does to notes: add one, and edit (in a form or in ``$EDITOR``), publish,
 unpublish, delete, restore, revert (to a version) or copy the subject (the highlighted row; see
-:mod:`amem_tui.tui.widgets.panes`).
+``amem_tui.tui.widgets.panes``).
 
 Each write says first what stops it (the write rule, in the engine's words), then asks
 (a dialog naming the note), then calls the engine in a worker of the screen. The
-outcome comes back as an :class:`~amem_tui.tui.messages.ActionDone`, or, through the
+outcome comes back as an ``ActionDone``, or, through the
 screen's worker-error handler, an ``ActionRefused``.
 """
 

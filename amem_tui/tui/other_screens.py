@@ -3,7 +3,7 @@ audit report, the comparison, the activity log and the agent picker.
 
 Each is imported where it opens: the first frame needs none of them, and some pull in
 numpy and the engine's models. A row chosen in the audit or the comparison comes back
-to :meth:`OtherScreens.jump` (the main screen's way to a note).
+to ``OtherScreens.jump`` (the main screen's way to a note).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ it did and what it left alone. A store that stops answering raises the store ban
 any answer from it lowers the banner again.
 
 The widgets' outcome messages come up to the screen, which hands each one here. The
-reporter reads two things of the screen, declared as :class:`OutcomeHost`, so it never
+reporter reads two things of the screen, declared as ``OutcomeHost``, so it never
 imports the screen.
 """
 
@@ -38,7 +38,7 @@ class OutcomeHost(Protocol):
 
 
 class Outcomes:
-    """Reports the outcomes on the screen ``host`` (a widget that is an :class:`OutcomeHost`)."""
+    """Reports the outcomes on the screen ``host`` (a widget that is an ``OutcomeHost``)."""
 
     def __init__(self, host: Widget, state: OutcomeHost) -> None:
         self.host, self.state = host, state

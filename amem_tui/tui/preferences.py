@@ -1,6 +1,6 @@
 """The inspector's remembered choices: the theme, the layout and each pane's sort order.
 
-They live in ``inspector.toml`` in the user config folder (:func:`amem_tui.paths.config_dir`,
+They live in ``inspector.toml`` in the user config folder (``amem_tui.paths.config_dir``,
 ``AMEM_CONFIG_DIR``), written by the app whenever a choice changes and read at its next
 start. The file is the app's own (``config.toml`` beside it is the user's); a file that
 cannot be read is reported and the defaults are used. Light on purpose: read before

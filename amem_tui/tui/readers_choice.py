@@ -2,9 +2,9 @@
 to choose from, the readers a note has, whether they may be chosen at all, and, for
 each choice, what openclaw-amem will do with it or why it would be refused.
 
-The rules are the engine's (:meth:`AgentView.readers_sentence`,
-:meth:`AgentView.readers_refusal`); this module only reads them, in a worker of the
-field (:func:`readers_choice` asks the store which agents exist).
+The rules are the engine's (``AgentView.readers_sentence``,
+``AgentView.readers_refusal``); this module only reads them, in a worker of the
+field (``readers_choice`` asks the store which agents exist).
 """
 
 from __future__ import annotations

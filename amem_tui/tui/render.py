@@ -1,7 +1,7 @@
 """Rich text describing notes, search hits and consolidation merges.
 
 Shared by the detail view and the consolidation preview. Every value from the
-store goes through :mod:`amem_tui.tui.text`, so it is shown literally.
+store goes through ``amem_tui.tui.text``, so it is shown literally.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """How the main screen is laid out: the size classes for the terminal's size
-(:mod:`amem_tui.tui.sizes`), and what the user chose last time (:mod:`.preferences`):
+(``amem_tui.tui.sizes``), and what the user chose last time (``preferences``):
 how the panes and the detail view share the height, and each pane's sort order.
 
 Each is a class on the screen or an attribute of a widget; ``app.tcss`` says what each
@@ -51,7 +51,7 @@ class ScreenLayout:
         self.screen.app.notify(f"Layout: {LAYOUT_LABELS[layout]}.", markup=False, timeout=2)
 
     def fit(self, width: int, height: int) -> None:
-        """Set the size classes for ``width`` × ``height`` (see :mod:`amem_tui.tui.sizes`)."""
+        """Set the size classes for ``width`` × ``height`` (see ``amem_tui.tui.sizes``)."""
         classes = sizes.size_classes(width, height)
         for name, on in classes.items():
             self.screen.set_class(on, name)

@@ -2,7 +2,7 @@
 
 Note content can hold Rich markup, ANSI or OSC escapes, control characters,
 very long lines or megabytes of text. Everything shown goes through these
-helpers, which return :class:`rich.text.Text` objects (never parsed as markup)
+helpers, which return ``rich.text.Text`` objects (never parsed as markup)
 and replace control characters with visible escapes.
 """
 
@@ -73,7 +73,7 @@ def fit_widths(
 ) -> list[int]:
     """Column widths that add up to at most ``available`` where they can: each column's
     natural width, the widest ones cut first, never below ``floors`` (a column's title,
-    say) nor :data:`NARROWEST_COLUMN` (nor below its natural width when narrower)."""
+    say) nor ``NARROWEST_COLUMN`` (nor below its natural width when narrower)."""
     widths = list(natural)
     least = [
         min(w, max(NARROWEST_COLUMN, floors[i] if floors else 0)) for i, w in enumerate(widths)

@@ -1,10 +1,10 @@
 """Textual themes from data files: ours inside the package, the user's in the config folder.
 
 Our theme files live in the repository's top-level ``themes/`` folder; the distribution
-installs that folder as the data package :data:`THEME_PACKAGE` (see pyproject.toml), so they
-are read with :mod:`importlib.resources` from a wheel, a regular install and an editable
+installs that folder as the data package ``THEME_PACKAGE`` (see pyproject.toml), so they
+are read with ``importlib.resources`` from a wheel, a regular install and an editable
 install alike. A bundled theme that cannot be found is an incomplete installation and
-raises :class:`BundledThemeMissing`: the app never quietly falls back to Textual's theme.
+raises ``BundledThemeMissing``: the app never quietly falls back to Textual's theme.
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ class BundledThemeMissing(RuntimeError):
 def bundled_theme_dir() -> Traversable:
     """The folder of theme files shipped inside the package.
 
-    Raises :class:`BundledThemeMissing` when the data package or one of
-    :data:`BUNDLED_THEMES` is missing.
+    Raises ``BundledThemeMissing`` when the data package or one of
+    ``BUNDLED_THEMES`` is missing.
     """
     try:
         folder = resources.files(THEME_PACKAGE)
@@ -59,7 +59,7 @@ def bundled_theme_dir() -> Traversable:
 
 
 def bundled_theme(name: str) -> Theme:
-    """One of our own themes, by name; :class:`BundledThemeMissing` if there is none."""
+    """One of our own themes, by name; ``BundledThemeMissing`` if there is none."""
     path = bundled_theme_dir().joinpath(f"{name}.toml")
     if not path.is_file():
         raise BundledThemeMissing(
@@ -74,7 +74,7 @@ def user_theme_dir() -> Path:
 
 
 def load_theme(path: Traversable) -> Theme:
-    """One theme from a TOML file (keys as :class:`textual.theme.Theme` names them)."""
+    """One theme from a TOML file (keys as ``textual.theme.Theme`` names them)."""
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     unknown = set(data) - _FIELDS
     if unknown:

@@ -1,8 +1,8 @@
 """The one place where a failed worker becomes a notification.
 
 Workers call the engine and simply raise when it refuses; every widget or screen
-that runs workers mixes in :class:`ReportsWorkerFailures`, which turns a worker that
-ended in error into an :class:`~amem_tui.tui.messages.ActionRefused`. That message
+that runs workers mixes in ``ReportsWorkerFailures``, which turns a worker that
+ended in error into an ``ActionRefused``. That message
 bubbles up to the main screen, which shows it (and the store banner when the store
 did not answer).
 """

@@ -43,7 +43,7 @@ INSTALL = "Debian: apt-get install chromium (.ci/run installs it)"
 
 def required_chromium() -> str:
     """The installed Chromium; without one the test is skipped, or fails where a
-    browser is required (:data:`REQUIRED_BY`)."""
+    browser is required (``REQUIRED_BY``)."""
     import os
 
     import pytest

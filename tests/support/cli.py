@@ -42,7 +42,7 @@ def run(
 
 
 def start(args: list[str], home: Path, **env: str) -> subprocess.Popen[bytes]:
-    """Start the CLI in a fresh process (as :func:`run`) and return at once."""
+    """Start the CLI in a fresh process (as ``run``) and return at once."""
     return subprocess.Popen(
         [sys.executable, "-m", "amem_tui", *args],
         cwd=REPO_ROOT,

@@ -1,7 +1,7 @@
 """A store with conflicts planted as openclaw-amem's nightly sweep flags them, and clean
 look-alikes beside them.
 
-Planted (ids from :func:`tests.support.consolidation_data.nid`):
+Planted (ids from ``tests.support.consolidation_data.nid``):
 
 - ``cross``: a pair in Mode A across two agents: main's private ``cross-main`` and
   dev's shared ``cross-dev`` (main reads both; dev reads only its own);

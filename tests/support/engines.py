@@ -1,4 +1,4 @@
-"""The one way tests build a :class:`MemoryEngine`, and the stores it runs on.
+"""The one way tests build a ``MemoryEngine``, and the stores it runs on.
 
 ``make_engine(store)`` gives the demo-like agents (main and dev in Mode A, sandbox in
 Mode B), the deterministic test embedder, a fixed clock and fixed note ids; every
@@ -32,7 +32,7 @@ FIXED_NOW = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 
 #: The backends every ``store``/``engine`` test runs on: qdrant-client in memory and in
 #: a folder, Qdrant Edge, and ``server``: qdrant-client's remote mode (``--url``) over
-#: REST, against the stand-in of :mod:`tests.support.qdrant_standin`.
+#: REST, against the stand-in of ``tests.support.qdrant_standin``.
 BACKENDS = ("memory", "path", "edge", "server")
 
 Clock = Callable[[], datetime]
@@ -91,8 +91,8 @@ def make_engine(
 ) -> MemoryEngine:
     """An engine on ``store`` for a test.
 
-    Defaults: :func:`demo_like_settings`, the test embedder (:class:`HashEmbedder`),
-    :func:`fixed_clock` and :func:`fixed_ids`.
+    Defaults: ``demo_like_settings``, the test embedder (``HashEmbedder``),
+    ``fixed_clock`` and ``fixed_ids``.
     """
     return MemoryEngine(
         settings if settings is not None else demo_like_settings(),
@@ -113,18 +113,18 @@ def stored_vectors(engine: MemoryEngine, collection: str) -> dict[str, np.ndarra
 
 
 def backend_of(request: pytest.FixtureRequest) -> str | None:
-    """The backend a ``store``/``engine`` test runs on (one of :data:`BACKENDS`)."""
+    """The backend a ``store``/``engine`` test runs on (one of ``BACKENDS``)."""
     callspec = getattr(request.node, "callspec", None)
     return callspec.params.get("store") if callspec is not None else None
 
 
 def open_backend(kind: str, folder: Path) -> QdrantStore:
-    """A fresh store of one of :data:`BACKENDS`; ``folder`` holds a folder store.
+    """A fresh store of one of ``BACKENDS``; ``folder`` holds a folder store.
 
     ``server`` starts a REST stand-in of its own on a free loopback port; closing the
     store stops it.
 
-    Typed as :class:`QdrantStore` because the tests that drive qdrant-client itself
+    Typed as ``QdrantStore`` because the tests that drive qdrant-client itself
     (``.client``) run on the qdrant-client backends only (marker ``qdrant_client_only``).
     """
     from amem_tui.engine.store.edge import EdgeStore

@@ -25,7 +25,7 @@ WRITES = frozenset({"ensure_collection", "upsert", "set_payload", "delete_points
 
 
 class FlakyStore:
-    """Wraps a real store; while ``down`` every call raises :class:`StoreUnavailable`.
+    """Wraps a real store; while ``down`` every call raises ``StoreUnavailable``.
 
     ``fail_after`` lets that many more calls through first, so a fault can land in
     the middle of an operation. ``calls`` counts the calls made, by method name.

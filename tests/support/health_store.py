@@ -1,10 +1,10 @@
 """A store with write-health problems planted, and clean look-alikes beside them.
 
-The engine's clock stands at :data:`NOW` (2026-11-20 09:00 UTC); the nightly start is
-02:30 UTC, so the last one was :data:`SLOT`. Agents: ``main`` (the default) and ``dev``
+The engine's clock stands at ``NOW`` (2026-11-20 09:00 UTC); the nightly start is
+02:30 UTC, so the last one was ``SLOT``. Agents: ``main`` (the default) and ``dev``
 in Mode A, ``sandbox`` in Mode B, ``ops`` in Mode A.
 
-Planted (ids from :func:`tests.support.consolidation_data.nid`):
+Planted (ids from ``tests.support.consolidation_data.nid``):
 
 - ``ops`` wrote once a day, Oct 20 to Nov 5, then nothing: a silent agent;
 - main's ``hollow-1`` and ``hollow-2``: no keywords, tags or context;
@@ -14,7 +14,7 @@ Planted (ids from :func:`tests.support.consolidation_data.nid`):
 - main's ``unscanned-1`` and ``unscanned-2``: never scanned, in a category whose other
   notes were, both written before the last nightly start.
 
-With :func:`plant_side_files`: ``dev`` owed a merge since before the last nightly
+With ``plant_side_files``: ``dev`` owed a merge since before the last nightly
 start, ``main`` since after it; a log whose run of Nov 19 logged an error. With
 ``plant_health(engine, OTHER_MODEL)``: the Mode B collection built by another model.
 
@@ -67,7 +67,7 @@ def health_settings(folder: Path, **extra: Any) -> Settings:
 
 
 def health_engine(store: NoteStore, folder: Path) -> MemoryEngine:
-    """An engine whose clock stands at :data:`NOW`, reading side files in ``folder``."""
+    """An engine whose clock stands at ``NOW``, reading side files in ``folder``."""
     return make_engine(store, settings=health_settings(folder), clock=fixed_clock(NOW))
 
 
@@ -94,7 +94,7 @@ def rhythm(agent: str, start: datetime, end: datetime, every: timedelta) -> list
 
 
 def plant_health(engine: MemoryEngine, sandbox_model: str | None = None) -> None:
-    """Write the notes described above (side files: see :func:`plant_side_files`).
+    """Write the notes described above (side files: see ``plant_side_files``).
 
     ``sandbox_model``: the Mode B collection is built by that model instead of ours,
     written as openclaw-amem writes one (a planted ``mixed-models``)."""

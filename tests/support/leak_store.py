@@ -1,11 +1,11 @@
 """A store that plants one case of each leak finding, beside clean look-alikes.
 
-Agents as :func:`tests.support.engines.demo_like_settings` makes them: main and dev in
+Agents as ``tests.support.engines.demo_like_settings`` makes them: main and dev in
 Mode A on ``amem_notes``, sandbox in Mode B on ``amem_notes_sandbox``; and ``ops``,
 which no configuration names but whose note is in the store (so the audit pairs it
 too: it reads the shared scope like any Mode A agent).
 
-:data:`EXPECTED` lists every finding the audit must report, worked out by hand:
+``EXPECTED`` lists every finding the audit must report, worked out by hand:
 (kind, from, to, the note read first, the private notes it exposes).
 """
 
@@ -178,5 +178,5 @@ def near_cosine(engine: MemoryEngine) -> float:
 
 
 def found(report: Any) -> set[Expected]:
-    """A report's findings as :data:`EXPECTED` writes them."""
+    """A report's findings as ``EXPECTED`` writes them."""
     return {(f.kind, f.from_agent, f.to_agent, tuple(f.notes)) for f in report.findings}

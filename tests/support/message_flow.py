@@ -94,7 +94,7 @@ def _fold(chain: tuple[str, ...], module: str) -> tuple[str, ...]:
 @contextlib.contextmanager
 def traced() -> Iterator[Trace]:
     """Record the chains of handlers while the block runs; the app runs inside it, with
-    :meth:`Trace.dispatching` as its message hook::
+    ``Trace.dispatching`` as its message hook::
 
         with traced() as trace:
             async with started(app, message_hook=trace.dispatching) as pilot:

@@ -8,8 +8,8 @@ writes carry exactly the vectors amem-tui makes for a query. Its LLM is listed t
 so the SDK's Ollama LLM finds it; it is never asked anything (memories are written
 with ``infer: false``), and a chat request is answered 501 and recorded.
 
-Every request is recorded in :attr:`OllamaStandIn.requests`; a route it does not
-know is answered 404 and recorded in :attr:`OllamaStandIn.unknown`.
+Every request is recorded in ``OllamaStandIn.requests``; a route it does not
+know is answered 404 and recorded in ``OllamaStandIn.unknown``.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ class OllamaStandIn:
             protocol_version = "HTTP/1.1"
 
             def log_message(self, *args: object) -> None:
-                """Quiet: tests read :attr:`OllamaStandIn.requests`."""
+                """Quiet: tests read ``OllamaStandIn.requests``."""
 
             def handle_one(self) -> None:
                 standin.answer(self)

@@ -20,15 +20,15 @@ the service root (its version, in bare JSON) and the health checks
 server's envelope with its status codes (404 for a missing collection, 409 for an
 existing one, 400 for a malformed body); a route the server does not have gets a 404
 with an empty body, as the server's web framework answers it, and is recorded in
-:attr:`QdrantStandIn.unknown`.
+``QdrantStandIn.unknown``.
 
 What only a real server proves: HNSW (approximate) search and its recall, payload
 indexes doing their work (local mode scans in Python), strict mode, API keys and TLS,
 gRPC, sharding and replication, snapshot files and their restore, write ordering and
 consistency across replicas, and speed.
 
-Faults: :meth:`QdrantStandIn.stop` closes the port (clients see "connection refused")
-and :meth:`QdrantStandIn.start` opens the same port again on the same store;
+Faults: ``QdrantStandIn.stop`` closes the port (clients see "connection refused")
+and ``QdrantStandIn.start`` opens the same port again on the same store;
 ``failing`` set to a status code answers every request with it.
 
 Run it as a script to share one store between processes (the TUI and a CLI writing
@@ -69,8 +69,8 @@ from tests.support.qdrant_standin_api import (
 class QdrantStandIn:
     """The stand-in server: a local-mode store behind Qdrant's REST API on 127.0.0.1.
 
-    Use as a context manager, or call :meth:`start` and :meth:`stop`. ``path`` None
-    keeps the store in memory; it outlives :meth:`stop`, so a restarted stand-in
+    Use as a context manager, or call ``start`` and ``stop``. ``path`` None
+    keeps the store in memory; it outlives ``stop``, so a restarted stand-in
     serves the same points (as a real server restarting on its storage would).
     """
 
@@ -99,7 +99,7 @@ class QdrantStandIn:
         #: Snapshots asked for, by collection (descriptions only: local mode takes none).
         self.snapshots: dict[str, list[rest.SnapshotDescription]] = {}
         #: While set, a request it matches (method, path, parsed body) waits until
-        #: :meth:`release` (see :meth:`hold`); the ones waiting are in :attr:`held`.
+        #: ``release`` (see ``hold``); the ones waiting are in ``held``.
         self._hold: Callable[[str, str, Any], bool] | None = None
         self._released = threading.Event()
         self.held: list[str] = []
@@ -126,7 +126,7 @@ class QdrantStandIn:
 
     # ------------------------------------------------------------- lifecycle
     def start(self) -> QdrantStandIn:
-        """Open the port (the one used before, after a :meth:`stop`) and serve."""
+        """Open the port (the one used before, after a ``stop``) and serve."""
         if self._server is not None:
             return self
         standin = self
@@ -150,7 +150,7 @@ class QdrantStandIn:
                 super().finish()
 
             def log_message(self, *args: object) -> None:
-                """Quiet: tests read :attr:`QdrantStandIn.requests` instead."""
+                """Quiet: tests read ``QdrantStandIn.requests`` instead."""
 
             def handle_one(self) -> None:
                 standin.answer(self)
@@ -168,7 +168,7 @@ class QdrantStandIn:
         return self
 
     def stop(self) -> None:
-        """Close the port: clients are refused until :meth:`start` (the store stays)."""
+        """Close the port: clients are refused until ``start`` (the store stays)."""
         server, self._server = self._server, None
         if server is not None:
             server.shutdown()
@@ -191,7 +191,7 @@ class QdrantStandIn:
     # ----------------------------------------------------------------- gates
     def hold(self, matches: Callable[[str, str, Any], bool]) -> None:
         """Make the requests ``matches(method, path, body)`` picks wait until
-        :meth:`release` (others are answered meanwhile): a client stopped at a known
+        ``release`` (others are answered meanwhile): a client stopped at a known
         point, so another one can be run against it without any sleep."""
         self._released.clear()
         self._hold = matches

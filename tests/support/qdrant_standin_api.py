@@ -1,6 +1,6 @@
-"""The REST endpoints of the Qdrant stand-in (:mod:`tests.support.qdrant_standin`): each
+"""The REST endpoints of the Qdrant stand-in (``tests.support.qdrant_standin``): each
 parses its body with qdrant-client's own REST models and runs on the stand-in's
-local-mode client; :data:`ROUTES` maps method and path to them.
+local-mode client; ``ROUTES`` maps method and path to them.
 """
 
 from __future__ import annotations

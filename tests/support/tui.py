@@ -1,5 +1,5 @@
 """Helpers for the Pilot and snapshot tests: a demo engine, the app started and settled
-(:func:`started`, :func:`snapshot`), ways to wait for workers, and what the main screen
+(``started``, ``snapshot``), ways to wait for workers, and what the main screen
 shows (a pane's rows, the detail, the search status, what was notified)."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def demo_engine(
     read_only: bool = False, seed: bool = True, clock: Clock | None = None, **extra: Any
 ) -> MemoryEngine:
     """The demo memory in an in-memory store, with the test embedder, clock (``clock``
-    to choose another, e.g. a :class:`~tests.support.engines.MovableClock`) and ids."""
+    to choose another, e.g. a ``MovableClock``) and ids."""
     settings = demo_settings(Settings(store_path=Path(STORE_LABEL), **extra))
     engine = make_engine(QdrantStore(path=":memory:"), settings=settings, clock=clock)
     if seed:
@@ -66,7 +66,7 @@ def server_demo_engines(url: str) -> tuple[MemoryEngine, MemoryEngine]:
 
 def screen_lines(app: Any) -> list[str]:
     """The text of every line of the screen as the terminal would show it: each widget's
-    lines (:meth:`~textual.widget.Widget.render_lines`) where the screen places it, in
+    lines (``render_lines``) where the screen places it, in
     the order the screen paints them (scroll bars left out)."""
     screen = app.screen
     width, height = screen.size
@@ -191,7 +191,7 @@ async def started(
     drawn, as they are off by default under Pilot; ``message_hook``: called with each
     message as a pump starts on it).
 
-    ``app`` defaults to :func:`demo_app` on a fresh demo engine (as ``agent``)::
+    ``app`` defaults to ``demo_app`` on a fresh demo engine (as ``agent``)::
 
         async with started(agent="dev") as pilot:
             await pilot.press("p")

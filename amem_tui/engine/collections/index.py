@@ -2,7 +2,7 @@
 work on, kept in memory and saved beside the collection.
 
 On an embedded store amem-tui keeps every note's access fields and keyword statistics
-in a note index (:mod:`amem_tui.engine.index`), read once, brought up to date from the
+in a note index (``amem_tui.engine.index``), read once, brought up to date from the
 collection's write journal, and saved for the next process. A server filters for
 itself, so there none is kept: a selection is then read through the store's filter.
 """
@@ -71,7 +71,7 @@ class CollectionIndex:
         return NoteIndex.build(self._owner.notes(flt)).select(keep)
 
     def ready(self) -> bool:
-        """True when :meth:`select` answers without reading every note first (no note
+        """True when ``select`` answers without reading every note first (no note
         index is kept for this store: the store filters, which never waits long)."""
         cache = self._current()
         return cache is None or cache.ready()

@@ -176,6 +176,6 @@ class CollectionModel:
             self._checked = True
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        """Our vectors for texts written into this collection (after :meth:`check`)."""
+        """Our vectors for texts written into this collection (after ``check``)."""
         self.check()
         return [row.tolist() for row in self.ours.embed_documents(texts)]

@@ -2,7 +2,7 @@
 
 What the raw store does not know of a collection lives here: the format of its points
 (decided once), how a point reads as a note, and the read rules of an agent in that
-format. Its note index is :mod:`.index`, its model :mod:`.model`.
+format. Its note index is ``index``, its model ``model``.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ FORMAT_SAMPLE = 32
 
 class CollectionService:
     """A collection (by the name asked for, alias or not) with its format, read rules and
-    note index; its model is :attr:`model`."""
+    note index; its model is ``model``."""
 
     def __init__(
         self,
@@ -119,7 +119,7 @@ class CollectionService:
         return self._bookkeeping or None
 
     def check_writable(self) -> None:
-        """Raise :class:`ReadOnlyStore` for a collection amem-tui only reads (mem0)."""
+        """Raise ``ReadOnlyStore`` for a collection amem-tui only reads (mem0)."""
         if self.format == "mem0":
             raise ReadOnlyStore(
                 f"collection '{self.name}' holds mem0 memories: {mem0.READ_ONLY_REASON}"
@@ -137,8 +137,8 @@ class CollectionService:
 
     # ------------------------------------------------------------ the rules
     # Each format reads with its own rules: openclaw-amem's scope contract
-    # (:mod:`amem_tui.engine.scope`), or the mem0 plugin's namespaces
-    # (:mod:`amem_tui.engine.formats.mem0`). Callers ask here, never one of them.
+    # (``amem_tui.engine.scope``), or the mem0 plugin's namespaces
+    # (``amem_tui.engine.formats.mem0``). Callers ask here, never one of them.
     def read_filter(self, scope: AgentScope, include_inactive: bool = False) -> Filter:
         """What ``scope`` may find here, in this collection's own format."""
         if self.format == "mem0":

@@ -1,10 +1,10 @@
 """The contradiction desk: the notes openclaw-amem flagged as contradicting each other,
 read as pairs, and a person's decision on each, recorded so it can be undone.
 
-:mod:`.flags` says what the flags are and what settling them leaves (so that amem's
-nightly sweep does not raise a settled pair again); :mod:`.pairs` reads flagged notes
-as pairs and dangling flags; :mod:`.settle` plans a decision as a run of compare-and-set
-changes; :mod:`.desk` is one agent's desk (``engine.agent(name).conflicts``).
+``flags`` says what the flags are and what settling them leaves (so that amem's
+nightly sweep does not raise a settled pair again); ``pairs`` reads flagged notes
+as pairs and dangling flags; ``settle`` plans a decision as a run of compare-and-set
+changes; ``desk`` is one agent's desk (``engine.agent(name).conflicts``).
 """
 
 from __future__ import annotations

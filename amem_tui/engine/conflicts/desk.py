@@ -1,9 +1,9 @@
 """The contradiction desk of one agent: its flagged pairs, and a person's decisions.
 
 What ``engine.agent(name).conflicts`` gives: the pairs and dangling flags the agent can
-read (:mod:`.pairs`), one pair to show, and the decisions (:mod:`.settle`), each
-refused before anything is written when its input is bad (:class:`ConflictNoteMissing`
-for a note that is gone or unreadable, :class:`NotAConflictPair` for notes that are
+read (``pairs``), one pair to show, and the decisions (``settle``), each
+refused before anything is written when its input is bad (``ConflictNoteMissing``
+for a note that is gone or unreadable, ``NotAConflictPair`` for notes that are
 not a flagged pair) or when the agent may not modify a note (``PermissionDenied``,
 the write rule named). A dry run checks the same and returns the planned change.
 """

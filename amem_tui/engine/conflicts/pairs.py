@@ -266,7 +266,7 @@ def newest_first(pairs: Iterable[ConflictPair]) -> list[ConflictPair]:
 def gather(
     services: Sequence[CollectionService], scope: AgentScope | None
 ) -> tuple[list[ConflictPair], list[DanglingFlag]]:
-    """:func:`find` over several collections (each once)."""
+    """``find`` over several collections (each once)."""
     pairs: list[ConflictPair] = []
     dangling: list[DanglingFlag] = []
     seen: set[str] = set()

@@ -2,7 +2,7 @@
 
 A decision is planned as a run of the consolidation run log (trigger ``resolve``,
 ``settles`` naming the decision) with one record whose changes are compare-and-set
-changes, one per note: the kept note's flags cleared (see :mod:`.flags`), the other
+changes, one per note: the kept note's flags cleared (see ``flags``), the other
 note retired as openclaw-amem retires a note (its ``invalidateNote``: ``is_active``
 false, nothing else) or, keeping both, its flags cleared too. Recorded first and
 applied as a consolidation run is, it is kept as versions of its notes, shown in the

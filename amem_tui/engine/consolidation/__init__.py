@@ -1,11 +1,11 @@
 """Per-agent consolidation of near-duplicate notes: plan, apply, undo, history, nightly.
 
-:mod:`.plan` finds clusters and asks the judge; :mod:`.basis` keeps what a plan was
-made from, so that applying it later applies what was shown or nothing; :mod:`.runlog`
-records every run in the store before a note changes; :mod:`.apply` carries runs out
-as compare-and-set changes (safe to repeat after a crash); :mod:`.undo` reverts a run
-or one merge; :mod:`.history` also rebuilds openclaw-amem's own merges;
-:mod:`.scheduler` runs every configured agent nightly. :class:`Consolidator` ties them together.
+``plan`` finds clusters and asks the judge; ``basis`` keeps what a plan was
+made from, so that applying it later applies what was shown or nothing; ``runlog``
+records every run in the store before a note changes; ``apply`` carries runs out
+as compare-and-set changes (safe to repeat after a crash); ``undo`` reverts a run
+or one merge; ``history`` also rebuilds openclaw-amem's own merges;
+``scheduler`` runs every configured agent nightly. ``Consolidator`` ties them together.
 """
 
 from __future__ import annotations

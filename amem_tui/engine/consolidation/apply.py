@@ -1,9 +1,9 @@
 """Carrying out a recorded run: each change applied as a compare-and-set, safe to repeat.
 
-A run is recorded whole (:class:`~.runlog.RunLog`) before any note changes, then
+A run is recorded whole (``RunLog``) before any note changes, then
 applied in batches; each merge's status is written back as it completes, and each
 note it changed gets a version (``merge``, or ``undo`` in an undo run). An
-interrupted run is finished by :meth:`Applier.resume` with the same result.
+interrupted run is finished by ``Applier.resume`` with the same result.
 """
 
 from __future__ import annotations

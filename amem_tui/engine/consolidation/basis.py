@@ -2,10 +2,10 @@
 applies exactly what was previewed, or nothing.
 
 A plan is a function of the agent's candidates (its private, active ``memory``
-notes): :class:`ConsolidationPlan` keeps a digest of each one's payload as it was
+notes): ``ConsolidationPlan`` keeps a digest of each one's payload as it was
 read. Before a plan is applied the candidates are read again; if any was modified
 or deleted, or a new one appeared, the plan is refused with what changed
-(:class:`~amem_tui.engine.errors.PlanOutdated`) instead of carrying out merges
+(``PlanOutdated``) instead of carrying out merges
 nobody saw.
 """
 

@@ -1,6 +1,6 @@
 """Compare-and-set changes of note payloads: planned, recorded, then applied idempotently.
 
-A consolidation run writes its plan as :class:`~amem_tui.engine.models.NoteChange`
+A consolidation run writes its plan as ``NoteChange``
 records before touching a note. A change holds what it replaces, so applying it
 twice is harmless (a crashed run is finished by the next one) and undo has
 everything it needs.
@@ -26,7 +26,7 @@ def encode_vector(vector: np.ndarray | Sequence[float]) -> str:
 
 
 def decode_vector(text: str) -> list[float]:
-    """The vector :func:`encode_vector` recorded."""
+    """The vector ``encode_vector`` recorded."""
     values: list[float] = np.frombuffer(base64.b64decode(text), dtype="<f4").astype(float).tolist()
     return values
 

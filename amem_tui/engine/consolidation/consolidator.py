@@ -101,7 +101,7 @@ class Consolidator:
         progress: Progress | None,
     ) -> ConsolidationRun:
         """Carry out exactly ``plan``, recorded under its id; refused with what changed
-        (:class:`PlanOutdated`) when the agent's candidates moved since it was made.
+        (``PlanOutdated``) when the agent's candidates moved since it was made.
 
         The agent's interrupted runs are finished first, so a run starts from a
         settled store (and a plan made before they were finished is refused if they

@@ -3,7 +3,7 @@ across machines, and a record of each day's pass in the store.
 
 Every agent the configuration names or a Mode A collection holds is consolidated,
 and each Mode B agent in its own collection (mem0 memories never are). The pass runs
-under the run lock of :mod:`.runlock` and records itself (kind ``nightly_pass``) in
+under the run lock of ``runlock`` and records itself (kind ``nightly_pass``) in
 the run log of the Mode A collection, beside the lock, where openclaw-amem and the
 mem0 plugin never look. A day runs from one scheduled start (``consolidation_time``
 in ``consolidation_timezone``, default 02:30 local time) to the next: with ``due`` a
@@ -286,7 +286,7 @@ class NightlyPass:
 
         With ``due``, nothing is done when the day's pass has finished already
         (``skipped``, and the record says when and by whom). Raises
-        :class:`~.runlock.PassBusy` (exit 75) when another process holds the run lock.
+        ``PassBusy`` (exit 75) when another process holds the run lock.
         A dry run plans every agent and takes no lock and records nothing. A store with
         no agent to consolidate (mem0 memories only) gets nothing written: not ``ran``.
         """

@@ -1,6 +1,6 @@
 """The nightly pass's time of day: reading ``HH:MM`` and a time zone, and the moments a
 day's pass starts (the next one, the last one). Pure functions of a clock reading,
-shared by the pass (:mod:`.nightly`: which day it is) and the scheduler (when to run).
+shared by the pass (``nightly``: which day it is) and the scheduler (when to run).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ DEFAULT_TIME = "02:30"
 
 
 def parse_hhmm(value: str) -> time:
-    """``"HH:MM"`` (24-hour) as a time of day, or :class:`ConfigError`."""
+    """``"HH:MM"`` (24-hour) as a time of day, or ``ConfigError``."""
     try:
         hours, minutes = value.strip().split(":")
         if len(hours) not in (1, 2) or len(minutes) != 2:
@@ -58,7 +58,7 @@ def last_occurrence(at_or_before: datetime, at: time, tz: tzinfo | None = None) 
 
 def zone_of(name: str | None) -> tzinfo | None:
     """The time zone ``name`` (IANA, e.g. ``Europe/Berlin``) names; None (the machine's
-    local time) for none; :class:`ConfigError` for a name the system does not know."""
+    local time) for none; ``ConfigError`` for a name the system does not know."""
     if not name or not name.strip():
         return None
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError

@@ -2,7 +2,7 @@
 merges, and the compare-and-set changes that carry them out.
 
 Only the agent's private, active ``memory`` notes are candidates (see
-:func:`amem_tui.engine.scope.may_consolidate`). Notes of one category whose cosine
+``amem_tui.engine.scope.may_consolidate``). Notes of one category whose cosine
 similarity reaches the threshold form a cluster (chains included); the judge decides
 what each cluster becomes. Planning only reads.
 """
@@ -109,7 +109,7 @@ class Plan:
     candidates: int
     merges: list[MergeRecord] = field(default_factory=list)
     links: list[NoteChange] = field(default_factory=list)
-    #: Every candidate's payload digest, as read (see :mod:`.basis`).
+    #: Every candidate's payload digest, as read (see ``basis``).
     basis: dict[str, str] = field(default_factory=dict)
 
 

@@ -1,6 +1,6 @@
 """Planning the undo of a run of plain compare-and-set changes: a conflict decision.
 
-A decision of the contradiction desk (:mod:`amem_tui.engine.conflicts`) is recorded
+A decision of the contradiction desk (``amem_tui.engine.conflicts``) is recorded
 as a run whose one record holds a change per note it touched: a flag cleared, a note
 retired. Each change kept what it replaced, so its undo is the same change applied
 backwards: the note gets back exactly the values (and the absent keys) it had, which

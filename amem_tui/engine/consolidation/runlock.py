@@ -3,10 +3,10 @@ write, so that two machines on one Qdrant server never run the pass at once.
 
 The lock is a point of the run log (``<collection>__amem_runs``, kind ``lock``), which
 openclaw-amem and the mem0 plugin never read. It names its holder (host, pid, what
-runs it, since when) and expires: a crashed run blocks the pass for :data:`LOCK_TTL`
-at most, and a live one renews it every :data:`HEARTBEAT` seconds.
+runs it, since when) and expires: a crashed run blocks the pass for ``LOCK_TTL``
+at most, and a live one renews it every ``HEARTBEAT`` seconds.
 
-What it guarantees. Taking the lock is one write with a condition (:meth:`put_if`:
+What it guarantees. Taking the lock is one write with a condition (``put_if``:
 "the stored lock has expired, or is mine"), then a read of the lock. A Qdrant server
 applies the writes to one point one at a time and checks each one's condition as it
 applies it (a conditional update, Qdrant 1.16 and later; Qdrant Edge and
@@ -14,17 +14,17 @@ qdrant-client's local mode do the same in-process), so while a lock is live only
 holder's write can land: of two processes racing, exactly one reads its own token
 back, and the other reads the winner's. That holds however the requests interleave.
 It relies on the machines' clocks agreeing to well within the expiry (NTP): a clock
-that runs ahead by more than :data:`LOCK_TTL` minus :data:`HEARTBEAT` could take a
+that runs ahead by more than ``LOCK_TTL`` minus ``HEARTBEAT`` could take a
 live lock. A holder stalled for longer than the expiry (a suspended laptop) loses
 the lock; it notices at its next renewal and stops before the next agent (its
 writes so far are compare-and-set changes, so a second runner meanwhile cannot
 corrupt a note; it can only find some merges already made).
 
 A server that ignores the condition (older than 1.16) is found out by a probe on
-a point of its own. There the lock is best effort: write, wait :data:`CONFIRM_PAUSE`,
+a point of its own. There the lock is best effort: write, wait ``CONFIRM_PAUSE``,
 and read back; it holds as long as every contender's read-then-write takes less than
 that pause (a contender whose write came later than that gives up and takes its
-token back), and :attr:`RunLock.best_effort` says so.
+token back), and ``RunLock.best_effort`` says so.
 """
 
 from __future__ import annotations
@@ -162,7 +162,7 @@ def this_process(runner: str, clock: Callable[[], datetime], ttl: timedelta) -> 
 
 
 def honours_conditions(store: NoteStore, collection: str) -> bool:
-    """Whether the store applies :meth:`put_if`'s condition (a write that must not land
+    """Whether the store applies ``put_if``'s condition (a write that must not land
     is tried on a probe point of its own; racing probes cannot disturb each other)."""
     store.upsert(collection, [StoredPoint(PROBE_ID, {"kind": "probe", "value": "kept"}, [1.0])])
     refused = Filter(must=(Match("value", "never"),))
@@ -226,7 +226,7 @@ class RunLock:
             self.store.put_if(self.collection, point, expect)
 
     def acquire(self) -> Holder:
-        """Take the lock, or raise :class:`PassBusy` naming who holds it."""
+        """Take the lock, or raise ``PassBusy`` naming who holds it."""
         if not self.store.embedded:
             self.best_effort = not honours_conditions(self.store, self.collection)
         started = time.monotonic()  # from the read that found the lock free
@@ -257,7 +257,7 @@ class RunLock:
             self._write(released, Filter(must=(Match("token", mine.token),)))
 
     def renew(self) -> bool:
-        """Push the expiry on; False (and :attr:`lost` set) when another took the lock."""
+        """Push the expiry on; False (and ``lost`` set) when another took the lock."""
         mine = self.mine
         if mine is None:
             return False
@@ -287,7 +287,7 @@ class RunLock:
             self._give_back(mine)
 
     def check(self) -> None:
-        """Raise :class:`LockLost` if a renewal found the lock taken over."""
+        """Raise ``LockLost`` if a renewal found the lock taken over."""
         if self.lost.is_set():
             raise LockLost(self.taken_by)
 

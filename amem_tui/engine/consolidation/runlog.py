@@ -44,7 +44,7 @@ class RunNotFound(NotFound):
 
 
 def run_json(run: ConsolidationRun, full: bool = False) -> dict[str, Any]:
-    """A run as JSON (see :meth:`ConsolidationRun.to_json`)."""
+    """A run as JSON (see ``ConsolidationRun.to_json``)."""
     return run.to_json(full)
 
 

@@ -1,8 +1,8 @@
 """The nightly consolidation's schedule: when a day's pass starts, and an in-process
-daily scheduler that runs the pass of :mod:`.nightly` at that time.
+daily scheduler that runs the pass of ``nightly`` at that time.
 
-The clock is injected, and :meth:`ConsolidationScheduler.run_due` does one check
-without waiting, so tests drive it without sleeping; :meth:`start` runs the same
+The clock is injected, and ``ConsolidationScheduler.run_due`` does one check
+without waiting, so tests drive it without sleeping; ``start`` runs the same
 check in a daemon thread (the TUI runs it in a worker of its own instead).
 """
 
@@ -36,7 +36,7 @@ MAX_WAIT_SECONDS = 60.0
 
 
 class ConsolidationScheduler:
-    """Runs the nightly pass (every agent, under the run lock: see :mod:`.nightly`) once a
+    """Runs the nightly pass (every agent, under the run lock: see ``nightly``) once a
     day at a set local time, in this process, as openclaw-amem runs its own.
 
     Its runs are recorded with the trigger ``nightly``; a day whose pass another
@@ -100,7 +100,7 @@ class ConsolidationScheduler:
         self, progress: PassListener | None = None, stop: Callable[[], bool] | None = None
     ) -> list[ConsolidationRun]:
         """Run the pass if the time has come; returns the runs made (``stop``: see
-        :meth:`NightlyPass.run`)."""
+        ``NightlyPass.run``)."""
         with self._lock:
             now = self.clock()
             if now < self._next:

@@ -1,8 +1,8 @@
 """Payload formats of the stores amem_tui reads: one module per foreign format.
 
-openclaw-amem points are notes already (:class:`~amem_tui.engine.models.MemoryNote`
-reads them; :mod:`.openclaw` builds them). mem0 points carry the memory text in
-``data`` and the agent inside ``user_id``; :mod:`.mem0` maps them onto read-only
+openclaw-amem points are notes already (``MemoryNote``
+reads them; ``openclaw`` builds them). mem0 points carry the memory text in
+``data`` and the agent inside ``user_id``; ``mem0`` maps them onto read-only
 note views, so the same panes, listings and searches work on them. Nothing here
 touches a store.
 """

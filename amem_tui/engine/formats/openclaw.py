@@ -1,6 +1,6 @@
 """openclaw-amem's note payload, as its storage writes it (and as amem_tui writes notes).
 
-Reading needs nothing format-specific: :meth:`MemoryNote.from_payload` reads every
+Reading needs nothing format-specific: ``MemoryNote.from_payload`` reads every
 variant (legacy notes without access fields, ``evolution_history`` as a JSON string
 or a list). This module builds the payload of a new note, the one shape both tools
 write, for demo data, fixtures and imports.

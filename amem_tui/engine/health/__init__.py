@@ -1,12 +1,12 @@
 """Write health: whether each agent's memory is still being written, and kept well.
 
-:mod:`.writes` reads when each agent wrote and judges its silence against its own
-rhythm; :mod:`.note_checks` finds, in one pass over the notes, hollow notes, flagged
+``writes`` reads when each agent wrote and judges its silence against its own
+rhythm; ``note_checks`` finds, in one pass over the notes, hollow notes, flagged
 leftovers, the merge backlog, notes the contradiction sweep never read and duplicate
-hashes; :mod:`.side_files` reads openclaw-amem's owed-agents file and consolidation
-log; :mod:`.nightly` turns those and amem-tui's own nightly records into problems;
-:mod:`.collections` checks the collections' embedding models and aliases;
-:mod:`.build` puts the report (:mod:`.report`) together. ``engine.health()`` is the
+hashes; ``side_files`` reads openclaw-amem's owed-agents file and consolidation
+log; ``nightly`` turns those and amem-tui's own nightly records into problems;
+``collections`` checks the collections' embedding models and aliases;
+``build`` puts the report (``report``) together. ``engine.health()`` is the
 way in.
 """
 

@@ -110,7 +110,7 @@ def _state(kinds: Sequence[ProblemKind], problems: Sequence[Problem]) -> CheckRe
 
 
 def build_health(inputs: HealthInputs) -> HealthReport:
-    """The whole report (see :mod:`amem_tui.engine.health`)."""
+    """The whole report (see ``amem_tui.engine.health``)."""
     now = inputs.now
     users, mem0, agents = _collections(inputs)
     report = HealthReport(at=now.isoformat().replace("+00:00", "Z"), days=day_list(now))

@@ -48,7 +48,7 @@ class Problem(BaseModel):
     severity: Severity
     #: The agent it concerns (None: the store, or a collection).
     agent: str | None = None
-    #: The notes behind it (at most :data:`NOTES_LISTED`; ``count`` says how many).
+    #: The notes behind it (at most ``NOTES_LISTED``; ``count`` says how many).
     notes: list[str] = Field(default_factory=list)
     why: str
     count: int = 0
@@ -79,7 +79,7 @@ class AgentHealth(BaseModel):
     agent: str
     #: Its latest write (a note created, or its content rewritten), ISO; None: none.
     last_write: str | None = None
-    #: Writes on each of :attr:`HealthReport.days`, oldest first.
+    #: Writes on each of ``HealthReport.days``, oldest first.
     writes_per_day: list[int] = Field(default_factory=list)
     #: Active notes it owns.
     notes: int = 0
@@ -112,7 +112,7 @@ class NightlyRun(BaseModel):
 
 
 class HealthReport(BaseModel):
-    """Whether memory is being written and kept well (see :mod:`amem_tui.engine.health`)."""
+    """Whether memory is being written and kept well (see ``amem_tui.engine.health``)."""
 
     at: str
     days: list[str]

@@ -6,11 +6,11 @@ near-duplicate, or an edit through amem-tui), counted for the note's owner, what
 became of the note since.
 
 The silent-agent rule, against the agent's own rhythm: the gaps between its
-consecutive writes, leaving out gaps under :data:`SESSION_GAP` (writes of one
-session), the latest :data:`RECENT_GAPS` of them. Its usual gap is their 90th
+consecutive writes, leaving out gaps under ``SESSION_GAP`` (writes of one
+session), the latest ``RECENT_GAPS`` of them. Its usual gap is their 90th
 percentile (nearest rank). It is silent when the time since its last write exceeds
-:data:`FACTOR` times its usual gap and at least :data:`MIN_SILENCE`; an error past
-:data:`FACTOR` times that. With fewer than :data:`MIN_GAPS` gaps it is not judged.
+``FACTOR`` times its usual gap and at least ``MIN_SILENCE``; an error past
+``FACTOR`` times that. With fewer than ``MIN_GAPS`` gaps it is not judged.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def per_day(times: Sequence[datetime], days: Sequence[str]) -> list[int]:
 
 def usual_gap(times: Sequence[datetime]) -> tuple[timedelta | None, int]:
     """The 90th percentile of the latest gaps between sessions, and how many gaps there
-    were (None when fewer than :data:`MIN_GAPS`)."""
+    were (None when fewer than ``MIN_GAPS``)."""
     ordered = sorted(times)
     gaps = [b - a for a, b in itertools.pairwise(ordered) if b - a >= SESSION_GAP]
     gaps = gaps[-RECENT_GAPS:]

@@ -69,7 +69,7 @@ class IndexCache:
             return index
 
     def ready(self) -> bool:
-        """True when :meth:`current` can answer without reading the collection: an index
+        """True when ``current`` can answer without reading the collection: an index
         is in memory (caught up by reading only what changed) or saved, and no read of
         the collection is under way."""
         if self._reader.locked():

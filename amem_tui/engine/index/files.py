@@ -1,8 +1,8 @@
 """Saving a note index beside its store (or in the cache folder), so it outlives the process.
 
 One file holds every array, the strings included (ids and terms as newline-joined
-UTF-8, see :mod:`.ids`; each note's first words as one UTF-8 block, see
-:mod:`.snippets`; the access records as coded columns): a JSON header names each
+UTF-8, see ``ids``; each note's first words as one UTF-8 block, see
+``snippets``; the access records as coded columns): a JSON header names each
 array's type, shape and offset, and the arrays follow. Loading maps the file
 copy-on-write and reads nothing else, so a search touches only the pages it needs (at
 1M notes the index is 543 MB, 94 of them first words; reading an index of 430 MB
@@ -45,7 +45,7 @@ _ALIGN = 64
 #: each cold page (8 MB on the machines measured: 40 hits' first words read 62 MB from
 #: the disk, and their ids and order keys 59 MB more). ``retrieval_count`` keeps the
 #: read-ahead: the recall figures read it whole. A compaction reads them all whole: it
-#: says so first (:meth:`MappedIndex.read_whole`).
+#: says so first (``MappedIndex.read_whole``).
 _READ_AT_RANDOM = frozenset(
     {
         "ids",
@@ -182,7 +182,7 @@ class MappedIndex:
 
 
 def _read_arrays(path: Path) -> tuple[dict[str, np.ndarray], MappedIndex]:
-    """The arrays :func:`_write_arrays` wrote, mapped copy-on-write (writable, and
+    """The arrays ``_write_arrays`` wrote, mapped copy-on-write (writable, and
     changes stay in this process), and their mapping."""
     with path.open("rb") as file:
         mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_COPY)
@@ -254,7 +254,7 @@ def _joined(texts: list[str]) -> np.ndarray:
 
 
 def _texts(raw: np.ndarray) -> list[str]:
-    """The strings :func:`_joined` joined (one split, not one decode per string)."""
+    """The strings ``_joined`` joined (one split, not one decode per string)."""
     return raw.tobytes().decode("utf-8").split("\n") if raw.size else []
 
 

@@ -23,12 +23,12 @@ class IdColumn:
 
     def __init__(self, ids: Iterable[str] = ()) -> None:
         # (block, ends, appended) replaced as one: a search in another thread may be
-        # reading while :meth:`many` decodes the block.
+        # reading while ``many`` decodes the block.
         self._state: tuple[np.ndarray, np.ndarray, list[str]] = (_NO_BYTES, _NO_ENDS, list(ids))
 
     @classmethod
     def saved(cls, block: np.ndarray, ends: np.ndarray) -> IdColumn:
-        """The ids of a saved block (:meth:`encoded`): UTF-8 bytes, an id per line, and
+        """The ids of a saved block (``encoded``): UTF-8 bytes, an id per line, and
         where each id ends in them."""
         column = cls()
         column._state = (block, ends, [])

@@ -89,7 +89,7 @@ class RecordTable:
     """The records of an index's positions, as columns rather than one object per note.
 
     Notes share their access fields (a few agents, a few reader lists, two states), so
-    each position holds a code into a table of distinct :data:`AccessKey` s; the heat
+    each position holds a code into a table of distinct ``AccessKey`` s; the heat
     fields are arrays. A read rule is then asked once per distinct key, and a million
     notes cost a few arrays, not a million objects. A dead position has code -1.
     """

@@ -3,12 +3,12 @@
 Every note gets a position; its keyword postings live in compressed-sparse form (one
 array of positions and one of term frequencies per term, back to back). A changed
 note is appended at a new position and its old one is marked dead, so patching after
-a write never rewrites the big arrays; once enough has changed, :meth:`compact` builds
+a write never rewrites the big arrays; once enough has changed, ``compact`` builds
 them afresh. Compacted positions are in the store's id order, so an id's position is
 found by one binary search over the order keys (a few microseconds), never through a
 map of every id: at 100,000 notes such a map held 17 MiB of strings and a dict, and
 at a million 0.3 s to build and over 150 MiB. Appended ids are in a map. BM25 is
-scored per query over any :class:`Selection` (the notes a scope may search), so one
+scored per query over any ``Selection`` (the notes a scope may search), so one
 index serves every agent: its idf and average length come from the selection, as
 openclaw-amem computes them over what the agent can search.
 """
@@ -89,7 +89,7 @@ class Selection:
         return position is not None and bool(self.mask[position])
 
     def kept(self, note_ids: Sequence[str]) -> list[bool]:
-        """Whether each note is kept (:meth:`contains` for many ids at once)."""
+        """Whether each note is kept (``contains`` for many ids at once)."""
         positions = self.index.positions_of(note_ids)
         found = positions >= 0
         kept = np.zeros(len(positions), dtype=bool)
@@ -154,7 +154,7 @@ class NoteIndex:
         self.appended: dict[str, int] = {}
         self.live = 0
         #: Where each kind of id starts and ends among the ordered positions (see
-        #: :meth:`position_of`), found on first use.
+        #: ``position_of``), found on first use.
         self.kind_spans: tuple[int, int, int, int] | None = None
         self.records = RecordTable()
         self.lengths = np.zeros(0, dtype=np.float64)
@@ -396,7 +396,7 @@ class NoteIndex:
         return None
 
     def positions_of(self, note_ids: Sequence[str]) -> np.ndarray:
-        """The live position of each id, -1 for none (:meth:`position_of` for many ids:
+        """The live position of each id, -1 for none (``position_of`` for many ids:
         one binary search per kind of id for them all)."""
         out = np.full(len(note_ids), -1, dtype=np.int64)
         rest: list[int] = []

@@ -1,14 +1,14 @@
 """Proving isolation: the leak audit, memory checks, and what a change would do.
 
-- :mod:`.findings`: what the leak audit reports (kinds, severities, the report);
-- :mod:`.reach`: who reaches each note, by the collection's own rules;
-- :mod:`.survey`: the one read of the store the audit makes;
-- :mod:`.copies`, :mod:`.vectors`, :mod:`.secrets`: text, meaning and credentials;
-- :mod:`.exposure`, :mod:`.stray`: the findings of each kind;
-- :mod:`.leaks`: the audit, from the collections to the report;
-- :mod:`.checkfile`, :mod:`.checks`: memory checks (a TOML file) and their verdicts;
-- :mod:`.overlay`, :mod:`.whatif`: what a change would do, worked out without writing;
-- :mod:`.history`: each agent's recent queries, kept on disk.
+- ``findings``: what the leak audit reports (kinds, severities, the report);
+- ``reach``: who reaches each note, by the collection's own rules;
+- ``survey``: the one read of the store the audit makes;
+- ``copies``, ``vectors``, ``secrets``: text, meaning and credentials;
+- ``exposure``, ``stray``: the findings of each kind;
+- ``leaks``: the audit, from the collections to the report;
+- ``checkfile``, ``checks``: memory checks (a TOML file) and their verdicts;
+- ``overlay``, ``whatif``: what a change would do, worked out without writing;
+- ``history``: each agent's recent queries, kept on disk.
 """
 
 from __future__ import annotations

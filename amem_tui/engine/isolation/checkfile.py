@@ -74,7 +74,7 @@ class CheckFile(BaseModel):
 
 
 def load_checks(path: str | Path) -> CheckFile:
-    """Read and check a checks file (:class:`CheckFileError` names the line and key)."""
+    """Read and check a checks file (``CheckFileError`` names the line and key)."""
     file = Path(path)
     try:
         text = file.read_text(encoding="utf-8")

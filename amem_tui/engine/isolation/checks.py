@@ -2,7 +2,7 @@
 own view of the store, the system's own ranking, hidden matches included) and is judged
 on what came back: a verdict per check, with what was found, and the exit status a CI
 job reports (0: every check holds, 1: one does not; a bad file raises
-:class:`~.checkfile.CheckFileError`, exit status 2).
+``CheckFileError``, exit status 2).
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ class CheckRun(BaseModel):
 
 
 def preview(text: str) -> str:
-    """A note's text on one line, cut to :data:`PREVIEW` characters."""
+    """A note's text on one line, cut to ``PREVIEW`` characters."""
     flat = " ".join(text.split())
     return flat if len(flat) <= PREVIEW else flat[: PREVIEW - 1] + "…"
 
@@ -98,7 +98,7 @@ def _view(view_of: ViewOf, check: MemoryCheck) -> AgentView:
 
 
 def validate(file: CheckFile, known: Collection[str], view_of: ViewOf) -> None:
-    """Raise :class:`~.checkfile.CheckFileError` (at the key's line) for a check whose agent
+    """Raise ``CheckFileError`` (at the key's line) for a check whose agent
     no configuration or store names, or whose view cannot be made."""
     for check in file.checks:
         if check.agent not in known:
@@ -114,7 +114,7 @@ def validate(file: CheckFile, known: Collection[str], view_of: ViewOf) -> None:
 
 
 def run_checks(file: CheckFile, view_of: ViewOf, collection_of: CollectionOf) -> CheckRun:
-    """Search as each check's agent, and judge each check (see :func:`validate` first)."""
+    """Search as each check's agent, and judge each check (see ``validate`` first)."""
 
     def content_of(collection: str, note_id: str) -> str | None:
         note = collection_of(collection).fetch([note_id]).get(note_id)

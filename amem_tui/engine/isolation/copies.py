@@ -2,10 +2,10 @@
 words (case and spacing aside), or a long run of words in a row.
 
 Each text readable beyond its writer is indexed once by its words and by its word
-shingles (:data:`SHINGLE` words in a row, with where they stand). A run of ``n`` words
+shingles (``SHINGLE`` words in a row, with where they stand). A run of ``n`` words
 in a private note spans ``n - SHINGLE + 1`` shingles, so looking up every that-many-th
 shingle of the private note is sure to hit any such run; each hit is then grown word by
-word to its full length. A shingle found in more than :data:`COMMON` indexed texts is
+word to its full length. A shingle found in more than ``COMMON`` indexed texts is
 boilerplate (a phrase of a template, a signature) and pairs nothing on its own: the
 report says how many there were.
 """
@@ -19,10 +19,10 @@ from typing import Literal
 
 #: Words in a row that count as a long shared run.
 LONG_RUN = 12
-#: A private note shorter than :data:`LONG_RUN` words counts as copied when all its
+#: A private note shorter than ``LONG_RUN`` words counts as copied when all its
 #: words appear in a row elsewhere, if it has at least this many.
 SHORTEST = 6
-#: Words per shingle (the blocking key); at most :data:`SHORTEST`.
+#: Words per shingle (the blocking key); at most ``SHORTEST``.
 SHINGLE = 6
 #: Above this many indexed texts holding it, a shingle is boilerplate.
 COMMON = 32
@@ -104,12 +104,12 @@ class TextIndex:
 
     @property
     def boilerplate(self) -> int:
-        """Shingles left out as boilerplate (held by more than :data:`COMMON` texts)."""
+        """Shingles left out as boilerplate (held by more than ``COMMON`` texts)."""
         return len(self._common)
 
     def matches(self, source: int, text: str) -> Iterator[TextMatch]:
         """Every indexed text that holds ``text`` (a private note's) word for word, or a
-        long run of it: :data:`LONG_RUN` words in a row, or all of a shorter note."""
+        long run of it: ``LONG_RUN`` words in a row, or all of a shorter note."""
         found = words(text)
         if len(found) < SHORTEST:
             return

@@ -4,7 +4,7 @@ agent's top hits).
 
 One JSON file holds every store's queries, each under its store's label and agent
 (newest first). A query asked again moves to the top instead of repeating; each agent
-keeps :data:`PER_AGENT` queries and the file :data:`TOTAL` (the oldest go first), so
+keeps ``PER_AGENT`` queries and the file ``TOTAL`` (the oldest go first), so
 the file stays small. Writes replace the file whole (write, then rename): a reader
 never sees half of one, and two processes writing at once lose at most a query.
 """

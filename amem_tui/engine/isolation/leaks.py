@@ -1,7 +1,7 @@
 """The leak audit: for every pair of identities (agents; in a mem0 collection, its
 namespaces), what of A's private memory B can reach, by which path, and how sure that
 is; and the settings that break isolation. One read of the store, then each kind of
-finding from what was read (see :mod:`.findings` for the kinds and their severity).
+finding from what was read (see ``findings`` for the kinds and their severity).
 """
 
 from __future__ import annotations

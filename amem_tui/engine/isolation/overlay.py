@@ -5,7 +5,7 @@ Every write (a note's new payload, a new vector, a soft delete, a run's records,
 bookkeeping collection) lands in this process's memory; every read answers as the real
 store would after those writes: the real store's answer for the points nobody touched
 (the touched ones left out by id), and the touched points judged by the same neutral
-filter in Python (:func:`~amem_tui.engine.scope.matches`). A search merges both by
+filter in Python (``matches``). A search merges both by
 score: the untouched by the real store's search, the touched with the scores the real
 store gives their vectors (those a write replaced: their cosine to the query). So the
 engine's search, run over this store, ranks exactly as it would after the change.

@@ -78,7 +78,7 @@ class Survey:
     spaces: dict[str, VectorSpace] = field(default_factory=dict)
     #: When each mem0 memory was written (a copy is never older than what it copies).
     created: dict[int, datetime] = field(default_factory=dict)
-    #: Sentences about each access group, made once (see :mod:`.exposure`).
+    #: Sentences about each access group, made once (see ``exposure``).
     words: dict[tuple[int, int], str] = field(default_factory=dict)
     _receivers: dict[tuple[int, int, int, int], tuple[str, ...]] = field(default_factory=dict)
     _by_id: dict[str, int] = field(default_factory=dict)

@@ -1,15 +1,15 @@
 """Near-verbatim copies by meaning: private notes whose stored vector has a cosine of at
-least :data:`NEAR` with a note readable beyond its writer, in one vector space (the
+least ``NEAR`` with a note readable beyond its writer, in one vector space (the
 vectors of one model).
 
 No vector is embedded again: the stored ones are read once. Comparing every private
 note with every readable one would cost a product of 384 numbers per pair; instead each
-vector keeps its first :data:`KEPT` coordinates in a basis fitted to the store's own
+vector keeps its first ``KEPT`` coordinates in a basis fitted to the store's own
 vectors, and the length of the rest. For unit vectors ``s`` and ``t`` the cosine is the
 product of the kept parts plus that of the rest, which is at most the product of the
 two lengths, so a pair whose bound stays under the threshold cannot reach it: the
 products of the kept parts, in chunks, rule out all but a few pairs exactly, and those
-few are compared in full. Above :data:`BUDGET` products the private notes are sampled
+few are compared in full. Above ``BUDGET`` products the private notes are sampled
 (a seeded sample), and the report says so.
 """
 
@@ -24,8 +24,8 @@ from amem_tui.engine.isolation.findings import Coverage
 
 #: The cosine at or above which two notes are near-verbatim copies.
 NEAR = 0.95
-#: Coordinates kept per vector for the bound: the fewest that hold :data:`ENERGY` of the
-#: fitted vectors' squared length, at least :data:`FEWEST` and at most :data:`KEPT`.
+#: Coordinates kept per vector for the bound: the fewest that hold ``ENERGY`` of the
+#: fitted vectors' squared length, at least ``FEWEST`` and at most ``KEPT``.
 KEPT = 64
 FEWEST = 16
 ENERGY = 0.6
@@ -105,7 +105,7 @@ class VectorSpace:
     def near_pairs(
         self, fetch: FetchVectors, worth: Worth, skip: set[tuple[int, int]]
     ) -> tuple[list[tuple[int, int, float]], Coverage]:
-        """Every (private, readable, cosine) pair at or above :data:`NEAR` that ``worth``
+        """Every (private, readable, cosine) pair at or above ``NEAR`` that ``worth``
         accepts and ``skip`` does not hold, and how much was compared."""
         self._flush()
         if not self._sources or not self._targets or self._basis is None:
@@ -153,7 +153,7 @@ class VectorSpace:
         full: np.ndarray,
         fetch: FetchVectors,
     ) -> list[tuple[int, int, float]]:
-        """The candidates whose full vectors reach :data:`NEAR`."""
+        """The candidates whose full vectors reach ``NEAR``."""
         if not candidates:
             return []
         row_of = {int(t): i for i, t in enumerate(targets.tolist())}

@@ -2,7 +2,7 @@
 results would enter or leave each agent's top hits for its recent queries.
 
 The change is made by the engine's own code (the same write rules, the same writes) on
-a shadow engine whose store keeps writes in memory (:mod:`.overlay`), and every search
+a shadow engine whose store keeps writes in memory (``overlay``), and every search
 is run on that shadow before and after, with one clock: so the after is what the real
 search will rank once the change is made, and nothing is written. A change the real
 store would refuse (the write rule, a read-only store, a mem0 collection, a plan whose
@@ -77,7 +77,7 @@ Change = Publish | Unpublish | SetReaders | Delete | Consolidate
 
 
 class Shadow(Protocol):
-    """What the preview asks of the shadow engine (a :class:`MemoryEngine` over an
+    """What the preview asks of the shadow engine (a ``MemoryEngine`` over an
     overlay of the real store)."""
 
     def named_agent(self, name: str, *, user: str | None = None) -> AgentView:

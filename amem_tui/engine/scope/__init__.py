@@ -4,10 +4,10 @@ Who an agent is (session keys), which mode it runs in, what it may read and writ
 the neutral filters that every store backend translates into its own query types.
 Nothing here touches a store. One module per concept, every name exported here:
 
-- :mod:`.agents`: agent ids, session keys, an agent's scope (its mode and collection);
-- :mod:`.filters`: what an agent finds, lists and counts, as neutral store filters;
-- :mod:`.reading`: the read rules, one note at a time, and why a note is hidden;
-- :mod:`.writing`: the write rules, the readers an owner chooses, a new note's access.
+- ``agents``: agent ids, session keys, an agent's scope (its mode and collection);
+- ``filters``: what an agent finds, lists and counts, as neutral store filters;
+- ``reading``: the read rules, one note at a time, and why a note is hidden;
+- ``writing``: the write rules, the readers an owner chooses, a new note's access.
 """
 
 from __future__ import annotations

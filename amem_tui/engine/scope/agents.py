@@ -26,7 +26,7 @@ Mode = Literal["A", "B"]
 
 
 def validate_agent_id(agent: str | None) -> str:
-    """Return ``agent`` if it is a usable agent id, else raise :class:`InvalidInput`.
+    """Return ``agent`` if it is a usable agent id, else raise ``InvalidInput``.
 
     A missing id is rejected (nothing is ever shared by accident), and so are the
     reserved names ``shared`` and ``*``.
@@ -59,7 +59,7 @@ _PRIMARY_SESSION = re.compile(r"^main(:.*)?$", re.DOTALL)
 
 def validate_session_key(session_key: str) -> str:
     """Return ``session_key`` if it has a session key's shape, else raise
-    :class:`InvalidInput` naming the shapes: a key that names no agent would
+    ``InvalidInput`` naming the shapes: a key that names no agent would
     otherwise act as the default agent without a word."""
     agent = agent_from_session_key(session_key)
     if agent is not None:
@@ -104,7 +104,7 @@ class AgentScope:
     In a mem0 collection a view also has a ``user`` (mem0's plugin keeps every user
     in one collection) and reads exactly one ``namespace``, the ``user_id`` value
     the plugin reads for that user, agent and ``view``
-    (see :mod:`amem_tui.engine.formats.mem0`).
+    (see ``amem_tui.engine.formats.mem0``).
     """
 
     agent: str

@@ -1,5 +1,5 @@
 """What an agent finds, lists and counts, as the neutral filters every store backend
-translates into its own query types; and :func:`matches`, the same filters judged in
+translates into its own query types; and ``matches``, the same filters judged in
 Python, one note at a time."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def read_filter(scope: AgentScope, include_inactive: bool = False) -> Filter:
     Mode A, as openclaw-amem's ``agentFilter`` (used by its search, list and count):
     ``agent_id`` in [self, "shared"], soft-deleted notes left out with must_not, so
     notes without ``is_active`` stay visible. ``readers`` plays no part: a note whose
-    readers name the agent is read only by id (:func:`get_only_filter`). Mode B: its
+    readers name the agent is read only by id (``get_only_filter``). Mode B: its
     own collection, no agent filter.
     """
     must_not = () if include_inactive else (NOT_DELETED,)
@@ -43,7 +43,7 @@ def read_filter(scope: AgentScope, include_inactive: bool = False) -> Filter:
 
 
 def hidden_filter(scope: AgentScope) -> Filter:
-    """Everything in the agent's own collection that :func:`read_filter` leaves out."""
+    """Everything in the agent's own collection that ``read_filter`` leaves out."""
     if scope.mode == "B":
         return Filter(must=(NOT_DELETED,))
     visible = read_filter(scope, include_inactive=True)
@@ -52,9 +52,9 @@ def hidden_filter(scope: AgentScope) -> Filter:
 
 def get_only_filter(scope: AgentScope, include_inactive: bool = False) -> Filter:
     """The notes the agent reads by id but never finds (Mode A): outside
-    :func:`read_filter`, yet its owner, or named in ``readers``, or ``readers`` holds
+    ``read_filter``, yet its owner, or named in ``readers``, or ``readers`` holds
     ``"*"``. openclaw-amem's ``getNote`` returns them to the agent; its search, list
-    and count never do. :func:`get_only_because` judges each one again."""
+    and count never do. ``get_only_because`` judges each one again."""
     if scope.mode == "B":
         return NEVER
     readable = Filter(
@@ -85,7 +85,7 @@ def shared_view_filter(
 ) -> Filter:
     """The shared scope as the agent's Shared listing shows it (``agent_id`` "shared",
     optionally one owner's). Notes shared with it alone through ``readers`` are not
-    in it: they are :func:`get_only_filter`'s."""
+    in it: they are ``get_only_filter``'s."""
     return shared_filter(owner, include_inactive)
 
 

@@ -135,7 +135,7 @@ def hidden_reason(
 ) -> tuple[HiddenKind, str]:
     """Why ``note`` (in ``collection``) is not among what ``scope`` can find.
 
-    Only meaningful for notes :func:`visible_because` rejects, or notes in
+    Only meaningful for notes ``visible_because`` rejects, or notes in
     another collection. ``dedicated_collections`` maps Mode B agents to their
     collections, so a note can be placed in "another agent's Mode B collection".
     """
@@ -192,7 +192,7 @@ def can_read(scope: AgentScope, note: MemoryNote, collection: str) -> bool:
     The note must be in a collection the agent reads (its own in Mode B, the
     shared collection in Mode A), and the agent must be its owner, or be named in
     ``readers``, or ``readers`` holds ``"*"`` (missing fields filled as
-    :func:`read_access` says). A malformed point is read only by the agent it names.
+    ``read_access`` says). A malformed point is read only by the agent it names.
     """
     if collection != scope.collection:
         return False

@@ -21,7 +21,7 @@ def can_write(agent: str, note: MemoryNote) -> bool:
 def write_denial(agent: str, note: MemoryNote, action: str) -> PermissionDenied | None:
     """The refusal ``agent`` gets for trying ``action`` on ``note``, or None if allowed.
 
-    An app can show it before trying; :func:`require_write` raises the same one.
+    An app can show it before trying; ``require_write`` raises the same one.
     """
     if can_write(agent, note):
         return None
@@ -36,7 +36,7 @@ def write_denial(agent: str, note: MemoryNote, action: str) -> PermissionDenied 
 
 
 def require_write(agent: str, note: MemoryNote, action: str) -> None:
-    """Raise :class:`PermissionDenied` unless ``agent`` may modify ``note``."""
+    """Raise ``PermissionDenied`` unless ``agent`` may modify ``note``."""
     denial = write_denial(agent, note, action)
     if denial is not None:
         raise denial
@@ -52,14 +52,14 @@ def owner_denial(agent: str, note: MemoryNote, action: str) -> PermissionDenied 
 
 
 def require_owner(agent: str, note: MemoryNote, action: str) -> None:
-    """Raise :class:`PermissionDenied` unless ``agent`` owns ``note``."""
+    """Raise ``PermissionDenied`` unless ``agent`` owns ``note``."""
     denial = owner_denial(agent, note, action)
     if denial is not None:
         raise denial
 
 
 def is_consolidation_candidate(scope: AgentScope, note: MemoryNote) -> bool:
-    """The same selection as :func:`consolidation_filter`, for one note."""
+    """The same selection as ``consolidation_filter``, for one note."""
     return note.agent_id == scope.agent and note.active and note.note_type == "memory"
 
 

@@ -3,8 +3,8 @@
 The ranking has the shape of openclaw-amem's ``memory_search``, so the inspector
 predicts what the agent itself recalls: dense candidates and BM25, fused by
 reciprocal rank with a small heat boost, then a short walk over links
-(:mod:`.hits`); hidden matches say what the agent's scope leaves out and why
-(:mod:`.hidden`); :mod:`.explain` puts a hit's ranking into words.
+(``hits``); hidden matches say what the agent's scope leaves out and why
+(``hidden``); ``explain`` puts a hit's ranking into words.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from amem_tui.engine.models import SearchHit, SearchResult, VisibleBecause
 
-#: Why a hit is visible, in words (see :func:`amem_tui.engine.scope.visible_because`).
+#: Why a hit is visible, in words (see ``amem_tui.engine.scope.visible_because``).
 BECAUSE: dict[VisibleBecause, str] = {
     "private": "its own private note",
     "shared": "a shared note",

@@ -3,7 +3,7 @@
 They answer "why did it not recall that?": the best matches in the agent's own
 collection that its scope leaves out, and in the other collections this
 configuration knows (Mode B collections, or the shared collection for a Mode B
-agent), each with the reason from :func:`amem_tui.engine.scope.hidden_reason`.
+agent), each with the reason from ``amem_tui.engine.scope.hidden_reason``.
 They are ranked the way hits are, among the hidden notes of each collection:
 fused dense + BM25 ranks (hybrid), cosine (dense) or BM25 (keyword, or without a
 query vector).
@@ -55,7 +55,7 @@ def hidden_matches(
     exact: bool | None = None,
 ) -> list[HiddenMatch]:
     """The best matches the agent cannot see, across the collections of ``space``
-    (``exact``: as :func:`~amem_tui.engine.search.query.search` takes it)."""
+    (``exact``: as ``search`` takes it)."""
     scope = space.scope
     fused = mode == "hybrid" and vector is not None
     found: list[HiddenMatch] = []

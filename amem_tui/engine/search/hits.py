@@ -48,7 +48,7 @@ def visible_selection(space: SearchSpace, points_count: int) -> Selection:
 
 
 def stop_if_asked(stop: Callable[[], bool] | None) -> None:
-    """Raise :class:`SearchStopped` when the caller no longer wants the answer."""
+    """Raise ``SearchStopped`` when the caller no longer wants the answer."""
     if stop is not None and stop():
         raise SearchStopped("the search was stopped: its answer is no longer wanted")
 

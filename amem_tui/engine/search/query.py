@@ -55,10 +55,10 @@ def search(
     before a turn; ``first_turn`` for a session's first turn). ``limit`` None is the
     system's default (10 here for openclaw-amem notes; the plugin's ``topK``).
     ``exact``: compare the query with every vector (True), walk the graph (False), or
-    (None) scan while the collection is small enough (:func:`scans_exactly`); the
+    (None) scan while the collection is small enough (``scans_exactly``); the
     result's ``exact`` says which it was.
     ``stop`` is asked between the stages (after the query's embedding, before the
-    hits are read from the store); when it says True, :class:`SearchStopped` is raised.
+    hits are read from the store); when it says True, ``SearchStopped`` is raised.
     """
     mode = resolve_mode(space, mode)
     config = mem0_plugin.rules_of(space.mem0_plugin)

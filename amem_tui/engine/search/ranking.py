@@ -1,6 +1,6 @@
 """The parts of openclaw-amem's ranking: fusion, the heat boost, cosine, and its constants.
 
-Keyword scoring (BM25) lives in :mod:`amem_tui.engine.keywords`, since the note
+Keyword scoring (BM25) lives in ``amem_tui.engine.keywords``, since the note
 cache keeps its index too.
 """
 
@@ -40,7 +40,7 @@ EXACT_SCAN_POINTS = 250_000
 
 def scans_exactly(exact: bool | None, points_count: int) -> bool:
     """Whether a search compares every vector: as asked, or (None) while a collection
-    holds at most :data:`EXACT_SCAN_POINTS` points."""
+    holds at most ``EXACT_SCAN_POINTS`` points."""
     return exact if exact is not None else points_count <= EXACT_SCAN_POINTS
 
 

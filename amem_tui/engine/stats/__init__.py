@@ -5,10 +5,10 @@ it, visible to it, soft-deleted, selectively shared (its private notes whose rea
 name other agents), legacy (no access fields) and malformed; the notes it wrote per
 week; its consolidation runs and what they merged away; what gets recalled (the notes
 it sees that searches returned most, and how many no search ever returned:
-:mod:`.recall`). For the shared scope: how much of it each owner wrote.
+``recall``). For the shared scope: how much of it each owner wrote.
 
-:mod:`.counts` answers from the store's indexes in a blink (malformed points still
-``pending``, unless the note index names them); :mod:`.scan` reads every note and
+``counts`` answers from the store's indexes in a blink (malformed points still
+``pending``, unless the note index names them); ``scan`` reads every note and
 gives every figure exactly. Reading only.
 """
 

@@ -1,7 +1,7 @@
 """Counted figures kept per collection while its revision stays the same.
 
 A collection's counts change only when it is written; its revision (how many writes
-it has had through amem-tui stores, :meth:`NoteStore.revision`) says when. So each
+it has had through amem-tui stores, ``NoteStore.revision``) says when. So each
 part of a collection's figures (the first counts, the rest, what gets recalled) is kept
 under the collection's name and revision and the agents that read it, and asked of the
 store again only once the revision moves: the overview opened a second time, a report

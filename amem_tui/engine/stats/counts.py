@@ -3,8 +3,8 @@
 Every figure of an openclaw-amem collection is a count of a filter on indexed fields
 (``agent_id``, ``owner``, ``readers``, ``is_active``; ``timestamp`` for the weeks),
 or one facet that counts every agent at once. The filters come from
-:mod:`amem_tui.engine.scope`, so they say what the rules say; on well-formed notes
-the figures equal those of :mod:`.scan`, which a test checks. Malformed points can
+``amem_tui.engine.scope``, so they say what the rules say; on well-formed notes
+the figures equal those of ``scan``, which a test checks. Malformed points can
 only be found by reading every note: the report leaves them ``pending``, and
 ``visible`` and the shared scope may still count such points until that read, unless
 the note index (which read every note once, and is kept current) names them: then
@@ -13,8 +13,8 @@ more difference: a store cannot tell an empty ``readers`` or ``writers`` list fr
 missing one, so such a note counts as legacy here (openclaw-amem never writes one).
 
 A collection the store cannot count this way (a mem0 collection, qdrant-client's
-local mode, a collection without those indexes) makes :func:`count_stats` return
-None: read it with :func:`.scan.build_stats`.
+local mode, a collection without those indexes) makes ``count_stats`` return
+None: read it with ``scan.build_stats``.
 """
 
 from __future__ import annotations
@@ -161,13 +161,13 @@ def _midnight(day: date) -> str:
     return datetime(day.year, day.month, day.day).isoformat() + "Z"
 
 
-#: The figures each part of a collection's count sets (see :func:`_fill`).
+#: The figures each part of a collection's count sets (see ``_fill``).
 FIRST_FIELDS = ("private", "visible", "shared_by")
 REST_FIELDS = ("get_only", "soft_deleted", "legacy", "selectively_shared", "weeks")
 
 
 def _fill_first(counting: _Counting, readers: Readers) -> tuple[int, Counter[str], int]:
-    """The cheapest figures of one collection (:data:`COUNTED_LATER` left out): each
+    """The cheapest figures of one collection (``COUNTED_LATER`` left out): each
     agent's private, shared-by and visible notes. Returns the collection's points, the
     shared scope by owner, and how many notes it holds."""
     points = counting.total()
@@ -189,7 +189,7 @@ def _fill_first(counting: _Counting, readers: Readers) -> tuple[int, Counter[str
 
 
 def _fill_rest(counting: _Counting, readers: Readers) -> None:
-    """The figures :func:`_fill_first` leaves for later (:data:`COUNTED_LATER`), but
+    """The figures ``_fill_first`` leaves for later (``COUNTED_LATER``), but
     what gets recalled."""
     deleted = counting.written(deleted_filter())
     legacy = counting.written(legacy_filter(writers="writers" in counting.indexed))
@@ -220,7 +220,7 @@ def _fill(
     how: Counting,
     cache: CountCache | None,
 ) -> tuple[Counter[str], RecallSource]:
-    """Count one collection's figures for its readers (see :class:`Counting`), each part
+    """Count one collection's figures for its readers (see ``Counting``), each part
     kept in ``cache`` while the collection's revision stays; returns its shared scope
     by owner, and where its recall figures came from ("": not counted)."""
     revision = counting.store.revision(counting.name)
@@ -256,13 +256,13 @@ def _fill(
 
 @dataclass(frozen=True)
 class Counting:
-    """How much of the report :func:`count_stats` counts."""
+    """How much of the report ``count_stats`` counts."""
 
     #: The malformed points named by the note index, and judged one by one.
     complete: bool = False
-    #: Only the first figures (:data:`COUNTED_LATER` pending).
+    #: Only the first figures (``COUNTED_LATER`` pending).
     quick: bool = False
-    #: What gets recalled too (else :data:`RECALL_FIGURES` pending).
+    #: What gets recalled too (else ``RECALL_FIGURES`` pending).
     recalls: bool = True
 
 
@@ -283,14 +283,14 @@ def count_stats(
     the malformed points; the counts leave them out and each of them is judged by the
     rules, as a read of every note would, so nothing is pending. Where a collection has
     no note index, its malformed points stay pending. Without ``history`` its figures
-    (:data:`HISTORY_FIGURES`) are pending: the history reads the note index, which a
+    (``HISTORY_FIGURES``) are pending: the history reads the note index, which a
     store without a saved one must first build by reading every note. ``quick``
     counts only the cheapest figures (every agent's private, shared-by and visible
-    notes, every collection's points): the rest (:data:`COUNTED_LATER`) are pending,
+    notes, every collection's points): the rest (``COUNTED_LATER``) are pending,
     for a screen that draws those first. ``recalls`` False leaves what gets recalled
-    pending (:data:`RECALL_FIGURES`: a read of the recalled notes where their count has
+    pending (``RECALL_FIGURES``: a read of the recalled notes where their count has
     no index). ``cache`` keeps each collection's counts while its revision stays (see
-    :mod:`.cache`).
+    ``cache``).
     """
     out, entries, by_agent = layout(scopes, service_of)
     if not all(countable(service) for service, _ in entries.values()):

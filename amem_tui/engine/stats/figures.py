@@ -1,8 +1,8 @@
 """What ``stats`` reports: each agent's figures, each collection's, the shared scope by
 owner and the notes written per week; and how a report is laid out before it is read.
 
-Two builds fill it: :mod:`.counts` asks the store for filtered counts and facets (no
-note is read), :mod:`.scan` reads every note and judges it by the rules (the
+Two builds fill it: ``counts`` asks the store for filtered counts and facets (no
+note is read), ``scan`` reads every note and judges it by the rules (the
 reference, and the only way to find malformed points). ``pending`` names the figures
 a report does not hold yet.
 """
@@ -46,7 +46,7 @@ MOST_RECALLED = 5
 
 
 #: Each agent's figures, as CLI tables and the overview name them: (short title, field
-#: of :class:`AgentStats`).
+#: of ``AgentStats``).
 AGENT_FIGURES = (
     ("private", "private"),
     ("shared by", "shared_by"),
@@ -139,7 +139,7 @@ class AgentStats(BaseModel):
     #: missing); None where the format keeps no recall counts (mem0).
     never_recalled: int | None = 0
     #: The notes it sees that searches returned most, most first (at most
-    #: :data:`MOST_RECALLED`; ties at the cut fall as the store orders them).
+    #: ``MOST_RECALLED``; ties at the cut fall as the store orders them).
     most_recalled: list[RecalledNote] = Field(default_factory=list)
 
 
@@ -165,7 +165,7 @@ class StoreStats(BaseModel):
     weeks: list[str] = Field(default_factory=list)
     #: Why consolidation history could not be read (None: it was).
     history_error: str | None = None
-    #: Figures not in this report yet (they read 0): :data:`SCAN_ONLY` until every
+    #: Figures not in this report yet (they read 0): ``SCAN_ONLY`` until every
     #: note has been read. Until then ``visible`` and the shared scope also count
     #: malformed points the rules would leave out.
     pending: list[str] = Field(default_factory=list)
@@ -235,7 +235,7 @@ def consolidation(figures: dict[str, list[AgentStats]], runs: Sequence[Consolida
 
 
 def week_of(note: MemoryNote) -> str:
-    """The Monday (ISO date, in UTC) of the week a note was written, or :data:`UNDATED`."""
+    """The Monday (ISO date, in UTC) of the week a note was written, or ``UNDATED``."""
     created = note.created_at()
     if created is None:
         return UNDATED
@@ -243,7 +243,7 @@ def week_of(note: MemoryNote) -> str:
 
 
 def written_week(payload: dict[str, Any]) -> tuple[str | None, str]:
-    """Who wrote a stored payload (``effective_owner``) and its week (:func:`week_of`),
+    """Who wrote a stored payload (``effective_owner``) and its week (``week_of``),
     from the few fields they need."""
     owner, agent = payload.get("owner"), payload.get("agent_id")
     if not (isinstance(owner, str) and owner):

@@ -6,15 +6,15 @@ every note they return and stamp ``last_accessed``, whichever agent searched (a 
 note's count is every agent's). The inspector never bumps them. mem0 memories keep no
 such count: their agents get no recall figures (``never_recalled`` None).
 
-From the store (:func:`count_recalls`): the never-recalled notes are one facet of the
+From the store (``count_recalls``): the never-recalled notes are one facet of the
 recalled notes by ``agent_id`` (each agent's visible notes are its own and the shared
-scope's, as :mod:`.counts` counts them), and each agent's most recalled notes one read
-of :data:`~.figures.MOST_RECALLED` points through its read filter, in the order of
+scope's, as ``counts`` counts them), and each agent's most recalled notes one read
+of ``MOST_RECALLED`` points through its read filter, in the order of
 ``retrieval_count`` (its integer index makes that a read of those points alone), with
 only the fields a row shows. Without that index (collections made before it), one read
 of the recalled notes' ``agent_id`` and count gives the same figures. From every note
-(:class:`RecallTally`): the same figures, judged note by note, for the reference build
-of :mod:`.scan`.
+(``RecallTally``): the same figures, judged note by note, for the reference build
+of ``scan``.
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def _from_note_index(
 def _read_recalled(
     store: NoteStore, collection: str, readers: list[tuple[AgentScope, AgentStats]], every: Filter
 ) -> None:
-    """:func:`count_recalls` where ``retrieval_count`` has no index (a collection made
+    """``count_recalls`` where ``retrieval_count`` has no index (a collection made
     before it had one, or by another tool): one read of the recalled notes, two fields
     each (a payload selector), grouped by ``agent_id`` as the counts group the visible
     notes; then the rows of each agent's most recalled notes, read by id."""
@@ -153,9 +153,9 @@ def _read_recalled(
 
 
 def most_recalled(store: NoteStore, collection: str, flt: Filter) -> list[RecalledNote]:
-    """The :data:`~.figures.MOST_RECALLED` notes ``flt`` matches with the highest
+    """The ``MOST_RECALLED`` notes ``flt`` matches with the highest
     ``retrieval_count``; of notes recalled as often as the last one kept, those first in
-    the store's id order (:func:`rank`), so every store and every build keeps the same.
+    the store's id order (``rank``), so every store and every build keeps the same.
 
     Two reads of a few points: the first in the order of the count, which gives the
     count at the cut; then the first notes at that count in id order.
@@ -202,7 +202,7 @@ class RecallTally:
             del kept[MOST_RECALLED:]
 
     def finish(self, agents: list[AgentStats]) -> None:
-        """Put each agent's most recalled notes in its figures, in :func:`rank` order
+        """Put each agent's most recalled notes in its figures, in ``rank`` order
         (with those it holds already: the counts' own, where only a few notes were read)."""
         for figures in agents:
             merged = [*figures.most_recalled, *self.kept.get(id(figures), [])]

@@ -41,7 +41,7 @@ def connect(
     them (then they stay on it, so nothing written earlier is lost) or ``backend``
     ``qdrant-local`` picks qdrant-client for a new folder. ``:memory:`` is always
     qdrant-client. ``read_only`` opens a folder that cannot be written (a read-only
-    filesystem, no write permission) from a private copy (:mod:`.snapshot`).
+    filesystem, no write permission) from a private copy (``snapshot``).
     """
     if url:
         from amem_tui.engine.store.qdrant import QdrantStore

@@ -1,9 +1,9 @@
 """The store protocol every backend implements, and the points it speaks in.
 
 Backends speak in payload dicts and the neutral filters of
-:mod:`amem_tui.engine.store.filters`; they never decide who may see what. The
+``amem_tui.engine.store.filters``; they never decide who may see what. The
 protocol declares every capability callers use, so nothing is probed for. What was
-written, for caches to catch up, is :mod:`.journal`; ids are :mod:`.ids`.
+written, for caches to catch up, is ``journal``; ids are ``ids``.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ class CollectionInfo:
 SCAN_PAGE = 4096
 #: Written by every backend into the metadata of each collection amem-tui creates.
 CREATED_BY = "amem-tui"
-#: Index kinds (as :meth:`NoteStore.indexed_fields` names them) that a store can
+#: Index kinds (as ``NoteStore.indexed_fields`` names them) that a store can
 #: order points by.
 ORDERED_INDEXES = ("integer", "float")
 #: The payload indexes every backend creates with a new collection. Keyword: the scope
@@ -154,7 +154,7 @@ class NoteStore(Protocol):
         """Write ``point`` (with its vector) as one conditional write that the store
         applies atomically: inserted when no point has its id, replaced only when the
         stored one matches ``expect``, else left as it is. Nothing says which happened:
-        read the point back (see :mod:`amem_tui.engine.consolidation.runlock`)."""
+        read the point back (see ``amem_tui.engine.consolidation.runlock``)."""
         ...
 
     def retrieve(
@@ -207,9 +207,9 @@ class NoteStore(Protocol):
         left out, and ties come in the store's own order. ``fields`` reads only those
         payload keys (None: the whole payload).
 
-        Where ``key`` has a numeric index (:data:`ORDERED_INDEXES`) the store reads
+        Where ``key`` has a numeric index (``ORDERED_INDEXES``) the store reads
         those points alone (Qdrant's ``order_by``); elsewhere it reads that one field
-        of every match and keeps the best (:func:`ordered_by_reading`).
+        of every match and keeps the best (``ordered_by_reading``).
         """
         ...
 

@@ -7,7 +7,7 @@ Layout of an Edge store folder::
     <folder>/edge/<collection>/collection.json   name, vector size, metadata (embedding model)
 
 Edge has no collections, aliases or metadata of its own, so those live in the JSON
-file beside each shard; aliases are not supported (:meth:`EdgeStore.resolve_alias`
+file beside each shard; aliases are not supported (``EdgeStore.resolve_alias``
 returns the name it is given). Big writes are followed by an ``optimize()`` in a
 background thread (it builds the HNSW index and merges segments), so bulk loads
 become fast to search without ever making a caller wait.
@@ -74,7 +74,7 @@ OPTIMIZE_AFTER = 1000
 
 
 class EdgeStore:
-    """A :class:`NoteStore` on Qdrant Edge, in a folder that one process may open.
+    """A ``NoteStore`` on Qdrant Edge, in a folder that one process may open.
 
     ``background`` False optimizes in the calling thread (scripts and benchmarks);
     the default optimizes a copy in a child process and swaps it in, so no caller
@@ -411,7 +411,7 @@ class EdgeStore:
                 return
 
     def count(self, collection: str, flt: Filter | None = None) -> int:
-        """Exact count of matching points (see :mod:`.edge_counting`)."""
+        """Exact count of matching points (see ``edge_counting``)."""
         opened = self._open(collection)
         if opened is None:
             return 0
@@ -458,7 +458,7 @@ class EdgeStore:
 
     def facet(self, collection: str, key: str, flt: Filter | None = None) -> dict[str, int]:
         """Matching points per value of an indexed keyword field (exact; see
-        :mod:`.edge_counting`)."""
+        ``edge_counting``)."""
         opened = self._open(collection)
         if opened is None:
             return {}
@@ -547,7 +547,7 @@ class EdgeStore:
     # ---------------------------------------------------------------- memory
     def release_pages(self) -> int:
         """Drop from this process the pages of the shards' files that are read as
-        searches need them (see :mod:`.edge_pages`): they stay in the page cache, and a
+        searches need them (see ``edge_pages``): they stay in the page cache, and a
         search maps again the few it touches. What a load keeps in memory is left alone.
 
         Each shard's lock is held while its mappings are released, so no call on it

@@ -1,7 +1,7 @@
 """When an embedded (Qdrant Edge) store optimizes: after a bulk of writes, in the
 background (a copy, in a child process), and once more when asked to settle.
 
-:class:`~amem_tui.engine.store.edge.EdgeStore` owns one :class:`ShardOptimizer` and
+``EdgeStore`` owns one ``ShardOptimizer`` and
 hands it each shard it opened; the optimizer asks the store only what it is given
 when made (how to report a failed call, whether the store closed, the store's lock).
 """

@@ -1,7 +1,7 @@
 """Which of an open Edge shard's mapped pages this process hands back, and when.
 
 A shard's files are memory-mapped; every page a load or a read touches counts in the
-process's resident memory until it is handed back (see :mod:`.mapped_pages`). What
+process's resident memory until it is handed back (see ``mapped_pages``). What
 stays mapped is what every search reads: the id tracker and the compact vectors, and
 for a shard without compact vectors its full vectors and graph, which every search
 walks. Everything else (the payloads, a compact shard's full vectors and graph, the

@@ -5,7 +5,7 @@ whole run (qdrant-edge-py 0.9), which would freeze every thread of an app, so th
 store optimizes a copy of the shard in a child process and swaps it in; writes made
 meanwhile are journalled and replayed on the copy.
 
-A big collection (:data:`COMPACT_VECTORS_FROM` points) switches to a compact layout
+A big collection (``COMPACT_VECTORS_FROM`` points) switches to a compact layout
 when it is next optimized: a 2-bit binary copy of each vector kept in memory (a
 sixteenth of the size), while the vectors, the graph, the payloads, the id tracker
 and the keyword indexes no search filters by stay on disk, read as a search needs
@@ -16,7 +16,7 @@ processes, alternated): opening took 10.4 s with an int8 copy in memory (the
 previous layout), 7.7 s with a 4-bit TurboQuant copy, 4.7-5.2 s with the 2-bit copy
 and 2.1-2.7 s once those indexes were on disk too. With nothing in memory it took
 3.1-3.7 s, but searches took 150 ms instead of 13-20. Reading the shard's files ahead
-of the load (:mod:`.shard_files`) then took it from 2.7-3.0 s to 0.7-0.8 s. On the
+of the load (``shard_files``) then took it from 2.7-3.0 s to 0.7-0.8 s. On the
 bench corpus at 1M, recall@10 against exact was 0.998 with eight times the
 candidates rescored, 0.978 with four (a larger graph search, hnsw_ef 200, did not
 help: 0.980); Edge p50 was 6.0 and 13.6 ms in two runs, against 22-24 ms for a NumPy
@@ -130,7 +130,7 @@ def create_shard(
 
 
 def load_shard(path: str, compact_size: int | None = None, compact: bool = False) -> qe.EdgeShard:
-    """Load a shard, its files read ahead (:mod:`.shard_files`; ``compact``: it keeps
+    """Load a shard, its files read ahead (``shard_files``; ``compact``: it keeps
     compact vectors, and some indexes on disk); given its vector size, switched to
     compact vectors (which its next optimize builds; the setting is saved with the
     shard) and with the keyword indexes no search filters by moved to disk (rebuilt
@@ -194,7 +194,7 @@ class OpenShard:
 
     def read_graph_ahead(self) -> None:
         """Start reading a compact shard's graph into the page cache, in the background
-        (see :func:`.shard_files.read_graph_behind`)."""
+        (see ``shard_files.read_graph_behind``)."""
         self.stop_reading()
         if self.compact:
             self.reader = read_graph_behind(self.folder / "shard")

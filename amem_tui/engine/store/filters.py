@@ -1,7 +1,7 @@
 """Backend-neutral filters: what the scope rules produce and every backend translates.
 
 A filter only says which payload values match; who may see what is decided in
-:mod:`amem_tui.engine.scope`, never here or in a backend.
+``amem_tui.engine.scope``, never here or in a backend.
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ class HasId:
 class Filter:
     """A backend-neutral filter: all of ``must``, one of ``should``, none of ``must_not``.
 
-    A nested :class:`Filter` may stand for a condition.
+    A nested ``Filter`` may stand for a condition.
     """
 
     must: tuple[Condition, ...] = ()

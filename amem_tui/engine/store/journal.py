@@ -1,8 +1,8 @@
 """What was written to a store, for the caches that must catch up with it.
 
-Two records, one per reach. :class:`ChangeLog` keeps, in this process, which points
+Two records, one per reach. ``ChangeLog`` keeps, in this process, which points
 recent writes touched, so a reader that cached what it read re-reads only those.
-:class:`WriteJournal` counts and logs on disk every write amem-tui makes to a
+``WriteJournal`` counts and logs on disk every write amem-tui makes to a
 collection, so a cache saved by an earlier process (a note index, its counts) knows
 whether it is current and what to read again.
 """
@@ -26,7 +26,7 @@ class ChangeLog:
     Entries carry the store's ``write_generation`` as it was while the write ran
     (odd: stores bump it before and after every write). A reader that took
     generation ``t`` before it read may have missed every write logged at ``t`` or
-    later; :meth:`since` returns exactly those points.
+    later; ``since`` returns exactly those points.
     """
 
     def __init__(self, keep: int = 4096) -> None:
@@ -57,7 +57,7 @@ class ChangeLog:
             return changed
 
 
-#: The folder beside a collection for data derived from it (:meth:`NoteStore.sidecar`),
+#: The folder beside a collection for data derived from it (``NoteStore.sidecar``),
 #: and the one in it where its note index is saved.
 SIDECAR_DIR = "derived"
 SAVED_INDEX_DIR = "index"

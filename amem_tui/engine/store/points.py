@@ -54,7 +54,7 @@ def ordered_by_reading(
     fields: Sequence[str] | None = None,
     descending: bool = True,
 ) -> list[StoredPoint]:
-    """:meth:`NoteStore.ordered` for a field without a numeric index: ``key`` alone is
+    """``NoteStore.ordered`` for a field without a numeric index: ``key`` alone is
     read of every match, the best ``limit`` kept, and only those points read whole
     (or their ``fields``)."""
     if limit <= 0:

@@ -45,7 +45,7 @@ DERIVED_DIR = "amem"
 
 
 class QdrantStore:
-    """A :class:`NoteStore` on qdrant-client."""
+    """A ``NoteStore`` on qdrant-client."""
 
     def __init__(
         self,

@@ -22,7 +22,7 @@ _MESSAGE = "the store is opened read-only (--read-only): writes are off"
 
 
 class ReadOnlyGuard:
-    """Passes reads to the wrapped store and raises :class:`ReadOnlyStore` on writes."""
+    """Passes reads to the wrapped store and raises ``ReadOnlyStore`` on writes."""
 
     def __init__(self, inner: NoteStore) -> None:
         self.inner = inner

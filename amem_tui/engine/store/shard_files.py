@@ -54,7 +54,7 @@ _CHUNK = 1 << 20
 
 def is_compact(meta: Mapping[str, Any]) -> bool:
     """True when a shard's metadata says it keeps compact vectors (of this version or an
-    earlier one), and so the :data:`ON_DISK_INDEXES` on disk."""
+    earlier one), and so the ``ON_DISK_INDEXES`` on disk."""
     return meta.get("vectors") in (COMPACT, *EARLIER_COMPACT)
 
 
@@ -78,7 +78,7 @@ def files_loaded_into_memory(shard: Path, compact: bool = False) -> Iterator[Pat
 
 
 def find_command(shard: Path, compact: bool = False) -> list[str] | None:
-    """A ``find`` command selecting what :func:`files_loaded_into_memory` yields (add
+    """A ``find`` command selecting what ``files_loaded_into_memory`` yields (add
     an action), or None where there is no ``find``."""
     find = shutil.which("find")
     if find is None:
@@ -93,7 +93,7 @@ def find_command(shard: Path, compact: bool = False) -> list[str] | None:
 def read_ahead(shard: Path, compact: bool = False) -> None:
     """Read the files a load of ``shard`` copies into memory or replays, in large
     sequential reads (in a child process where one can run), so they are in the page
-    cache when it does; ``compact``: the shard keeps the :data:`ON_DISK_INDEXES` on
+    cache when it does; ``compact``: the shard keeps the ``ON_DISK_INDEXES`` on
     disk (they are not read).
 
     Only a speed-up: a file that vanishes or cannot be read is skipped.
@@ -145,7 +145,7 @@ def read_graph_behind(shard: Path) -> subprocess.Popen[bytes] | None:
 
 
 def read_here(shard: Path, compact: bool = False) -> int:
-    """:func:`read_ahead` in this process; returns the bytes read."""
+    """``read_ahead`` in this process; returns the bytes read."""
     buffer = memoryview(bytearray(_CHUNK))
     total = 0
     for path in files_loaded_into_memory(shard, compact):

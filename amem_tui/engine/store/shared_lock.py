@@ -8,7 +8,7 @@ everything else (they may unmap what a read is walking).
 
 Both sides are reentrant for the thread holding them, and a thread holding the lock
 for writing may also read. A thread that reads and then asks to write would wait for
-itself forever: that raises :class:`RuntimeError` instead. A waiting writer holds new
+itself forever: that raises ``RuntimeError`` instead. A waiting writer holds new
 readers back, so a stream of searches cannot starve a write.
 """
 
@@ -20,7 +20,7 @@ from contextlib import contextmanager
 
 
 class SharedLock:
-    """Shared for reading (:meth:`reading`), exclusive for writing (:meth:`writing`)."""
+    """Shared for reading (``reading``), exclusive for writing (``writing``)."""
 
     def __init__(self) -> None:
         self._state = threading.Condition(threading.Lock())

@@ -1,8 +1,8 @@
 """Note versions: every change amem-tui makes to a note, kept so it can be shown and
 reverted, and the changes other tools made, found between them.
 
-:mod:`.log` keeps them in the store, :mod:`.records` holds the models, :mod:`.snapshot`
-says what of a note a version keeps, :mod:`.diff` compares two contents word by word.
+``log`` keeps them in the store, ``records`` holds the models, ``snapshot``
+says what of a note a version keeps, ``diff`` compares two contents word by word.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ recorded version) and recorded then as an ``outside`` version, before the new on
 A version is written ahead of the change it records, so a write that fails half-way
 leaves a version of a change that never happened, never a change without its version.
 Such a version is told by its digests (the note after it is still as it was before
-it) and left out wherever versions are read (:func:`applied`).
+it) and left out wherever versions are read (``applied``).
 """
 
 from __future__ import annotations

@@ -73,7 +73,7 @@ class NoteVersion(BaseModel):
     """One change of a note: who, when, what changed, and the note before and after.
 
     ``before`` and ``after`` are snapshots (the payload without the fields that change
-    by use; see :mod:`.snapshot`): ``before`` is None for the version that created
+    by use; see ``snapshot``): ``before`` is None for the version that created
     the note. A version with ``recorded`` False was never written: it stands for a
     change found in the note as it is now, made outside amem-tui since the last
     recorded version (or before amem-tui first wrote it).

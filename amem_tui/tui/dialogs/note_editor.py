@@ -1,5 +1,5 @@
 """Write or edit a note: its text, its tags, (for a new note) private or shared, and its
-readers (see :mod:`amem_tui.tui.widgets.readers_field`)."""
+readers (see ``amem_tui.tui.widgets.readers_field``)."""
 
 from __future__ import annotations
 

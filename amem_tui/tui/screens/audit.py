@@ -1,10 +1,10 @@
 """The audit screen: the same report as ``amem-tui audit``, one tab per section.
 
-It is given a finished :class:`~amem_tui.engine.audit.AuditReport` (the caller
+It is given a finished ``AuditReport`` (the caller
 builds it with ``engine.audit()`` in a worker) and never touches the store.
 Every value from the store is shown literally: no markup, no control characters.
 Enter on a row that names a note closes the screen with a
-:class:`~amem_tui.tui.jump.JumpTarget`: the main screen then shows that note.
+``JumpTarget``: the main screen then shows that note.
 """
 
 from __future__ import annotations

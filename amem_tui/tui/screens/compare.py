@@ -6,7 +6,7 @@ only A sees, notes both see, notes only B sees. Typing a query searches as both 
 once and shows each agent's ranked results, each hit marked with the other agent's
 rank or why it does not get it. The panel below explains the selected note: each
 side's rule, or the reason it is kept out. The comparison runs in a worker and never
-writes. Enter on a row closes the screen with a :class:`~amem_tui.tui.jump.JumpTarget`:
+writes. Enter on a row closes the screen with a ``JumpTarget``:
 the main screen then shows that note, as the side whose list it was in.
 """
 

@@ -7,11 +7,11 @@ and says what it found, the browser keeps the detail view on the subject (the
 highlighted row of the pane the user works in), a note pane loads its next page, the
 history pane consolidates and undoes, the follow bar polls and the screen merges what
 it found. Helpers own a concept each, and read the screen only through a Protocol:
-:class:`~amem_tui.tui.note_actions.NoteActions` acts on the subject,
-:class:`~amem_tui.tui.pane_controls.PaneControls` on the panes' rows,
-:class:`~amem_tui.tui.outcomes.Outcomes` says how work ended and
-:class:`~amem_tui.tui.screen_layout.ScreenLayout` lays the screen out. Whether an action
-may run now is answered once, by :meth:`MainScreen.verdict`.
+``NoteActions`` acts on the subject,
+``PaneControls`` on the panes' rows,
+``Outcomes`` says how work ended and
+``ScreenLayout`` lays the screen out. Whether an action
+may run now is answered once, by ``MainScreen.verdict``.
 """
 
 from __future__ import annotations
@@ -226,7 +226,7 @@ class MainScreen(Screen[None]):
         return found.reason is not None
 
     def footer_bindings(self, width: int) -> list[tuple[Binding, bool, str]]:
-        """The footer's keys for the focus and the width (see :class:`KeyFooter`)."""
+        """The footer's keys for the focus and the width (see ``KeyFooter``)."""
         area = self.browser.focus_area(self.focused)
         return footer_entries(self.active_bindings, self.app.get_key_display, area, width)
 
@@ -309,7 +309,7 @@ class MainScreen(Screen[None]):
         return self.browser.selected_id
 
     def subject(self) -> MemoryNote | None:
-        """The note the note actions act on (see :class:`NoteBrowser`)."""
+        """The note the note actions act on (see ``NoteBrowser``)."""
         return self.browser.subject()
 
     def on_search_box_cleared(self) -> None:
@@ -433,7 +433,7 @@ class MainScreen(Screen[None]):
         self.app.notify(said if on_ else "Stopped following.", markup=False, timeout=3)
 
     def jump_to(self, target: JumpTarget | None) -> None:
-        """Show a note another screen chose (see :class:`~amem_tui.tui.jumping.Jumps`)."""
+        """Show a note another screen chose (see ``Jumps``)."""
         self.jumps.to(target)
 
     def on_jump_found(self, message: JumpFound) -> None:

@@ -7,7 +7,7 @@ when the app swaps in the main screen (as soon as the engine is open) the layout
 stays where it is and only fills.
 
 A query typed here is answered from the saved note index once the app has found one
-that can answer exactly (:meth:`OpeningScreen.answer_early`): its hits, by words, in
+that can answer exactly (``OpeningScreen.answer_early``): its hits, by words, in
 the panes they belong to, marked partial. They are only shown: no note can be acted on
 until the main screen has the store open and has searched the query in full.
 """

@@ -1,9 +1,9 @@
 """The main screen's loader: every pane of an agent read together in a worker
-(:func:`~amem_tui.tui.scope_loader.load_scope_data`), so that a switch changes them
+(``load_scope_data``), so that a switch changes them
 all at once, and the agents there are to choose from. It draws nothing.
 
 Loads are numbered. One overtaken by a newer load is dropped here, so the screen hears
-once of the newest load only: :class:`~amem_tui.tui.messages.ScopeLoaded` goes on up to
+once of the newest load only: ``ScopeLoaded`` goes on up to
 it. A load that raised is reported like any worker's failure.
 """
 

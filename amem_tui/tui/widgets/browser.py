@@ -3,10 +3,10 @@
 The browser puts what the search box finds in the panes (and the progress of a
 consolidation under them), and keeps the detail view on
 **the subject**: the highlighted row of the note pane the user works in (see
-:mod:`amem_tui.tui.widgets.panes`), or a linked note in no pane that the user chose to
+``amem_tui.tui.widgets.panes``), or a linked note in no pane that the user chose to
 follow. The detail view shows a consolidation run instead while the history pane has
 the focus, and the hidden matches of a search while they are asked for. Every note
-action acts on the subject (:meth:`NoteBrowser.subject`).
+action acts on the subject (``NoteBrowser.subject``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A titled list of compared notes (one group of a comparison, or one agent's hits).
 
-Each row is a note from :mod:`amem_tui.engine.compare`; the cursor's row is reported
-with :class:`ComparedList.Chosen` so the screen can explain both sides' access to it.
+Each row is a note from ``amem_tui.engine.compare``; the cursor's row is reported
+with ``ComparedList.Chosen`` so the screen can explain both sides' access to it.
 """
 
 from __future__ import annotations

@@ -1,19 +1,19 @@
 """Follow mode: keep the current agent's panes current while other processes write.
 
 Qdrant has no change feed, so the bar polls: one poll at a time (the next is only
-scheduled once the last has finished), every :data:`POLL_INTERVAL` seconds whether
+scheduled once the last has finished), every ``POLL_INTERVAL`` seconds whether
 anything changed or not, so a change shows within about a second even after hours of
-quiet. Each poll is a cheap probe (:meth:`AgentView.probe`: counts and the rows in view
+quiet. Each poll is a cheap probe (``AgentView.probe``: counts and the rows in view
 by id); only what changed is read again, and the answer
-(:class:`~amem_tui.tui.messages.FollowUpdate`) goes up to the screen, which merges it
+(``FollowUpdate``) goes up to the screen, which merges it
 into the panes with the cursor left on its note. The bar keeps the timing, its status
 line and the activity log (``l``): each change in words, the app's own writes too.
 While the store does not answer (a ``FollowFailed`` goes up: the screen shows the store
 banner) polling carries on; once it answers, the screen reloads the panes as a whole.
 
-The screen tells the bar what to follow (:attr:`FollowBar.target`, set with each load
+The screen tells the bar what to follow (``FollowBar.target``, set with each load
 of an agent, None while one loads), and gives it, once, the function that says what
-the panes show (:class:`~amem_tui.tui.messages.Watched`), read when a poll starts.
+the panes show (``Watched``), read when a poll starts.
 
 On an embedded store only this process can write, so there the bar follows what
 the app's own background work changes (a scheduled consolidation, say).

@@ -3,8 +3,8 @@
 Textual's footer lists every shown binding and lets the ones that do not fit run
 under the command-palette key (and, drawn one column short of the edge, peek out
 after it). This one asks the screen which keys to offer for the width it has
-(:meth:`FooterChooser.footer_bindings`), so nothing is ever cut or left behind. Its
-keys (:class:`ChosenKey`) look as Textual's compact footer draws its own.
+(``FooterChooser.footer_bindings``), so nothing is ever cut or left behind. Its
+keys (``ChosenKey``) look as Textual's compact footer draws its own.
 """
 
 from __future__ import annotations

@@ -94,7 +94,7 @@ NOT_SCHEDULED = "not scheduled here"
 
 def next_run_label(when: datetime | None) -> str:
     """The nightly pass's next start, short: "next nightly 02:30" (local time), or that
-    nothing here runs it (see :class:`~amem_tui.tui.widgets.nightly.NightlyWatch`).
+    nothing here runs it (see ``NightlyWatch``).
 
     The date is left out: it is always within a day, and it would depend on the
     machine's time zone (snapshots must not).

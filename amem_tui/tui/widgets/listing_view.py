@@ -73,7 +73,7 @@ class Order:
 
     @classmethod
     def from_text(cls, text: object) -> Order | None:
-        """The order :meth:`to_text` wrote (None for anything else)."""
+        """The order ``to_text`` wrote (None for anything else)."""
         if not isinstance(text, str):
             return None
         key, _, way = text.strip().partition(" ")

@@ -6,7 +6,7 @@ openclaw-amem runs its own pass in its process; or, on a read-only store, nothin
 with the commands that would. It also says what the store records of the last pass
 (its day, and who ran it: a scheduled job, an inspector, a person).
 
-The pass is the engine's (:class:`~amem_tui.engine.ConsolidationScheduler`: every
+The pass is the engine's (``ConsolidationScheduler``: every
 agent, once a day, under the run lock kept in the store, so a day's pass that cron or
 another machine already ran, or is running, is left alone), recorded with the trigger
 ``nightly``. A Textual timer of this widget asks the scheduler, with the engine's
@@ -191,7 +191,7 @@ class NightlyWatch(ReportsWorkerFailures, Static):
         return f"{said}. Run it: {RUN_COMMAND}; every night: {SCHEDULE_COMMAND}"
 
     def show_state(self) -> None:
-        """Draw :meth:`line`."""
+        """Draw ``line``."""
         self.update(Text(self.line()))
 
     # -------------------------------------------------------------- the pass

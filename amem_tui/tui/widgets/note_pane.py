@@ -7,7 +7,7 @@ shows the listing's table as it was left (rows, cursor, scroll and drawn lines),
 re-adding and drawing a page of rows cost about 50 ms at 100k notes. A listing that
 changed while hits were shown is rebuilt instead. The tables themselves (which is
 shown, their columns, the cells of each row, the cursor) are
-:class:`~amem_tui.tui.widgets.pane_tables.PaneTables`.
+``PaneTables``.
 """
 
 from __future__ import annotations
@@ -529,7 +529,7 @@ class NotePane(TabbedPane):
         """Put changed and new notes into the listing and take ``removed`` out, keeping
         the cursor on the note it is on (a new note goes to the top).
 
-        ``marks`` highlights rows (id -> kind of change) for :data:`HIGHLIGHT_SECONDS`.
+        ``marks`` highlights rows (id -> kind of change) for ``HIGHLIGHT_SECONDS``.
         While search hits are shown only the kept listing changes.
         """
         if marks:

@@ -1,6 +1,6 @@
 """How a note is drawn as a row of a pane: its markers, its content, its search columns.
 
-Everything from the store goes through :mod:`amem_tui.tui.text`, so it is shown
+Everything from the store goes through ``amem_tui.tui.text``, so it is shown
 literally.
 """
 
@@ -128,7 +128,7 @@ def content_cell(note: MemoryNote, words: Sequence[str] = (), mark: str | None =
 # column: the table renders every cell through Rich's padding and styling, and the hits
 # of a search (two panes of them) are drawn on every keystroke's answer.
 def search_header(owner_width: int | None) -> Text:
-    """The labels over search rows, aligned with :func:`search_row`'s columns."""
+    """The labels over search rows, aligned with ``search_row``'s columns."""
     parts = [f"{'cosine':>{COSINE_WIDTH}}", f"{'match':<{MATCH_WIDTH}}"]
     if owner_width is not None:
         parts.append(f"{'owner':<{owner_width}}")

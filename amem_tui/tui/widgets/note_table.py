@@ -5,13 +5,13 @@ which costs about as much as the rest of a frame when two panes of hits change o
 every query's answer. A note pane's rows are plain: one line each, a row cursor, no
 row labels, no fixed rows or columns, no zebra stripes, and every cell one line of
 literal text cut with an ellipsis (``no_wrap``, ``overflow="ellipsis"``). Such a row
-is drawn here, through the widget's public line API (:meth:`NoteTable.render_line`):
+is drawn here, through the widget's public line API (``NoteTable.render_line``):
 each cell cut to its column's width and styled as the table styles it (its cursor
 and hover styles, applied in the same order), the row's style run on to the edge.
 The header, and any row that is not plain, is left to the table.
 
 The table shows its hover row only while the mouse moves over it, not once a key of
-its own moved the cursor; :attr:`NoteTable.hover_shown` follows the same events.
+its own moved the cursor; ``NoteTable.hover_shown`` follows the same events.
 
 A table hidden (a note pane shows its listing's table or its hits', one at a time) has
 no size until it is laid out again, so scrolling to its cursor waits for that.

@@ -1,6 +1,6 @@
 """The overview's pictures: notes over time per agent, and labelled bars.
 
-Notes over time use Textual's own :class:`~textual.widgets.Sparkline`: one row per
+Notes over time use Textual's own ``Sparkline``: one row per
 agent, all on the same weeks, so a glance down the column compares agents. It needs
 no extra dependency, draws at any width (80 columns included) and in the theme's
 colours, and its snapshots are stable. Each sparkline scales to its own agent's
@@ -30,7 +30,7 @@ LABEL_WIDTH = 16
 
 def week_axis(weeks: list[str]) -> list[str]:
     """Every week from the first to the last of ``weeks`` (ISO Mondays), the last
-    :data:`MAX_WEEKS` of them at most."""
+    ``MAX_WEEKS`` of them at most."""
     if not weeks:
         return []
     first, last = date.fromisoformat(weeks[0]), date.fromisoformat(weeks[-1])

@@ -6,7 +6,7 @@ row, and the cursor.
 The content column always takes what the other columns leave: those are as narrow as
 what they show (an owner column as wide as the longest owner, no state column; states
 are markers before the content). A search hit's columns are one cell (see
-:func:`~amem_tui.tui.widgets.note_rows.search_row`). The listing gets a column for its
+``search_row``). The listing gets a column for its
 sort order when it is not newest first, and a mark column while a note is marked.
 """
 

@@ -8,11 +8,11 @@ note the user works on.
   title, and Tab and Shift+Tab move between them (past the last, on as usual).
 
 **The subject** is the note the detail view shows and every note action acts on: the
-highlighted row of the note pane the user works in (:attr:`Panes.working`). That pane
+highlighted row of the note pane the user works in (``Panes.working``). That pane
 is the focused one; with the focus elsewhere (the search box, the detail), it is the
 note pane focused last. Only the working pane can change the subject: a cursor moved
 in the other one (rows rebuilt by a search or a reload) changes nothing. When the
-user changes the subject (a key, a click, the focus), :class:`Panes.SubjectChanged`
+user changes the subject (a key, a click, the focus), ``Panes.SubjectChanged``
 goes up. What the browser changes here (rows shown, a note selected, a merge) says
 nothing back: the browser shows the subject itself (attributes down, messages up).
 """

@@ -15,7 +15,7 @@ from textual.widgets import Input
 
 
 class QueryInput(Input):
-    """An :class:`~textual.widgets.Input` that handles its bound keys in typing order."""
+    """An ``Input`` that handles its bound keys in typing order."""
 
     async def on_key(self, event: events.Key) -> None:
         """Run the input's own binding for a non-printable key at once."""

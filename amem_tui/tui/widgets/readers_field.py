@@ -1,15 +1,15 @@
 """The readers field of the add and edit forms: the known agents, each chosen with
 space, and under them what the choice means to openclaw-amem, or why it would be
 refused, said as the readers are chosen (the engine's words; see
-:mod:`amem_tui.tui.readers_choice`).
+``amem_tui.tui.readers_choice``).
 
 The field loads the agents in a worker of its own; until they come it says so. For a
 note the agent may not choose readers for (another agent's note, a shared note, a
 Mode B agent, a mem0 memory) the list is shown read-only, with the reason.
 
-What the choice means is a line of its own, :class:`ReadersSaid`, which the form keeps
+What the choice means is a line of its own, ``ReadersSaid``, which the form keeps
 in view below its fields (they scroll; the line never does): the field tells it with
-:class:`ReadersField.Advised`.
+``ReadersField.Advised``.
 """
 
 from __future__ import annotations

@@ -8,23 +8,23 @@ box (older text, another agent, a reload) is dropped, never shown.
 
 A change whose text is already out of date (more keys of a burst are in the box)
 starts nothing. The hits come first; the hidden matches (about as much work again)
-follow once the query has stayed in the box for :data:`HIDDEN_AFTER`. The box
+follow once the query has stayed in the box for ``HIDDEN_AFTER``. The box
 keeps the result and whether hidden matches are shown, and says on its status line
 what was found; the screen puts the hits in the panes when told
-(:class:`SearchBox.Results` and the other messages below).
+(``SearchBox.Results`` and the other messages below).
 
 Typed text and its hits reach the screen in one frame: a change holds the screen's
-updates until its answer is in, for at most :data:`ECHO_HOLD`. Drawing the
+updates until its answer is in, for at most ``ECHO_HOLD``. Drawing the
 typed text alone would cost a frame the search thread waits behind, and a second
 frame for the hits; a search slower than the hold shows the text first, as before.
 
-An emptied box brings the listings back :data:`CLEAR_SETTLE` later, unless text comes
+An emptied box brings the listings back ``CLEAR_SETTLE`` later, unless text comes
 first: Ctrl+U followed at once by a new query goes straight to the new hits, instead
 of drawing the listings (about 50 ms of work at 100k notes) while the keys wait.
 
 A query typed before the model is loaded or the keyword index read is answered from
 what is there (by words, or by meaning alone), marked partial on the status line, and
-searched again as soon as the rest is ready (:meth:`SearchBox.complete_partial`).
+searched again as soon as the rest is ready (``SearchBox.complete_partial``).
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ class SearchBox(ReportsWorkerFailures, Vertical):
     def __init__(self, engine: MemoryEngine, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.engine = engine
-        #: The agent searched as; set with :meth:`set_scope` each time its panes load.
+        #: The agent searched as; set with ``set_scope`` each time its panes load.
         self.scope: AgentScope | None = None
         #: Counts the loads of an agent; a result from an earlier one is stale.
         self.generation = 0

@@ -1,10 +1,10 @@
 """``stats`` from the store's indexes equals ``stats`` from reading every note.
 
-The counted build (:meth:`MemoryEngine.counted_stats`) asks the store for filtered
-counts and facets; the reference (:meth:`MemoryEngine.stats`) judges every note by the
+The counted build (``MemoryEngine.counted_stats``) asks the store for filtered
+counts and facets; the reference (``MemoryEngine.stats``) judges every note by the
 rules. On well-formed notes every figure must agree, on stores built to hold every
 combination of access fields, times and soft-deletion; malformed points stay pending.
-(One known difference, documented in :mod:`amem_tui.engine.stats.counts`: a store
+(One known difference, documented in ``amem_tui.engine.stats.counts``: a store
 cannot tell an empty ``readers`` list from a missing one, so such a note counts as
 legacy there.)
 """
