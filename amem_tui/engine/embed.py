@@ -140,10 +140,9 @@ def folded_model(folder: Path) -> Path:
 
     The packaged model stores int8 weights, each behind a DequantizeLinear node; when
     onnxruntime optimizes the graph it folds those into float32 constants, so every
-    session held the float32 weights (86 MB) and the int8 ones it was built from, 150
-    MB in all. The folded graph, saved once (basic optimizations only: constant
-    folding, which no processor changes), loads into 110 MB, a little faster, and
-    computes the same vectors.
+    session held the float32 weights and the int8 ones it was built from. The folded
+    graph, saved once (basic optimizations only: constant folding, which no processor
+    changes), loads into less memory, a little faster, and computes the same vectors.
     """
     import onnxruntime as ort
 
@@ -334,9 +333,8 @@ def load_in_background(embedder: Embedder) -> threading.Thread:
     """Start loading ``embedder``'s model in a thread, and return the thread.
 
     For a one-shot search: opening a big store is mostly reading its files, so the
-    model loads beside it (at 1M notes a CLI search took 1.67-1.92 s against
-    1.88-2.39 s without, alternated). A failure is left for the first embedding to
-    raise and report.
+    model loads beside it (docs/performance.md, "The CLI search process"). A failure
+    is left for the first embedding to raise and report.
     """
     thread = threading.Thread(target=_load_quietly, args=(embedder,), name="model-load")
     thread.start()

@@ -4,8 +4,8 @@ After the first frame an app imports the engine's libraries, loads the store's s
 imports the embedding model's libraries and loads the model, then searches the note
 index. On a cold start (after a reboot, or the page cache dropped) each of those reads
 its files a page or a module at a time, one after the other: at a million notes the
-first answer came 8 to 9 s after the first frame, most of it waiting for the disk
-(the model's libraries alone import about 500 modules).
+first answer came seconds after the first frame, most of them waiting for the disk
+(the model's libraries alone import hundreds of modules).
 
 ``start`` hands that reading to one child process, begun once the first frame is
 up and the settings name the store, at the lowest priority (``nice`` 19, so its CPU and
@@ -98,8 +98,8 @@ def _modules(folders: list[str]) -> str:
 def _store_commands(store: Path) -> tuple[list[str], list[str], list[str]]:
     """Commands reading what loading each collection's shard reads: the collections of
     notes first, then the run logs (the history pane's, not a search's); and the saved
-    note indexes (read last: at a million notes they are 430 MB, of which a search reads
-    a part). The versions are left out: they are read only when a note's are shown or
+    note indexes (read last: at a million notes they are the largest files, of which a
+    search reads a part). The versions are left out: they are read only when a note's are shown or
     written, and an import of a million notes leaves a million of them."""
     notes: list[str] = []
     logs: list[str] = []

@@ -1,11 +1,10 @@
 """fastembed models whose ONNX thread pools sleep when they have nothing to do.
 
 onnxruntime's threads spin for work after each run by default. A search box embeds
-one short query per keystroke burst, so a spinning thread kept a whole core busy
-between queries: with 30 ms of typing between two queries, a query cost 40 ms of
-CPU instead of 7.5 ms, taken from the UI thread and the terminal on a 2-core
-machine. Without spinning a query takes about 0.9 ms longer and a batch of
-documents takes as long (``bench/embedding.py``: 1.23x, 0.19x and 1.03x).
+one short query per keystroke burst, so a spinning thread kept a core busy between
+queries, taken from the UI thread and the terminal on a 2-core machine. Sleeping
+threads cost a query a little time and a batch of documents none (docs/performance.md,
+"The embedding model's threads").
 
 fastembed builds the session itself and exposes only some of its options, so each
 model class gets a subclass that adds one more through fastembed's own hook.

@@ -4,9 +4,9 @@ One file holds every array, the strings included (ids and terms as newline-joine
 UTF-8, see ``ids``; each note's first words as one UTF-8 block, see
 ``snippets``; the access records as coded columns): a JSON header names each
 array's type, shape and offset, and the arrays follow. Loading maps the file
-copy-on-write and reads nothing else, so a search touches only the pages it needs (at
-1M notes the index is 543 MB, 94 of them first words; reading an index of 430 MB
-through ``np.load`` of an ``.npz`` took 0.9 s of a 3 s CLI process). A small
+copy-on-write and reads nothing else, so a search touches only the pages it needs (an
+``.npz`` read whole through ``np.load`` was a large share of a one-shot search at a
+million notes; docs/performance.md has the figures). A small
 ``.json`` beside it says which state of the collection the index reflects. Both are
 written to temporary names and renamed, the JSON last, so a reader sees a whole index
 or none. The state says which write the

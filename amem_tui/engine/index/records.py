@@ -1,8 +1,8 @@
 """The slim record the note index keeps per note: what the read rules and the ranking need.
 
-A full note costs about 2.5 KiB in memory; the record keeps its access fields and the
-few fields openclaw-amem's heat boost reads, a tenth of that. Pages and hits read
-their notes from the store.
+A full note (its content and every field, as objects) is large in memory; the record
+keeps only its access fields and the few fields openclaw-amem's heat boost reads.
+Pages and hits read their notes from the store.
 """
 
 from __future__ import annotations

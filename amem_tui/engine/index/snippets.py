@@ -2,8 +2,8 @@
 
 They let a saved index answer a query before the store is open (the store's shard
 takes seconds to load at a million notes, and a hit is worth little without its
-words). Kept as bytes, not strings: a million of them as Python strings would cost
-about 150 MB, as one UTF-8 block about a hundred. A saved block is mapped from the
+words). Kept as one UTF-8 block of bytes, not as strings: a Python string per note
+adds an object's overhead to every text. A saved block is mapped from the
 index file and read only where a hit is; snippets appended since go to one growing
 buffer.
 """

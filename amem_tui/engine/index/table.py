@@ -5,9 +5,9 @@ array of positions and one of term frequencies per term, back to back). A change
 note is appended at a new position and its old one is marked dead, so patching after
 a write never rewrites the big arrays; once enough has changed, ``compact`` builds
 them afresh. Compacted positions are in the store's id order, so an id's position is
-found by one binary search over the order keys (a few microseconds), never through a
-map of every id: at 100,000 notes such a map held 17 MiB of strings and a dict, and
-at a million 0.3 s to build and over 150 MiB. Appended ids are in a map. BM25 is
+found by one binary search over the order keys, never through a map of every id,
+whose memory and building time grow with the collection (docs/performance.md).
+Appended ids are in a map. BM25 is
 scored per query over any ``Selection`` (the notes a scope may search), so one
 index serves every agent: its idf and average length come from the selection, as
 openclaw-amem computes them over what the agent can search.

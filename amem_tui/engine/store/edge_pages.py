@@ -10,8 +10,8 @@ and then whenever the app asks.
 
 The keyword indexes are handed back too: a search filters by one or two of them and
 maps back the few pages it reads (a minor fault each, from the page cache), while each
-index keeps a 4 MiB map even when empty. On the 100,000-note dev store they held
-32 MiB of an inspector's memory, the empty segment's eight maps among them.
+index keeps a fixed-size map even when empty, and an appendable segment has eight
+of them.
 """
 
 from __future__ import annotations

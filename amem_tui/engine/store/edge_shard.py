@@ -11,16 +11,10 @@ sixteenth of the size), while the vectors, the graph, the payloads, the id track
 and the keyword indexes no search filters by stay on disk, read as a search needs
 them; the best candidates are rescored with the full vectors. Opening the shard is
 what a one-shot process (the CLI) waits for, and Edge copies whatever is kept in
-memory one vector at a time as it loads. Measured on a 1M-note store (fresh
-processes, alternated): opening took 10.4 s with an int8 copy in memory (the
-previous layout), 7.7 s with a 4-bit TurboQuant copy, 4.7-5.2 s with the 2-bit copy
-and 2.1-2.7 s once those indexes were on disk too. With nothing in memory it took
-3.1-3.7 s, but searches took 150 ms instead of 13-20. Reading the shard's files ahead
-of the load (``shard_files``) then took it from 2.7-3.0 s to 0.7-0.8 s. On the
-bench corpus at 1M, recall@10 against exact was 0.998 with eight times the
-candidates rescored, 0.978 with four (a larger graph search, hnsw_ef 200, did not
-help: 0.980); Edge p50 was 6.0 and 13.6 ms in two runs, against 22-24 ms for a NumPy
-scan.
+memory one vector at a time as it loads: this layout opens fastest of those tried
+(int8 or 4-bit copies in memory, or nothing in memory, which made searches read the
+disk), and rescoring eight times the candidates keeps recall (docs/performance.md,
+"Search and the stores", has the figures).
 """
 
 from __future__ import annotations
@@ -215,7 +209,7 @@ class OpenShard:
 
     def points(self) -> int:
         """How many live points the shard holds: its segments' own tally, the number an
-        exact count gives, read instead of counted (at 1M points 0.2 ms against 85 ms)."""
+        exact count gives, read instead of counted (a count walks every point)."""
         return int(self.shard.info().points_count)
 
     def due_compact(self, threshold: int) -> bool:

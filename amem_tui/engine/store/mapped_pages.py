@@ -3,8 +3,8 @@
 Qdrant Edge reads its on-disk parts (the full vectors a search rescores with, the
 graph, the payloads, the write-ahead log it replays on opening) through memory maps.
 Every page a search touches stays mapped, and counts in the process's resident memory
-(RSS), until the mapping goes: at 100,000 notes a shard's files took 230 MiB of an
-inspector's RSS after twenty searches, though a search needs a few megabytes of them.
+(RSS), until the mapping goes: after a few searches a shard's files are a large part
+of an inspector's RSS, though a search needs a few megabytes of them.
 Those pages are clean copies of the files; asking the kernel to drop them from this
 process (``madvise(MADV_DONTNEED)``) leaves them in the page cache, shared and
 reclaimable, and the next search that needs one maps it again with a minor fault.

@@ -5,18 +5,13 @@ in-memory keyword indexes, the compact copies of the vectors) by touching a
 memory-mapped file page by page, and then drops those files from the page cache. So
 every process that opens the shard reads them again, 4 KiB at a time, each page a
 separate fault. Reading them first in large sequential reads puts them in the page
-cache, and the load copies from memory instead.
-
-Measured on the 1M-note bench store (fresh processes, alternated): loading took
-2.7-3.0 s, and 0.7-0.8 s with the read ahead included (0.2-0.3 s of it reading
-446 MB); at 100k notes 0.7-1.2 s against 0.3 s. Asking the kernel to read ahead
-(``posix_fadvise`` WILLNEED) instead gave 2.1 s.
+cache, and the load copies from memory instead, in a fraction of the time; asking
+the kernel to read ahead (``posix_fadvise`` WILLNEED) does less (docs/performance.md,
+"The CLI search process").
 
 A child process does the reading (``find`` running ``cat``) where it can: a loop in
 this process takes the interpreter lock back after every read, and waits for it
-behind any busy thread, such as the CLI's model loading beside the store's opening
-(reading the 1M store's 345 files then took 0.6 s instead of 0.2 s). Alternated at
-1M, a whole CLI search took 1.60-1.63 s with the child against 1.62-1.72 s without.
+behind any busy thread, such as the CLI's model loading beside the store's opening.
 """
 
 from __future__ import annotations
