@@ -4,7 +4,7 @@ The pane keeps the agent's listing while it shows search hits, so clearing a sea
 brings the listing back without asking the store, and it loads further pages itself.
 The listing and the hits have a table each, one shown at a time: clearing a search
 shows the listing's table as it was left (rows, cursor, scroll and drawn lines), where
-re-adding and drawing a page of rows cost about 50 ms at 100k notes. A listing that
+re-adding and drawing a page of rows would keep the next query's keys waiting. A listing that
 changed while hits were shown is rebuilt instead. The tables themselves (which is
 shown, their columns, the cells of each row, the cursor) are
 ``PaneTables``.

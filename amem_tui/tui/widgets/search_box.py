@@ -20,7 +20,7 @@ frame for the hits; a search slower than the hold shows the text first, as befor
 
 An emptied box brings the listings back ``CLEAR_SETTLE`` later, unless text comes
 first: Ctrl+U followed at once by a new query goes straight to the new hits, instead
-of drawing the listings (about 50 ms of work at 100k notes) while the keys wait.
+of drawing the listings while the keys wait.
 
 A query typed before the model is loaded or the keyword index read is answered from
 what is there (by words, or by meaning alone), marked partial on the status line, and
