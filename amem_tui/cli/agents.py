@@ -47,8 +47,7 @@ class AgentList:
 
 
 def list_agents(ctx: Context, _: NoOptions) -> AgentList:
-    """Each agent with its mode and collection (and its user, user_id and view in a
-    mem0 collection)."""
+    """List agents with their mode and collection (in mem0: user and agent pairs)."""
     rows = [AgentRow(s.agent, s.mode, s.collection, mem0_view(s)) for s in ctx.engine.agents()]
     config = ctx.settings.config_file
     return AgentList(rows, str(config) if config else None, ctx.settings.user)
@@ -95,12 +94,4 @@ def agents_text(agents: AgentList) -> str:
     return "\n".join(lines + _mem0_hints(agents))
 
 
-COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command(
-        "agents",
-        "list agents with their mode and collection (in mem0: user and agent pairs)",
-        list_agents,
-        agents_text,
-        reads=True,
-    ),
-)
+COMMANDS: tuple[Command[Any, Any], ...] = (Command("agents", list_agents, agents_text, reads=True),)

@@ -24,7 +24,10 @@ class AuditOptions:
 
 
 def audit(ctx: Context, options: AuditOptions) -> AuditReport:
-    """The audit report of the configured collections, or of every one with --all."""
+    """Shared notes by owner, malformed and legacy points, cross-scope links.
+
+    The audit report of the configured collections, or of every one with --all.
+    """
     return ctx.engine.audit(all_collections=options.all)
 
 
@@ -85,12 +88,5 @@ def audit_text(report: AuditReport) -> str:
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command(
-        "audit",
-        "shared notes by owner, malformed and legacy points, cross-scope links",
-        audit,
-        audit_text,
-        AuditOptions,
-        reads=True,
-    ),
+    Command("audit", audit, audit_text, AuditOptions, reads=True),
 )

@@ -60,9 +60,10 @@ class NoOptions:
 
 @dataclass(frozen=True)
 class Command(Generic[Options, Result]):
-    """One subcommand: its name and help line, its handler, its text renderer (the
-    handler's result as text) and its options class (whose fields declare its own
-    arguments: see ``options``).
+    """One subcommand: its name, its handler (whose docstring's first paragraph is the
+    command's line in ``--help``, as click takes it), its text renderer (the handler's
+    result as text) and its options class (whose fields declare its own arguments:
+    see ``options``).
 
     ``reads`` marks a command that reads the store: on an empty default store it says
     how to fill it or find another. ``follow`` is the help of ``--follow`` after a
@@ -72,13 +73,18 @@ class Command(Generic[Options, Result]):
     """
 
     name: str
-    help: str
     handler: Callable[[Context, Options], Result]
     text: Callable[[Result], str]
     options: type[Options] = NoOptions  # type: ignore[assignment]
     reads: bool = False
     follow: str | None = None
     settings: Callable[[CommonOptions], Settings] | None = None
+
+    @property
+    def help(self) -> str:
+        """The first paragraph of the handler's docstring, as a line of ``--help``."""
+        first = " ".join((self.handler.__doc__ or "").split("\n\n")[0].split())
+        return first[:1].lower() + first[1:].removesuffix(".")
 
 
 def text_argument(value: str) -> str:

@@ -47,8 +47,11 @@ class CompareOptions:
 
 
 def compare_agents(ctx: Context, options: CompareOptions) -> Comparison:
-    """Both agents' views (the engine's Comparison); an agent nobody knows is named on
-    stderr (it sees what a new agent would)."""
+    """Compare two agents' views: what only one sees, what both see, and why.
+
+    The engine's Comparison; an agent nobody knows is named on stderr (it sees what a
+    new agent would).
+    """
     if options.limit < 1:
         raise UsageError("--limit must be at least 1")
     engine = ctx.engine
@@ -150,12 +153,5 @@ def compare_text(comparison: Comparison) -> str:
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command(
-        "compare",
-        "compare two agents' views: what only one sees, what both see, and why",
-        compare_agents,
-        compare_text,
-        CompareOptions,
-        reads=True,
-    ),
+    Command("compare", compare_agents, compare_text, CompareOptions, reads=True),
 )

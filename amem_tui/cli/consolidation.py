@@ -73,8 +73,10 @@ class RunList:
 
 
 def consolidate(ctx: Context, options: ConsolidateOptions) -> Consolidated | AllAgentsPass:
-    """Merge the acting agent's near-duplicate private notes (or plan it with --dry-run);
-    with --all-agents, every agent's (the nightly pass: see ``nightly``)."""
+    """Merge the agent's near-duplicate private notes (every agent's: --all-agents).
+
+    With --dry-run only the plan; --all-agents is the nightly pass (see ``nightly``).
+    """
     check_options(ctx, options)
     if options.all_agents:
         return all_agents(ctx, options)
@@ -92,7 +94,7 @@ def consolidate(ctx: Context, options: ConsolidateOptions) -> Consolidated | All
 
 # ------------------------------------------------------------------- history
 def history(ctx: Context, _: NoOptions) -> RunList:
-    """Consolidation runs of one agent (--agent) or of every agent, newest first."""
+    """Consolidation runs, newest first (all agents unless --agent)."""
     agent = ctx.options.agent
     if agent is None:
         return RunList(ctx.engine.history())
@@ -171,8 +173,11 @@ def _merge_named(run: ConsolidationRun, given: str) -> str:
 
 
 def undo(ctx: Context, options: UndoOptions) -> Consolidated:
-    """Revert a consolidation run, or one of its merges with --merge KEEPER_ID (each by
-    its id or the start of it, as history shows them)."""
+    """Revert a consolidation run or one merge.
+
+    The run, and the merge of ``--merge KEEPER_ID``, each by its id or the start of it,
+    as history shows them.
+    """
     engine = ctx.engine
     run = _run_named(engine.history(), options.run_id)
     run_id = run.id if run is not None else options.run_id  # unknown: the engine says so
@@ -228,21 +233,7 @@ def history_text(runs: RunList) -> str:
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command(
-        "consolidate",
-        "merge the agent's near-duplicate private notes (every agent's: --all-agents)",
-        consolidate,
-        consolidated_text,
-        ConsolidateOptions,
-    ),
-    Command(
-        "history",
-        "consolidation runs, newest first (all agents unless --agent)",
-        history,
-        history_text,
-        reads=True,
-    ),
-    Command(
-        "undo", "revert a consolidation run or one merge", undo, consolidated_text, UndoOptions
-    ),
+    Command("consolidate", consolidate, consolidated_text, ConsolidateOptions),
+    Command("history", history, history_text, reads=True),
+    Command("undo", undo, consolidated_text, UndoOptions),
 )

@@ -52,8 +52,10 @@ def demo_store_settings(options: CommonOptions) -> Settings:
 
 
 def fill_demo(ctx: Context, options: DemoOptions) -> DemoStore | OpenTui[DemoStore]:
-    """Fill a store with the demo memory, then (unless ``--no-tui`` or ``--json``)
-    open the TUI on it."""
+    """Fill a demo store and open the TUI on it.
+
+    The TUI is not opened with ``--no-tui`` or ``--json``.
+    """
     from amem_tui.demo import demo_config, demo_config_path, seed_demo  # only for this command
 
     counts = seed_demo(ctx.engine)
@@ -97,7 +99,6 @@ def demo_text(result: DemoStore | OpenTui[DemoStore]) -> str:
 COMMANDS: tuple[Command[Any, Any], ...] = (
     Command(
         "demo",
-        "fill a demo store and open the TUI on it",
         fill_demo,
         demo_text,
         DemoOptions,

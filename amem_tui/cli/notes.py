@@ -101,7 +101,10 @@ def warn_unknown_readers(ctx: Context, readers: list[str]) -> None:
 
 
 def add_note(ctx: Context, options: AddOptions) -> ShownNote:
-    """Write a note (private unless --shared), readable by id by ``--readers``."""
+    """Write a note (private unless --shared).
+
+    ``--readers`` name the agents that may read it by id.
+    """
     tags = comma_list(options.tags)
     readers = comma_list(options.readers)
     scope = ctx.writing_scope()
@@ -111,19 +114,24 @@ def add_note(ctx: Context, options: AddOptions) -> ShownNote:
     return shown(ctx, scope, note)
 
 
-def changed_by(action: str) -> Callable[[Context, NoteId], ShownNote]:
+def changed_by(action: str, help: str) -> Callable[[Context, NoteId], ShownNote]:
     """The handler of a write that needs only the note's id: the acting agent's view
-    does ``action`` (publish, unpublish, delete, restore) to it."""
+    does ``action`` (publish, unpublish, delete, restore) to it; ``help`` is its line
+    in ``--help``."""
 
     def change(ctx: Context, options: NoteId) -> ShownNote:
         scope = ctx.writing_scope()
         return shown(ctx, scope, getattr(ctx.engine.agent(scope), action)(options.id))
 
+    change.__doc__ = help
     return change
 
 
 def show_note(ctx: Context, options: NoteId) -> ShownNote:
-    """One note, if the agent may read it; a note it reads only by id says so."""
+    """Show one note.
+
+    If the agent may read it; a note it reads only by id says so.
+    """
     scope = ctx.reading_scope()
     view = ctx.engine.agent(scope)
     note = view.get(options.id)
@@ -150,11 +158,11 @@ class UpdateOptions:
 
 
 def update_note(ctx: Context, options: UpdateOptions) -> ShownNote:
-    """Change content, tags and/or readers.
+    """Change a note's content, tags or readers.
 
-    The content goes to the engine unchecked: the engine checks the write rule
-    before the quality gate, so a note another agent owns answers PERMISSION_DENIED
-    whatever the new content is.
+    The content goes to the engine unchecked: the engine checks the write rule before
+    the quality gate, so a note another agent owns answers PERMISSION_DENIED whatever
+    the new content is.
     """
     tags = comma_list(options.tags) if options.tags is not None else None
     content = text_argument(options.content) if options.content is not None else None
@@ -223,7 +231,10 @@ class NoteListing:
 
 
 def list_notes(ctx: Context, options: ListOptions) -> NoteListing:
-    """A page of private, shared or all visible notes."""
+    """List notes.
+
+    A page of private, shared or all visible notes, with their total.
+    """
     if options.limit < 1 or options.offset < 0:
         raise UsageError("--limit must be at least 1 and --offset at least 0")
     scope = ctx.reading_scope()
@@ -259,20 +270,17 @@ def list_text(listing: NoteListing) -> str:
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command("add", "write a note (private unless --shared)", add_note, shown_text, AddOptions),
-    Command("publish", "make a private note shared", changed_by("publish"), shown_text, NoteId),
+    Command("add", add_note, shown_text, AddOptions),
+    Command("publish", changed_by("publish", "Make a private note shared."), shown_text, NoteId),
     Command(
         "unpublish",
-        "make a shared note private to its owner",
-        changed_by("unpublish"),
+        changed_by("unpublish", "Make a shared note private to its owner."),
         shown_text,
         NoteId,
     ),
-    Command("show", "show one note", show_note, shown_text, NoteId, reads=True),
-    Command("delete", "soft-delete a note", changed_by("delete"), shown_text, NoteId),
-    Command("restore", "restore a soft-deleted note", changed_by("restore"), shown_text, NoteId),
-    Command(
-        "update", "change a note's content, tags or readers", update_note, shown_text, UpdateOptions
-    ),
-    Command("list", "list notes", list_notes, list_text, ListOptions, reads=True),
+    Command("show", show_note, shown_text, NoteId, reads=True),
+    Command("delete", changed_by("delete", "Soft-delete a note."), shown_text, NoteId),
+    Command("restore", changed_by("restore", "Restore a soft-deleted note."), shown_text, NoteId),
+    Command("update", update_note, shown_text, UpdateOptions),
+    Command("list", list_notes, list_text, ListOptions, reads=True),
 )

@@ -182,7 +182,7 @@ WantedBy=timers.target
 
 
 def schedule(ctx: Context, options: ScheduleOptions) -> Schedule:
-    """Print how to run the nightly pass from cron or a systemd timer."""
+    """Print a crontab line or systemd units that run the nightly pass."""
     from amem_tui.engine import ReadOnlyStore
     from amem_tui.engine.for_apps import parse_hhmm, zone_of
 
@@ -235,11 +235,5 @@ def schedule_text(result: Schedule) -> str:
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command(
-        "schedule",
-        "print a crontab line or systemd units that run the nightly pass",
-        schedule,
-        schedule_text,
-        ScheduleOptions,
-    ),
+    Command("schedule", schedule, schedule_text, ScheduleOptions),
 )

@@ -52,7 +52,10 @@ class SearchOptions:
 
 
 def search_notes(ctx: Context, options: SearchOptions) -> FoundNotes:
-    """What the agent finds for a query, best first; --hidden adds what it cannot see."""
+    """Search as an agent: what it finds, why, and what it cannot see.
+
+    Hits best first; --hidden adds the close matches it may not see.
+    """
     if options.limit is not None and options.limit < 1:
         raise UsageError("--limit must be at least 1")
     if options.query.strip():  # a blank query embeds nothing: no model to load
@@ -208,12 +211,5 @@ def search_text(found: FoundNotes) -> str:
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command(
-        "search",
-        "search as an agent: what it finds, why, and what it cannot see",
-        search_notes,
-        search_text,
-        SearchOptions,
-        reads=True,
-    ),
+    Command("search", search_notes, search_text, SearchOptions, reads=True),
 )

@@ -141,7 +141,11 @@ def _check(ctx: Context, args: ServeOptions) -> bool:
 
 
 def serve(ctx: Context, args: ServeOptions) -> dict[str, Any]:
-    """Serve the inspector until interrupted (Ctrl+C)."""
+    """The inspector in a browser, read-only unless --writable (textual-serve; 127.0.0.1
+    unless told otherwise).
+
+    Serves until interrupted (Ctrl+C).
+    """
     remote = _check(ctx, args)
     host, port = args.host, args.port
     try:
@@ -195,13 +199,5 @@ def serve_text(data: dict[str, Any]) -> str:
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command(
-        "serve",
-        "the inspector in a browser, read-only unless --writable (textual-serve; "
-        "127.0.0.1 unless told otherwise)",
-        serve,
-        serve_text,
-        ServeOptions,
-        follow="sessions start following",
-    ),
+    Command("serve", serve, serve_text, ServeOptions, follow="sessions start following"),
 )

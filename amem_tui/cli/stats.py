@@ -51,7 +51,10 @@ class StoreFigures:
 
 
 def store_stats(ctx: Context, options: StatsOptions) -> StoreFigures:
-    """The engine's figures, with each owner's share of the shared scope."""
+    """The whole store at a glance: per agent, per week, and who shares what.
+
+    The engine's figures, with each owner's share of the shared scope.
+    """
     # --check: the note index names the malformed points where the store keeps one;
     # only without it is every note read.
     counted = ctx.engine.counted_stats(complete=options.check)
@@ -167,12 +170,5 @@ def stats_text(figures: StoreFigures) -> str:
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command(
-        "stats",
-        "the whole store at a glance: per agent, per week, and who shares what",
-        store_stats,
-        stats_text,
-        StatsOptions,
-        reads=True,
-    ),
+    Command("stats", store_stats, stats_text, StatsOptions, reads=True),
 )

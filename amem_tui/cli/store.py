@@ -16,8 +16,10 @@ if TYPE_CHECKING:
 
 # -------------------------------------------------------------------- status
 def status(ctx: Context, _: NoOptions) -> StoreStatus:
-    """Which configuration file, store, agent and collection are in use, and their model
-    (store-wide: a mem0 store of several users needs no --user; it lists them)."""
+    """Which configuration, store, collection and model are in use.
+
+    Store-wide: a mem0 store of several users needs no --user; it lists them.
+    """
     from amem_tui.engine.for_apps import UserNotChosen
 
     with contextlib.suppress(UserNotChosen):  # status names the users instead
@@ -58,7 +60,7 @@ def status_text(status: StoreStatus) -> str:
 
 # --------------------------------------------------------------- collections
 def collections(ctx: Context, _: NoOptions) -> list[CollectionView]:
-    """Every collection: aliases, format, embedding model, who uses it."""
+    """List collections with aliases, format and embedding model."""
     return ctx.engine.collections()
 
 
@@ -89,18 +91,6 @@ def collections_text(views: list[CollectionView]) -> str:
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command(
-        "status",
-        "which configuration, store, collection and model are in use",
-        status,
-        status_text,
-        reads=True,
-    ),
-    Command(
-        "collections",
-        "list collections with aliases, format and embedding model",
-        collections,
-        collections_text,
-        reads=True,
-    ),
+    Command("status", status, status_text, reads=True),
+    Command("collections", collections, collections_text, reads=True),
 )

@@ -127,10 +127,11 @@ def export_all(ctx: Context, options: ExportOptions) -> ExportedAll:
 
 
 def export(ctx: Context, options: ExportOptions) -> Exported | ExportLines | ExportedAll:
-    """Write a collection as JSON Lines (payloads and ids; vectors with --vectors).
+    """Write a collection as JSON Lines.
 
-    To standard output the records are the whole answer: no summary follows them
-    (with ``--json`` they are the items of one JSON array).
+    Payloads and ids, vectors with --vectors. To standard output the records are the
+    whole answer: no summary follows them (with ``--json`` they are the items of one
+    JSON array).
     """
     if options.all:
         return export_all(ctx, options)
@@ -264,7 +265,10 @@ class Imported:
 
 
 def import_notes(ctx: Context, options: ImportOptions) -> Imported:
-    """Validate a JSON Lines export, then write it (nothing at all if a line is rejected)."""
+    """Validate and load a JSON Lines export.
+
+    Nothing at all is written while a line is rejected (unless --skip-invalid).
+    """
     engine = ctx.engine
     collection = real_collection(ctx)
     if not options.dry_run:
@@ -334,8 +338,6 @@ def import_text(imported: Imported) -> str:
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command("export", "write a collection as JSON Lines", export, export_text, ExportOptions),
-    Command(
-        "import", "validate and load a JSON Lines export", import_notes, import_text, ImportOptions
-    ),
+    Command("export", export, export_text, ExportOptions),
+    Command("import", import_notes, import_text, ImportOptions),
 )

@@ -46,7 +46,7 @@ class VersionList:
 
 
 def list_versions(ctx: Context, options: VersionsOptions) -> VersionList:
-    """Every version of a note the agent may read."""
+    """List a note's versions: every change, who made it, what it changed."""
     view = ctx.engine.agent(ctx.reading_scope())
     return VersionList(view.versions(options.id), options.diff)
 
@@ -112,7 +112,7 @@ class Reverted:
 
 
 def revert_note(ctx: Context, options: RevertOptions) -> Reverted:
-    """Bring a note back to how one of its versions left it."""
+    """Bring a note back to one of its versions (as a new version)."""
     if options.to < 1:
         raise UsageError("--to must be a version number (1 is the oldest)")
     scope = ctx.writing_scope()
@@ -134,19 +134,6 @@ def reverted_text(answer: Reverted) -> str:
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command(
-        "versions",
-        "list a note's versions: every change, who made it, what it changed",
-        list_versions,
-        versions_text,
-        VersionsOptions,
-        reads=True,
-    ),
-    Command(
-        "revert",
-        "bring a note back to one of its versions (as a new version)",
-        revert_note,
-        reverted_text,
-        RevertOptions,
-    ),
+    Command("versions", list_versions, versions_text, VersionsOptions, reads=True),
+    Command("revert", revert_note, reverted_text, RevertOptions),
 )
