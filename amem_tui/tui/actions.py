@@ -1,15 +1,19 @@
-"""Every action of the inspector, once: key, label, palette entry, and whether it writes.
+"""Every action of the inspector, once: key, label, palette entry, whether it writes,
+and the widget that holds it.
 
 The key bindings, the read-only check, the command palette and the help screen are
 all derived from ``MAIN_ACTIONS`` and ``APP_ACTIONS``; adding an action is
-adding a row here and an ``action_<name>`` method where its binding lives.
+adding a row here and an ``action_<name>`` method on its target, the widget whose
+``BINDINGS`` take the target's rows (``bindings_of``). Textual looks a key up from
+the focused widget up to the screen, so a target's keys work wherever the focus is
+inside it; each target asks ``binding_state`` whether its action may run now.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 from rich.cells import cell_len
 from textual.binding import Binding, BindingType
@@ -18,12 +22,20 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from textual.binding import ActiveBinding
+    from textual.widget import Widget
 
     from amem_tui.engine import AgentScope
 
 
 #: Where the focus is on the main screen, as far as the footer cares.
 FocusArea = Literal["search", "private", "shared", "history", "detail"]
+
+#: The widget that holds an action (its binding and its ``action_<name>`` method):
+#: ``screen``, the main screen (agents, other screens, the layout, reloads);
+#: ``browser``, the note browser (what acts on the subject, the note the detail shows,
+#: and on what it shows of the search and the history, from anywhere in it);
+#: ``pane``, a note pane (what acts on its own rows: marks, filter, sort).
+Target = Literal["screen", "browser", "pane"]
 
 
 @dataclass(frozen=True)
@@ -64,6 +76,12 @@ class Action:
     #: Runs even while a widget that would take the key (the search box) has focus.
     priority: bool = False
     palette: PaletteEntry | None = None
+    #: The widget that holds the binding and runs ``action_<action>`` (see Target).
+    target: Target = "screen"
+    #: Widgets inside the target that hold the same key first, for their own part of the
+    #: action (Escape clears a pane's filter before the query): each runs its own
+    #: ``action_<action>``, or passes the key on with ``SkipAction``.
+    first: tuple[Target, ...] = ()
 
     def binding(self) -> Binding:
         """The Textual binding for this action."""
@@ -219,6 +237,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         palette=PaletteEntry(
             25, "Mark or unmark the selected note", "p, u, d and r then act on every marked note"
         ),
+        target="pane",
     ),
     Action(
         "mark_shown",
@@ -228,6 +247,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         key_display="*",
         show=False,
         palette=PaletteEntry(26, "Mark every row the pane shows", "or unmark them all"),
+        target="pane",
     ),
     # Capitals beside the letter people know: / searches (f follows), so F filters the
     # pane's rows; S sorts and I inverts the order, as htop does.
@@ -241,6 +261,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         palette=PaletteEntry(
             20, "Filter the pane's rows", "plain text in content, tags or owner; Esc clears it"
         ),
+        target="pane",
     ),
     Action(
         "sort",
@@ -252,6 +273,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         palette=PaletteEntry(
             21, "Sort the pane by the next column", "created, updated, owner, recalls, recalled"
         ),
+        target="pane",
     ),
     Action(
         "invert_sort",
@@ -261,6 +283,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         key_display="I",
         show=False,
         palette=PaletteEntry(22, "Reverse the pane's sort order", "ascending or descending"),
+        target="pane",
     ),
     # + changes the split, as lazygit's + changes its screen mode.
     Action(
@@ -336,6 +359,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
             "List what this agent reads only by id",
             "the Shared pane lists its get-only notes (readers name it), never in its searches",
         ),
+        target="pane",
     ),
     Action(
         "toggle_hidden_anywhere",
@@ -385,7 +409,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
             11, "Audit the store", "shared notes, readers, malformed points, links"
         ),
     ),
-    Action("clear_search", "escape", "clear_search", "Clear", show=False),
+    Action("clear_search", "escape", "clear_search", "Clear", show=False, first=("pane",)),
     Action(
         "compare",
         "v",
@@ -468,6 +492,11 @@ def bindings(actions: Iterable[Action]) -> list[BindingType]:
     return [action.binding() for action in actions]
 
 
+def bindings_of(target: Target) -> list[BindingType]:
+    """The bindings ``target`` holds: of the main actions it runs, in table order."""
+    return bindings(a for a in MAIN_ACTIONS if a.target == target or target in a.first)
+
+
 def palette_actions() -> list[tuple[Action, PaletteEntry]]:
     """The actions the command palette offers, in the palette's order."""
     offered = [(a, a.palette) for a in MAIN_ACTIONS if a.palette is not None]
@@ -513,6 +542,22 @@ class Verdict:
 
 
 RUNS = Verdict()
+
+
+@runtime_checkable
+class Judge(Protocol):
+    """A screen that judges whether the actions of the table may run (the main screen)."""
+
+    def verdict(self, action: str) -> Verdict:
+        """May ``action`` run now, and if not, why."""
+        ...
+
+
+def binding_state(node: Widget, action: str) -> bool | None:
+    """Textual's ``check_action`` answer for an action of the table that ``node`` holds:
+    as the node's screen judges it (True on a screen that does not judge)."""
+    screen = node.screen
+    return screen.verdict(action).binding_state if isinstance(screen, Judge) else True
 
 
 def verdict(action: str, now: Situation) -> Verdict:

@@ -48,7 +48,7 @@ class AmemCommands(Provider):
             reason = main.verdict(action.action).reason
             help_text = f"not available: {reason}" if reason else entry.help
             # attempt, not the binding: a dimmed action still says why it is off.
-            out.append((entry.title, partial(main.attempt, action.action), help_text))
+            out.append((entry.title, partial(main.attempt, action), help_text))
         for name in sorted(self.app.available_themes):
             out.append(
                 (f"Theme: {name}", partial(setattr, self.app, "theme", name), "change the colours")

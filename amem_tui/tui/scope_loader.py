@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from amem_tui.engine import AgentScope, AmemError, InvalidInput
 from amem_tui.engine.for_apps import DEFAULT_AGENT
 from amem_tui.tui.messages import ScopeData
-from amem_tui.tui.widgets.note_pane import PAGE_SIZE
+from amem_tui.tui.widgets.pane_rows import PAGE_SIZE
 
 if TYPE_CHECKING:
     from amem_tui.engine import ConsolidationRun, MemoryEngine

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from textual.binding import Binding
+from textual.widget import Widget
 
 from amem_tui.engine.scope import AgentScope
 from amem_tui.tui.actions import (
@@ -18,22 +19,35 @@ from amem_tui.tui.actions import (
 from amem_tui.tui.app import AmemApp
 from amem_tui.tui.messages import ConsolidationFinished, ConsolidationProgress
 from amem_tui.tui.screens.main import MainScreen
+from amem_tui.tui.widgets.browser import NoteBrowser
+from amem_tui.tui.widgets.note_pane import NotePane
 
 MODE_A = AgentScope(agent="dev", mode="A", collection="amem_notes")
 MODE_B = AgentScope(agent="sandbox", mode="B", collection="amem_notes_sandbox")
 
 
+#: The widget class behind each target of the table.
+TARGETS: dict[str, type[Widget]] = {"screen": MainScreen, "browser": NoteBrowser, "pane": NotePane}
+
+
 def test_every_action_runs_a_method_where_its_binding_lives() -> None:
     for action in MAIN_ACTIONS:
-        assert callable(getattr(MainScreen, f"action_{action.action}", None)), action.id
+        for target in (action.target, *action.first):
+            method = getattr(TARGETS[target], f"action_{action.action}", None)
+            assert callable(method), (action.id, target)
     for action in APP_ACTIONS:
         assert callable(getattr(AmemApp, f"action_{action.action}", None)), action.id
 
 
 def test_binding_ids_are_unique_and_bindings_follow_the_table() -> None:
     assert len(ACTIONS_BY_ID) == len(MAIN_ACTIONS) + len(APP_ACTIONS)
-    bindings = [b for b in MainScreen.BINDINGS if isinstance(b, Binding)]
-    assert [b.id for b in bindings] == [action.id for action in MAIN_ACTIONS]
+    held: list[str] = []
+    for target, holder in TARGETS.items():
+        ids = [b.id for b in vars(holder).get("BINDINGS", []) if isinstance(b, Binding)]
+        assert ids == [a.id for a in MAIN_ACTIONS if target in (a.target, *a.first)], target
+        held += ids
+    # Each action is held once, and once more by each widget that acts on it first.
+    assert sorted(held) == sorted(a.id for a in MAIN_ACTIONS for _ in (a.target, *a.first))
 
 
 def test_palette_offers_each_entry_once_in_rank_order() -> None:

@@ -146,7 +146,7 @@ async def test_s_cycles_the_sort_column_shown_with_its_direction(
         notes = list(private.listing)
         await pilot.press(*["S"] * presses)
         await settle(pilot)
-        order = private.view.order
+        order = private.order
         if header is None:
             assert order.is_default and column_labels(private) == ["content"]
             return
@@ -184,6 +184,25 @@ async def test_the_shared_pane_says_an_owner_sort_in_its_owner_column() -> None:
         assert column_labels(shared) == ["owner ↑", "content"]
         owners = [shared.table.get_row(key)[0].plain for key in shared.table.rows]
         assert owners == sorted(owners)
+
+
+async def test_from_the_palette_a_pane_key_acts_on_the_pane_worked_in() -> None:
+    app = demo_app()
+    async with started(app) as pilot:
+        main = main_screen(app)
+        private, shared = pane(app), pane(app, "shared")
+        main.detail_view.body_scroll.focus()  # the pane keys are the panes' own
+        await settle(pilot)
+        await pilot.press("S")
+        await settle(pilot)
+        assert private.order.is_default
+        await pilot.press("ctrl+p", *"Sort the pane by the next column", "enter")
+        await settle(pilot)
+        assert private.order.key == "updated" and column_labels(private)[0] == "updated ↓"
+        # The get-only listing is the Shared pane's, asked for from anywhere.
+        await pilot.press("ctrl+p", *"List what this agent reads only by", "enter")
+        await settle(pilot)
+        assert shared.kind == "get_only" and main.panes.working == "shared"
 
 
 def test_an_order_is_kept_as_text_and_read_back() -> None:

@@ -8,7 +8,6 @@ highlighted row of the pane the user works in), a note pane loads its next page,
 history pane consolidates and undoes, the follow bar polls and the screen merges what
 it found. Helpers own a concept each, and read the screen only through a Protocol:
 ``NoteActions`` acts on the subject,
-``PaneControls`` on the panes' rows,
 ``Outcomes`` says how work ended and
 ``ScreenLayout`` lays the screen out. Whether an action
 may run now is answered once, by ``MainScreen.verdict``.
@@ -24,14 +23,13 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Input, TextArea
 
-from amem_tui.tui.actions import MAIN_ACTIONS, Situation, Verdict, bindings, footer_entries
+from amem_tui.tui.actions import Action, Situation, Verdict, bindings_of, footer_entries
 from amem_tui.tui.actions import verdict as verdict_of
 from amem_tui.tui.bulk_actions import BulkActions
 from amem_tui.tui.jumping import Jumps
 from amem_tui.tui.note_actions import NoteActions
 from amem_tui.tui.other_screens import OtherScreens
 from amem_tui.tui.outcomes import Outcomes
-from amem_tui.tui.pane_controls import PaneControls
 from amem_tui.tui.preferences import PreferenceStore
 from amem_tui.tui.screen_layout import ScreenLayout
 from amem_tui.tui.widgets.agent_loader import AgentLoader
@@ -42,7 +40,6 @@ from amem_tui.tui.widgets.footer import KeyFooter
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.widgets.note_pane import NotePane
-from amem_tui.tui.widgets.pane_filter import PaneFilter
 from amem_tui.tui.widgets.panes import Panes
 from amem_tui.tui.widgets.search_box import SearchBox
 from amem_tui.tui.widgets.store_banner import StoreBanner
@@ -53,6 +50,7 @@ if TYPE_CHECKING:
     from textual.app import ComposeResult
     from textual.binding import Binding
     from textual.events import Key, Resize
+    from textual.widget import Widget
     from textual.worker import Worker
 
     from amem_tui.engine import AgentScope, MemoryEngine, MemoryNote
@@ -103,20 +101,10 @@ def on_other_screens(act: Callable[[OtherScreens], None]) -> Callable[[MainScree
     return action
 
 
-def on_the_panes(act: Callable[[PaneControls], None]) -> Callable[[MainScreen], None]:
-    """The screen's action for a control of the panes (marks, filter, sort, listing)."""
-
-    def action(screen: MainScreen) -> None:
-        act(screen.pane_controls)
-
-    action.__doc__ = act.__doc__
-    return action
-
-
 class MainScreen(Screen[None]):
     """Everything about one agent at a time."""
 
-    BINDINGS: ClassVar[list[BindingType]] = bindings(MAIN_ACTIONS)
+    BINDINGS: ClassVar[list[BindingType]] = bindings_of("screen")
     AUTO_FOCUS = "#private DataTable"
 
     header_bar = getters.child_by_id("header", HeaderBar)
@@ -156,7 +144,6 @@ class MainScreen(Screen[None]):
         self.mem0 = False  # the agent's collection is a mem0 one (read, never written)
         self.collection_refusal: str | None = None  # why it cannot be written, if so
         self.notes = NoteActions(self, engine)
-        self.pane_controls = PaneControls(self, self.preferences)
         self.bulk = BulkActions(self, engine)
         self.jumps = Jumps(self, self, engine)
         self.screens = OtherScreens(self, self, engine)
@@ -211,14 +198,25 @@ class MainScreen(Screen[None]):
         """A key bound to a dimmed action says why it is off instead of doing nothing."""
         active = self.active_bindings.get(event.key)
         typing = isinstance(self.focused, Input)
-        if active is not None and not active.enabled and active.node is self and not typing:
+        # The node: the screen, or a widget of it holding an action of the table.
+        ours = active is not None and active.node is not self.app
+        if active is not None and ours and not active.enabled and not typing:
             event.stop()
             self._said_off(self.verdict(active.binding.action))
 
-    async def attempt(self, action: str) -> None:
+    async def attempt(self, action: Action) -> None:
         """Run ``action`` as its key would, or say why it is off (the palette's way in)."""
-        if not self._said_off(self.verdict(action)):
-            await self.run_action(action)
+        if not self._said_off(self.verdict(action.action)):
+            await self.app.run_action(action.action, self._target(action))
+
+    def _target(self, action: Action) -> Widget:
+        """The widget that runs ``action`` asked for from the palette: a pane's action
+        acts on the pane worked in (the get-only listing is the Shared pane's)."""
+        if action.target == "pane":
+            return self.panes.pane(
+                "shared" if action.id == "toggle_get_only" else self.panes.working
+            )
+        return self
 
     def _said_off(self, found: Verdict) -> bool:
         if found.reason:
@@ -367,19 +365,6 @@ class MainScreen(Screen[None]):
         """Put the cursor in the search box (at once: keys typed next go into it)."""
         self.set_focus(self.search_box.query_input)
 
-    # A filter box's Enter and Escape come up here: the rows take the focus from the
-    # top (the screen, above the browser), so nothing below is asked about the focus it
-    # just gave.
-    @on(Input.Submitted, "PaneFilter")
-    def _filter_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.pane_controls.close_filter(cleared=False)
-
-    def on_pane_filter_closed(self, message: PaneFilter.Closed) -> None:
-        """Escape (the filter cleared) or Down in a filter box: back to the pane's rows."""
-        message.stop()
-        self.pane_controls.close_filter(message.cleared)
-
     action_switch_agent = on_other_screens(OtherScreens.switch_agent)
     action_overview = on_other_screens(OtherScreens.overview)
     action_graph = on_other_screens(OtherScreens.graph)
@@ -387,13 +372,15 @@ class MainScreen(Screen[None]):
     action_compare = on_other_screens(OtherScreens.compare)
     action_activity_log = on_other_screens(OtherScreens.activity_log)
 
-    action_clear_search = on_the_panes(PaneControls.clear)
-    action_toggle_mark = on_the_panes(PaneControls.toggle_mark)
-    action_mark_shown = on_the_panes(PaneControls.mark_shown)
-    action_filter = on_the_panes(PaneControls.filter)
-    action_sort = on_the_panes(PaneControls.sort)
-    action_invert_sort = on_the_panes(PaneControls.invert_sort)
-    action_toggle_get_only = on_the_panes(PaneControls.toggle_get_only)
+    def action_clear_search(self) -> None:
+        """Clear the query (a pane clears its filter or its marks first): the listings
+        come back."""
+        self.search_box.clear_query()
+        self.panes.focus_tab(self.panes.working)
+
+    def on_note_pane_sorted(self, message: NotePane.Sorted) -> None:
+        """Remember the order a pane was sorted in for the next start."""
+        self.preferences.update(sort={message.pane.which: message.order.to_text()})
 
     def action_toggle_hidden(self) -> None:
         """Show or hide the close matches this agent cannot see."""

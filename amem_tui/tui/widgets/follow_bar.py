@@ -36,7 +36,7 @@ from textual.widgets import Static
 from amem_tui.engine import AmemError, StoreUnavailable
 from amem_tui.tui.messages import ActivityEntry, FollowFailed, FollowUpdate, PaneName
 from amem_tui.tui.text import one_line
-from amem_tui.tui.widgets.note_pane import PAGE_SIZE
+from amem_tui.tui.widgets.pane_rows import PAGE_SIZE
 
 if TYPE_CHECKING:
     from collections.abc import Callable

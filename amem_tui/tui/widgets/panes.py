@@ -25,13 +25,13 @@ from functools import update_wrapper
 from typing import TYPE_CHECKING, ClassVar, Concatenate, Literal, ParamSpec, TypeVar
 
 from rich.text import Text
-from textual import getters
+from textual import getters, on
 from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Input
 
 from amem_tui.tui.early import pane_hits
 from amem_tui.tui.messages import Watched
@@ -39,6 +39,7 @@ from amem_tui.tui.scope_loader import listing_of, no_shared_reason, private_titl
 from amem_tui.tui.sizes import MEDIUM
 from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.widgets.note_pane import NotePane
+from amem_tui.tui.widgets.pane_filter import PaneFilter
 
 if TYPE_CHECKING:
     from textual.events import DescendantFocus
@@ -182,6 +183,23 @@ class Panes(Horizontal):
             self.working = pane.which
             current = pane.current_id
             self.post_message(self.SubjectChanged(current, pane.hits.get(current or "")))
+
+    # A filter box's Enter, Down and Escape come up here: the rows take the focus from
+    # above the pane, so nothing in the pane is asked about the focus it just gave.
+    @on(Input.Submitted, "PaneFilter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._close_filter(cleared=False)
+
+    def on_pane_filter_closed(self, message: PaneFilter.Closed) -> None:
+        """Escape (the filter cleared) or Down in a filter box: back to the pane's rows."""
+        message.stop()
+        self._close_filter(message.cleared)
+
+    def _close_filter(self, cleared: bool) -> None:
+        pane = self.focused_pane
+        if pane is not None:
+            pane.close_filter(cleared)
 
     @property
     def focused_pane(self) -> NotePane | None:
