@@ -19,6 +19,16 @@ def data_dir() -> Path:
     return Path(os.environ.get("AMEM_DATA_DIR") or user_data_dir(APP_NAME, appauthor=False))
 
 
+def default_store_dir() -> Path:
+    """The embedded store used when nothing names another."""
+    return data_dir() / "store"
+
+
+def demo_dir() -> Path:
+    """Where ``amem-tui demo`` keeps its embedded store unless told otherwise."""
+    return data_dir() / "demo"
+
+
 def config_dir() -> Path:
     """Where user themes, the keymap and ``config.toml`` live (``AMEM_CONFIG_DIR``)."""
     return Path(os.environ.get("AMEM_CONFIG_DIR") or user_config_dir(APP_NAME, appauthor=False))

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.options import CommonOptions
 from amem_tui.cli.output import warn
-from amem_tui.config import Settings, load_settings
+from amem_tui.config import Settings, demo_in_place_of_default, load_settings
 from amem_tui.engine import InvalidInput
 from amem_tui.wording import empty_store_hint
 
@@ -196,5 +196,21 @@ class Context:
 
 
 def settings_from_options(options: CommonOptions) -> Settings:
-    """Settings from the command line's options (flags beat environment and file)."""
-    return load_settings(options.settings_flags())
+    """Settings from the command line's options (flags beat environment and file).
+
+    With no store named and no default store yet, the demo store stands in for it
+    when there is one, and a warning says so.
+    """
+    flags = options.settings_flags()
+    settings = load_settings(flags)
+    demo = demo_in_place_of_default(settings, flags)
+    if demo is None:
+        return settings
+    warn(
+        f"no store of your own yet at {settings.embedded_path}: using the demo store at "
+        f"{demo.embedded_path} (give --store PATH or --url URL to use another)",
+        options.json,
+        "demo_store",
+        {"store": str(demo.embedded_path), "default_store": str(settings.embedded_path)},
+    )
+    return demo

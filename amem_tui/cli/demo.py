@@ -44,10 +44,10 @@ def demo_store_settings(options: CommonOptions) -> Settings:
     demo's agents."""
     from amem_tui.cli.context import settings_from_options  # pydantic: once it runs
     from amem_tui.demo import demo_settings
-    from amem_tui.paths import data_dir
+    from amem_tui.paths import demo_dir
 
     if options.store is None and not options.url:
-        options = dataclasses.replace(options, store=str(data_dir() / "demo"))
+        options = dataclasses.replace(options, store=str(demo_dir()))
     return demo_settings(settings_from_options(options))
 
 
@@ -56,6 +56,7 @@ def fill_demo(ctx: Context, options: DemoOptions) -> DemoStore | OpenTui[DemoSto
 
     The TUI is not opened with ``--no-tui`` or ``--json``.
     """
+    from amem_tui.config import demo_stands_in_for_default
     from amem_tui.demo import demo_config, demo_config_path, seed_demo  # only for this command
 
     counts = seed_demo(ctx.engine)
@@ -77,13 +78,18 @@ def fill_demo(ctx: Context, options: DemoOptions) -> DemoStore | OpenTui[DemoSto
     if config is not None:
         where += f" --config {config}"
     notes = ", ".join(f"{plural(n, 'note')} in {c}" for c, n in counts.items())
-    message = "\n".join(
-        [
-            f"demo store at {settings.store_label}: {notes}",
-            "agents: main and dev in Mode A, sandbox in Mode B; try:",
-            f"  amem-tui {where} --agent dev search 'deploy freeze'",
+    lines = [
+        f"demo store at {settings.store_label}: {notes}",
+        "agents: main and dev in Mode A, sandbox in Mode B; try:",
+    ]
+    if demo_stands_in_for_default(settings):
+        lines += [
+            "  amem-tui --agent dev search 'deploy freeze'",
+            "(until a store of your own exists, commands without --store read this one)",
         ]
-    )
+    else:
+        lines.append(f"  amem-tui {where} --agent dev search 'deploy freeze'")
+    message = "\n".join(lines)
     filled = DemoStore(message, settings.store_label, str(config) if config else None, counts)
     if options.no_tui or ctx.options.json:
         return filled

@@ -9,6 +9,7 @@ not read are left out and only counted (``unreadable_links``,
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -41,6 +42,8 @@ class ShownNote:
 
     note: Note
     get_only: Omitted[str] = None
+    #: ``publish``: what became of the note's readers and writers.
+    access_change: Omitted[str] = None
     _json = flattened("note")
 
 
@@ -55,6 +58,8 @@ def shown_text(answer: ShownNote) -> str:
     text = note_text(answer.note)
     if answer.get_only:
         text += f"\n  {shorten(answer.get_only, 200)}"
+    if answer.access_change:
+        text += f"\n  {answer.access_change}"
     return text
 
 
@@ -125,6 +130,20 @@ def changed_by(action: str, help: str) -> Callable[[Context, NoteId], ShownNote]
 
     change.__doc__ = help
     return change
+
+
+def publish_note(ctx: Context, options: NoteId) -> ShownNote:
+    """Make a private note shared.
+
+    The answer says what became of its readers and writers.
+    """
+    from amem_tui.engine.for_apps import access_before_publish, publish_sentence
+
+    scope = ctx.writing_scope()
+    note = ctx.engine.agent(scope).publish(options.id)
+    owner = note.effective_owner or scope.agent
+    change = publish_sentence(owner, *access_before_publish(note))
+    return dataclasses.replace(shown(ctx, scope, note), access_change=change)
 
 
 def show_note(ctx: Context, options: NoteId) -> ShownNote:
@@ -271,7 +290,7 @@ def list_text(listing: NoteListing) -> str:
 
 COMMANDS: tuple[Command[Any, Any], ...] = (
     Command("add", add_note, shown_text, AddOptions),
-    Command("publish", changed_by("publish", "Make a private note shared."), shown_text, NoteId),
+    Command("publish", publish_note, shown_text, NoteId),
     Command(
         "unpublish",
         changed_by("unpublish", "Make a shared note private to its owner."),

@@ -108,11 +108,17 @@ if TYPE_CHECKING:
         ConflictSettlement,
         MergeRecord,
     )
+    from amem_tui.engine.notes import access_before_publish
     from amem_tui.engine.prefetch import start as start_prefetch
     from amem_tui.engine.prefetch import stop as stop_prefetch
     from amem_tui.engine.reading import ListScope
     from amem_tui.engine.redact import redact_text, redact_url
-    from amem_tui.engine.scope import DEFAULT_AGENT, agent_from_session_key, selective_sentence
+    from amem_tui.engine.scope import (
+        DEFAULT_AGENT,
+        agent_from_session_key,
+        publish_sentence,
+        selective_sentence,
+    )
     from amem_tui.engine.search import SearchMode
     from amem_tui.engine.search.early import EarlyAnswer, EarlyHit
     from amem_tui.engine.search.explain import explain_hit

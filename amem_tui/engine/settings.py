@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 from amem_tui.engine.redact import redact_url
 from amem_tui.engine.scope import DEFAULT_AGENT, DEFAULT_COLLECTION
-from amem_tui.paths import data_dir
+from amem_tui.paths import default_store_dir
 
 
 class AgentConfig(BaseModel):
@@ -150,7 +150,7 @@ class EngineSettings(BaseModel):
     @property
     def embedded_path(self) -> Path:
         """The embedded store folder (used when no URL is given)."""
-        return self.store_path or data_dir() / "store"
+        return self.store_path or default_store_dir()
 
     @property
     def store_label(self) -> str:

@@ -298,6 +298,11 @@ class NoteActions:
         if self._refused(scope, note, action):
             return
         title, body, label, done = QUESTIONS[action]
+        if action == "publish":
+            from amem_tui.engine.for_apps import publish_sentence
+
+            owner = note.effective_owner or scope.agent
+            body += " " + publish_sentence(owner, note.readers or [], note.writers or [])
         confirm_then(
             self.host.app,
             title,

@@ -116,3 +116,20 @@ def test_an_unknown_reader_is_named_on_stderr(cli: Cli) -> None:
     warning = json.loads(added.stderr)["warning"]
     assert (warning["kind"], warning["agent"]) == ("unknown_reader", "analyst")
     assert "dev" in warning["known_agents"]
+
+
+def test_publish_says_what_becomes_of_the_readers_and_unpublish_gives_them_back(
+    cli: Cli,
+) -> None:
+    note = ok_json(
+        cli("add", "The staging VPN profile is in the vault", "--readers", "dev", "--json")
+    )
+    published = cli("publish", note["id"])
+    assert published.returncode == 0, published.stderr.decode()
+    said = " ".join(published.stdout.decode().split())
+    assert "readers become everyone (*) instead of main, dev" in said
+    assert "Unpublish gives them back" in said
+    as_json = ok_json(cli("unpublish", note["id"], "--json"))
+    assert as_json["readers"] == ["main", "dev"]
+    again = ok_json(cli("publish", note["id"], "--json"))
+    assert again["access_change"].startswith("Its readers become everyone (*) instead of main, dev")

@@ -188,3 +188,32 @@ def test_no_hint_once_the_store_has_notes_or_is_named(tmp_path: Path) -> None:
     assert run(["list"], tmp_path).stderr == b""
     named = run(["list", "--store", str(tmp_path / "elsewhere")], tmp_path)
     assert named.returncode == 0 and named.stderr == b""
+
+
+# --------------------------------------------------------- after the demo
+def test_after_the_demo_the_readme_examples_reach_its_notes(tmp_path: Path) -> None:
+    assert run(["demo", "--no-tui"], tmp_path).returncode == 0
+    result = run(["--agent", "dev", "search", "deploy freeze", "--explain", "--hidden"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    err = result.stderr.decode()
+    assert "no store of your own yet" in err and "using the demo store" in err
+    assert ": 0 hits" not in result.stdout.decode() and "deploy" in result.stdout.decode().lower()
+    # sandbox is a demo agent (Mode B): the demo's configuration came with its store.
+    sandbox = run(["--agent", "sandbox", "list", "--json"], tmp_path)
+    assert sandbox.returncode == 0 and json.loads(sandbox.stdout)["total"] > 0
+    warning = json.loads(sandbox.stderr)["warning"]
+    assert warning["kind"] == "demo_store" and warning["store"].endswith("demo")
+
+
+def test_a_store_of_ones_own_wins_over_the_demo(tmp_path: Path) -> None:
+    assert run(["demo", "--no-tui"], tmp_path).returncode == 0
+    own = tmp_path / "data" / "store"
+    assert (
+        run(["--store", str(own), "add", "The first note of my own store"], tmp_path).returncode
+        == 0
+    )
+    result = run(["list", "--json"], tmp_path)
+    assert result.returncode == 0 and b"demo" not in result.stderr
+    assert [n["content"] for n in json.loads(result.stdout)["notes"]] == [
+        "The first note of my own store"
+    ]

@@ -212,6 +212,22 @@ async def test_publish_asks_first_and_cancel_changes_nothing() -> None:
         assert note_id not in row_ids(pane(app, "private"))
 
 
+async def test_publish_asks_naming_what_becomes_of_the_chosen_readers() -> None:
+    engine = demo_engine()
+    note_id = (
+        engine.agent("main").add("The staging VPN profile is in the vault", readers=["dev"]).id
+    )
+    app = demo_app(engine)
+    async with started(app) as pilot:
+        await select(pilot, "private", note_id)
+        await pilot.press("p")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmDialog)
+        body = " ".join(str(app.screen.body).split())
+        assert "readers become everyone (*) instead of main, dev" in body
+        assert "Unpublish gives them back" in body
+
+
 async def test_unpublish_makes_note_private_again() -> None:
     engine = demo_engine()
     app = demo_app(engine)

@@ -157,6 +157,19 @@ def shared_access(writer: str) -> Access:
     return Access(agent_id=SHARED, owner=writer, readers=[EVERYONE], writers=[writer])
 
 
+def publish_sentence(owner: str, readers: Sequence[str], writers: Sequence[str]) -> str:
+    """What publishing does to a private note's readers and writers, and that unpublish
+    gives them back (``readers``/``writers``: the note's, before the publish)."""
+    kept_readers = [a for a in readers if a not in (owner, EVERYONE)]
+    kept_writers = [a for a in writers if a != owner]
+    if not kept_readers and not kept_writers:
+        return "Its readers become everyone (*). Unpublish makes it private to its owner again."
+    change = f"Its readers become everyone (*) instead of {', '.join([owner, *kept_readers])}"
+    if kept_writers:
+        change += f"; {', '.join(kept_writers)} may no longer change it"
+    return f"{change}. Unpublish gives them back."
+
+
 def apply_access(note: MemoryNote, access: Access) -> None:
     """Set a note's scope fields from ``access``."""
     note.agent_id = access.agent_id

@@ -21,6 +21,7 @@ __all__ = [
     "StoredPoint",
     "connect",
     "embedded_backend",
+    "holds_store",
 ]
 
 EmbeddedBackend = Literal["edge", "qdrant-local"]
@@ -79,6 +80,16 @@ def _open_folder(folder: Path, backend: str | None) -> NoteStore:
     return QdrantStore(path=str(folder))
 
 
+def holds_store(folder: Path) -> bool:
+    """Whether ``folder`` holds an embedded store either backend wrote (without opening
+    it: no lock is taken and nothing is created)."""
+    if (folder / "meta.json").is_file() or (folder / "collection").is_dir():
+        return True
+    from amem_tui.engine.store.edge_layout import is_edge_store
+
+    return is_edge_store(folder)
+
+
 def embedded_backend(path: Path, wanted: str | None = None) -> EmbeddedBackend:
     """Which backend opens an embedded folder: the one that wrote it, else ``wanted``.
 
@@ -87,8 +98,6 @@ def embedded_backend(path: Path, wanted: str | None = None) -> EmbeddedBackend:
     """
     if (path / "meta.json").is_file() or (path / "collection").is_dir():
         return "qdrant-local"
-    from amem_tui.engine.store.edge_layout import is_edge_store
-
-    if is_edge_store(path):
+    if holds_store(path):
         return "edge"
     return "qdrant-local" if wanted == "qdrant-local" else "edge"
