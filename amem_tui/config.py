@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from amem_tui import embedding_config
 from amem_tui.engine.errors import ConfigError, InvalidInput
 from amem_tui.engine.scope import validate_agent_id, validate_session_key
 from amem_tui.engine.settings import (
@@ -65,6 +66,10 @@ def read_openclaw_config(path: Path) -> dict[str, Any]:
     if not isinstance(raw, Mapping):
         raise ConfigError(f"{path}: the top level must be a JSON object, got {_kind(raw)}")
     out: dict[str, Any] = {"config_file": path}
+    out["_openclaw_env"] = embedding_config.openclaw_env_block(raw)
+    installs = embedding_config.plugin_install_dirs(raw)
+    if installs:
+        out["amem_plugin_dirs"] = installs
     mem0 = read_mem0_entry(raw, path)
     if mem0 is not None:
         out["mem0"] = mem0
@@ -152,6 +157,7 @@ def read_mem0_entry(raw: Mapping[str, Any], path: Path) -> Mem0PluginConfig | No
         mode=text(entry.get("mode")) or "platform",
         embedder_provider=text(embedder.get("provider")),
         embedder_model=text(embedder_config.get("model")),
+        embedder=embedding_config.mem0_embedder(entry, embedder),
         collection_name=name,
         dimension=dimension,
         url=text(store_config.get("url")),
@@ -270,6 +276,7 @@ def read_own_config(path: Path) -> dict[str, Any]:
         return {}
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: cannot be read ({exc})") from exc
+    embeddings = embedding_config.read_embeddings_table(raw, path)
     collections = raw.get("collections", {})
     if not isinstance(collections, Mapping):
         raise ConfigError(f"{path}: [collections] must be a table of collection names")
@@ -279,7 +286,7 @@ def read_own_config(path: Path) -> dict[str, Any]:
         if not isinstance(model, str) or not model.strip():
             raise ConfigError(f'{path}: collections."{name}".model must be a model name')
         models[str(name)] = model.strip()
-    return {"collection_models": models} if models else {}
+    return {**embeddings, **({"collection_models": models} if models else {})}
 
 
 def _kind(value: Any) -> str:
@@ -358,6 +365,7 @@ def _env_settings(env: Mapping[str, str]) -> dict[str, Any]:
     models = env.get("AMEM_COLLECTION_MODELS")
     if models:
         out["collection_models"] = parse_collection_models(models, "AMEM_COLLECTION_MODELS")
+    out.update(embedding_config.env_settings(env))
     return out
 
 
@@ -420,9 +428,11 @@ def load_settings(
             raise InvalidInput(f"option --{_FLAG_NAMES.get(key, key)} needs a value")
     own = config_dir() / "config.toml"
     _layer(merged, source, read_own_config(own), lambda k: f"{own}: {k}")
+    openclaw_env: dict[str, str] = {}
     if config_path is not None:
         from_file = read_openclaw_config(Path(config_path).expanduser())
         where = from_file.pop("_where", {})
+        openclaw_env = from_file.pop("_openclaw_env", {})
         _layer(merged, source, from_file, lambda k: f"{config_path}: {_FILE_KEYS.get(k, k)}")
     from_env = _env_settings(env)
     own_models = merged.get("collection_models", {})
@@ -430,6 +440,7 @@ def load_settings(
         from_env["collection_models"] = {**own_models, **from_env["collection_models"]}
     _layer(merged, source, from_env, lambda k: f"environment {_ENV_NAMES.get(k, k)}")
     _layer(merged, source, flags, lambda k: f"option --{_FLAG_NAMES.get(k, k)}")
+    _complete_embedding(merged, env, config_path, openclaw_env)
     if "collection" in source:
         try:
             validate_collection_name(merged["collection"])
@@ -466,6 +477,23 @@ def load_settings(
             where_from = source.get("low_quality_patterns", "low_quality_patterns")
             raise ConfigError(f"{where_from}: {pattern!r} is not a valid regex: {exc}") from None
     return settings
+
+
+def _complete_embedding(
+    merged: dict[str, Any],
+    env: Mapping[str, str],
+    config_path: Path | None,
+    openclaw_env: Mapping[str, str],
+) -> None:
+    """The mem0 plugin's key as the plugin's process would find it (in OpenClaw's state
+    folder too)."""
+    mem0 = merged.get("mem0")
+    if isinstance(mem0, Mem0PluginConfig) and mem0.embedder is not None:
+        state = merged.get("openclaw_state_dir") or embedding_config.default_openclaw_dir(
+            config_path
+        )
+        spec = embedding_config.with_key(mem0.embedder, env, state, openclaw_env)
+        merged["mem0"] = mem0.model_copy(update={"embedder": spec})
 
 
 #: Settings that only make sense together: a layer naming one of them replaces what
@@ -539,6 +567,10 @@ _ENV_NAMES = {
     "user": "AMEM_USER",
     "openclaw_dir": "AMEM_OPENCLAW_DIR",
     "collection_models": "AMEM_COLLECTION_MODELS",
+    **{field: var for var, field in embedding_config.ENV_FIELDS.items()},
+    "model_folders": "AMEM_MODEL_FOLDERS",
+    "remote_embeddings": "AMEM_REMOTE_EMBEDDINGS",
+    "openclaw_state_dir": "OPENCLAW_STATE_DIR",
 }
 
 

@@ -47,6 +47,22 @@ def _isolated_dirs(
         "AMEM_USER",
         "AMEM_COLLECTION_MODELS",
         "AMEM_OPENCLAW_DIR",
+        # How other systems embed: their settings, their folders, their keys.
+        "AMEM_EMBED_MODEL",
+        "AMEM_EMBED_POOLING",
+        "AMEM_EMBED_DTYPE",
+        "AMEM_EMBED_DEVICE",
+        "AMEM_MODEL_DIR",
+        "AMEM_MODEL_CACHE",
+        "AMEM_MODEL_FOLDERS",
+        "AMEM_REMOTE_EMBEDDINGS",
+        "OPENCLAW_STATE_DIR",
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+        "OPENAI_API_VERSION",
+        "GOOGLE_API_KEY",
+        "GEMINI_API_KEY",
+        "GOOGLE_GEMINI_BASE_URL",
     ):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("AMEM_CACHE_DIR", str(MODEL_CACHE))

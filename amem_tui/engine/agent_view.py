@@ -14,11 +14,14 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 import amem_tui.engine.graph as graph
 import amem_tui.engine.reading as reading
 import amem_tui.engine.scope as rules
 import amem_tui.engine.search as searching
 from amem_tui.engine.clock import Timekeeper
+from amem_tui.engine.embedding.report import QueryEmbedding
 from amem_tui.engine.errors import READ_ONLY_MESSAGE, AmemError, ReadOnlyStore
 from amem_tui.engine.formats import PayloadFormat, mem0
 from amem_tui.engine.models import (
@@ -254,6 +257,27 @@ class AgentView:
             session_key=self.session_key,
             first_turn=first_turn,
         )
+
+    def query_embedding(self) -> QueryEmbedding:
+        """How the agent's queries are embedded for its collection: the model, its
+        pooling and weights file and where they were found, and whether its searches
+        are exact, approximate or by words only, and why."""
+        return self.service.model.query_embedding()
+
+    def embed_query(self, query: str, stop: Callable[[], bool] | None = None) -> np.ndarray | None:
+        """The vector the agent's searches use for ``query`` (None: words only).
+
+        Made once per query text and kept (a search box asks again after a backspace);
+        loads the model first if needed, so call it from a worker thread. ``stop`` is
+        asked before the model runs, also after waiting for another query's run: when it
+        says True (a newer query was typed), :class:`SearchStopped` is raised instead.
+        """
+        from amem_tui.engine.embedding.query_vectors import embed_query
+
+        embedder = self.service.model.embedder()
+        if embedder is None:
+            return None
+        return embed_query(embedder, query, stop)
 
     def warm_up(self) -> None:
         """Read and index what the agent's searches use, so its next search is quick.

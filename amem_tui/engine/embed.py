@@ -15,13 +15,13 @@ import importlib.util
 import os
 import shutil
 import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from amem_tui.engine.embedding.query_vectors import QueryVectors, Stop
 from amem_tui.engine.errors import ModelUnavailable
 
 if TYPE_CHECKING:
@@ -176,8 +176,7 @@ class FastEmbedder:
         self._cache_dir = cache_dir
         self._model: TextEmbeddingBase | None = None
         self._lock = threading.Lock()
-        self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._recent_lock = threading.Lock()
+        self._queries = QueryVectors(self._one_query, RECENT_QUERIES)
         self.dim = self._known_dim()
 
     def _known_dim(self) -> int:
@@ -232,19 +231,18 @@ class FastEmbedder:
         rows = list(self._model.embed(clipped, batch_size=64))
         return _normalise(np.asarray(rows, dtype=np.float32))
 
-    def embed_query(self, text: str) -> np.ndarray:
+    def embed_query(self, text: str, stop: Stop | None = None) -> np.ndarray:
         """Embed one query (recent queries come from a small cache: a live search box
-        asks again for text the user typed a moment ago, e.g. after a backspace)."""
-        with self._recent_lock:
-            found = self._recent.get(text)
-            if found is not None:
-                self._recent.move_to_end(text)
-                return found.copy()
+        asks again for text the user typed a moment ago, e.g. after a backspace; see
+        :mod:`amem_tui.engine.embedding.query_vectors` for ``stop``)."""
+        return self._queries.get(text, stop)
+
+    def has_query(self, text: str) -> bool:
+        """True when the query's vector is made already."""
+        return self._queries.has(text)
+
+    def _one_query(self, text: str) -> np.ndarray:
         vector: np.ndarray = self.embed_documents([text])[0]
-        with self._recent_lock:
-            self._recent[text] = vector.copy()
-            while len(self._recent) > RECENT_QUERIES:
-                self._recent.popitem(last=False)
         return vector
 
 

@@ -10,6 +10,7 @@ it needs.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -21,8 +22,9 @@ from amem_tui.engine.bookkeeping import is_own_bookkeeping
 from amem_tui.engine.clock import Clock, IdFactory, Timekeeper, iso, new_uuid, utc_now
 from amem_tui.engine.collections import Collections, CollectionService
 from amem_tui.engine.embed import Embedder, make_embedder
+from amem_tui.engine.embedders import Embedders
+from amem_tui.engine.embedding.report import QueryEmbedding
 from amem_tui.engine.errors import READ_ONLY_MESSAGE, InvalidInput, ReadOnlyStore, UserNotChosen
-from amem_tui.engine.modelinfo import Embedders
 from amem_tui.engine.models import (
     ConsolidationRun,
     MemoryNote,
@@ -33,7 +35,12 @@ from amem_tui.engine.scope import DEFAULT_AGENT, AgentScope
 from amem_tui.engine.search import SearchSpace
 from amem_tui.engine.settings import EngineSettings
 from amem_tui.engine.store.base import NoteStore
-from amem_tui.engine.wiring import find_mem0_collection, model_choices, open_store
+from amem_tui.engine.wiring import (
+    embedding_setup,
+    find_mem0_collection,
+    model_choices,
+    open_store,
+)
 from amem_tui.paths import cache_dir, data_dir
 
 if TYPE_CHECKING:
@@ -79,7 +86,7 @@ class MemoryEngine:
     ) -> None:
         self.settings = settings or EngineSettings()
         self.embedder = embedder or make_embedder(self.settings.model, cache_dir())
-        self._embedders = Embedders(self.embedder)
+        self._embedders = Embedders(self.embedder, embedding_setup(self.settings))
         self.time = Timekeeper(clock, new_id or new_uuid)
         self._lock = threading.RLock()
         self._writer = NoteWriter(self.time, self._lock, self.settings.low_quality_patterns)
@@ -209,6 +216,36 @@ class MemoryEngine:
         sorted (none in a collection of openclaw-amem notes, or a missing one)."""
         return self._service(collection).namespaces()
 
+    def query_embedding(self, collection: str | None = None) -> QueryEmbedding:
+        """How queries of ``collection`` (default: the Mode A one) are embedded here: the
+        model, pooling, weights file and where they were found, and whether searches are
+        exact, approximate or by words only, and why."""
+        service = self._collections.get(collection or self.shared_collection)
+        return service.model.query_embedding()
+
+    def load_models(self) -> None:
+        """Load, now, every model a search of the configured collections uses: the
+        engine's own, and the agents' own models that run here. Blocking: call it from a
+        worker thread (an app's first frame never waits for it). A model that cannot
+        load is left for the search to report."""
+        for embedder in self._models():
+            with contextlib.suppress(Exception):
+                embedder.load()
+
+    def models_loaded(self) -> bool:
+        """True when :meth:`load_models` has nothing left to load."""
+        return all(embedder.loaded for embedder in self._models())
+
+    def _models(self) -> list[Embedder]:
+        names = [self.shared_collection, *self.settings.dedicated_collections().values()]
+        found: list[Embedder] = [self.embedder]
+        for name in dict.fromkeys(names):
+            service = self._collections.get(name)
+            embedder = service.model.embedder() if service.exists() else None
+            if embedder is not None and all(embedder is not e for e in found):
+                found.append(embedder)
+        return found
+
     def collections(self) -> list[CollectionView]:
         """Every collection in the store and every one the configuration names."""
         from amem_tui.engine.inventory import collection_views
@@ -255,6 +292,7 @@ class MemoryEngine:
             namespace=scope.namespace,
             view=scope.view,
             users=users,
+            embedding=service.model.query_embedding(),
         )
 
     def audit(

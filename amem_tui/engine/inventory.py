@@ -7,6 +7,7 @@ from pydantic import BaseModel, Field
 
 from amem_tui.engine.bookkeeping import is_own_bookkeeping
 from amem_tui.engine.collections import Collections, CollectionService
+from amem_tui.engine.embedding.report import QueryEmbedding
 from amem_tui.engine.settings import EngineSettings
 
 
@@ -31,6 +32,8 @@ class CollectionView(BaseModel):
     mode: str | None = None
     #: What another tool keeps in it, when it holds no notes (mem0's bookkeeping).
     bookkeeping: str | None = None
+    #: How its queries are embedded here, and how exact its searches are.
+    embedding: QueryEmbedding | None = None
 
 
 class StoreStatus(BaseModel):
@@ -61,6 +64,8 @@ class StoreStatus(BaseModel):
     #: In a mem0 collection: every user whose memories it holds (status is store-wide,
     #: so several users and none chosen is no error; the reads then need --user).
     users: list[str] = Field(default_factory=list)
+    #: How the collection's queries are embedded here, and how exact searches are.
+    embedding: QueryEmbedding | None = None
 
 
 def collection_views(
@@ -124,4 +129,5 @@ def _view(service: CollectionService, read_only: bool) -> CollectionView:
         read_only=read_only_reason is not None,
         read_only_reason=read_only_reason,
         bookkeeping=bookkeeping,
+        embedding=service.model.query_embedding() if bookkeeping is None else None,
     )

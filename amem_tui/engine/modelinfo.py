@@ -61,7 +61,7 @@ _PLUGIN_MODELS = (
     (r"openai/(text-embedding-.+)", r"openai/\1"),
 )
 
-ModelSource = Literal["metadata", "setting", "--model", "mem0 plugin", "none"]
+ModelSource = Literal["metadata", "setting", "--model", "AMEM_EMBED_MODEL", "mem0 plugin", "none"]
 
 
 class ModelInfo(BaseModel):
@@ -97,8 +97,12 @@ class ModelChoices:
     per_collection: Mapping[str, str] = field(default_factory=dict)
     #: ``--model`` / ``AMEM_MODEL``, when given.
     default: str | None = None
-    #: The mem0 plugin entry's embedder, for mem0 collections.
+    #: ``AMEM_EMBED_MODEL``: what openclaw-amem embeds with, for its collections.
+    amem: str | None = None
+    #: The mem0 plugin entry's embedder, for mem0 collections, and the vector size it
+    #: asks its provider for (``embeddingDims``; None: the model's own).
     mem0_plugin: str | None = None
+    mem0_dimensions: int | None = None
 
     def for_collection(self, names: tuple[str, ...], mem0: bool) -> tuple[str, ModelSource] | None:
         """The configured model of a collection known by any of ``names`` (alias, real)."""
@@ -107,26 +111,46 @@ class ModelChoices:
                 return self.per_collection[name], "setting"
         if self.default:
             return self.default, "--model"
+        if not mem0 and self.amem:
+            return self.amem, "AMEM_EMBED_MODEL"
         if mem0 and self.mem0_plugin:
             return self.mem0_plugin, "mem0 plugin"
         return None
 
 
 def detect_model(
-    info: CollectionInfo, configured: tuple[str, ModelSource] | None = None
+    info: CollectionInfo,
+    configured: tuple[str, ModelSource] | None = None,
+    dimensions: int | None = None,
 ) -> ModelInfo:
-    """The model of a collection: its metadata, else what the settings name, else none."""
+    """The model of a collection: its metadata, else what the settings name, else none.
+
+    The mem0 plugin's embedder does not name a collection whose vector size it cannot
+    make (its known size, or the ``dimensions`` it asks for): the plugin could not
+    have written those vectors, so the store was built some other way.
+    """
     if info.embedding_model:
         return _named(info.embedding_model, info.vector_size, "metadata")
-    if configured is not None:
-        return _named(configured[0], info.vector_size, configured[1])
     size = info.vector_size
+    if configured is not None and not _contradicted(configured, size, dimensions):
+        return _named(configured[0], size, configured[1])
     return ModelInfo(
         name=None,
         vector_size=size,
         source="none",
         hint=SIZE_HINTS.get(size) if size is not None else None,
     )
+
+
+def _contradicted(
+    configured: tuple[str, ModelSource], size: int | None, dimensions: int | None
+) -> bool:
+    name, source = configured
+    if source != "mem0 plugin" or size is None:
+        return False
+    known = KNOWN_MODELS.get(name) or KNOWN_MODELS.get(canonical_model_name(name) or name)
+    makes = dimensions or (known[0] if known else None)
+    return makes is not None and makes != size
 
 
 def _named(name: str, size: int | None, source: ModelSource) -> ModelInfo:
@@ -198,32 +222,3 @@ def available_offline(fastembed_name: str | None) -> bool:
 def offline_embedder(fastembed_name: str) -> Embedder:
     """An embedder for a model fastembed has locally (check ``available_offline``)."""
     return OfflineFastEmbedder(fastembed_name)
-
-
-class Embedders:
-    """The engine's own embedder, and the local models other collections were built by.
-
-    One per engine: every collection service asks here, so each foreign model is
-    loaded at most once.
-    """
-
-    def __init__(self, ours: Embedder) -> None:
-        self.ours = ours
-        self._foreign: dict[str, Embedder | None] = {}
-        self._lock = threading.Lock()
-
-    def for_model(self, model: ModelInfo) -> Embedder | None:
-        """An embedder that computes ``model``'s vectors on this machine, or None."""
-        name = model.fastembed_name
-        if not name:
-            return None
-        with self._lock:
-            if name in self._foreign:
-                return self._foreign[name]
-        found: Embedder | None = None
-        if available_offline(name):
-            embedder = offline_embedder(name)
-            if model.vector_size is None or embedder.dim == model.vector_size:
-                found = embedder
-        with self._lock:
-            return self._foreign.setdefault(name, found)

@@ -15,6 +15,8 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
+from amem_tui.engine.embedding.report import QueryEmbedding
+
 SHARED = "shared"
 EVERYONE = "*"
 
@@ -484,6 +486,9 @@ class SearchResult(BaseModel):
     #: while the model or the keyword index was still loading, it answered from what
     #: was there (see ``search(wait=False)``).
     partial: str | None = None
+    #: How the query was embedded for this collection, and how exactly that matches
+    #: the agent's own embedding (None: not asked, e.g. an empty query).
+    embedding: QueryEmbedding | None = None
 
     @property
     def ranking_name(self) -> str:

@@ -13,6 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from amem_tui.engine.embedding.remote_spec import Mem0Embedder
 from amem_tui.engine.redact import redact_url
 from amem_tui.engine.scope import DEFAULT_AGENT, DEFAULT_COLLECTION
 from amem_tui.paths import default_store_dir
@@ -62,6 +63,9 @@ class Mem0PluginConfig(BaseModel):
     mode: str = "platform"
     embedder_provider: str | None = None
     embedder_model: str | None = None
+    #: The embedder the plugin's SDK builds in open-source mode (its default applied),
+    #: with its endpoint and key (None: the entry is not in open-source mode).
+    embedder: Mem0Embedder | None = None
     collection_name: str | None = None
     dimension: int | None = None
     url: str | None = None
@@ -140,6 +144,30 @@ class EngineSettings(BaseModel):
     #: (``amem_nightly_owed.json``, ``logs/amem-consolidate.log``; AMEM_OPENCLAW_DIR).
     #: None: see ``openclaw_folder``.
     openclaw_dir: Path | None = None
+    #: openclaw-amem's own embedding settings, as it reads them from its environment:
+    #: ``AMEM_EMBED_MODEL``, ``AMEM_EMBED_POOLING``, ``AMEM_EMBED_DTYPE``,
+    #: ``AMEM_EMBED_DEVICE``.
+    amem_embed_model: str | None = None
+    amem_embed_pooling: str | None = None
+    amem_embed_dtype: str | None = None
+    amem_embed_device: str | None = None
+    #: Where openclaw-amem keeps model files: ``AMEM_MODEL_DIR`` (the repository layout,
+    #: ``<dir>/<org>/<name>/...``) and ``AMEM_MODEL_CACHE`` (its Transformers.js cache).
+    amem_model_dir: Path | None = None
+    amem_model_cache: Path | None = None
+    #: amem-tui's own folders of models in that layout (``AMEM_MODEL_FOLDERS``, or
+    #: ``model_folders`` under ``[embeddings]`` in config.toml); its default folder,
+    #: ``models`` in the data folder, is looked in after them.
+    model_folders: list[Path] = Field(default_factory=list)
+    #: OpenClaw's state folder (``OPENCLAW_STATE_DIR``; None: :attr:`openclaw_folder`),
+    #: where it installs plugins; and openclaw-amem install folders openclaw.json
+    #: records.
+    openclaw_state_dir: Path | None = None
+    amem_plugin_dirs: list[Path] = Field(default_factory=list)
+    #: Send mem0 queries to the plugin's embedder, off this machine when it is remote
+    #: (``AMEM_REMOTE_EMBEDDINGS=1``, ``remote = true`` under ``[embeddings]`` in
+    #: config.toml).
+    remote_embeddings: bool = False
 
     @property
     def collection_chosen(self) -> bool:

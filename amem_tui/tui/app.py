@@ -294,6 +294,9 @@ class AmemApp(App[int]):
     def _load_model(self) -> None:
         try:
             self.engine.embedder.load()
+            # The agents' own models (an openclaw-amem collection's bge-m3), loaded here
+            # too so a search never waits for them; one that fails says so on its search.
+            self.engine.load_models()
         except AmemError as exc:
             self._post_model(False, f"model unavailable: {exc}")
             return

@@ -1,8 +1,9 @@
 """The embedding model of one collection: which model built it, whether we can embed
 like it here, and our vectors for what is written into it.
 
-Search asks a collection's model for the embedder whose vectors fit (ours, a model
-already on this machine, or none: keyword search, with the reason); writes ask it to
+Search asks a collection's model for the embedder whose vectors fit (ours, the agent's
+own model or embedder, or none: keyword search, with the reason; chosen by
+:mod:`amem_tui.engine.embedders`); writes ask it to
 check that our vectors may go in, and to embed. The model is told apart from the rest
 of the collection (its format, read rules and note index) because it is where new
 embedders plug in, and because it reads nothing of the notes.
@@ -14,10 +15,12 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from amem_tui.engine.embed import Embedder, canonical_model_name
+from amem_tui.engine.embedders import Choice, Collection, Embedders
+from amem_tui.engine.embedding.report import QueryEmbedding
 from amem_tui.engine.errors import ModelMismatch
 from amem_tui.engine.formats import PayloadFormat
-from amem_tui.engine.modelinfo import Embedders, ModelChoices, ModelInfo, detect_model
-from amem_tui.engine.store.base import NoteStore
+from amem_tui.engine.modelinfo import ModelChoices, ModelInfo, detect_model
+from amem_tui.engine.store.base import CREATED_BY, CollectionInfo, NoteStore
 
 
 class ModelOwner(Protocol):
@@ -45,7 +48,7 @@ class CollectionModel:
         self._owner = owner
         self.embedders = embedders
         self.choices = choices
-        self._status: tuple[bool, str] | None = None
+        self._choice: Choice | None = None
         self._checked = False
 
     @property
@@ -61,62 +64,59 @@ class CollectionModel:
         if info is None:
             return None
         configured = self.choices.for_collection((owner.name, info.name), owner.format == "mem0")
-        return detect_model(info, configured)
+        return detect_model(info, configured, self.choices.mem0_dimensions)
 
     def status(self) -> tuple[bool, str]:
         """Whether the collection can be searched by vector here, and why (or why not).
 
-        Usable: the collection is missing (ours to create), or was built by our model,
-        or by a model fastembed already has on this machine. Otherwise search falls
-        back to keywords; listing and reading always work.
+        Usable: the collection is missing (ours to create), or amem-tui built it, or the
+        agent's own model or embedder can be run here (exactly or approximately: see
+        :meth:`query_embedding`). Otherwise search falls back to keywords; listing and
+        reading always work.
         """
-        if self._status is not None:
-            return self._status
-        ours = self.ours
-        name = self._owner.name
-        model = self.info()
-        if model is None:
-            return (
-                True,
-                f"collection '{name}' does not exist yet; {ours.model_name} will build it",
-            )
-        real = self._owner.real_name
-        if model.name is None:
-            status = (False, self._unnamed(real, model))
-        else:
-            named = model.name
-            if model.source != "metadata":
-                named = f"{named} (no embedding_model metadata; named by {model.source})"
-            size = f"{model.vector_size}-dimensional" if model.vector_size else "unknown-size"
-            if self._fits_ours(model):
-                status = (True, f"collection '{real}' was built with {ours.model_name}")
-            elif self.embedders.for_model(model) is not None:
-                status = (
-                    True,
-                    f"collection '{real}' was built with {named}; searching with it "
-                    "from the local fastembed cache",
-                )
-            else:
-                status = (
-                    False,
-                    f"collection '{real}' was built with {named} ({size} vectors), which is "
-                    f"not available offline; this engine embeds with {ours.model_name}: "
-                    "keyword search only",
-                )
-        self._status = status
-        return status
+        report = self.query_embedding()
+        return report.by_meaning, report.reason
 
-    def _fits_ours(self, model: ModelInfo) -> bool:
+    def query_embedding(self) -> QueryEmbedding:
+        """How the collection's queries are embedded here: the model, its pooling and
+        weights and where they were found, and whether searches are exact or by words."""
+        return self._chosen().report
+
+    def embedder(self) -> Embedder | None:
+        """The embedder whose vectors fit this collection's (None: words only)."""
+        return self._chosen().embedder
+
+    def _chosen(self) -> Choice:
+        if self._choice is None:
+            owner = self._owner
+            model = self.info()
+            info = owner.store.collection_info(owner.name)
+            name = owner.real_name if info is not None else owner.name
+            if model is not None and model.name is None:
+                self._choice = Choice(None, self._unnamed(name, model))
+            else:
+                collection = Collection(name, model, owner.format, self._built_by_us(info))
+                self._choice = self.embedders.for_collection(collection)
+        return self._choice
+
+    def _built_by_us(self, info: CollectionInfo | None) -> bool:
+        """amem-tui built the collection with this engine's model: its metadata names
+        that model, and says amem-tui created it or spells the name as amem-tui does
+        (other tools never do)."""
+        if info is None:
+            return True
         ours = self.ours
-        return canonical_model_name(model.name) == ours.model_name and model.vector_size in (
-            None,
-            ours.dim,
+        named = info.embedding_model
+        return (
+            canonical_model_name(named) == ours.model_name
+            and (info.metadata.get("created_by") == CREATED_BY or named == ours.model_name)
+            and info.vector_size in (None, ours.dim)
         )
 
-    def _unnamed(self, real: str, model: ModelInfo) -> str:
+    def _unnamed(self, real: str, model: ModelInfo) -> QueryEmbedding:
         size = f"{model.vector_size}-dimensional" if model.vector_size else "its"
         hint = f" (the size suggests {model.hint})" if model.hint else ""
-        return (
+        reason = (
             f"collection '{real}' names no embedding model and none is configured for its "
             f"{size} vectors{hint}: keyword search only. To search it by meaning, name its "
             f"model: AMEM_COLLECTION_MODELS='{real}=<model>', or --model <model>"
@@ -126,16 +126,7 @@ class CollectionModel:
                 else ""
             )
         )
-
-    def embedder(self) -> Embedder | None:
-        """The embedder whose vectors fit this collection: ours, a local one, or None."""
-        usable, _ = self.status()
-        if not usable:
-            return None
-        model = self.info()
-        if model is None or self._fits_ours(model):
-            return self.ours
-        return self.embedders.for_model(model)
+        return QueryEmbedding(collection=real, verdict="words only", reason=reason)
 
     def check(self) -> None:
         """Refuse to put our vectors into a collection built by another model."""

@@ -17,9 +17,10 @@ import numpy as np
 import amem_tui.engine.scope as rules
 from amem_tui.engine.collections.index import CollectionIndex
 from amem_tui.engine.collections.model import CollectionModel
+from amem_tui.engine.embedders import Embedders
 from amem_tui.engine.errors import ReadOnlyStore
 from amem_tui.engine.formats import PayloadFormat, detect_format, mem0, note_view
-from amem_tui.engine.modelinfo import Embedders, ModelChoices
+from amem_tui.engine.modelinfo import ModelChoices
 from amem_tui.engine.models import (
     GetOnlyBecause,
     HiddenKind,

@@ -80,9 +80,10 @@ def search(
     )
     if not query.strip():
         return result
+    result.embedding = space.own.model.query_embedding()
     notices: list[str] = []
     loading = [] if wait else still_loading(space, mode)
-    vector = None if "model" in loading else query_vector(space.own, query, mode, notices)
+    vector = None if "model" in loading else query_vector(space.own, query, mode, notices, stop)
     stop_if_asked(stop)
     if vector is None and mode != "keyword":
         result.search_mode = "keyword"

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from amem_tui.engine.collections import CollectionService
+from amem_tui.engine.embedding.query_vectors import embed_query
 from amem_tui.engine.errors import ModelUnavailable
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.search.ranking import SearchMode
@@ -37,9 +38,17 @@ class SearchSpace:
 
 
 def query_vector(
-    service: CollectionService, query: str, mode: SearchMode, notices: list[str]
+    service: CollectionService,
+    query: str,
+    mode: SearchMode,
+    notices: list[str],
+    stop: Callable[[], bool] | None = None,
 ) -> np.ndarray | None:
-    """The query's vector for a collection, or None (with a notice) without a usable model."""
+    """The query's vector for a collection, or None (with a notice) without a usable model.
+
+    ``stop`` is asked before the model runs: a query typed over gives up its turn
+    (:class:`SearchStopped`) instead of keeping a newer one waiting.
+    """
     if mode == "keyword":
         return None
     try:
@@ -50,7 +59,7 @@ def query_vector(
                 "keyword-only (BM25) search."
             )
             return None
-        return np.asarray(embedder.embed_query(query), dtype=np.float32)
+        return np.asarray(embed_query(embedder, query, stop), dtype=np.float32)
     except ModelUnavailable as exc:  # ModelMismatch included
         notices.append(f"No usable embedding model ({exc}): keyword-only (BM25) search.")
         return None

@@ -32,10 +32,11 @@ def test_a_search_asked_to_go_on_finds_what_it_finds_without_asking(
     plain = engine.agent("main").search("deploy freeze")
     watched = engine.agent("main").search("deploy freeze", stop=go_on)
     assert [h.note.id for h in watched.hits] == [h.note.id for h in plain.hits]
-    assert len(asked) == 2  # after the query's embedding, and before the notes are read
+    # before the model runs, after the query's embedding, and before the notes are read
+    assert len(asked) == 3
 
 
-@pytest.mark.parametrize("stage", [0, 1])
+@pytest.mark.parametrize("stage", [0, 1, 2])
 def test_a_stopped_search_raises_at_the_next_stage(engine: MemoryEngine, stage: int) -> None:
     asked: list[bool] = []
 
