@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -201,6 +202,8 @@ class AgentView:
         first_turn: bool = False,
         stop: Callable[[], bool] | None = None,
         wait: bool = True,
+        subject: str | None = None,
+        topics: Sequence[str] | None = None,
     ) -> SearchResult:
         """What the agent finds for ``query``, best first and explained; changes nothing.
 
@@ -217,11 +220,17 @@ class AgentView:
         was). ``stop`` is asked between the stages; when it says True,
         ``SearchStopped`` is raised (an app stops a search whose query was typed
         over). ``wait`` False answers from what is loaded rather than wait for the model
-        or the keyword index (``result.partial`` says what was left out). See
+        or the keyword index (``result.partial`` says what was left out). ``subject`` and
+        ``topics`` are openclaw-amem's memory_search filters (``subject``,
+        ``topicsFilter``): notes about that person or nobody; knowledge notes holding
+        every topic (see ``amem_tui.engine.scope.search_filters``). See
         ``amem_tui.engine.search``.
         """
+        space = self._space
+        if subject is not None or topics:
+            space = replace(space, filters=rules.search_filters(subject, topics))
         return searching.search(
-            self._space,
+            space,
             query,
             now=self._time.clock(),
             limit=limit,

@@ -22,6 +22,7 @@ from amem_tui.engine.errors import SearchStopped
 from amem_tui.engine.index import Selection
 from amem_tui.engine.keywords import searchable_text, tokenize
 from amem_tui.engine.models import NoteAccess, SearchHit, SearchResult
+from amem_tui.engine.search.narrowing import about_subject, dense_filter, walks_to
 from amem_tui.engine.search.ranking import (
     DENSE_MIN_SCORE,
     LINK_HOPS,
@@ -69,20 +70,24 @@ def rank(
         assert vector is not None
         _rank_dense(space, vector, result, limit, exact)
         return
-    chosen = visible_selection(space, points_count)
+    every = visible_selection(space, points_count)
+    chosen = about_subject(space, every)
     result.total = chosen.count
     if result.search_mode == "keyword":
         _rank_keywords(space, chosen, query, result, limit)
         return
     assert vector is not None
-    _rank_hybrid(space, chosen, query, vector, result, limit, exact, now, stop)
+    # openclaw-amem counts its dense candidates over every note the agent may search,
+    # a subject or not.
+    n = dense_candidates(limit, every.count)
+    _rank_hybrid(space, chosen, n, query, vector, result, limit, exact, now, stop)
 
 
 def _rank_dense(
     space: SearchSpace, vector: np.ndarray, result: SearchResult, limit: int, exact: bool
 ) -> None:
     scope, own = space.scope, space.own
-    points = own.store.search(own.name, vector.tolist(), own.read_filter(scope), limit, exact=exact)
+    points = own.store.search(own.name, vector.tolist(), dense_filter(space), limit, exact=exact)
     position = 0
     for point in points:
         if point.score < DENSE_MIN_SCORE:
@@ -131,6 +136,7 @@ def _rank_keywords(
 def _rank_hybrid(
     space: SearchSpace,
     chosen: Selection,
+    n: int,
     query: str,
     vector: np.ndarray,
     result: SearchResult,
@@ -140,14 +146,13 @@ def _rank_hybrid(
     stop: Callable[[], bool] | None,
 ) -> None:
     scope, own = space.scope, space.own
-    n = dense_candidates(limit, chosen.count)
     similarity: dict[str, float] = {}
     dense_ids: list[str] = []
     if n > 0:
         # The selection knows every note the agent may search, so the store need not
         # send payloads; a point it lacks was written after the index was read.
         found = own.store.search(
-            own.name, vector.tolist(), own.read_filter(scope), n, exact=exact, with_payload=False
+            own.name, vector.tolist(), dense_filter(space), n, exact=exact, with_payload=False
         )
         found = [p for p in found if p.score >= DENSE_MIN_SCORE]  # in score order
         for point, kept in zip(found, chosen.kept([p.id for p in found]), strict=True):
@@ -240,7 +245,7 @@ def walk_links(space: SearchSpace, vector: np.ndarray, result: SearchResult) -> 
             # openclaw-amem walks the notes its agent filter lists (not its read-by-id
             # rule): a link to a note the agent only reads by id is not followed.
             because = own.visible_because(scope, target)
-            if because is None:
+            if because is None or not walks_to(space, target):
                 continue
             sim = cosine(vector, point.vector)
             if sim is None or sim < LINK_MIN_SIMILARITY:

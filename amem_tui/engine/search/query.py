@@ -21,6 +21,7 @@ from amem_tui.engine.search.hits import (
     stop_if_asked,
     walk_links,
 )
+from amem_tui.engine.search.narrowing import check_format, keep_topics
 from amem_tui.engine.search.ranking import SEARCH_MODES, SearchMode, scans_exactly
 from amem_tui.engine.search.space import SearchSpace, query_vector
 
@@ -61,6 +62,7 @@ def search(
     hits are read from the store); when it says True, ``SearchStopped`` is raised.
     """
     mode = resolve_mode(space, mode)
+    check_format(space)
     config = mem0_plugin.rules_of(space.mem0_plugin)
     if limit is None:
         limit = config.top_k if mode == "plugin" else 10
@@ -112,6 +114,7 @@ def search(
             rank(space, query, vector, result, limit, result.exact, info.points_count, now, stop)
             if links and vector is not None and result.hits:
                 walk_links(space, vector, result)
+            keep_topics(space, result)
         mark_matched_terms(result, query)
     if hidden and result.partial is None:
         # Outside the namespace the plugin's question is the cosine one: "dense" there.

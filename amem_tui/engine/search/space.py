@@ -10,7 +10,7 @@ import numpy as np
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.embedding.query_vectors import embed_query
 from amem_tui.engine.errors import ModelUnavailable
-from amem_tui.engine.scope import AgentScope
+from amem_tui.engine.scope import NO_FILTERS, AgentScope, SearchFilters
 from amem_tui.engine.search.ranking import SearchMode
 from amem_tui.engine.settings import Mem0PluginConfig
 
@@ -30,6 +30,8 @@ class SearchSpace:
     #: The OpenClaw mem0 plugin's entry (its topK, thresholds, recall settings), for a
     #: mem0 collection searched as the plugin searches it (None: the plugin's defaults).
     mem0_plugin: Mem0PluginConfig | None = None
+    #: openclaw-amem's memory_search filters (``subject``, ``topicsFilter``).
+    filters: SearchFilters = NO_FILTERS
 
     @property
     def own(self) -> CollectionService:
