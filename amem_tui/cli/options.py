@@ -163,6 +163,12 @@ class CommonOptions:
     )
     view: Literal["search", "recall"] | None = option("--view", help=VIEW_HELP)
     model: str | None = option("--model", metavar="NAME", help="fastembed model name")
+    #: ``--remote-embeddings``: a mem0 query may be sent to the plugin's own embedder.
+    remote_embeddings: bool = flag(
+        "--remote-embeddings",
+        help="mem0: embed queries with the plugin's own embedder (Ollama, OpenAI, ...), "
+        "which sends them to its endpoint",
+    )
     read_only: bool = flag("--read-only", help="refuse every write")
     #: ``--json``: answers on stdout, errors and warnings on stderr, all as JSON.
     json: bool = flag(
@@ -192,6 +198,7 @@ class CommonOptions:
             "user": self.user,
             "namespace": self.namespace,
             "mem0_view": self.view,
+            "remote_embeddings": self.remote_embeddings or None,
         }
 
     @property

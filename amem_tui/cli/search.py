@@ -19,7 +19,9 @@ from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
-    from amem_tui.engine import MemoryNote, SearchResult
+    from amem_tui.engine import MemoryNote, QueryEmbedding, SearchResult
+else:
+    QueryEmbedding = Any  # a model dumped as itself: see output.to_json
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,17 @@ class SearchOptions:
     )
     explain: bool = flag("--explain", help="show how each hit ranked")
     hidden: bool = flag("--hidden", help="add the matches it cannot see")
+    #: openclaw-amem's memory_search filters: ``subject`` and ``topicsFilter``.
+    subject: str | None = option(
+        "--subject",
+        metavar="NAME",
+        help="only notes about this person, or about nobody (memory_search's subject)",
+    )
+    topics: str | None = option(
+        "--topics",
+        metavar="A,B",
+        help="knowledge notes must hold every topic (memory_search's topicsFilter)",
+    )
 
 
 def search_notes(ctx: Context, options: SearchOptions) -> FoundNotes:
@@ -72,6 +85,8 @@ def search_notes(ctx: Context, options: SearchOptions) -> FoundNotes:
         hidden=options.hidden,
         exact=options.exact,
         first_turn=options.first_turn,
+        subject=options.subject,
+        topics=[t.strip() for t in options.topics.split(",")] if options.topics else None,
     )
     notes = ctx.engine.agent(scope).redact([hit.note for hit in result.hits])
     return found_notes(result, options.explain, notes, mem0_view(scope))
@@ -144,6 +159,8 @@ class FoundNotes:
     candidates: Omitted[int] = None
     hidden: Omitted[list[dict[str, Any]]] = None
     mem0: Mem0View | None = None
+    #: How the query was embedded, and how exactly that matches the agent's embedding.
+    embedding: Omitted[QueryEmbedding] = None
     _json = flattened("mem0")
 
 
@@ -186,6 +203,7 @@ def found_notes(
         result.candidates if explain else None,
         hidden or None,
         mem0,
+        result.embedding,
     )
 
 

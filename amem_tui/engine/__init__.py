@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from amem_tui.engine.consolidation import ConsolidationPlan
     from amem_tui.engine.consolidation.nightly import NightlyPass
     from amem_tui.engine.consolidation.runlock import PassBusy
+    from amem_tui.engine.embedding.report import QueryEmbedding
     from amem_tui.engine.engine import MemoryEngine
     from amem_tui.engine.errors import (
         AmemError,

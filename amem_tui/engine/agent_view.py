@@ -271,7 +271,7 @@ class AgentView:
         """How the agent's queries are embedded for its collection: the model, its
         pooling and weights file and where they were found, and whether its searches
         are exact, approximate or by words only, and why."""
-        return self.service.model.query_embedding()
+        return self._service.model.query_embedding()
 
     def embed_query(self, query: str, stop: Callable[[], bool] | None = None) -> np.ndarray | None:
         """The vector the agent's searches use for ``query`` (None: words only).
@@ -283,7 +283,7 @@ class AgentView:
         """
         from amem_tui.engine.embedding.query_vectors import embed_query
 
-        embedder = self.service.model.embedder()
+        embedder = self._service.model.embedder()
         if embedder is None:
             return None
         return embed_query(embedder, query, stop)

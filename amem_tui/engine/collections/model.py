@@ -95,21 +95,23 @@ class CollectionModel:
             if model is not None and model.name is None:
                 self._choice = Choice(None, self._unnamed(name, model))
             else:
-                collection = Collection(name, model, owner.format, self._built_by_us(info))
+                ours = self._built_by_us(info, model)
+                collection = Collection(name, model, owner.format, ours)
                 self._choice = self.embedders.for_collection(collection)
         return self._choice
 
-    def _built_by_us(self, info: CollectionInfo | None) -> bool:
-        """amem-tui built the collection with this engine's model: its metadata names
-        that model, and says amem-tui created it or spells the name as amem-tui does
-        (other tools never do)."""
-        if info is None:
+    def _built_by_us(self, info: CollectionInfo | None, model: ModelInfo | None) -> bool:
+        """This engine's model built the collection: its metadata names that model and
+        says amem-tui created it, or the metadata or a setting of ours names it as
+        amem-tui spells it (other tools never do)."""
+        if info is None or model is None:
             return True
         ours = self.ours
-        named = info.embedding_model
+        named = model.name
+        created = model.source == "metadata" and info.metadata.get("created_by") == CREATED_BY
         return (
             canonical_model_name(named) == ours.model_name
-            and (info.metadata.get("created_by") == CREATED_BY or named == ours.model_name)
+            and (created or (named == ours.model_name and model.source != "mem0 plugin"))
             and info.vector_size in (None, ours.dim)
         )
 
