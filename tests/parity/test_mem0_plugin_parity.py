@@ -8,7 +8,9 @@ Ollama-compatible test endpoint (our own model, so the SDK's vectors are ours), 
 auto-recall hook, for every kind of identity it has (main, another agent, a
 subagent's search and recall, an explicit ``agentId`` of main, a second user, a
 session's short-term memory, skills mode). amem-tui, given the same openclaw.json
-entry, must answer each one with the same memories in the same order.
+entry, must answer each one with the same memories in the same order; and again with
+remote embeddings allowed, its queries embedded by the plugin's own embedder: the Ollama
+endpoint, and an OpenAI-compatible one (``baseURL``) in a second run of the plugin.
 
 Without node and the installed packages the module is skipped, except in CI (``CI`` or
 ``AMEM_REQUIRE_PARITY`` set; ``.ci/run`` sets the second), where that is a failure:
@@ -32,6 +34,7 @@ from amem_tui.config import load_settings
 from amem_tui.engine.embed import FastEmbedder
 from amem_tui.engine.engine import MemoryEngine
 from tests.support.ollama_standin import EMBED_MODEL, LLM_MODEL, OllamaStandIn
+from tests.support.openai_standin import OpenAIStandIn
 from tests.support.qdrant_standin import QdrantStandIn
 
 JS = Path(__file__).parent / "js"
@@ -179,62 +182,80 @@ class Run:
     home: Path
 
 
+def _reads(identities: list[Identity]) -> list[dict[str, Any]]:
+    """The driver's reads: every query, as each identity asks it."""
+    reads = []
+    for who in identities:
+        read: dict[str, Any] = {
+            "name": who.name,
+            "user": who.user,
+            "queries": QUERIES,
+            "recall": who.recall,
+        }
+        for key, value in (
+            ("session", who.session),
+            ("agentId", who.agent_id),
+            ("limit", who.limit),
+            ("entry", who.entry),
+        ):
+            if value is not None:
+                read[key] = value
+        reads.append(read)
+    return reads
+
+
+def run_plugin(home: Path, entry: dict[str, Any], identities: list[Identity]) -> dict[str, Any]:
+    """The plugin, given ``entry``, writes :data:`WRITES` and answers every read."""
+    node = _node_or_skip()
+    script = home / "script.json"
+    answer = home / "answer.json"
+    script.write_text(json.dumps({"entry": entry, "writes": WRITES, "reads": _reads(identities)}))
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(home),
+        "MEM0_TELEMETRY": "false",
+        "MEM0_DIR": str(home / "mem0"),
+    }
+    done = subprocess.run(
+        [node, str(DRIVER), str(script), str(answer)],
+        cwd=JS,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:] + done.stdout[-2000:]
+    answers: dict[str, Any] = json.loads(answer.read_text())
+    return answers
+
+
 @pytest.fixture(scope="module")
 def parity(
     fastembed_embedder: FastEmbedder, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Run]:
-    node = _node_or_skip()
+    _node_or_skip()
     home = tmp_path_factory.mktemp("parity")
     with QdrantStandIn() as qdrant, OllamaStandIn(fastembed_embedder) as ollama:
         entry = plugin_entry(qdrant.url, ollama.url)
-        reads = []
-        for who in IDENTITIES:
-            read: dict[str, Any] = {
-                "name": who.name,
-                "user": who.user,
-                "queries": QUERIES,
-                "recall": who.recall,
-            }
-            for key, value in (
-                ("session", who.session),
-                ("agentId", who.agent_id),
-                ("limit", who.limit),
-                ("entry", who.entry),
-            ):
-                if value is not None:
-                    read[key] = value
-            reads.append(read)
-        script = home / "script.json"
-        answer = home / "answer.json"
-        script.write_text(json.dumps({"entry": entry, "writes": WRITES, "reads": reads}))
-        env = {
-            "PATH": os.environ.get("PATH", ""),
-            "HOME": str(home),
-            "MEM0_TELEMETRY": "false",
-            "MEM0_DIR": str(home / "mem0"),
-        }
-        done = subprocess.run(
-            [node, str(DRIVER), str(script), str(answer)],
-            cwd=JS,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr[-3000:] + done.stdout[-2000:]
-        yield Run(qdrant, ollama, json.loads(answer.read_text()), entry, home)
+        yield Run(qdrant, ollama, run_plugin(home, entry, IDENTITIES), entry, home)
 
 
-def amem_engine(run: Run, fastembed: FastEmbedder, who: Identity) -> MemoryEngine:
-    """amem-tui as a user runs it: the same openclaw.json entry, the same server."""
+def amem_engine(run: Run, fastembed: FastEmbedder | None, who: Identity) -> MemoryEngine:
+    """amem-tui as a user runs it: the same openclaw.json entry, the same server.
+    Without ``fastembed``, remote embeddings are allowed: queries go to the plugin's
+    own embedder."""
     entry = {**run.entry, "userId": who.user, **(who.entry or {})}
     config = run.home / f"openclaw-{who.name.replace(' ', '-').replace(':', '_')}.json"
     config.write_text(json.dumps({"plugins": {"entries": {"openclaw-mem0": {"config": entry}}}}))
     flags: dict[str, Any] = {"config_file": config, "url": run.qdrant.url}
+    if fastembed is None:
+        flags["remote_embeddings"] = True
     if who.namespace:
         flags["namespace"] = who.namespace
     settings = load_settings(flags, env={})
+    if fastembed is None:
+        return MemoryEngine(settings)
     return MemoryEngine(settings, embedder=fastembed)
 
 
@@ -268,30 +289,103 @@ def test_the_plugin_wrote_every_memory_through_the_stand_in(parity: Run) -> None
     assert {COLLECTION, "memory_migrations", f"{COLLECTION}_entities"} <= names
 
 
+def mismatches(run: Run, engine: MemoryEngine, who: Identity) -> list[Any]:
+    """Where amem-tui's answers differ from the plugin's, for every query of ``who``."""
+    rows = [r for r in run.answers["reads"] if r["name"] == who.name]
+    assert len(rows) == len(QUERIES)
+    found = []
+    for row in rows:
+        query = row["query"]
+        theirs = [m["id"] for m in row["search"]]
+        ours = amem_ids(engine, who, query, "search", first=False)
+        if ours != theirs:
+            found.append(("memory_search", query, theirs, ours))
+        if not who.recall:
+            continue
+        for key, first in (("recall_first", True), ("recall_next", False)):
+            theirs = row[key]
+            assert all(not i.startswith("?") for i in theirs), theirs
+            ours = amem_ids(engine, who, query, "recall", first=first)
+            if ours != theirs:
+                found.append((key, query, theirs, ours))
+    return found
+
+
 @pytest.mark.parametrize("who", IDENTITIES, ids=lambda who: who.name)
 def test_memory_search_and_recall_match_the_plugin(
     parity: Run, fastembed_embedder: FastEmbedder, who: Identity
 ) -> None:
     engine = amem_engine(parity, fastembed_embedder, who)
     try:
-        rows = [r for r in parity.answers["reads"] if r["name"] == who.name]
-        assert len(rows) == len(QUERIES)
-        mismatches = []
-        for row in rows:
-            query = row["query"]
-            theirs = [m["id"] for m in row["search"]]
-            ours = amem_ids(engine, who, query, "search", first=False)
-            if ours != theirs:
-                mismatches.append(("memory_search", query, theirs, ours))
-            if not who.recall:
-                continue
-            for key, first in (("recall_first", True), ("recall_next", False)):
-                theirs = row[key]
-                assert all(not i.startswith("?") for i in theirs), theirs
-                ours = amem_ids(engine, who, query, "recall", first=first)
-                if ours != theirs:
-                    mismatches.append((key, query, theirs, ours))
-        assert mismatches == []
+        assert mismatches(parity, engine, who) == []
+    finally:
+        engine.close()
+
+
+#: The identities asked again with remote embeddings on (one of each kind of scope).
+REMOTE = [IDENTITIES[1], IDENTITIES[3], IDENTITIES[7]]
+
+
+@pytest.mark.parametrize("who", REMOTE, ids=lambda who: who.name)
+def test_the_rows_match_with_the_plugin_s_ollama_embedder(parity: Run, who: Identity) -> None:
+    """With remote embeddings allowed, the queries go to the plugin's own embedder (the
+    Ollama endpoint of its entry), and the answers stay the plugin's."""
+    engine = amem_engine(parity, None, who)
+    try:
+        asked = parity.ollama.requests.count("POST /api/embed")
+        embedding = engine.query_embedding()
+        assert embedding.verdict == "exact" and embedding.runtime == "ollama", embedding
+        assert mismatches(parity, engine, who) == []
+        assert parity.ollama.requests.count("POST /api/embed") > asked
+    finally:
+        engine.close()
+
+
+OPENAI_KEY = "sk-parity-0123456789abcdef"
+
+
+@pytest.fixture(scope="module")
+def openai_parity(
+    fastembed_embedder: FastEmbedder, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Run, OpenAIStandIn]]:
+    """The plugin with an OpenAI-compatible embedder (``baseURL`` on this machine)."""
+    _node_or_skip()
+    home = tmp_path_factory.mktemp("parity-openai")
+    with (
+        QdrantStandIn() as qdrant,
+        OllamaStandIn(fastembed_embedder) as ollama,
+        OpenAIStandIn(fastembed_embedder, OPENAI_KEY) as openai,
+    ):
+        entry = plugin_entry(qdrant.url, ollama.url)
+        entry["oss"]["embedder"] = {
+            "provider": "openai",
+            "config": {
+                "apiKey": OPENAI_KEY,
+                "baseURL": openai.url,
+                "model": openai.model,
+                "embeddingDims": 384,
+            },
+        }
+        answers = run_plugin(home, entry, REMOTE)
+        assert [w["ok"] for w in answers["writes"]] == [True] * len(WRITES)
+        assert answers["outside"] == []
+        yield Run(qdrant, ollama, answers, entry, home), openai
+
+
+@pytest.mark.parametrize("who", REMOTE, ids=lambda who: who.name)
+def test_the_rows_match_with_an_openai_compatible_embedder(
+    openai_parity: tuple[Run, OpenAIStandIn], who: Identity
+) -> None:
+    run, openai = openai_parity
+    engine = amem_engine(run, None, who)
+    try:
+        asked = len(openai.requests)
+        embedding = engine.query_embedding()
+        assert embedding.verdict == "exact", embedding.reason
+        assert embedding.key_source == "openclaw.json apiKey"
+        assert mismatches(run, engine, who) == []
+        assert len(openai.requests) > asked
+        assert all(OPENAI_KEY not in str(value) for value in embedding.model_dump().values())
     finally:
         engine.close()
 
