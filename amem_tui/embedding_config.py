@@ -121,7 +121,7 @@ def openclaw_env_block(raw: Mapping[str, Any]) -> dict[str, str]:
 def mem0_embedder(entry: Mapping[str, Any], embedder: Mapping[str, Any]) -> Mem0Embedder | None:
     """The embedder the plugin builds from its entry, in open-source mode (None
     otherwise: the platform embeds in mem0's cloud). The key is completed later
-    (:func:`with_key`), from the entry or the environment."""
+    (``with_key``), from the entry or the environment."""
     oss = entry.get("oss")
     if entry.get("mode") != "open-source" and not isinstance(oss, Mapping):
         return None

@@ -279,7 +279,7 @@ class AgentView:
         Made once per query text and kept (a search box asks again after a backspace);
         loads the model first if needed, so call it from a worker thread. ``stop`` is
         asked before the model runs, also after waiting for another query's run: when it
-        says True (a newer query was typed), :class:`SearchStopped` is raised instead.
+        says True (a newer query was typed), ``SearchStopped`` is raised instead.
         """
         from amem_tui.engine.embedding.query_vectors import embed_query
 

@@ -234,7 +234,7 @@ class FastEmbedder:
     def embed_query(self, text: str, stop: Stop | None = None) -> np.ndarray:
         """Embed one query (recent queries come from a small cache: a live search box
         asks again for text the user typed a moment ago, e.g. after a backspace; see
-        :mod:`amem_tui.engine.embedding.query_vectors` for ``stop``)."""
+        ``amem_tui.engine.embedding.query_vectors`` for ``stop``)."""
         return self._queries.get(text, stop)
 
     def has_query(self, text: str) -> bool:

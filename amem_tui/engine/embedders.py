@@ -1,8 +1,8 @@
 """The embedders of one engine: its own, and those that embed another system's
 collection the way that system's agent embeds a query.
 
-For each collection, :meth:`Embedders.for_collection` picks one and says how exact it
-is (:class:`~amem_tui.engine.embedding.report.QueryEmbedding`):
+For each collection, ``Embedders.for_collection`` picks one and says how exact it
+is (``QueryEmbedding``):
 
 - a collection amem-tui built: its own model, exactly;
 - openclaw-amem's: the model its metadata names (else ``AMEM_EMBED_MODEL``), run from

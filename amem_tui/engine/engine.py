@@ -233,7 +233,7 @@ class MemoryEngine:
                 embedder.load()
 
     def models_loaded(self) -> bool:
-        """True when :meth:`load_models` has nothing left to load."""
+        """True when ``load_models`` has nothing left to load."""
         return all(embedder.loaded for embedder in self._models())
 
     def _models(self) -> list[Embedder]:

@@ -159,7 +159,7 @@ class EngineSettings(BaseModel):
     #: ``model_folders`` under ``[embeddings]`` in config.toml); its default folder,
     #: ``models`` in the data folder, is looked in after them.
     model_folders: list[Path] = Field(default_factory=list)
-    #: OpenClaw's state folder (``OPENCLAW_STATE_DIR``; None: :attr:`openclaw_folder`),
+    #: OpenClaw's state folder (``OPENCLAW_STATE_DIR``; None: ``openclaw_folder``),
     #: where it installs plugins; and openclaw-amem install folders openclaw.json
     #: records.
     openclaw_state_dir: Path | None = None

@@ -205,7 +205,7 @@ def _reads(identities: list[Identity]) -> list[dict[str, Any]]:
 
 
 def run_plugin(home: Path, entry: dict[str, Any], identities: list[Identity]) -> dict[str, Any]:
-    """The plugin, given ``entry``, writes :data:`WRITES` and answers every read."""
+    """The plugin, given ``entry``, writes ``WRITES`` and answers every read."""
     node = _node_or_skip()
     script = home / "script.json"
     answer = home / "answer.json"

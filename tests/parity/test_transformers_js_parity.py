@@ -86,7 +86,7 @@ def model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def theirs(model_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
-    """What Transformers.js answers for every case, in the order of :data:`CASES`."""
+    """What Transformers.js answers for every case, in the order of ``CASES``."""
     node = _node_or_skip()
     work = tmp_path_factory.mktemp("driver")
     script, answer = work / "script.json", work / "answer.json"

@@ -7,7 +7,7 @@ packaged model's files are laid out under any model id (a CLS-pooled bge name, a
 mean-pooled MiniLM name) and under any weights file names: the vectors then differ
 only by pooling, which is what the tests look at.
 
-:func:`reference_vector` is written from Transformers.js' ``feature-extraction``
+``reference_vector`` is written from Transformers.js' ``feature-extraction``
 pipeline, independently of the engine: the whole text tokenized (the tokenizer file's
 own truncation ignored), the ids cut to ``model_max_length``, all-zero token types,
 then CLS or masked-mean pooling and L2 normalisation. The parity tests

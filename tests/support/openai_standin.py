@@ -6,7 +6,7 @@ out), Azure OpenAI's deployment route too (``api-key`` header), and Gemini's
 ``POST /v1beta/models/<model>:batchEmbedContents`` (``x-goog-api-key``), with the
 vectors of a given embedder, and only for the key it was given: anything else gets a
 401 that quotes the key it was sent, as OpenAI's does. OpenAI's base path is ``/v1``.
-Every request is recorded in :attr:`OpenAIStandIn.requests`, with its headers and body.
+Every request is recorded in ``OpenAIStandIn.requests``, with its headers and body.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ class OpenAIStandIn:
             protocol_version = "HTTP/1.1"
 
             def log_message(self, *args: object) -> None:
-                """Quiet: tests read :attr:`OpenAIStandIn.requests`."""
+                """Quiet: tests read ``OpenAIStandIn.requests``."""
 
             def do_POST(self) -> None:
                 standin.answer(self)

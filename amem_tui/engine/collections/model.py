@@ -3,7 +3,7 @@ like it here, and our vectors for what is written into it.
 
 Search asks a collection's model for the embedder whose vectors fit (ours, the agent's
 own model or embedder, or none: keyword search, with the reason; chosen by
-:mod:`amem_tui.engine.embedders`); writes ask it to
+``amem_tui.engine.embedders``); writes ask it to
 check that our vectors may go in, and to embed. The model is told apart from the rest
 of the collection (its format, read rules and note index) because it is where new
 embedders plug in, and because it reads nothing of the notes.
@@ -71,7 +71,7 @@ class CollectionModel:
 
         Usable: the collection is missing (ours to create), or amem-tui built it, or the
         agent's own model or embedder can be run here (exactly or approximately: see
-        :meth:`query_embedding`). Otherwise search falls back to keywords; listing and
+        ``query_embedding``). Otherwise search falls back to keywords; listing and
         reading always work.
         """
         report = self.query_embedding()

@@ -7,7 +7,7 @@ padding that ``tokenizer.json`` may declare), cuts the ids to the tokenizer's
 lost with the rest), runs the model with the attention mask and, where the model takes
 them, all-zero ``token_type_ids``, and pools its ``last_hidden_state`` (else ``logits``,
 else ``token_embeddings``). This does the same with the ``tokenizers`` library and
-onnxruntime, on the CPU. Loading is explicit (:meth:`OnnxEmbedder.load`), for a worker
+onnxruntime, on the CPU. Loading is explicit (``OnnxEmbedder.load``), for a worker
 thread; nothing is downloaded.
 """
 
@@ -137,7 +137,7 @@ class OnnxEmbedder:
         return self._run(text)
 
     def embed_query(self, text: str, stop: Stop | None = None) -> np.ndarray:
-        """The query's unit vector (cached; see :mod:`.query_vectors` for ``stop``)."""
+        """The query's unit vector (cached; see ``query_vectors`` for ``stop``)."""
         return self._queries.get(text, stop)
 
     def has_query(self, text: str) -> bool:

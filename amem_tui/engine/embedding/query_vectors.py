@@ -64,7 +64,7 @@ class QueryVectors:
     def get(self, text: str, stop: Stop | None = None) -> np.ndarray:
         """``text``'s vector: kept, else made when the model is free.
 
-        :class:`SearchStopped` is raised when ``stop`` says True before the model runs
+        ``SearchStopped`` is raised when ``stop`` says True before the model runs
         (also after waiting for another query's run).
         """
         found = self._kept_one(text)
@@ -93,7 +93,7 @@ class QueryVectors:
 
 
 def embed_query(embedder: QueryEmbedder, text: str, stop: Stop | None = None) -> np.ndarray:
-    """``text``'s vector from any embedder, giving up (:class:`SearchStopped`) when
+    """``text``'s vector from any embedder, giving up (``SearchStopped``) when
     ``stop`` says so before the model runs, where the embedder allows it."""
     if isinstance(embedder, StoppableQueries):
         return embedder.embed_query(text, stop)

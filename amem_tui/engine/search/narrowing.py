@@ -1,5 +1,5 @@
 """openclaw-amem's memory_search filters applied to a search: the rules are in
-:mod:`amem_tui.engine.scope.search_filters`; this only puts them where the search
+``amem_tui.engine.scope.search_filters``; this only puts them where the search
 reads notes (the dense query, the keyword selection, the walk over links, the top
 matches)."""
 

@@ -49,7 +49,7 @@ def query_vector(
     """The query's vector for a collection, or None (with a notice) without a usable model.
 
     ``stop`` is asked before the model runs: a query typed over gives up its turn
-    (:class:`SearchStopped`) instead of keeping a newer one waiting.
+    (``SearchStopped``) instead of keeping a newer one waiting.
     """
     if mode == "keyword":
         return None
