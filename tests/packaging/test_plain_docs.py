@@ -1,4 +1,5 @@
-"""Docstrings and docs are read as they are written: no Sphinx roles.
+"""Docstrings and docs are read as they are written: no Sphinx roles, and a short
+performance page.
 
 Nothing renders a role such as ``:func:`name``` (there is no API page), so a reader
 would see its markup: a name is written as a plain code span instead, double
@@ -31,3 +32,10 @@ def test_no_sphinx_role_in_docstrings_or_docs() -> None:
         if ROLE.search(line) and path.name != Path(__file__).name
     ]
     assert not found, "Sphinx roles (write a plain code span):\n" + "\n".join(found)
+
+
+def test_performance_page_holds_todays_figures_only() -> None:
+    """docs/performance.md keeps today's figures with their commands, not the rounds
+    that led to them (git keeps those): it stays short enough to read."""
+    lines = (REPO / "docs" / "performance.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 250, f"docs/performance.md has {len(lines)} lines (at most 250)"
