@@ -49,6 +49,8 @@ class PaletteEntry:
     rank: int
     title: str
     help: str
+    #: Other words people use for it (the palette finds the entry by them too).
+    words: str = ""
 
 
 @dataclass(frozen=True)
@@ -208,7 +210,10 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         shown_in="detail",
         footer_rank=4,
         palette=PaletteEntry(
-            30, "Show the note's versions", "every change, who made it, a word-level diff"
+            30,
+            "Show the note's versions",
+            "every change, who made it, a word-level diff",
+            "history changes diff revisions",
         ),
     ),
     Action(
@@ -304,7 +309,12 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "Consolidate",
         writes=True,
         footer_rank=4,
-        palette=PaletteEntry(6, "Consolidate this agent", "preview merges, then apply"),
+        palette=PaletteEntry(
+            6,
+            "Consolidate this agent",
+            "preview merges, then apply",
+            "merge duplicates dedupe compact nightly",
+        ),
     ),
     Action(
         "undo",
@@ -344,7 +354,10 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "Hidden",
         show=False,
         palette=PaletteEntry(
-            9, "Show or hide hidden matches", "close matches this agent cannot see"
+            9,
+            "Show or hide hidden matches",
+            "close matches this agent cannot see",
+            "invisible filtered excluded why not",
         ),
     ),
     Action(
@@ -365,7 +378,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "toggle_hidden_anywhere",
         "ctrl+t",
         "toggle_hidden",
-        "Hidden",
+        "Hidden, even from the search box",
         show=False,
         priority=True,
     ),
@@ -396,7 +409,9 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "activity_log",
         "Activity",
         show=False,
-        palette=PaletteEntry(13, "Activity log", "what follow mode saw change"),
+        palette=PaletteEntry(
+            13, "Activity log", "what follow mode saw change", "changes events history feed"
+        ),
     ),
     Action(
         "audit",
@@ -406,7 +421,10 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         key_display="A",
         show=False,
         palette=PaletteEntry(
-            11, "Audit the store", "shared notes, readers, malformed points, links"
+            11,
+            "Audit the store",
+            "shared notes, readers, malformed points, links",
+            "check report problems isolation permissions",
         ),
     ),
     Action("clear_search", "escape", "clear_search", "Clear", show=False, first=("pane",)),
@@ -417,7 +435,10 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "Compare",
         show=False,
         palette=PaletteEntry(
-            14, "Compare two agents' views", "what only one sees, what both see, and why"
+            14,
+            "Compare two agents' views",
+            "what only one sees, what both see, and why",
+            "diff difference versus",
         ),
     ),
     Action(
@@ -427,7 +448,10 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "Overview",
         show=False,
         palette=PaletteEntry(
-            15, "Overview of the store", "notes over time, who shares what, consolidation savings"
+            15,
+            "Overview of the store",
+            "notes over time, who shares what, consolidation savings",
+            "dashboard statistics stats charts summary",
         ),
     ),
     Action(
@@ -438,8 +462,9 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         show=False,
         palette=PaletteEntry(
             19,
-            "Show the note's links",
+            "Show the note's link graph",
             "two links out, both ways, as this agent sees them; unreadable notes counted",
+            "graph links neighbours network related connections",
         ),
     ),
 )
@@ -463,6 +488,8 @@ COMPARE_ACTIONS: tuple[Action, ...] = (
 AUDIT_ACTIONS: tuple[Action, ...] = (
     Action("audit.close", "escape,q", "close", "Close"),
     Action("audit.open", "enter", "open_note", "Go to note"),
+    # The tab strip has no use for Down: it goes into the rows of the tab shown.
+    Action("audit.rows", "down", "focus_rows", "Rows", show=False),
 )
 
 #: The overview screen's actions.
@@ -473,10 +500,17 @@ OVERVIEW_ACTIONS: tuple[Action, ...] = (
 
 #: The app's own actions (they work on every screen).
 APP_ACTIONS: tuple[Action, ...] = (
-    Action("help", "f1", "help", "Help", footer_rank=0),
+    Action("help", "f1,question_mark", "help", "Help", footer_rank=0, key_display="f1"),
     Action("quit", "q", "quit", "Quit", footer_rank=3),
     # q is typed into the search box; Ctrl+Q quits from anywhere (Textual's own key).
-    Action("quit_anywhere", "ctrl+q", "quit", "Quit", show=False, priority=True),
+    Action(
+        "quit_anywhere",
+        "ctrl+q",
+        "quit",
+        "Quit, even from the search box",
+        show=False,
+        priority=True,
+    ),
 )
 
 #: Every action by binding id.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
+from typing import NamedTuple
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
@@ -16,8 +17,16 @@ from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.header import VIEW_LABELS
 
+
 #: (title, what it runs, help line) of one palette command.
-Command = tuple[str, Callable[[], object], str]
+class Command(NamedTuple):
+    """One entry of the palette."""
+
+    title: str
+    run: Callable[[], object]
+    help: str
+    #: Other words people use for it: the palette finds the entry by them too.
+    words: str = ""
 
 
 class AmemCommands(Provider):
@@ -43,24 +52,23 @@ class AmemCommands(Provider):
             else:
                 title = f"Switch agent: {scope.agent} · Mode {scope.mode}{mark}"
                 help_text = f"act as {scope.agent} on collection {scope.collection}"
-            out.append((title, partial(main.switch_agent, scope), help_text))
+            out.append(Command(title, partial(main.switch_agent, scope), help_text))
         for action, entry in palette_actions():
             reason = main.verdict(action.action).reason
             help_text = f"not available: {reason}" if reason else entry.help
             # attempt, not the binding: a dimmed action still says why it is off.
-            out.append((entry.title, partial(main.attempt, action), help_text))
+            out.append(Command(entry.title, partial(main.attempt, action), help_text, entry.words))
         for name in sorted(self.app.available_themes):
-            out.append(
-                (f"Theme: {name}", partial(setattr, self.app, "theme", name), "change the colours")
-            )
+            choose = partial(setattr, self.app, "theme", name)
+            out.append(Command(f"Theme: {name}", choose, "change the colours"))
         return out
 
     async def discover(self) -> Hits:
         """The commands shown before anything is typed."""
-        for title, callback, help_text in self._commands():
+        for title, run, help_text, _ in self._commands():
             if title.startswith("Theme:"):
                 continue
-            yield DiscoveryHit(Content(title), callback, text=title, help=help_text)
+            yield DiscoveryHit(Content(title), run, text=title, help=help_text)
 
     async def search(self, query: str) -> Hits:
         """Commands matching the query; a session key ``agent:<id>:<rest>`` acts as that agent."""
@@ -69,13 +77,17 @@ class AmemCommands(Provider):
         agent = agent_from_session_key(session_key)
         if agent and main is not None:
             key = one_line(session_key, 80)
-            for title, callback, help_text in _session_hits(main, session_key, key, agent):
-                yield Hit(1.0, Content(title), callback, text=title, help=help_text)
+            for title, run, help_text, _ in _session_hits(main, session_key, key, agent):
+                yield Hit(1.0, Content(title), run, text=title, help=help_text)
         matcher = self.matcher(query)
-        for title, callback, help_text in self._commands():
+        said = query.strip().lower()
+        for title, run, help_text, words in self._commands():
             score = matcher.match(title)
             if score > 0:
-                yield Hit(score, matcher.highlight(title), callback, text=title, help=help_text)
+                yield Hit(score, matcher.highlight(title), run, text=title, help=help_text)
+            elif said and any(word.startswith(said) for word in words.split()):
+                # Found by another word for it: ranked below the titles that match.
+                yield Hit(0.5, Content(title), run, text=title, help=help_text)
 
 
 def _session_hits(main: MainScreen, session_key: str, key: str, agent: str) -> list[Command]:
@@ -91,7 +103,7 @@ def _session_hits(main: MainScreen, session_key: str, key: str, agent: str) -> l
             label = VIEW_LABELS.get(view.view or "search", "view")
             title = f"Act as session key {key} → {one_line(view.agent, 40)} · {label}"
             hits.append(
-                (
+                Command(
                     title,
                     partial(_switch_to_session_key, main, session_key, view),
                     f"as the OpenClaw mem0 plugin: reads user_id {view.namespace}",
@@ -101,7 +113,7 @@ def _session_hits(main: MainScreen, session_key: str, key: str, agent: str) -> l
             return hits
     title = f"Act as session key {key} → agent {one_line(agent, 40)}"
     return [
-        (
+        Command(
             title,
             partial(_switch_to_session_key, main, session_key),
             "resolved as openclaw-amem does: agent:<id>:<rest> gives <id>",

@@ -15,7 +15,6 @@ from textual.message import Message
 if TYPE_CHECKING:
     from amem_tui.engine import (
         AgentScope,
-        AuditReport,
         Comparison,
         ConsolidationPlan,
         ConsolidationRun,
@@ -287,14 +286,6 @@ class StatsReady(Message):
     def can_replace(self, message: Message) -> bool:
         """A newer report holds all an older one does."""
         return isinstance(message, StatsReady)
-
-
-# ---------------------------------------------------------------------- audit
-@dataclass
-class AuditReady(Message):
-    """The audit report of the store is built."""
-
-    report: AuditReport
 
 
 # --------------------------------------------------------------------- follow

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from textual.widget import Widget
 
-    from amem_tui.engine import AgentScope, AuditReport, MemoryEngine, MemoryNote
+    from amem_tui.engine import AgentScope, MemoryEngine, MemoryNote
     from amem_tui.tui.jump import JumpTarget
 
 
@@ -78,22 +78,11 @@ class OtherScreens:
         self.host.app.push_screen(GraphScreen(self.engine, self.state.scope, note.id))
 
     def audit(self) -> None:
-        """The audit report of the whole store (built in a worker)."""
-        self._say("Building the audit report…", timeout=3)
-        self.host.run_worker(
-            self._build_audit, thread=True, exclusive=True, exit_on_error=False, group="audit"
-        )
-
-    def _build_audit(self) -> None:
-        from amem_tui.tui.messages import AuditReady
-
-        self.host.post_message(AuditReady(self.engine.audit()))
-
-    def show_audit(self, report: AuditReport) -> None:
-        """Show the audit report built (Enter on a row goes to its note)."""
+        """The audit report of the whole store (the screen builds it in a worker; Enter
+        on a row goes to its note)."""
         from amem_tui.tui.screens.audit import AuditScreen
 
-        self.host.app.push_screen(AuditScreen(report), self._jump)
+        self.host.app.push_screen(AuditScreen(self.engine.audit), self._jump)
 
     def compare(self) -> None:
         """Compare the agent's view with another agent's (Enter on a row goes to it)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual.app import App
 from textual.widgets import DataTable
@@ -17,6 +19,7 @@ from tests.support.real_stores import (
     build_real_store,
     real_settings,
 )
+from tests.support.tui import until
 
 HOSTILE = "[bold red]owned[/] \x1b]8;;http://x\x07link\x1b]8;;\x07 [/]"
 
@@ -40,7 +43,14 @@ class AuditApp(App[None]):
         self.report = report
 
     def on_mount(self) -> None:
-        self.push_screen(AuditScreen(self.report))
+        report = self.report
+        self.push_screen(AuditScreen(lambda: report))
+
+
+async def report_shown(pilot: Any) -> None:
+    """Wait until the audit screen shows its report."""
+    await until(pilot, lambda: getattr(pilot.app.screen, "report", None) is not None)
+    await pilot.pause()
 
 
 def column(table: DataTable, index: int) -> list[str]:
@@ -54,7 +64,7 @@ async def test_audit_screen_shows_every_section() -> None:
     report = real_report()
     app = AuditApp(report)
     async with app.run_test(size=(140, 40)) as pilot:
-        await pilot.pause()
+        await report_shown(pilot)
         screen = app.screen
         assert isinstance(screen, AuditScreen)
         tables = {
@@ -80,7 +90,7 @@ async def test_audit_screen_shows_every_section() -> None:
 async def test_audit_screen_on_an_empty_report() -> None:
     app = AuditApp(AuditReport(store=":memory:", config_file=None))
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
+        await report_shown(pilot)
         table = app.screen.query_one("#audit-malformed-table", DataTable)
         assert table.row_count == 0
         await pilot.press("q")

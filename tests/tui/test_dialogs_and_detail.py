@@ -28,9 +28,11 @@ from tests.support.tui import (
     demo_engine,
     detail_text,
     main_screen,
+    notices,
     screen_lines,
     settle,
     started,
+    until,
 )
 
 
@@ -133,12 +135,32 @@ def fits(table: DataTable[Any], width: int) -> bool:
     return drawn <= width - 2
 
 
+async def test_the_audit_screen_opens_with_its_table_focused_and_no_toast_left() -> None:
+    app = demo_app()
+    async with started(app, size=(120, 40)) as pilot:
+        await pilot.press("A")
+        await until(pilot, lambda: isinstance(app.screen, AuditScreen))
+        await until(pilot, lambda: app.screen.report is not None)
+        await settle(pilot)
+        table = app.screen.query_one("#audit-shared-table", DataTable)
+        assert app.screen.focused is table and table.row_count > 1
+        await pilot.press("down")
+        await settle(pilot)
+        assert table.cursor_row == 1
+        await pilot.press("shift+tab", "right", "down")  # the next tab, then into its rows
+        await settle(pilot)
+        assert app.screen.focused is app.screen.query_one("#audit-readers-table", DataTable)
+        assert not any("Building the audit" in n for n in notices(app))
+
+
 async def test_the_audit_tables_fit_120_columns() -> None:
     app = demo_app()
     async with started(app, size=(120, 40)) as pilot:
         await pilot.press("A")
         await settle(pilot)
         assert isinstance(app.screen, AuditScreen)
+        await until(pilot, lambda: app.screen.report is not None)
+        await settle(pilot)
         tables = list(app.screen.query(DataTable))
         assert len(tables) == len(AuditScreen.TABS)
         assert all(fits(table, 120) for table in tables), [

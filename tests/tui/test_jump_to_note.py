@@ -34,6 +34,7 @@ async def shown(pilot: Any, note_id: str, agent: str, pane: str) -> None:
 async def open_audit(pilot: Any, tab: str) -> DataTable[Any]:
     await pilot.press("A")
     await until(pilot, lambda: isinstance(pilot.app.screen, AuditScreen))
+    await until(pilot, lambda: pilot.app.screen.report is not None)
     await settle(pilot)
     screen = pilot.app.screen
     screen.query_one("#audit-tabs", TabbedContent).active = f"audit-{tab}"

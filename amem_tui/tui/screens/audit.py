@@ -1,7 +1,7 @@
 """The audit screen: the same report as ``amem-tui audit``, one tab per section.
 
-It is given a finished ``AuditReport`` (the caller
-builds it with ``engine.audit()`` in a worker) and never touches the store.
+It is given how to build the report (the main screen passes ``engine.audit``), builds
+it in a worker while it says so, and never touches the store itself.
 Every value from the store is shown literally: no markup, no control characters.
 Enter on a row that names a note closes the screen with a
 ``JumpTarget``: the main screen then shows that note.
@@ -10,13 +10,16 @@ Enter on a row that names a note closes the screen with a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import BindingType
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 
@@ -70,23 +73,58 @@ class AuditScreen(Screen[JumpTarget | None]):
         ("agents", "Unconfigured", "unconfigured_agents"),
     )
 
-    def __init__(self, report: AuditReport) -> None:
+    def __init__(self, build: Callable[[], AuditReport]) -> None:
         super().__init__()
-        self.report = report
+        self.build = build
+        #: The report shown (None while it is being built).
+        self.report: AuditReport | None = None
         #: Per tab, the note each row names (None: a row about no one note).
         self.targets: dict[str, list[JumpTarget | None]] = {}
 
     def compose(self) -> ComposeResult:
-        yield Static(self._summary(), id="audit-summary")
-        counts = self.report.counts()
-        with TabbedContent(id="audit-tabs"):
-            for tab, title, key in self.TABS:
-                with TabPane(f"{title} ({counts[key]})", id=f"audit-{tab}"):
-                    yield DataTable(id=f"audit-{tab}-table", cursor_type="row", zebra_stripes=True)
+        yield Static("Building the audit report…", id="audit-summary", markup=False)
         yield Footer()
 
-    def _summary(self) -> Text:
-        report = self.report
+    def on_mount(self) -> None:
+        """Build the report off the UI thread; it is shown when it comes."""
+        self._build_report()
+
+    @dataclass
+    class Built(Message):
+        """The report is built."""
+
+        report: AuditReport
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="audit")
+    def _build_report(self) -> None:
+        self.post_message(self.Built(self.build()))
+
+    async def on_audit_screen_built(self, message: Built) -> None:
+        """Show the built report, the first tab's table focused (Down moves in it)."""
+        report = self.report = message.report
+        self.query_one("#audit-summary", Static).update(self._summary(report))
+        counts = report.counts()
+        panes = [
+            TabPane(
+                f"{title} ({counts[key]})",
+                DataTable(id=f"audit-{tab}-table", cursor_type="row", zebra_stripes=True),
+                id=f"audit-{tab}",
+            )
+            for tab, title, key in self.TABS
+        ]
+        tabs = TabbedContent(id="audit-tabs")
+        await self.mount(tabs, before=self.query_one(Footer))
+        for pane in panes:
+            await tabs.add_pane(pane)
+        self._fill_tables(report)
+        self.query_one(f"#audit-{self.TABS[0][0]}-table", DataTable).focus()
+
+    def action_focus_rows(self) -> None:
+        """Down on the tab strip: into the rows of the tab shown."""
+        if self.report is not None:
+            self._active_table().focus()
+
+    def _summary(self, report: AuditReport) -> Text:
         config = report.config_file or "none found (defaults)"
         lines = [f"Audit of {report.store}   configuration: {config}"]
         for col in report.collections:
@@ -94,8 +132,7 @@ class AuditScreen(Screen[JumpTarget | None]):
             lines.append(f"{col.name}: {col.points} points, {col.format}, {search}")
         return Text("\n".join(" ".join(_CONTROL.sub(" ", line).split()) for line in lines))
 
-    def on_mount(self) -> None:
-        report = self.report
+    def _fill_tables(self, report: AuditReport) -> None:
         self._fill(
             "shared",
             ("owner", "id", "collection", "state", "content"),
@@ -218,8 +255,13 @@ class AuditScreen(Screen[JumpTarget | None]):
 
     def action_open_note(self) -> None:
         """Show the note of the row under the cursor of the tab shown."""
+        if self.report is None:
+            return
+        self._open(self._active_table())
+
+    def _active_table(self) -> DataTable[Text]:
         tabs = self.query_one("#audit-tabs", TabbedContent)
-        self._open(self.query_one(f"#{tabs.active}-table", DataTable))
+        return self.query_one(f"#{tabs.active}-table", DataTable)
 
     def _open(self, table: DataTable[Text]) -> None:
         tab = (table.id or "").removeprefix("audit-").removesuffix("-table")

@@ -1,4 +1,4 @@
-"""F1: what the app shows, the scope rules in plain words, and every key binding."""
+"""F1 or ?: what the app shows, the scope rules in plain words, and every key binding."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from amem_tui.tui.dialogs.base import Dialog
 #: (term, what it means), shown as a table so it wraps to any width.
 INTRO: tuple[tuple[str, str], ...] = (
     ("", "amem-tui shows what each agent remembers, exactly as that agent may see it."),
+    ("Close", "Escape, q, F1 or ? closes this page (F1 or ? opens it again)."),
     (
         "Header",
         "the user (mem0), the agent, its mode, its collection, and the counts: "
@@ -73,7 +74,7 @@ INTRO: tuple[tuple[str, str], ...] = (
 
 
 class HelpScreen(Dialog[None]):
-    """A scrollable help page; F1, Escape or q closes it."""
+    """A scrollable help page; Escape, q, F1 or ? closes it."""
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -84,7 +85,7 @@ class HelpScreen(Dialog[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,f1,q", "close", "Close", id="help.close"),
+        Binding("escape,f1,q,question_mark", "close", "Close", id="help.close"),
     ]
 
     def __init__(self, bindings: list[tuple[str, str, str]]) -> None:

@@ -60,7 +60,6 @@ if TYPE_CHECKING:
         ActionDone,
         ActionRefused,
         AgentsLoaded,
-        AuditReady,
         BulkDone,
         FollowFailed,
         FollowUpdate,
@@ -425,9 +424,6 @@ class MainScreen(Screen[None]):
 
     def on_jump_found(self, message: JumpFound) -> None:
         self.jumps.found(message)
-
-    def on_audit_ready(self, message: AuditReady) -> None:
-        self.screens.show_audit(message.report)
 
     def on_model_state(self, message: ModelState) -> None:
         """Say in the header whether the model is ready."""
