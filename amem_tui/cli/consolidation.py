@@ -193,7 +193,35 @@ def undo(ctx: Context, options: UndoOptions) -> Consolidated:
 
 
 # ----------------------------------------------------------------- rendering
+def _decision_lines(run: ConsolidationRun, run_id: str | None) -> list[str]:
+    """A conflict decision (``settles``): what it kept and retired, and why."""
+    decision = run.settles
+    assert decision is not None
+    state = "dry run, not stored" if run.dry_run else run.status
+    if any(merge.undone for merge in run.merges):
+        state += ", undone"
+    head = f"{run_id or 'plan'}  {run.started_at}  agent {run.agent}  {run.trigger}  {state}"
+    a, b = decision.a, decision.b
+    what = {
+        "A": f"keep {a}, retire {b}",
+        "B": f"keep {b}, retire {a}",
+        "both": f"keep both {a} and {b}: not a contradiction",
+        "flag": f"clear the dangling flag on {a}",
+    }[decision.keep]
+    if run.undoes:
+        head += f"  undoes {run.undoes}"
+        what = f"taken back: {what}"
+    lines = [head, f"  {what}"]
+    if decision.conflict_reason:
+        lines.append(f"    flagged: {shorten(decision.conflict_reason, 70)}")
+    if decision.reason:
+        lines.append(f"    decided: {shorten(decision.reason, 70)}")
+    return lines
+
+
 def _run_lines(run: ConsolidationRun, run_id: str | None, messages: list[str]) -> list[str]:
+    if run.settles is not None:
+        return _decision_lines(run, run_id) + [f"  note: {m}" for m in messages]
     state = "dry run, not stored" if run.dry_run else run.status
     head = (
         f"{run_id or 'plan'}  {run.started_at}  agent {run.agent}  {run.trigger}  "

@@ -1,6 +1,7 @@
 """``demo``: fill a store with a multi-agent demo memory, then open the TUI on it.
 
-Seeding adds only the demo notes that are missing (see ``amem_tui.demo.seed_demo``):
+Seeding adds only the demo notes that are missing (see ``amem_tui.demo.seed_demo``;
+the contradiction desk's and health report's plants: ``amem_tui.demo_desk``):
 running ``demo`` again never reverts an edit, a delete or a merge. When the TUI
 closes, the command prints how to reach the same store from the CLI.
 """
@@ -58,8 +59,10 @@ def fill_demo(ctx: Context, options: DemoOptions) -> DemoStore | OpenTui[DemoSto
     """
     from amem_tui.config import demo_stands_in_for_default
     from amem_tui.demo import demo_config, demo_config_path, seed_demo  # only for this command
+    from amem_tui.demo_desk import plant_conflicts_and_health
 
     counts = seed_demo(ctx.engine)
+    counts["amem_notes"] = counts.get("amem_notes", 0) + plant_conflicts_and_health(ctx.engine)
     settings = ctx.settings
     config = settings.config_file
     ours = demo_config_path(settings)
@@ -82,13 +85,18 @@ def fill_demo(ctx: Context, options: DemoOptions) -> DemoStore | OpenTui[DemoSto
         f"demo store at {settings.store_label}: {notes}",
         "agents: main and dev in Mode A, sandbox in Mode B; try:",
     ]
-    if demo_stands_in_for_default(settings):
-        lines += [
-            "  amem-tui --agent dev search 'deploy freeze'",
-            "(until a store of your own exists, commands without --store read this one)",
-        ]
-    else:
-        lines.append(f"  amem-tui {where} --agent dev search 'deploy freeze'")
+    # While no store of one's own exists, commands that name none read the demo store.
+    stands_in = demo_stands_in_for_default(settings)
+    reach = "amem-tui" if stands_in else f"amem-tui {where}"
+    lines += [
+        f"  {reach} --agent dev search 'deploy freeze'",
+        "monitor, in the store but in no configuration, has a contradiction to settle and "
+        "has stopped writing:",
+        f"  {reach} --agent monitor conflicts",
+        f"  {reach} health",
+    ]
+    if stands_in:
+        lines.append("(until a store of your own exists, commands without --store read this one)")
     message = "\n".join(lines)
     filled = DemoStore(message, settings.store_label, str(config) if config else None, counts)
     if options.no_tui or ctx.options.json:

@@ -58,6 +58,12 @@ def option(
     return field(default=default, metadata=spec)
 
 
+def optional_argument(help: str, metavar: str | None = None) -> Any:
+    """A positional argument that may be left out (None then): a command whose words
+    choose what it does, as ``conflicts`` and ``conflicts resolve A B``."""
+    return field(default=None, metadata={SPEC: Spec((), help, metavar)})
+
+
 def flag(*flags: str, help: str, group: str | None = None) -> Any:
     """A ``bool`` field that its flag sets (False unless given)."""
     return option(*flags, default=False, help=help, group=group)
@@ -116,6 +122,8 @@ def add_options(
         if spec.metavar:
             how["metavar"] = spec.metavar
         if not spec.flags:
+            if item.default is not dataclasses.MISSING:  # an optional_argument
+                how |= {"nargs": "?", "default": item.default}
             target.add_argument(item.name, **how)
             continue
         if item.default is dataclasses.MISSING:

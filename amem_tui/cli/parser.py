@@ -15,8 +15,10 @@ from typing import Any, NoReturn, Protocol
 import amem_tui.cli.agents as agents
 import amem_tui.cli.audit as audit
 import amem_tui.cli.compare as compare
+import amem_tui.cli.conflicts as conflicts
 import amem_tui.cli.consolidation as consolidation
 import amem_tui.cli.demo as demo
+import amem_tui.cli.health as health
 import amem_tui.cli.notes as notes
 import amem_tui.cli.schedule as schedule
 import amem_tui.cli.search as search
@@ -31,7 +33,8 @@ from amem_tui.cli.options import FOLLOW_HELP, add_common_options, add_options
 PROGRAM = "amem-tui"
 DESCRIPTION = "amem-tui: the TUI by default, and headless subcommands on the same engine."
 EPILOG = (
-    "Exit codes: 0 done; 2 rejected input; 3 permission denied or read-only; "
+    "Exit codes: 0 done; 1 health found a problem at --fail-on or worse (or an "
+    "unexpected error); 2 rejected input; 3 permission denied or read-only; "
     "4 not found or not visible; 5 store or model unavailable; 75 the nightly pass is "
     "running elsewhere (consolidate --all-agents). With --json, errors on "
     "stderr are JSON objects."
@@ -54,6 +57,8 @@ COMMAND_MODULES: tuple[CommandModule, ...] = (
     stats,
     demo,
     consolidation,
+    conflicts,
+    health,
     schedule,
     store,
     audit,

@@ -107,6 +107,7 @@ if TYPE_CHECKING:
         WEAK_SIMILARITY,
         ConflictSettlement,
         MergeRecord,
+        NoteChange,
     )
     from amem_tui.engine.notes import access_before_publish
     from amem_tui.engine.prefetch import start as start_prefetch

@@ -17,7 +17,7 @@ from amem_tui.engine.embed import TEST_MODEL
 FREEZE = demo_id("shared-freeze")  # main's shared note: links to main's private trip note
 TRIP = demo_id("main-trip")  # main's private note (also the freeze note's conflict)
 SNAKE = demo_id("shared-snake")  # a shared note the freeze note also links to
-KNOWN = ["dev", "main", "sandbox"]
+KNOWN = ["dev", "main", "monitor", "sandbox"]
 
 
 @pytest.fixture
@@ -71,7 +71,7 @@ def test_a_read_as_a_mistyped_agent_names_it_and_the_known_agents(
     assert code in (0, 4)  # it reads (and finds what a new agent would find)
     line = one_line(err)
     assert line.startswith("amem-tui: warning: agent 'mian' is neither configured nor in the store")
-    assert "did you mean 'main'?" in line and "known agents: dev, main, sandbox" in line
+    assert "did you mean 'main'?" in line and "known agents: dev, main, monitor, sandbox" in line
 
     code, _, err = cli(capsys, *demo, "--agent", "mian", "--json", *read)
     warning = json.loads(one_line(err))["warning"]

@@ -338,7 +338,7 @@ def test_demo_then_search_with_the_real_model(tmp_path: Path) -> None:
     demo = run_cli("demo", "--no-tui", "--json", env=env)
     assert demo.code == 0, demo.err
     info = demo.json()
-    assert info["counts"] == {"amem_notes": 19, "amem_notes_sandbox": 3}
+    assert info["counts"] == {"amem_notes": 39, "amem_notes_sandbox": 3}
     store, config = info["store"], info["config"]
     assert Path(config).is_file()
     found = run_cli(
@@ -362,4 +362,4 @@ def test_demo_then_search_with_the_real_model(tmp_path: Path) -> None:
     ).json()
     assert (sandbox["mode"], sandbox["total"]) == ("B", 3)
     text = run_cli("demo", "--no-tui", env=env)  # idempotent: same ids
-    assert text.code == 0 and "19 notes in amem_notes" in text.out
+    assert text.code == 0 and "39 notes in amem_notes" in text.out

@@ -261,7 +261,7 @@ def test_stats_counts_from_the_indexes_and_checks_on_request(
     assert code == 0
     main_row = next(line.split() for line in out.splitlines() if line.startswith("main "))
     assert main_row[3:12] == ["8", "2", "12", "1", "1", "0", "1", "?", "0"]
-    assert "amem_notes: 19 points (amem), malformed not checked" in out
+    assert "amem_notes: 39 points (amem), malformed not checked" in out
     assert "malformed points (?) are found by reading every note: stats --check" in out
     data = json.loads(run(capsys, *demo_store, "stats", "--json")[1])
     assert data["pending"] == ["malformed"]

@@ -107,6 +107,9 @@ def demo_session(cli: Session, tmp: Path) -> None:
         cli(name, name)
     cli("stats --check", "stats", "--check")
     cli("audit --all", "audit", "--all")
+    cli("conflicts", "--agent", "monitor", "conflicts")
+    cli("conflicts --all-agents", "conflicts", "--all-agents")
+    cli("health", "health", code=1)  # monitor has gone silent
     cli("list", "list", "--limit", "3")
     cli("list shared as dev", "--agent", "dev", "list", "--scope", "shared", "--owner", "dev")
     cli("list get-only", "list", "--scope", "get-only")
@@ -144,6 +147,10 @@ def demo_session(cli: Session, tmp: Path) -> None:
     cli("nightly", "consolidate", "--all-agents", "--due")
     cli("nightly again", "consolidate", "--all-agents", "--due")
     cli("history after", "--agent", "main", "history")
+    pair = demo_id("ops-backup-late"), demo_id("ops-backup-early")
+    settle = ["--agent", "monitor", "conflicts", "resolve", *pair, "--keep", "both"]
+    cli("conflicts resolve --dry-run", *settle, "--dry-run")
+    cli("conflicts resolve", *settle, "--reason", "both hold: the window moved")
 
 
 def test_every_command_answers_the_json_it_always_did(
@@ -212,4 +219,13 @@ DEMO_KEYS = [
     "sandbox-exp",
     "sandbox-exp-dup",
     "sandbox-tools",
+    # The contradiction desk's and health report's plants (monitor's notes).
+    *(f"ops-episode-{n}" for n in range(14)),
+    "ops-disk",
+    "ops-disk-again",
+    "ops-backup-early",
+    "ops-backup-late",
+    "ops-pager-old",
+    "ops-pager-new",
+    "ops-pager-decision",
 ]

@@ -103,6 +103,15 @@ EMPTY_STORE_CASES: dict[str, Case] = {
     "consolidate --all-agents --due": empty("consolidate", "--all-agents", "--due"),
     "schedule --print cron": empty("schedule", "--print", "cron"),
     "schedule --print systemd": empty("schedule", "--print", "systemd"),
+    "conflicts": empty("conflicts"),
+    "conflicts --all-agents": empty("conflicts", "--all-agents"),
+    "conflicts resolve unknown": empty(
+        "conflicts", "resolve", UNKNOWN_ID, UNKNOWN_RUN, "--keep", "A"
+    ),
+    "conflicts resolve no keep": empty("conflicts", "resolve", UNKNOWN_ID, UNKNOWN_RUN),
+    "conflicts clear unknown": empty("conflicts", "clear", UNKNOWN_ID, "--dry-run"),
+    "health": empty("health"),
+    "health --fail-on error": empty("health", "--fail-on", "error"),
     "undo unknown": empty("undo", UNKNOWN_RUN),
     "undo ''": empty("undo", ""),
     "export": empty("export"),

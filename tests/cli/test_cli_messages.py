@@ -125,7 +125,7 @@ def test_a_dry_run_says_it_stored_nothing_and_has_no_run_id(
     plan = json.loads(out)
     assert plan["id"] is None and plan["stored"] is False and plan["dry_run"] is True
     assert plan["merges"] and "nothing was stored" in plan["messages"][0]
-    code, out, _ = cli(capsys, *demo, "history", "--json")
+    code, out, _ = cli(capsys, *demo, "--agent", "main", "history", "--json")
     assert json.loads(out) == []
     code, out, _ = cli(capsys, *demo, "consolidate", "--threshold", "0.65", "--json")
     run = json.loads(out)

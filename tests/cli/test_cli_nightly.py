@@ -41,7 +41,7 @@ def test_every_agent_then_refused_with_due_the_same_day(
     assert code == 0, err
     done = json.loads(out)  # stdout is one JSON value: no progress in it
     assert done["ran"] and not done["skipped"] and done["trigger"] == "scheduled"
-    assert [a["agent"] for a in done["agents"]] == ["main", "dev", "sandbox"]
+    assert [a["agent"] for a in done["agents"]] == ["main", "dev", "sandbox", "monitor"]
     assert done["agents"][2]["collection"] == "amem_notes_sandbox"
     assert done["merges"] == sum(a["merges"] for a in done["agents"]) >= 3
     assert done["record"]["status"] == "done" and done["record"]["runner"].endswith("--due")
@@ -51,6 +51,7 @@ def test_every_agent_then_refused_with_due_the_same_day(
         (1, "main", "done"),
         (2, "dev", "done"),
         (3, "sandbox", "done"),
+        (4, "monitor", "done"),
     ]
 
     code, out, err = run(capsys, *argv)
@@ -64,16 +65,18 @@ def test_every_agent_then_refused_with_due_the_same_day(
     assert code == 0 and again["skipped"] and not again["ran"] and again["agents"] == []
     assert again["record"] == record
     code, out, _ = run(capsys, "history", "--json", *store)
-    assert len(json.loads(out)) == 3  # one run per agent, once
+    # One run per agent, once, and the demo's settled conflict.
+    assert len(json.loads(out)) == 5
 
     # Without --due the pass runs again, by hand (nothing left to merge at 0.65).
     code, out, err = run(capsys, "consolidate", "--all-agents", "--threshold", "0.65", *store)
     assert code == 0, err
-    assert out.splitlines()[0].endswith("3 agents, 0 merges, trigger manual")
+    assert out.splitlines()[0].endswith("4 agents, 0 merges, trigger manual")
     assert [line.split(": ")[2] for line in err.splitlines()] == [
-        "agent 1 of 3, main",
-        "agent 2 of 3, dev",
-        "agent 3 of 3, sandbox",
+        "agent 1 of 4, main",
+        "agent 2 of 4, dev",
+        "agent 3 of 4, sandbox",
+        "agent 4 of 4, monitor",
     ]
 
 
@@ -86,7 +89,7 @@ def test_a_dry_run_plans_every_agent_and_stores_nothing(
     plan = json.loads(out)
     assert code == 0 and plan["dry_run"] and not plan["ran"] and plan["record"] is None
     assert plan["merges"] >= 3
-    assert run(capsys, "history", "--json", *store)[1].strip() == "[]"
+    assert run(capsys, "--agent", "main", "history", "--json", *store)[1].strip() == "[]"
     # The day's pass has not run: --due still runs it.
     code, out, _ = run(capsys, "consolidate", "--all-agents", "--due", "--json", *store)
     assert code == 0 and json.loads(out)["ran"]

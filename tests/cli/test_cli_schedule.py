@@ -60,7 +60,7 @@ def test_cron_line_runs_the_pass_on_the_same_store(
         assert done.returncode == 0
     log = Path(os.environ["AMEM_DATA_DIR"]) / "nightly.log"
     said = log.read_text(encoding="utf-8")
-    assert "nightly pass of " in said and "3 agents" in said  # main, dev and sandbox
+    assert "nightly pass of " in said and "4 agents" in said  # main, dev, sandbox, monitor
     assert said.count("already ran at ") == 1 and "nothing was done" in said
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
 import amem_tui.engine.scope as rules
 from amem_tui.engine.collections import CollectionService
@@ -91,9 +91,10 @@ class ConflictPair(BaseModel):
     #: Only one of the two names the other (a sweep that stopped half-way).
     one_sided: bool = False
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def owners(self) -> list[str | None]:
-        """The owners of ``a`` and ``b``."""
+        """The owners of ``a`` and ``b`` (in its JSON too)."""
         return [self.a.owner, self.b.owner]
 
     @property
@@ -106,8 +107,8 @@ class ConflictPair(BaseModel):
         return word_diff(self.b.content, self.a.content)
 
     def to_json(self) -> dict[str, Any]:
-        """The pair as JSON: both sides, the reason, the owners, when scanned."""
-        return {**self.model_dump(mode="json"), "owners": self.owners}
+        """The pair as JSON: both sides, the reason, when scanned, the owners."""
+        return self.model_dump(mode="json")
 
 
 class GonePartner(BaseModel):
@@ -128,9 +129,10 @@ class DanglingFlag(BaseModel):
     #: ``conflict`` true and no partner named.
     unpaired: bool = False
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def why(self) -> str:
-        """The flag's state in words."""
+        """The flag's state in words (in its JSON too)."""
         parts = [f"its partner {g.id} is {g.state}" for g in self.gone]
         if self.hidden:
             many = "partners" if self.hidden > 1 else "partner"
@@ -151,12 +153,7 @@ class ConflictList(BaseModel):
 
     def to_json(self) -> dict[str, Any]:
         """``{"agent", "collections", "pairs": [...], "dangling": [...]}``."""
-        return {
-            "agent": self.agent,
-            "collections": self.collections,
-            "pairs": [p.to_json() for p in self.pairs],
-            "dangling": [{**d.model_dump(mode="json"), "why": d.why} for d in self.dangling],
-        }
+        return self.model_dump(mode="json")
 
 
 def named_partners(note: MemoryNote) -> list[str]:

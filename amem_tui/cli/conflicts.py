@@ -1,0 +1,202 @@
+"""``conflicts``: the notes openclaw-amem flagged as contradicting each other, as pairs,
+and a person's decision on each (``conflicts resolve A B --keep A|B|both``, ``conflicts
+clear ID`` for a flag whose partner is gone).
+
+Each decision is a recorded run: ``history`` lists it, ``undo RUN_ID`` takes it back.
+Bad input (not a flagged pair, a note gone or unreadable) is exit 2, a note the agent
+may not modify exit 3 with the rule named; nothing is written then.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from amem_tui.cli.command import Command, UsageError
+from amem_tui.cli.options import flag, option, optional_argument
+from amem_tui.cli.output import Omitted, Run, shorten
+from amem_tui.wording import plural
+
+if TYPE_CHECKING:
+    from amem_tui.cli.context import Context
+    from amem_tui.engine import ConflictList
+    from amem_tui.engine.for_apps import ConflictPair, ConflictSide, NoteChange, Settlement
+else:  # models dumped as themselves: see output.to_json
+    ConflictList = ConflictPair = NoteChange = Any
+
+#: What a decision keeps (the engine's ``PairKeep``).
+Keep = Literal["A", "B", "both"]
+#: The widest note text a pair's line shows.
+TEXT_WIDTH = 100
+
+
+@dataclass(frozen=True)
+class ConflictsOptions:
+    """``conflicts``: list the pairs; ``resolve A B --keep ...`` or ``clear ID`` decide."""
+
+    action: Literal["resolve", "clear"] | None = optional_argument(
+        "resolve: decide a pair (A B --keep); clear: clear a dangling flag (ID); "
+        "none: list the pairs",
+        metavar="resolve|clear",
+    )
+    a: str | None = optional_argument("resolve: note A of the pair; clear: the flagged note")
+    b: str | None = optional_argument("resolve: note B of the pair")
+    all_agents: bool = flag("--all-agents", help="list every pair in the store, with no read rule")
+    keep: Keep | None = option(
+        "--keep",
+        help="resolve: keep A (B is retired), B (A is retired) or both (the flags cleared)",
+    )
+    reason: str | None = option("--reason", metavar="TEXT", help="why, recorded with it")
+    dry_run: bool = flag("--dry-run", help="show the change, write nothing")
+
+
+@dataclass(frozen=True)
+class Decided:
+    """A decision made (or, ``dry_run``, planned): what it keeps and retires, each note's
+    change, and the run that records it (``undo`` names it)."""
+
+    action: Literal["resolve", "clear"]
+    dry_run: bool
+    keep: Omitted[str]
+    a: str
+    b: Omitted[str]
+    retired: str | None
+    changes: list[NoteChange]
+    run: Run
+
+
+def _check_words(options: ConflictsOptions) -> None:
+    """Refuse a command line whose words do not go together (exit 2)."""
+    deciding = {
+        "--keep": options.keep is not None,
+        "--reason": options.reason is not None,
+        "--dry-run": options.dry_run,
+    }
+    if options.action is None:
+        given = [name for name, set_ in deciding.items() if set_]
+        if given:
+            raise UsageError(f"conflicts: {', '.join(given)} go with resolve or clear")
+        return
+    if options.all_agents:
+        raise UsageError(
+            f"conflicts {options.action}: --all-agents only lists; a decision acts as one "
+            "agent (--agent)"
+        )
+    if options.action == "resolve":
+        if options.a is None or options.b is None:
+            raise UsageError("conflicts resolve: name both notes of the pair: resolve A B")
+        if options.keep is None:
+            raise UsageError("conflicts resolve: say what to keep: --keep A, B or both")
+        return
+    if options.a is None or options.b is not None:
+        raise UsageError("conflicts clear: name the one note whose flag to clear: clear ID")
+    if options.keep is not None:
+        raise UsageError("conflicts clear: --keep goes with resolve")
+
+
+def conflicts(ctx: Context, options: ConflictsOptions) -> ConflictList | Decided:
+    """Flagged contradictions as pairs; settle one: resolve A B --keep A|B|both.
+
+    The pairs the agent can read (every one with --all-agents), or a decision.
+    """
+    _check_words(options)
+    if options.action is None:
+        if options.all_agents:
+            return ctx.engine.conflicts()
+        return ctx.engine.agent(ctx.reading_scope()).conflicts.list()
+    # A dry run writes nothing, so a read-only store still shows it.
+    scope = ctx.reading_scope() if options.dry_run else ctx.writing_scope()
+    desk = ctx.engine.agent(scope).conflicts
+    reason = options.reason or ""
+    assert options.a is not None  # _check_words
+    if options.action == "resolve":
+        assert options.b is not None and options.keep is not None
+        done = desk.resolve(
+            options.a, options.b, options.keep, reason=reason, dry_run=options.dry_run
+        )
+    else:
+        done = desk.clear(options.a, reason=reason, dry_run=options.dry_run)
+    return _decided(options.action, done)
+
+
+def _decided(action: Literal["resolve", "clear"], done: Settlement) -> Decided:
+    decision = done.decision
+    return Decided(
+        action=action,
+        dry_run=done.dry_run,
+        keep=decision.keep if action == "resolve" else None,
+        a=decision.a,
+        b=decision.b or None,
+        retired=done.retired,
+        changes=done.changes,
+        run=done.run,
+    )
+
+
+# ----------------------------------------------------------------- rendering
+def _side_line(label: str, side: ConflictSide) -> str:
+    where = f"{side.owner or '-'}, {side.scope}"
+    date = side.timestamp[:10] if side.timestamp else "undated"
+    line = f"  {label} {side.id}  ({where}, {date})  {shorten(side.content, TEXT_WIDTH)}"
+    return line + (f"\n      may not settle: {side.refusal}" if side.refusal else "")
+
+
+def _pair_lines(pair: ConflictPair) -> list[str]:
+    from amem_tui.engine.for_apps import plain_diff
+
+    scanned = f"scanned {pair.scanned_at}" if pair.scanned_at else "never scanned"
+    one_sided = ", flagged on one side only" if pair.one_sided else ""
+    return [
+        f"{pair.reason or '(no reason given)'}  [{pair.collection}, {scanned}{one_sided}]",
+        _side_line("A", pair.a),
+        _side_line("B", pair.b),
+        f"  diff B -> A: {shorten(plain_diff(pair.diff()), 2 * TEXT_WIDTH)}",
+    ]
+
+
+def list_text(found: ConflictList) -> str:
+    """Each pair (its reason, both notes, the word diff), then the dangling flags."""
+    who = f"agent {found.agent}" if found.agent else "the whole store"
+    lines = [f"{plural(len(found.pairs), 'flagged pair')} ({who}), newer note as A"]
+    for pair in found.pairs:
+        lines += _pair_lines(pair)
+    if found.pairs:
+        lines.append("settle one: amem-tui conflicts resolve A B --keep A|B|both [--dry-run]")
+    if found.dangling:
+        lines.append(f"{plural(len(found.dangling), 'dangling flag')} (its partner is gone)")
+        for flag_ in found.dangling:
+            lines.append(f"  {flag_.note.id}  {flag_.why}")
+            lines.append(f"      {shorten(flag_.note.content, TEXT_WIDTH)}")
+        lines.append("clear one: amem-tui conflicts clear ID [--dry-run]")
+    return "\n".join(lines)
+
+
+def _change_line(change: NoteChange) -> str:
+    if change.role == "dropped":
+        return f"  retire {change.note} (is_active false)"
+    set_ = ", ".join(f"{key}={value!r}" for key, value in change.set.items())
+    gone = f"; remove {', '.join(change.unset)}" if change.unset else ""
+    return f"  clear the flag on {change.note}: {set_ or 'nothing to set'}{gone}"
+
+
+def decided_text(result: ConflictList | Decided) -> str:
+    """A listing, or a decision: what it keeps, each note's change, how to undo it."""
+    if not isinstance(result, Decided):
+        return list_text(result)
+    if result.action == "clear":
+        head = f"clear the dangling flag on {result.a}"
+    elif result.keep == "both":
+        head = f"keep both {result.a} and {result.b}: not a contradiction"
+    else:
+        kept = result.a if result.keep == "A" else result.b
+        head = f"keep {kept}, retire {result.retired}"
+    head += " (dry run, nothing written)" if result.dry_run else f" (run {result.run.id})"
+    lines = [head, *(_change_line(change) for change in result.changes)]
+    if not result.dry_run:
+        lines.append(f"take it back: amem-tui --agent {result.run.agent} undo {result.run.id}")
+    return "\n".join(lines)
+
+
+COMMANDS: tuple[Command[Any, Any], ...] = (
+    Command("conflicts", conflicts, decided_text, ConflictsOptions, reads=True),
+)

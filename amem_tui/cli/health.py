@@ -1,0 +1,118 @@
+"""``health``: whether memory is being written and kept well, in one report: per agent
+its writes and silence, then every problem, worst first, and what could not be checked.
+
+The exit status is 1 when a problem at or above ``--fail-on`` (default ``warning``)
+exists, so that a cron job or CI can alert; the report is printed either way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from amem_tui.cli.command import Command, FailedWithReport
+from amem_tui.cli.options import option
+from amem_tui.cli.output import shorten
+from amem_tui.engine import AmemError
+from amem_tui.wording import plural
+
+if TYPE_CHECKING:
+    from amem_tui.cli.context import Context
+    from amem_tui.engine import HealthReport
+    from amem_tui.engine.for_apps import AgentHealth, Problem
+
+#: The severities ``--fail-on`` takes (the engine's ``Severity``, spelled here so that
+#: parsing the command line loads no engine module).
+FailOn = Literal["info", "warning", "error"]
+#: Note ids a problem's line shows (``--json`` has up to 200, and the count).
+IDS_SHOWN = 3
+
+
+@dataclass(frozen=True)
+class HealthOptions:
+    """``health``: the severity from which the command fails."""
+
+    fail_on: FailOn = option(
+        "--fail-on",
+        default="warning",
+        help="exit 1 when a problem of this severity or worse exists (default: warning)",
+    )
+
+
+class HealthProblems(AmemError):
+    """Problems at or above ``--fail-on`` (exit 1): the report was printed."""
+
+
+def health(ctx: Context, options: HealthOptions) -> HealthReport:
+    """Is memory being written and kept well: silent agents, backlogs, failed nights.
+
+    The engine's health report; exit 1 when it holds a problem at ``--fail-on`` or worse.
+    """
+    report = ctx.engine.health()
+    if report.fails(options.fail_on):
+        failing = [p for p in report.problems if _at_least(p.severity, options.fail_on)]
+        worst = report.worst or options.fail_on
+        raise FailedWithReport(
+            report,
+            HealthProblems(
+                f"health: {plural(len(failing), 'problem')} at {options.fail_on} or worse "
+                f"(the worst: {worst})"
+            ),
+        )
+    return report
+
+
+def _at_least(severity: str, floor: FailOn) -> bool:
+    order = ("info", "warning", "error")
+    return order.index(severity) >= order.index(floor)
+
+
+# ----------------------------------------------------------------- rendering
+def _agent_line(agent: AgentHealth, days: int) -> str:
+    last = agent.last_write.replace("T", " ")[:16] if agent.last_write else "never"
+    recent = sum(agent.writes_per_day)
+    return (
+        f"  {agent.agent:<12} last write {last:<16}  "
+        f"{plural(recent, 'write')} in {days} days  {agent.silence}"
+    )
+
+
+def _problem_lines(problem: Problem) -> list[str]:
+    who = problem.agent or problem.collection or "store"
+    lines = [f"  {problem.severity:<7} {problem.kind:<20} {who}: {problem.why}"]
+    if problem.notes:
+        shown = ", ".join(problem.notes[:IDS_SHOWN])
+        more = max(problem.count, len(problem.notes)) - IDS_SHOWN
+        lines.append(f"          notes: {shown}" + (f" and {more} more" if more > 0 else ""))
+    if problem.path:
+        lines.append(f"          file: {problem.path}")
+    return lines
+
+
+def health_text(report: HealthReport) -> str:
+    """The agents, the problems worst first, then what was not checked and the side
+    files as found."""
+    lines = [f"health at {report.at}"]
+    lines.append(f"agents ({len(report.agents)})")
+    lines += [_agent_line(a, len(report.days)) for a in report.agents.values()]
+    lines.append(f"problems ({len(report.problems)})" if report.problems else "problems: none")
+    for problem in report.problems:
+        lines += _problem_lines(problem)
+    unchecked = {kind: check for kind, check in report.checks.items() if check.state in UNCHECKED}
+    if unchecked:
+        lines.append("not checked")
+        for kind, check in unchecked.items():
+            lines.append(f"  {kind}: {check.state}: {shorten(check.detail, 120)}")
+    lines.append("side files")
+    for side in report.side_files:
+        detail = f": {shorten(side.detail, 100)}" if side.detail else ""
+        lines.append(f"  {side.name}: {side.state} ({side.path}){detail}")
+    return "\n".join(lines)
+
+
+#: The check states that mean a kind was not looked for.
+UNCHECKED = ("not checked", "not supported")
+
+COMMANDS: tuple[Command[Any, Any], ...] = (
+    Command("health", health, health_text, HealthOptions, reads=True),
+)
