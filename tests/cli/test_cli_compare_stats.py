@@ -268,7 +268,7 @@ def test_stats_counts_from_the_indexes_and_checks_on_request(
     code, out, _ = run(capsys, *demo_store, "stats", "--check")
     main_row = next(line.split() for line in out.splitlines() if line.startswith("main "))
     assert main_row[3:12] == ["8", "2", "12", "1", "1", "0", "1", "0", "0"]
-    assert "amem_notes: 19 points (amem), 0 malformed" in out and "--check" not in out
+    assert "amem_notes: 39 points (amem), 0 malformed" in out and "--check" not in out
     # qdrant-client's local mode filters in Python: every note is read, nothing pending.
     data = json.loads(run(capsys, *team_store[0], "stats", "--json")[1])
     assert data["pending"] == []
