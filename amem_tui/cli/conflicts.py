@@ -39,8 +39,10 @@ class ConflictsOptions:
         "none: list the pairs",
         metavar="resolve|clear",
     )
-    a: str | None = optional_argument("resolve: note A of the pair; clear: the flagged note")
-    b: str | None = optional_argument("resolve: note B of the pair")
+    a: str | None = optional_argument(
+        "resolve: note A of the pair; clear: the flagged note", metavar="A"
+    )
+    b: str | None = optional_argument("resolve: note B of the pair", metavar="B")
     all_agents: bool = flag("--all-agents", help="list every pair in the store, with no read rule")
     keep: Keep | None = option(
         "--keep",
