@@ -577,11 +577,14 @@ _ENV_NAMES = {
 def server_url_problem(url: str) -> str | None:
     """What makes ``url`` unusable as a Qdrant server's address, or None.
 
-    The scheme (when given) is http or https, the host is there and well formed, the
-    port is 1-65535. The URL itself is never quoted: it may hold a password.
+    The scheme is http or https (without one, ``localhost:6333`` would be read as a
+    scheme and a path, and fail only once connecting), the host is there and well
+    formed, the port is 1-65535. The URL itself is never quoted: it may hold a password.
     """
     text = url.strip()
-    scheme = text.split("://", 1)[0].lower() if "://" in text else "http"
+    if "://" not in text:
+        return "it has no scheme"
+    scheme = text.split("://", 1)[0].lower()
     if scheme not in ("http", "https"):
         shown = scheme if scheme.isalnum() and len(scheme) <= 10 else "that"
         return f"the scheme {shown!r} is not http or https"

@@ -65,18 +65,22 @@ class Command(Generic[Options, Result]):
     result as text) and its options class (whose fields declare its own arguments:
     see ``options``).
 
+    ``aliases`` are other names it answers to (``get``: openclaw-amem's ``memory_get``).
     ``reads`` marks a command that reads the store: on an empty default store it says
-    how to fill it or find another. ``follow`` is the help of ``--follow`` after a
-    command that opens the TUI (None: it takes none). ``settings`` builds the settings
-    the command runs with, when they are not simply the command line's (the demo's
-    own store).
+    how to fill it or find another. ``creates`` marks one that may make the store
+    folder it is given (a write of new notes); any other refuses a missing folder.
+    ``follow`` is the help of ``--follow`` after a command that opens the TUI (None: it
+    takes none). ``settings`` builds the settings the command runs with, when they are
+    not simply the command line's (the demo's own store).
     """
 
     name: str
     handler: Callable[[Context, Options], Result]
     text: Callable[[Result], str]
     options: type[Options] = NoOptions  # type: ignore[assignment]
+    aliases: tuple[str, ...] = ()
     reads: bool = False
+    creates: bool = False
     follow: str | None = None
     settings: Callable[[CommonOptions], Settings] | None = None
 
@@ -88,13 +92,18 @@ class Command(Generic[Options, Result]):
 
 
 def text_argument(value: str) -> str:
-    """A text argument, or standard input for ``-`` (for notes too big for a command line)."""
+    """A text argument, or standard input for ``-`` (for notes too big for a command line).
+
+    Standard input loses its one final newline, as a shell's ``$(...)`` and git's
+    messages do: ``echo note | amem-tui add -`` stores ``note``.
+    """
     if value != "-":
         return value
     try:
-        return sys.stdin.buffer.read().decode("utf-8")
+        text = sys.stdin.buffer.read().decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UsageError(f"standard input is not UTF-8 text (byte {exc.start})") from None
+    return text.removesuffix("\n").removesuffix("\r") if text.endswith("\n") else text
 
 
 def comma_list(value: str | None) -> list[str]:

@@ -2,20 +2,25 @@
 opened only when a handler first asks for it (``--help`` and the TUI start never do).
 
 It also resolves who the command acts as, and checks that name: a mistyped
-``--agent`` is named on stderr when reading, and refused when writing.
+``--agent`` is refused (a read would find only shared notes, a write would create the
+agent), unless ``--new-agent``. A store folder named but missing is made only by a
+command that writes new notes (``add``, ``import``; ``demo`` makes its own): a
+mistyped ``--store`` is refused, never silently created empty.
 """
 
 from __future__ import annotations
 
 import difflib
 import threading
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from amem_tui.cli.options import CommonOptions
 from amem_tui.cli.output import warn
 from amem_tui.config import Settings, demo_in_place_of_default, load_settings
-from amem_tui.engine import InvalidInput
+from amem_tui.engine import AmemError, InvalidInput
+from amem_tui.paths import default_store_dir, demo_dir
 from amem_tui.wording import empty_store_hint
 
 if TYPE_CHECKING:
@@ -29,10 +34,37 @@ class UnknownAgent(InvalidInput):
     """A write as an agent that is neither configured nor in the store (exit 2): most
     often a mistyped ``--agent``. ``--new-agent`` lets the write create the agent."""
 
+    kind = "unknown_agent"
+
     def __init__(self, message: str, agent: str, known_agents: list[str]) -> None:
         super().__init__(message)
         self.agent = agent
         self.known_agents = known_agents
+
+
+class UnknownReader(UnknownAgent):
+    """A read as such an agent (exit 4, as for a note it cannot see): it would find only
+    the shared notes, which look like a real answer. ``--new-agent`` reads anyway."""
+
+    exit_code = 4
+
+
+class StoreMissing(AmemError):
+    """A command that reads (or changes notes of) a store folder that does not exist."""
+
+    exit_code = 4
+    kind = "store_not_found"
+
+
+def missing_store(folder: Path) -> StoreMissing:
+    """The refusal of ``folder``, naming the stores that do exist, to pick from."""
+    stores = [("the default store", default_store_dir()), ("the demo store", demo_dir())]
+    found = [f"{name} is {path}" for name, path in stores if path.is_dir() and path != folder]
+    return StoreMissing(
+        f"no store at {folder}"
+        + (f" ({'; '.join(found)})" if found else "")
+        + "; nothing was created (add or import makes a new store)"
+    )
 
 
 @dataclass(frozen=True)
@@ -43,7 +75,6 @@ class Stranger:
     message: str
     agent: str
     known: list[str]
-    facts: dict[str, Any] = field(default_factory=dict)
 
 
 def _listing(names: list[str]) -> str:
@@ -61,8 +92,12 @@ class Context:
     """The settings, the command line's common options, a lazily opened engine, and
     how warnings are printed."""
 
-    def __init__(self, settings: Settings, options: CommonOptions | None = None) -> None:
+    def __init__(
+        self, settings: Settings, options: CommonOptions | None = None, creates: bool = False
+    ) -> None:
         self.settings = settings
+        #: The command may make the store folder it names (see the module's docstring).
+        self.creates = creates
         self.options = options if options is not None else CommonOptions()
         #: ``--json``: warnings go to stderr as JSON objects too.
         self.as_json = self.options.json
@@ -77,20 +112,34 @@ class Context:
         if self._engine is None:
             from amem_tui.engine import MemoryEngine  # heavy: only when a command runs
 
+            folder = self._new_folder()
             self._engine = MemoryEngine(self.settings)
+            if folder is not None:
+                warn(f"created a new store at {folder}", self.as_json, "store_created")
         return self._engine
+
+    def _new_folder(self) -> Path | None:
+        """The store folder named (``--store``, ``AMEM_STORE``) that does not exist yet,
+        if this command may make it; refused (``StoreMissing``) if it may not."""
+        path = self.settings.store_path
+        if self.settings.url or path is None or str(path) == ":memory:":
+            return None
+        folder = path.expanduser()
+        if folder.exists():
+            return None
+        if not self.creates:
+            raise missing_store(folder)
+        return folder
 
     def acting_agent(self) -> str:
         """The agent the command acts as (``--agent``, ``--session-key`` or the default)."""
         return self.engine.scope().agent
 
     def reading_scope(self) -> AgentScope:
-        """The scope a read acts as; an agent nobody knows is named on stderr, with the
-        ones that exist (the read goes on: it simply finds nothing)."""
+        """The scope a read acts as; refused when the agent is neither configured nor in
+        the store, unless ``--new-agent`` (``UnknownReader``, exit 4)."""
         scope = self.engine.scope()
-        stranger = self._stranger(scope)
-        if stranger is not None:
-            warn(stranger.message, self.as_json, "unknown_agent", stranger.facts)
+        self._check_known(scope, UnknownReader, "read")
         return scope
 
     def writing_scope(self) -> AgentScope:
@@ -99,16 +148,19 @@ class Context:
         unless ``--new-agent`` says to create it (``UnknownAgent``, exit 2)."""
         scope = self.engine.scope()
         self.engine.check_writable(scope.collection)
-        if not self.new_agent:
-            stranger = self._stranger(scope)
-            if stranger is not None:
-                raise UnknownAgent(
-                    f"{stranger.message}; nothing was written (check --agent, or pass "
-                    "--new-agent to write as a new agent)",
-                    stranger.agent,
-                    stranger.known,
-                )
+        self._check_known(scope, UnknownAgent, "write")
         return scope
+
+    def _check_known(self, scope: AgentScope, refusal: type[UnknownAgent], verb: str) -> None:
+        stranger = None if self.new_agent else self._stranger(scope)
+        if stranger is not None:
+            done = "read" if verb == "read" else "written"
+            raise refusal(
+                f"{stranger.message}; nothing was {done} (check --agent, or pass "
+                f"--new-agent to {verb} as a new agent)",
+                stranger.agent,
+                stranger.known,
+            )
 
     def _stranger(self, scope: AgentScope) -> Stranger | None:
         """What is unknown about ``scope``, or None when it names a known agent."""
@@ -123,7 +175,7 @@ class Context:
             f"agent '{scope.agent}' is neither configured nor in the store"
             f"{_did_you_mean(scope.agent, known)}; known agents: {_listing(known)}"
         )
-        return Stranger(message, scope.agent, known, {"agent": scope.agent, "known_agents": known})
+        return Stranger(message, scope.agent, known)
 
     def _mem0_stranger(self, scope: AgentScope) -> Stranger | None:
         """In a mem0 collection a view reads one ``user_id``: unknown when none holds it.
@@ -141,30 +193,24 @@ class Context:
         parsed = [parse_namespace(n) for n in namespaces]
         users = sorted({n.user for n in parsed})
         agents = sorted({n.agent for n in parsed if n.user == scope.user and not n.explicit})
-        facts: dict[str, Any] = {
-            "agent": scope.agent,
-            "user": scope.user,
-            "namespace": wanted,
-            "known_namespaces": namespaces,
-        }
         if self.settings.namespace:
             message = (
                 f"user_id '{wanted}' holds no memories in {where}"
                 f"{_did_you_mean(wanted, namespaces)}; its user_ids: {_listing(namespaces)}"
             )
-            return Stranger(message, scope.agent, namespaces, facts)
+            return Stranger(message, scope.agent, namespaces)
         if scope.user not in users:
             message = (
                 f"user '{scope.user}' has no memories in {where}"
                 f"{_did_you_mean(str(scope.user), users)}; its users: {_listing(users)}"
             )
-            return Stranger(message, scope.agent, users, facts | {"known_users": users})
+            return Stranger(message, scope.agent, users)
         message = (
             f"agent '{scope.agent}' of user '{scope.user}' has no memories in {where} "
             f"(user_id '{wanted}'){_did_you_mean(scope.agent, agents)}; "
             f"{scope.user}'s agents: {_listing(agents)}"
         )
-        return Stranger(message, scope.agent, agents, facts | {"known_agents": agents})
+        return Stranger(message, scope.agent, agents)
 
     def names_an_agent(self) -> bool:
         """Whether the command line (or environment) named the acting agent."""

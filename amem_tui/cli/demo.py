@@ -9,6 +9,7 @@ closes, the command prints how to reach the same store from the CLI.
 from __future__ import annotations
 
 import dataclasses
+import shlex
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -49,7 +50,10 @@ def demo_store_settings(options: CommonOptions) -> Settings:
 
     if options.store is None and not options.url:
         options = dataclasses.replace(options, store=str(demo_dir()))
-    return demo_settings(settings_from_options(options))
+    settings = demo_settings(settings_from_options(options))
+    if not settings.url:  # the demo makes its store: its answer says where
+        settings.embedded_path.expanduser().mkdir(parents=True, exist_ok=True)
+    return settings
 
 
 def fill_demo(ctx: Context, options: DemoOptions) -> DemoStore | OpenTui[DemoStore]:
@@ -76,10 +80,9 @@ def fill_demo(ctx: Context, options: DemoOptions) -> DemoStore | OpenTui[DemoSto
                 ours.write_text(demo_config() + "\n", encoding="utf-8")
         except OSError:
             config = None
-    # The URL as shown everywhere: its credentials masked (they stay in your shell).
-    where = f"--url {settings.store_label}" if settings.url else f"--store {settings.embedded_path}"
+    where, why = _store_words(settings)
     if config is not None:
-        where += f" --config {config}"
+        where += f" --config {shlex.quote(str(config))}"
     notes = ", ".join(f"{plural(n, 'note')} in {c}" for c, n in counts.items())
     lines = [
         f"demo store at {settings.store_label}: {notes}",
@@ -97,11 +100,28 @@ def fill_demo(ctx: Context, options: DemoOptions) -> DemoStore | OpenTui[DemoSto
     ]
     if stands_in:
         lines.append("(until a store of your own exists, commands without --store read this one)")
+    else:
+        lines += why
     message = "\n".join(lines)
     filled = DemoStore(message, settings.store_label, str(config) if config else None, counts)
     if options.no_tui or ctx.options.json:
         return filled
     return OpenTui(settings, then=filled)
+
+
+def _store_words(settings: Settings) -> tuple[str, list[str]]:
+    """The options that reach the store, to paste into a shell, and why they read so.
+
+    A URL with credentials is never printed; a masked one (``http://***@host``) cannot
+    be pasted back, so the line names the variable that holds it.
+    """
+    if not settings.url:
+        return f"--store {shlex.quote(str(settings.embedded_path))}", []
+    if settings.store_label == settings.url:
+        return f"--url {shlex.quote(settings.url)}", []
+    return '--url "$AMEM_URL"', [
+        "  (AMEM_URL: the server URL, left out here because it holds credentials)"
+    ]
 
 
 def demo_text(result: DemoStore | OpenTui[DemoStore]) -> str:

@@ -143,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         command = COMMANDS[options.command]
         settings = (command.settings or settings_from_options)(options)
-        ctx = Context(settings, options)
+        ctx = Context(settings, options, creates=command.creates)
         own = options_from(command.options, parsed)
         with answers_only() as answer:
             try:

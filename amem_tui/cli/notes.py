@@ -289,7 +289,7 @@ def list_text(listing: NoteListing) -> str:
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command("add", add_note, shown_text, AddOptions),
+    Command("add", add_note, shown_text, AddOptions, creates=True),
     Command("publish", publish_note, shown_text, NoteId),
     Command(
         "unpublish",
@@ -297,7 +297,7 @@ COMMANDS: tuple[Command[Any, Any], ...] = (
         shown_text,
         NoteId,
     ),
-    Command("show", show_note, shown_text, NoteId, reads=True),
+    Command("show", show_note, shown_text, NoteId, aliases=("get",), reads=True),
     Command("delete", changed_by("delete", "Soft-delete a note."), shown_text, NoteId),
     Command("restore", changed_by("restore", "Restore a soft-deleted note."), shown_text, NoteId),
     Command("update", update_note, shown_text, UpdateOptions),

@@ -245,7 +245,10 @@ def _emit_lines(result: JsonLines, as_json: bool, out: TextIO) -> None:
 # ------------------------------------------------------- errors and warnings
 def error_kind(error: BaseException) -> str:
     """An error's kind as a JSON consumer matches it: ``PermissionDenied`` is
-    ``permission_denied``, ``ReadOnlyStore`` is ``read_only_store``."""
+    ``permission_denied``, ``ReadOnlyStore`` is ``read_only_store`` (or its ``kind``)."""
+    kind = getattr(error, "kind", None)
+    if isinstance(kind, str):
+        return kind
     return re.sub(r"(?<!^)(?=[A-Z])", "_", type(error).__name__).lower()
 
 

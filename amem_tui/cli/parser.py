@@ -8,6 +8,8 @@ command means adding it to its concept's module, or a new module to this list.
 from __future__ import annotations
 
 import argparse
+import difflib
+import re
 from typing import Any, NoReturn, Protocol
 
 # Each module by its own name: importing the package itself from here would make a
@@ -77,8 +79,14 @@ class CommandLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         """Raise instead of printing usage and exiting (the subcommand named, once: the
-        error line already starts with the program's name)."""
+        error line already starts with the program's name); a mistyped choice (a
+        command, a ``--scope``) is told the nearest one."""
         command = self.prog.removeprefix(PROGRAM).strip()
+        typo = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if typo is not None:
+            choices = re.findall(r"'([^']*)'", typo.group(2)) or typo.group(2).split(", ")
+            close = difflib.get_close_matches(typo.group(1), choices, n=1, cutoff=0.5)
+            message += f"; did you mean '{close[0]}'?" if close else ""
         raise UsageError(f"{command}: {message}" if command else message)
 
 
@@ -89,8 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
     subcommands = parser.add_subparsers(dest="command", parser_class=CommandLineParser)
     for command in COMMANDS.values():
         subparser = subcommands.add_parser(
-            command.name, help=command.help, description=command.help
+            command.name, aliases=command.aliases, help=command.help, description=command.help
         )
+        subparser.set_defaults(command=command.name)  # an alias runs the command it names
         add_common_options(subparser, suppress=True, follow=command.follow)
         add_options(subparser, command.options)
     return parser

@@ -71,10 +71,11 @@ def search_notes(ctx: Context, options: SearchOptions) -> FoundNotes:
     """
     if options.limit is not None and options.limit < 1:
         raise UsageError("--limit must be at least 1")
-    if options.query.strip():  # a blank query embeds nothing: no model to load
-        from amem_tui.engine.for_apps import load_in_background
+    if not options.query.strip():  # it would find nothing, and look like a real answer
+        raise UsageError("search needs a query: it is empty (to see every note: list)")
+    from amem_tui.engine.for_apps import load_in_background
 
-        ctx.in_background(load_in_background(ctx.engine.embedder))  # while the store opens
+    ctx.in_background(load_in_background(ctx.engine.embedder))  # while the store opens
     scope = ctx.reading_scope()
     # Without --agent, let the engine resolve (and report) a --session-key itself.
     agent = scope if ctx.settings.agent or not ctx.settings.session_key else None

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command, UsageError
 from amem_tui.cli.options import flag, option
+from amem_tui.cli.output import json_text, warn
 from amem_tui.engine import AmemError
 
 if TYPE_CHECKING:
@@ -154,42 +155,54 @@ def serve(ctx: Context, args: ServeOptions) -> dict[str, Any]:
         raise MissingExtra(
             f"amem-tui serve needs the optional textual-serve package: {INSTALL_HINT}"
         ) from None
+    import amem_tui.cli.serve_access as serve_access
+
     public = args.public_url or f"http://{'127.0.0.1' if host == '0.0.0.0' else host}:{port}"
     public = public.rstrip("/")
     changes = " and can change it" if args.writable else ""
     if remote:
-        print(
-            f"amem-tui: WARNING: serving on {host}: anyone who can reach port {port} and "
-            f"has the token sees this memory store (private data){changes}",
-            file=sys.stderr,
+        warn(
+            f"serving on {host}: anyone who can reach port {port} and has the token sees "
+            f"this memory store (private data){changes}",
+            ctx.as_json,
+            "remote_access",
         )
         if not args.public_url:
-            print(
-                "amem-tui: browsers on other machines also need --public-url "
+            warn(
+                "browsers on other machines also need --public-url "
                 f"http://<this machine>:{port} (the page connects back to it)",
-                file=sys.stderr,
+                ctx.as_json,
+                "public_url_needed",
             )
     if args.writable:
-        print("amem-tui: --writable: browsers can change memory here", file=sys.stderr)
+        warn("--writable: browsers can change memory here", ctx.as_json, "writable_sessions")
     command = session_command(ctx.options, args.writable)
     options: dict[str, Any] = {"host": host, "port": port, "title": "amem-tui"}
     options["public_url"] = public
-    if args.allow_remote:
-        import amem_tui.cli.serve_access as serve_access
-
-        token = serve_access.new_token()
-        # Printed once, here: the token is nowhere else (not in the answer below).
-        print(
-            f"amem-tui: open {public}/?{serve_access.TOKEN_PARAMETER}={token} "
-            "(requests without this token get 401)",
-            file=sys.stderr,
-        )
+    token = serve_access.new_token() if args.allow_remote else None
+    # Printed once, here: the token is nowhere else (not in the answer below).
+    _say_serving(f"http://{host}:{port}", public, token, ctx.as_json)
+    if token is not None:
         server: Server = serve_access.TokenServer(command, token=token, **options)
     else:
-        server = Server(command, **options)
+        server = serve_access.QuietServer(command, **options)
     with sessions_see(session_environment(ctx.options)):
         server.serve()
     return {"message": "amem-tui serve stopped", "url": public, "command": command}
+
+
+def _say_serving(listening: str, public: str, token: str | None, as_json: bool) -> None:
+    """Where the server listens and the address to open (with the token, if one is
+    needed), on stderr: textual-serve's own banner names only the public address."""
+    from amem_tui.cli.serve_access import TOKEN_PARAMETER
+
+    url = f"{public}/?{TOKEN_PARAMETER}={token}" if token else public
+    if as_json:
+        said = {"listening": listening, "open": url, "token_required": token is not None}
+        print(json_text({"serving": said}, one_line=True), file=sys.stderr)
+        return
+    how = "requests without this token get 401" if token else "Ctrl+C stops it"
+    print(f"amem-tui: serving on {listening}; open {url} ({how})", file=sys.stderr)
 
 
 def serve_text(data: dict[str, Any]) -> str:

@@ -92,7 +92,16 @@ class MaskedAccessLog(logging.Filter):
         return True
 
 
-class TokenServer(Server):
+class QuietServer(Server):
+    """textual-serve's server without its start-up banner: ``serve`` says where it
+    listens itself (the banner names only the public URL, 127.0.0.1 for 0.0.0.0, and
+    writes to stdout, where the answer goes)."""
+
+    async def on_startup(self, app: web.Application) -> None:
+        """Print nothing."""
+
+
+class TokenServer(QuietServer):
     """textual-serve's server, answering only requests that bring ``token``."""
 
     def __init__(self, command: str, *, token: str, **options: Any) -> None:

@@ -113,12 +113,12 @@ def export_all(ctx: Context, options: ExportOptions) -> ExportedAll:
     (what ``import FILE --collection <collection>`` reads back)."""
     if not options.output or options.output == "-":
         raise InvalidInput("export --all writes one file per collection: pass --output FOLDER")
+    engine = ctx.engine  # a store that is not there is said before a folder is made
     folder = Path(options.output).expanduser()
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InvalidInput(f"cannot create {folder}: {exc.strerror or exc}") from exc
-    engine = ctx.engine
     names = sorted(engine.note_collections())
     exports = [
         _write_export(engine, name, folder / f"{name}.jsonl", options.vectors) for name in names
@@ -177,6 +177,16 @@ def json_lines(lines: Iterable[str]) -> Iterator[str]:
         yield record.removesuffix(",") + "\n"
 
 
+def decoded(lines: Iterable[bytes]) -> Iterator[str]:
+    """Lines of bytes as text, a leading BOM dropped; a byte that is not UTF-8 is kept
+    as a lone surrogate, so the import rejects that line by its number, not the file."""
+    first = True
+    for line in lines:
+        if first:
+            line, first = line.removeprefix(b"\xef\xbb\xbf"), False
+        yield line.decode("utf-8", "surrogateescape")
+
+
 class ImportFile:
     """The lines of an import file, read afresh each time (the import reads them twice);
     a read error is bad input."""
@@ -186,12 +196,10 @@ class ImportFile:
 
     def __iter__(self) -> Iterator[str]:
         try:
-            with self.path.open(encoding="utf-8-sig") as handle:  # a leading BOM is tolerated
-                yield from json_lines(handle)
+            with self.path.open("rb") as handle:
+                yield from json_lines(decoded(handle))
         except FileNotFoundError as exc:
             raise InvalidInput(f"{self.path}: file not found") from exc
-        except UnicodeDecodeError as exc:
-            raise InvalidInput(f"{self.path}: not UTF-8 text ({exc.reason})") from exc
         except OSError as exc:
             raise InvalidInput(f"{self.path}: cannot be read ({exc.strerror or exc})") from exc
 
@@ -274,7 +282,9 @@ def import_notes(ctx: Context, options: ImportOptions) -> Imported:
     if not options.dry_run:
         engine.check_writable(collection)  # refuse before reading a single line
     lines: Iterable[str] = (
-        list(json_lines(sys.stdin)) if options.file == "-" else ImportFile(options.file)
+        list(json_lines(decoded(sys.stdin.buffer)))
+        if options.file == "-"
+        else ImportFile(options.file)
     )
     progress = ProgressLine()
     try:
@@ -339,5 +349,5 @@ def import_text(imported: Imported) -> str:
 
 COMMANDS: tuple[Command[Any, Any], ...] = (
     Command("export", export, export_text, ExportOptions),
-    Command("import", import_notes, import_text, ImportOptions),
+    Command("import", import_notes, import_text, ImportOptions, creates=True),
 )

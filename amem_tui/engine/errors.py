@@ -115,7 +115,8 @@ class NotFound(AmemError):
 
     def __init__(self, note_id: str, agent: str | None = None) -> None:
         who = f" to agent '{agent}'" if agent else ""
-        super().__init__(f"note {note_id} not found or not visible{who}")
+        shown = note_id if note_id.strip() else repr(note_id)  # an empty id still shows
+        super().__init__(f"note {shown} not found or not visible{who}")
         self.note_id = note_id
         self.agent = agent
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -36,6 +37,8 @@ EXPORT_PAGE = 512
 IMPORT_BATCH = 256
 #: Lines read between two progress calls.
 READ_STEP = 1000
+#: What bytes that are not UTF-8 become when a file is read with ``surrogateescape``.
+_UNDECODED = re.compile("[\udc80-\udcff]")
 
 #: ``progress(phase, done, total)`` of a long import (total 0: not known yet).
 ImportProgress = Callable[[str, int, int], None]
@@ -149,6 +152,13 @@ def _check_line(
     target_model: str,
     target_dim: int,
 ) -> _Valid | RejectedLine:
+    undecoded = _UNDECODED.search(text)
+    if undecoded is not None:
+        return RejectedLine(
+            line=number,
+            id=None,
+            reason=f"not UTF-8 text (a bad byte at column {undecoded.start() + 1})",
+        )
     try:
         record = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
@@ -307,7 +317,8 @@ def import_lines(
     every line and keeps only ids and line numbers, the second writes in batches, so
     a file of a million notes never sits in memory.
     ``progress(phase, done, total)`` hears of each step: ``reading`` (lines so far),
-    ``writing`` (notes written of the valid ones).
+    ``writing`` (notes written of the valid ones). A line read from bytes that are not
+    UTF-8 (decoded with ``surrogateescape``) is rejected as such, with its number.
 
     Writes nothing when any line is rejected, unless ``skip_invalid``. Ids that
     already exist in the collection are rejected unless ``replace``. The caller

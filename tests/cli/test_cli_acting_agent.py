@@ -64,22 +64,28 @@ READS = [
 
 
 @pytest.mark.parametrize("read", READS, ids=lambda argv: argv[0])
-def test_a_read_as_a_mistyped_agent_names_it_and_the_known_agents(
+def test_a_read_as_a_mistyped_agent_is_refused_with_the_known_agents(
     demo: list[str], capsys: pytest.CaptureFixture[str], read: list[str]
 ) -> None:
-    code, _, err = cli(capsys, *demo, "--agent", "mian", *read)
-    assert code in (0, 4)  # it reads (and finds what a new agent would find)
+    # Refused, not answered: a stranger finds the shared notes, a believable answer.
+    code, out, err = cli(capsys, *demo, "--agent", "mian", *read)
+    assert (code, out) == (4, "")
     line = one_line(err)
-    assert line.startswith("amem-tui: warning: agent 'mian' is neither configured nor in the store")
+    assert line.startswith("amem-tui: agent 'mian' is neither configured nor in the store")
     assert "did you mean 'main'?" in line and "known agents: dev, main, monitor, sandbox" in line
+    assert "nothing was read" in line and "--new-agent" in line
 
     code, _, err = cli(capsys, *demo, "--agent", "mian", "--json", *read)
-    warning = json.loads(one_line(err))["warning"]
-    assert (warning["kind"], warning["agent"], warning["known_agents"]) == (
+    error = json.loads(one_line(err))["error"]
+    assert (error["kind"], error["exit_code"], error["agent"], error["known_agents"]) == (
         "unknown_agent",
+        4,
         "mian",
         KNOWN,
     )
+
+    code, _, err = cli(capsys, *demo, "--agent", "mian", "--new-agent", *read)
+    assert (code, err) == (0, "")  # what a new agent would find
 
 
 def test_known_agents_read_without_a_warning(
@@ -91,7 +97,7 @@ def test_known_agents_read_without_a_warning(
     code, _, err = cli(capsys, *demo, "--session-key", "agent:dev:7f3a", "list")
     assert (code, err) == (0, "")
     code, _, err = cli(capsys, *demo, "--session-key", "agent:deb:7f3a", "list")
-    assert code == 0 and "agent 'deb'" in one_line(err) and "did you mean 'dev'?" in err
+    assert code == 4 and "agent 'deb'" in one_line(err) and "did you mean 'dev'?" in err
 
 
 WRITES = [

@@ -103,6 +103,7 @@ def cli(tmp_path: Path) -> Iterator[Runner]:
     config.write_text(json.dumps(CONFIG))
     env = base_env(tmp_path)
     store = str(tmp_path / "store")
+    (tmp_path / "store").mkdir()  # an empty store: only add and import make a missing one
 
     def run(*args: str) -> Result:
         return run_cli("--store", store, "--config", str(config), *args, env=env)
@@ -323,7 +324,7 @@ def test_defaults_with_no_configuration(tmp_path: Path) -> None:
     assert added.code == 0, added.err
     assert (tmp_path / "data" / "store").is_dir()  # the user data folder
     env_b = base_env(tmp_path, AMEM_COLLECTION="team_notes", AMEM_AGENT="ops")
-    listing = run_cli("list", "--json", env=env_b).json()
+    listing = run_cli("list", "--json", "--new-agent", env=env_b).json()  # ops: no notes yet
     assert (listing["agent"], listing["collection"], listing["total"]) == ("ops", "team_notes", 0)
     # A flag beats the environment.
     flagged = run_cli("list", "--json", "--agent", "main", "--collection", "amem_notes", env=env_b)

@@ -118,7 +118,7 @@ def test_compare_demo_across_modes_and_scopes(
         "private notes of main (Mode A, amem_notes) and sandbox (Mode B, amem_notes_sandbox)" in out
     )
     assert "main only: 8   sandbox only: 3   both: 0" in out
-    assert "in agent 'sandbox's Mode B collection 'amem_notes_sandbox'" in out
+    assert "in the Mode B collection 'amem_notes_sandbox' of agent 'sandbox'" in out
 
 
 def test_compare_text_pages_each_group(

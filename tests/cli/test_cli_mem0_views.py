@@ -170,13 +170,13 @@ def test_a_mistyped_agent_or_user_is_named_with_the_ones_that_exist(
 ) -> None:
     base = ["--store", str(store), "--config", config(tmp_path), "--collection", TS_COLLECTION]
     code, _, err = cli(capsys, *base, "--agent", "mian", "list")
-    assert code == 0
-    assert err.startswith("amem-tui: warning: agent 'mian' of user 'alice' has no memories")
+    assert code == 4
+    assert err.startswith("amem-tui: agent 'mian' of user 'alice' has no memories")
     assert "did you mean 'main'?" in err and "alice's agents: dev, main, research" in err
     code, _, err = cli(capsys, *base, "--user", "alcie", "list", "--json")
-    warning = json.loads(err)["warning"]
-    assert warning["kind"] == "unknown_agent" and warning["known_users"] == ["alice", "bob"]
-    assert "did you mean 'alice'?" in warning["message"]
+    error = json.loads(err)["error"]
+    assert error["kind"] == "unknown_agent" and error["known_agents"] == ["alice", "bob"]
+    assert "did you mean 'alice'?" in error["message"] and error["exit_code"] == 4
 
 
 # ------------------------------------------------------------- store facts

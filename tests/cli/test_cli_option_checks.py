@@ -19,6 +19,8 @@ MALFORMED_URLS = {
     "http://127.0.0.1:99999": "its port is not a number from 1 to 65535",
     "http://[::1": "an IPv6 address goes in brackets",
     "http://": "it names no host",
+    "localhost:6333": "it has no scheme",
+    "notaurl": "it has no scheme",
 }
 
 
@@ -59,7 +61,9 @@ def test_a_url_with_a_password_is_never_quoted_when_refused(
     assert code == 2 and "hunter2" not in err
 
 
-@pytest.mark.parametrize("url", ["localhost:6333", "http://[::1]:6333", "https://host/qdrant"])
+@pytest.mark.parametrize(
+    "url", ["http://localhost:6333", "http://[::1]:6333", "https://host/qdrant"]
+)
 def test_well_formed_urls_pass_the_check(url: str) -> None:
     from amem_tui.config import load_settings
 

@@ -20,7 +20,8 @@ def subparsers() -> dict[str, argparse.ArgumentParser]:
 
 
 def test_every_registered_command_has_a_parser_and_back() -> None:
-    assert set(subparsers()) == set(COMMANDS)
+    aliases = {alias for command in COMMANDS.values() for alias in command.aliases}
+    assert set(subparsers()) == set(COMMANDS) | aliases == set(COMMANDS) | {"get"}
     for name in ("agents", "add", "publish", "unpublish", "show", "update", "delete"):
         assert name in COMMANDS
     assert {"restore", "list", "search", "demo"} <= set(COMMANDS)

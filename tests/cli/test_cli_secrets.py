@@ -11,6 +11,7 @@ import asyncio
 import base64
 import json
 import os
+import shlex
 import threading
 import urllib.request
 from collections.abc import Iterator
@@ -160,6 +161,26 @@ def _descendants(pid: int) -> list[int]:
     return found
 
 
+def test_the_demo_try_line_can_be_pasted_back(guarded: QdrantStandIn, tmp_path: Path) -> None:
+    url = planted(guarded.port)
+    demo = run(["--url", url, "demo", "--no-tui"], tmp_path, AMEM_URL=url)
+    assert demo.returncode == 0, demo.stderr
+    said = demo.stdout.decode()
+    assert_clean(said, "demo")
+    # Not the masked URL (http://***@host cannot be pasted): the variable, and why.
+    assert 'amem-tui --url "$AMEM_URL" --config ' in said and "***@" not in said.split("try:")[1]
+    assert "holds credentials" in said
+    # As a shell would run it: "$AMEM_URL" is the URL.
+    pasted = shlex.split(said.split("try:")[1].splitlines()[1])[1:]
+    tried = run([url if arg == "$AMEM_URL" else arg for arg in pasted], tmp_path)
+    assert tried.returncode == 0 and b" hits (" in tried.stdout, tried.stderr
+
+    with QdrantStandIn() as open_server:  # no credentials: the URL itself is pasted
+        plain_url = f"http://127.0.0.1:{open_server.port}"
+        said = run(["--url", plain_url, "demo", "--no-tui"], tmp_path).stdout.decode()
+        assert f"amem-tui --url {plain_url} --config " in said and "AMEM_URL" not in said
+
+
 def test_serve_banner_page_and_session_command_line(guarded: QdrantStandIn, tmp_path: Path) -> None:
     pytest.importorskip("textual_serve")
     url = planted(guarded.port)
@@ -189,5 +210,5 @@ def test_serve_banner_page_and_session_command_line(guarded: QdrantStandIn, tmp_
         assert_clean(line, "a session's command line")
     assert process.stdout is not None
     banner = process.stdout.read()
-    assert b"Serving" in banner
+    assert f"serving on {page_url}".encode() in banner
     assert_clean(banner, "the serve banner")

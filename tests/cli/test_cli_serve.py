@@ -32,7 +32,7 @@ from tests.support.mem0_stores import (
     build_mem0_stores,
     openclaw_json,
 )
-from tests.support.serving import served, session_text
+from tests.support.serving import plain, served, session_text
 
 UNREACHABLE = "http://127.0.0.1:9"  # serve never opens the store: this is never asked
 #: A model other than the test embedder (status names it; nothing loads it).
@@ -59,6 +59,7 @@ def recording(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     RecordingServer.made = []
     monkeypatch.setattr(server_module, "Server", RecordingServer)
     monkeypatch.setattr(access, "TokenServer", RecordingServer)
+    monkeypatch.setattr(access, "QuietServer", RecordingServer)
     return RecordingServer.made
 
 
@@ -80,7 +81,10 @@ def test_each_session_runs_with_the_same_options(
     assert session_argv(made) == ["--agent", "dev", "--read-only", "--follow"]
     assert made["environment"]["AMEM_URL"] == UNREACHABLE  # never on a command line
     assert "token" not in made  # loopback without --allow-remote: no token
-    assert "WARNING" not in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "warning:" not in err
+    # Where it listens, said once by us (textual-serve's banner is quiet).
+    assert "serving on http://127.0.0.1:9123; open http://127.0.0.1:9123 (" in err
 
 
 def test_sessions_are_read_only_unless_writable(
@@ -110,7 +114,8 @@ def test_a_non_loopback_address_needs_saying_so_and_a_token(
     assert recording == []
     assert main(["--url", UNREACHABLE, "serve", "--host", "0.0.0.0", "--allow-remote"]) == 0
     out, err = capsys.readouterr()
-    assert "WARNING: serving on 0.0.0.0" in err and "private data" in err
+    assert "warning: serving on 0.0.0.0" in err and "private data" in err
+    assert "serving on http://0.0.0.0:8000; open http://127.0.0.1:8000/?token=" in err
     assert "--public-url" in err
     [made] = recording
     assert made["host"] == "0.0.0.0" and "--read-only" in session_argv(made)
@@ -122,6 +127,25 @@ def test_a_non_loopback_address_needs_saying_so_and_a_token(
     # A fresh token every time.
     assert main(["--url", UNREACHABLE, "serve", "--allow-remote"]) == 0
     assert recording[-1]["token"] != token
+
+
+def test_serve_json_says_everything_on_stderr_as_json_objects(
+    recording: list[dict[str, Any]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--url", UNREACHABLE, "serve", "--host", "0.0.0.0", "--allow-remote", "--writable"]
+    assert main([*argv, "--json"]) == 0
+    out, err = capsys.readouterr()
+    said = [json.loads(line) for line in err.splitlines()]
+    kinds = [one["warning"]["kind"] for one in said if "warning" in one]
+    assert kinds == ["remote_access", "public_url_needed", "writable_sessions"]
+    [serving] = [one["serving"] for one in said if "serving" in one]
+    token = recording[-1]["token"]
+    assert serving == {
+        "listening": "http://0.0.0.0:8000",
+        "open": f"http://127.0.0.1:8000/?token={token}",
+        "token_required": True,
+    }
+    assert json.loads(out)["url"] == "http://127.0.0.1:8000" and token not in out
 
 
 @pytest.fixture(scope="module")
@@ -209,13 +233,17 @@ def test_the_served_page_runs_the_app(demo_store: tuple[Path, Path]) -> None:
     store, home = demo_store
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    with served(["--store", str(store), "--agent", "dev", "--read-only"], home, port):
+    with served(["--store", str(store), "--agent", "dev", "--read-only"], home, port) as process:
         with urllib.request.urlopen(url + "/", timeout=30) as answer:
             page = answer.read().decode()
         assert answer.status == 200
         assert f"ws://127.0.0.1:{port}/ws" in page and "amem-tui" in page
         text = asyncio.run(session_text(url, ["agent dev", "READ-ONLY", "Mode A"]))
         assert "amem-tui" in text and "Mode A" in text
+    assert process.stdout is not None
+    said = plain(process.stdout.read().decode())
+    assert f"amem-tui: serving on {url}; open {url} (Ctrl+C stops it)" in said
+    assert "Serving '" not in said  # textual-serve's own banner stays quiet
 
 
 def test_the_served_inspector_in_headless_chromium(

@@ -142,7 +142,7 @@ def hidden_reason(
     if collection != scope.collection:
         owners = sorted(a for a, c in dedicated_collections.items() if c == collection)
         if owners:
-            return "mode_b", f"in agent '{owners[0]}'s Mode B collection '{collection}'"
+            return "mode_b", f"in the Mode B collection '{collection}' of agent '{owners[0]}'"
         if scope.mode == "B":
             return "outside", (
                 f"outside this agent's collection: '{scope.agent}' is Mode B "

@@ -114,7 +114,7 @@ def readers_denial(
         try:
             validate_agent_id(reader)
         except InvalidInput as exc:
-            return InvalidInput(f"reader {exc.message}")
+            return InvalidInput(f"readers: {exc.message}")
         own = dedicated_collections.get(reader)
         if own is not None and reader != scope.agent:
             return InvalidInput(
