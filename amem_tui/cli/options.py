@@ -154,10 +154,10 @@ class CommonOptions:
     collection: str | None = option("--collection", metavar="NAME", help="Mode A collection")
     agent: str | None = option("--agent", metavar="ID", help="act as this agent")
     session_key: str | None = option("--session-key", metavar="KEY", help="act as agent:<id>:…")
-    #: ``--new-agent``: a write may act as an agent nobody knows yet.
+    #: ``--new-agent``: a command may act as an agent nobody knows yet.
     new_agent: bool = flag(
         "--new-agent",
-        help="let a write act as an agent that is neither configured nor in the store yet",
+        help="let a command act as an agent that is neither configured nor in the store yet",
     )
     user: str | None = option(
         "--user",

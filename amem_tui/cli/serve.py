@@ -11,6 +11,7 @@ token that is printed once (``amem_tui.cli.serve_access``).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import ipaddress
 import os
 import shlex
@@ -32,21 +33,10 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 #: The install command that adds what ``serve`` needs.
 INSTALL_HINT = 'pip install "amem-tui[serve]"'
-#: The common options (the scope) a browser session is started with, when given here.
-#: Not the URL: it may hold credentials, and a command line is visible to every user
-#: of the machine (``ps``); it reaches the sessions in their environment
-#: (``session_environment``).
-PASSED_OPTIONS = (
-    "store",
-    "config",
-    "collection",
-    "agent",
-    "session_key",
-    "user",
-    "namespace",
-    "view",
-    "model",
-)
+#: The common text options a browser session is not started with: the subcommand, and
+#: the URL (it may hold credentials, and a command line is visible to every user of the
+#: machine, ``ps``; it reaches the sessions in their environment: ``session_environment``).
+NOT_PASSED = ("command", "url")
 
 
 class MissingExtra(AmemError):
@@ -110,13 +100,13 @@ def sessions_see(variables: dict[str, str]) -> Iterator[None]:
 
 def session_command(options: CommonOptions, writable: bool = False) -> str:
     """The shell command each browser session runs: this interpreter, this package, the
-    scope given to ``serve`` (but the URL: ``session_environment``), ``--read-only``
-    unless ``writable``, and ``--follow``."""
+    scope given to ``serve`` (every common text option given, but ``NOT_PASSED``),
+    ``--read-only`` unless ``writable``, and ``--follow``."""
     argv = [sys.executable, "-m", "amem_tui"]
-    for name in PASSED_OPTIONS:
-        value = getattr(options, name)
-        if value:
-            argv += [f"--{name.replace('_', '-')}", str(value)]
+    for item in dataclasses.fields(options):
+        value = getattr(options, item.name)
+        if isinstance(value, str) and value and item.name not in NOT_PASSED:
+            argv += [f"--{item.name.replace('_', '-')}", value]
     if not writable:
         argv.append("--read-only")
     elif options.new_agent:
