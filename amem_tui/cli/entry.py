@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from amem_tui.cli.options import CommonOptions, options_from, tui_options
@@ -34,6 +35,12 @@ def run_tui(
     frame (agent, store), ``follow`` starts it in follow mode.
     """
     options = options or CommonOptions()
+    if options.store and options.store != ":memory:" and not os.path.exists(
+        os.path.expanduser(options.store)
+    ):  # a mistyped --store: refused, never opened as a new empty store
+        from amem_tui.cli.context import missing_store
+
+        raise missing_store(Path(options.store).expanduser())
     try:
         from amem_tui.tui.app import run
     except ImportError:

@@ -175,3 +175,17 @@ def test_an_import_line_that_is_not_utf8_is_named_and_skipped_on_request(
     assert [(bad["line"], bad["reason"][:15]) for bad in answer["rejected"]] == [
         (2, "not UTF-8 text ")
     ]
+
+
+def test_the_tui_on_a_missing_store_is_refused_before_it_opens(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def opened(*_: object, **__: object) -> int:
+        raise AssertionError("the TUI opened on a store that does not exist")
+
+    monkeypatch.setattr("amem_tui.tui.app.run", opened)
+    missing = tmp_path / "typo"
+    for argv in (["--store", str(missing)], ["--store", str(missing), "--agent", "dev"]):
+        code, out, err = cli(capsys, *argv)
+        assert (code, out) == (4, "") and f"no store at {missing}" in err
+    assert not missing.exists()
