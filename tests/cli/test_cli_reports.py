@@ -186,6 +186,7 @@ def test_an_empty_default_store_says_how_to_start(tmp_path: Path) -> None:
 def test_no_hint_once_the_store_has_notes_or_is_named(tmp_path: Path) -> None:
     assert run(["add", "The first note of this store"], tmp_path).stderr == b""
     assert run(["list"], tmp_path).stderr == b""
+    (tmp_path / "elsewhere").mkdir()  # an empty store folder (a missing one is refused)
     named = run(["list", "--store", str(tmp_path / "elsewhere")], tmp_path)
     assert named.returncode == 0 and named.stderr == b""
 
