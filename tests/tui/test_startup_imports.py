@@ -82,6 +82,7 @@ SUBCOMMANDS = ["amem_tui.cli.parser", "amem_tui.cli.search", "amem_tui.cli.outpu
 
 def test_the_first_frame_waits_for_no_settings_models_store_or_model(tmp_path: Path) -> None:
     names = HEAVY + RARE + STORE_AND_MODELS + SUBCOMMANDS
+    (tmp_path / "store").mkdir()  # an empty store: a missing --store is refused
     out = subprocess.run(
         [sys.executable, "-c", FIRST_FRAME, str(tmp_path / "store"), *names],
         cwd=REPO_ROOT,
@@ -94,4 +95,3 @@ def test_the_first_frame_waits_for_no_settings_models_store_or_model(tmp_path: P
     assert seen.pop("screen") == "OpeningScreen"
     assert seen.pop("exit_code") == 0  # the main screen showed on the opened store
     assert seen == dict.fromkeys(names, False)
-    assert (tmp_path / "store").exists()  # it really opened an embedded folder
