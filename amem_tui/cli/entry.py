@@ -35,8 +35,10 @@ def run_tui(
     frame (agent, store), ``follow`` starts it in follow mode.
     """
     options = options or CommonOptions()
-    if options.store and options.store != ":memory:" and not os.path.exists(
-        os.path.expanduser(options.store)
+    if (
+        options.store
+        and options.store != ":memory:"
+        and not os.path.exists(os.path.expanduser(options.store))
     ):  # a mistyped --store: refused, never opened as a new empty store
         from amem_tui.cli.context import missing_store
 

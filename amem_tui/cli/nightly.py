@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from amem_tui.cli.command import FailedWithReport, UsageError
-from amem_tui.cli.output import json_text, sanitize
+from amem_tui.cli.output import LiveLine, json_text, sanitize
 from amem_tui.engine import AmemError
 from amem_tui.wording import plural
 
@@ -87,32 +87,26 @@ def check_options(ctx: Context, options: ConsolidateOptions) -> None:
         raise UsageError("--due decides whether to run; a --dry-run runs nothing: use one")
 
 
-class PassProgressLine:
+class PassProgressLine(LiveLine):
     """The pass's progress on stderr: rewritten in place on a terminal, else one line
     per agent (a JSON object each with ``--json``)."""
 
     def __init__(self, as_json: bool) -> None:
+        super().__init__("consolidate", shown=not as_json)
         self.as_json = as_json
-        self.live = sys.stderr.isatty() and not as_json
-        self.started = time.perf_counter()
-        self.last = 0.0
 
     def __call__(self, step: PassProgress) -> None:
         now = time.perf_counter()
         where = f"agent {step.index} of {step.agents}, {step.agent}"
-        if self.live:
-            if step.phase == "merging" and now - self.last < 0.1 and step.done != step.total:
-                return
-            self.last = now
+        if self.shown:
             doing = {
                 "planning": "planning",
                 "merging": f"merging {step.done}/{step.total}",
                 "done": f"{plural(step.total, 'merge')}",
                 "failed": "failed",
             }[step.phase]
-            elapsed = f" [{now - self.started:.0f} s]"
-            sys.stderr.write(f"\r\x1b[2Kconsolidate: {sanitize(where)}: {doing}{elapsed}")
-            sys.stderr.flush()
+            final = step.phase != "merging" or step.done == step.total
+            self.show(f"{sanitize(where)}: {doing}", final=final)
             return
         if step.phase not in ("done", "failed"):
             return  # a log gets one line per agent
@@ -134,12 +128,6 @@ class PassProgressLine:
             said = "failed" if step.phase == "failed" else plural(step.total, "merge")
             line = f"amem-tui: consolidate: {sanitize(where)}: {said} [{now - self.started:.0f} s]"
         print(line, file=sys.stderr, flush=True)
-
-    def close(self) -> None:
-        """End the live line."""
-        if self.live:
-            sys.stderr.write("\r\x1b[2K")
-            sys.stderr.flush()
 
 
 def _outcome(run: ConsolidationRun) -> AgentOutcome:

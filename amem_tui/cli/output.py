@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, TextIO, TypeVar
@@ -240,6 +241,35 @@ def _emit_lines(result: JsonLines, as_json: bool, out: TextIO) -> None:
         out.write(separator + line)
         separator = ",\n"
     out.write("[]\n" if separator == "[\n" else "\n]\n")
+
+
+class LiveLine:
+    """Progress as one line on a terminal's stderr, rewritten in place, a few times a
+    second at most: ``LABEL: TEXT [N s]``. Not ``shown`` on redirected stderr (a log,
+    JSON on stdout stays clean), nor when the caller says so."""
+
+    def __init__(self, label: str, shown: bool = True) -> None:
+        self.label = label
+        self.shown = shown and sys.stderr.isatty()
+        self.started = time.perf_counter()
+        self.last = 0.0
+
+    def show(self, text: str, final: bool = False) -> None:
+        """Rewrite the line with ``text`` (skipped within 0.1 s of the last, unless
+        ``final``: a step's end always shows)."""
+        now = time.perf_counter()
+        if not self.shown or (now - self.last < 0.1 and not final):
+            return
+        self.last = now
+        sys.stderr.write(f"\r\x1b[2K{self.label}: {text} [{now - self.started:.0f} s]")
+        sys.stderr.flush()
+
+    def close(self) -> float:
+        """Clear the line; the seconds since it started."""
+        if self.shown:
+            sys.stderr.write("\r\x1b[2K")
+            sys.stderr.flush()
+        return time.perf_counter() - self.started
 
 
 # ------------------------------------------------------- errors and warnings

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TextIO
 
 from amem_tui.cli.command import Command, FailedWithReport
 from amem_tui.cli.options import flag, option
-from amem_tui.cli.output import JsonLines, flattened
+from amem_tui.cli.output import JsonLines, LiveLine, flattened
 from amem_tui.engine import AmemError, InvalidInput
 from amem_tui.wording import plural
 
@@ -204,11 +204,8 @@ class ImportFile:
             raise InvalidInput(f"{self.path}: cannot be read ({exc.strerror or exc})") from exc
 
 
-class ProgressLine:
-    """An import's progress as one line on a terminal's stderr, rewritten in place.
-
-    Only for a terminal: redirected stderr (and JSON on stdout) stays clean.
-    """
+class ProgressLine(LiveLine):
+    """An import's progress (``import: writing notes 5,000/80,000 (… notes/s)``)."""
 
     PHASES: ClassVar[dict[str, str]] = {
         "reading": "checking lines",
@@ -218,34 +215,16 @@ class ProgressLine:
     }
 
     def __init__(self) -> None:
-        self.shown = sys.stderr.isatty()
-        self.started = time.perf_counter()
-        self.last = 0.0
+        super().__init__("import")
 
     def __call__(self, phase: str, done: int, total: int) -> None:
-        if not self.shown:
-            return
-        now = time.perf_counter()
-        if now - self.last < 0.1 and done != total:  # a few updates a second is plenty
-            return
-        self.last = now
-        label = self.PHASES.get(phase, phase)
         count = f" {done:,}/{total:,}" if total and phase in ("reading", "writing") else ""
         if phase == "reading" and not total:
             count = f" {done:,}"
         rate = ""
         if phase == "writing" and done:
-            rate = f" ({done / max(now - self.started, 1e-9):,.0f} notes/s)"
-        elapsed = f" [{now - self.started:.0f} s]"
-        sys.stderr.write(f"\r\x1b[2Kimport: {label}{count}{rate}{elapsed}")
-        sys.stderr.flush()
-
-    def close(self) -> float:
-        """End the line; the seconds the import took."""
-        if self.shown:
-            sys.stderr.write("\r\x1b[2K")
-            sys.stderr.flush()
-        return time.perf_counter() - self.started
+            rate = f" ({done / max(time.perf_counter() - self.started, 1e-9):,.0f} notes/s)"
+        self.show(f"{self.PHASES.get(phase, phase)}{count}{rate}", final=done == total)
 
 
 @dataclass(frozen=True)
