@@ -104,6 +104,8 @@ class Context:
         #: ``--new-agent``: a write may act as an agent nobody knows yet.
         self.new_agent = self.options.new_agent
         self._engine: MemoryEngine | None = None
+        #: The store folder this command made (said once it succeeded: ``said_after``).
+        self.created: Path | None = None
         self._background: list[threading.Thread] = []
 
     @property
@@ -112,10 +114,8 @@ class Context:
         if self._engine is None:
             from amem_tui.engine import MemoryEngine  # heavy: only when a command runs
 
-            folder = self._new_folder()
+            self.created = self._new_folder()
             self._engine = MemoryEngine(self.settings)
-            if folder is not None:
-                warn(f"created a new store at {folder}", self.as_json, "store_created")
         return self._engine
 
     def _new_folder(self) -> Path | None:
@@ -221,6 +221,14 @@ class Context:
         a library still importing while the interpreter shuts down fails, and says so
         on stdout."""
         self._background.append(thread)
+
+    def said_after(self, reads: bool) -> None:
+        """What a command that succeeded says on stderr besides its answer: the store it
+        made, or (``reads``) how to fill an empty default store."""
+        if self.created is not None:
+            warn(f"created a new store at {self.created}", self.as_json, "store_created")
+        if reads:
+            self.hint_if_empty()
 
     def hint_if_empty(self) -> None:
         """On stderr, how to get started, when the default store (no ``--store``,

@@ -160,8 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             except FailedWithReport as failure:
                 emit(failure.report, as_json, command.text, answer)
                 raise failure.error from None
-            if command.reads:
-                ctx.hint_if_empty()
+            ctx.said_after(command.reads)
             if not isinstance(result, OpenTui):
                 emit(result, as_json, command.text, answer)
                 answer.flush()  # a closed pipe fails here, inside the handlers below

@@ -42,7 +42,6 @@ def test_locked_embedded_store(tmp_path: Path) -> None:
 
 
 def test_missing_model(tmp_path: Path) -> None:
-    (tmp_path / "s").mkdir()  # an empty store: a new one would be announced on stderr too
     result = run(
         ["add", "A note that needs a model", "--store", str(tmp_path / "s")],
         tmp_path,

@@ -78,7 +78,8 @@ def test_list_json_is_valid_and_literal(hostile_store: Path, tmp_path: Path) -> 
 @pytest.mark.parametrize("as_json", [False, True])
 def test_search_output_is_inert(hostile_store: Path, tmp_path: Path, as_json: bool) -> None:
     args = ["search", "link title markup controls", "--store", str(hostile_store)]
-    result = run([*args, "--agent", "dev", *(["--json"] if as_json else [])], tmp_path)
+    as_dev = ["--agent", "dev", "--new-agent"]  # dev wrote nothing here and is not configured
+    result = run([*args, *as_dev, *(["--json"] if as_json else [])], tmp_path)
     assert result.returncode == 0, result.stderr
     text = inert(result.stdout)
     if as_json:
