@@ -114,6 +114,7 @@ def test_refused_undo_exits_2(store: list[str], capsys: pytest.CaptureFixture[st
 
 def test_subcommands_are_registered_for_python_m(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    (tmp_path / "s").mkdir()  # an empty store (a missing one is refused)
     result = subprocess.run(
         [
             sys.executable,

@@ -211,6 +211,7 @@ def test_a_print_after_the_answer_goes_to_stderr(tmp_path: Path) -> None:
     """What a library prints once the answer is out (a model still importing while the
     interpreter shuts down: huggingface_hub prints its import failures with ``print``)
     lands on stderr, never after the JSON value on stdout."""
+    (tmp_path / "empty").mkdir()  # an empty store (a missing one is refused)
     program = (
         "import sys, threading\n"
         "from amem_tui.cli import main\n"

@@ -96,6 +96,7 @@ def test_a_session_key_from_the_environment_is_checked_too(tmp_path: Path) -> No
 def test_session_keys_of_the_accepted_shapes_act_as_their_agent(
     key: str, agent: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    store = ["--store", str(tmp_path / "store"), "--model", TEST_MODEL]
+    (tmp_path / "store").mkdir()  # an empty store: no agent is in it, none configured
+    store = ["--store", str(tmp_path / "store"), "--model", TEST_MODEL, "--new-agent"]
     code, out, _ = cli(capsys, *store, "--session-key", key, "list", "--json")
     assert code == 0 and json.loads(out)["agent"] == agent
