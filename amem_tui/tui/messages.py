@@ -66,6 +66,9 @@ class ScopeData:
     shares: bool = False
     #: The store is the default folder (no --url, no --store) and holds no notes.
     empty_default_store: bool = False
+    #: How searches rank when not by meaning as the agent's own (``approximate``,
+    #: ``words only``); empty when exact.
+    search_note: str = ""
 
 
 @dataclass

@@ -23,6 +23,10 @@ MEM0_HISTORY = (
 )
 
 
+#: The header's word on searches that do not rank exactly as the agent's own.
+SEARCH_NOTES = {"approximate": "meaning approximate", "words only": "search by words only"}
+
+
 def resolve_scope(
     engine: MemoryEngine, wanted: AgentScope | str | None
 ) -> tuple[AgentScope, str | None]:
@@ -120,6 +124,11 @@ def load_scope_data(
             refusal = str(exc)
     exists = view.collection_exists()
     settings = engine.settings
+    try:
+        verdict = view.query_embedding().verdict
+    except AmemError:  # the search says why when it runs
+        verdict = "exact"
+    search_note = SEARCH_NOTES.get(verdict, "")
     default_store = settings.url is None and settings.store_path is None
     return ScopeData(
         scope=scope,
@@ -135,4 +144,5 @@ def load_scope_data(
         deleted=deleted,
         notice=notice,
         shares=shares,
+        search_note=search_note,
     )

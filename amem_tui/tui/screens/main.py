@@ -288,6 +288,7 @@ class MainScreen(Screen[None]):
             self.agents.append(scope)
         self.store_banner.problem = None
         self.header_bar.show(scope, data.counts, mem0=data.mem0)
+        self.header_bar.search_note = data.search_note
         self.follow_bar.target = FollowTarget(scope, self.generation, self.show_deleted)
         self.browser.show_agent(data, self.show_deleted, select)
         self.jumps.arrived(select)

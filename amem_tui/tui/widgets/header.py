@@ -1,4 +1,5 @@
-"""The header line: user (mem0), agent, mode, collection, counts, store.
+"""The header line: user (mem0), agent, mode, collection, counts, how searches rank
+when not exactly as the agent's own, store.
 
 The line is built for the width it has: when the full line does not fit, the least
 useful parts go first (the store, the app's name, the field labels, the collection),
@@ -100,6 +101,9 @@ class HeaderBar(Widget):
     mem0: reactive[bool] = reactive(False)
     #: What the model is up to, while it is not ready ("loading model…").
     model_note: reactive[str] = reactive("")
+    #: How searches rank when not exactly as the agent's own (by words only, or by an
+    #: approximate copy of its model); empty when exact.
+    search_note: reactive[str] = reactive("")
 
     def __init__(self, store_label: str, read_only: bool, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -155,6 +159,9 @@ class HeaderBar(Widget):
             line.append(SEPARATOR, style="dim")
             note = self.model_note if brevity.long_notes else one_line(self.model_note, 24)
             line.append(note, style="italic")
+        if self.search_note:
+            line.append(SEPARATOR, style="dim")
+            line.append(self.search_note, style="italic")
         if brevity.store:
             line.append(f"{SEPARATOR}store ", style="dim")
             line.append(one_line(self.store_label, 60))

@@ -51,6 +51,7 @@ from amem_tui.tui import heap
 from amem_tui.tui.actions import key_for
 from amem_tui.tui.early import early_status
 from amem_tui.tui.messages import HiddenFound, SearchAbandoned, SearchDone, SearchFailed
+from amem_tui.tui.query_syntax import parse_query
 from amem_tui.tui.sizes import SEARCH_LIMIT
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.query_input import QueryInput
@@ -338,15 +339,18 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         HiddenFound, unless a newer query came meanwhile.
         """
         view = self.engine.agent(scope)
+        typed = parse_query(query)  # subject:NAME and topics:A,B are memory_search's filters
         try:
             # Approximate (HNSW) on big collections, as the agent's own Qdrant searches.
             result = view.search(
-                query,
+                typed.text,
                 # On mem0 what the plugin's memory_search returns: its own topK.
                 limit=pane_limit(view),
                 exact=False,
                 stop=lambda: not self._is_current(generation, query),
                 wait=False,
+                subject=typed.subject,
+                topics=typed.topics or None,
             )
         except SearchStopped:
             self.post_message(SearchAbandoned(generation, query))
@@ -385,7 +389,8 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         if not self._is_current(generation, query) or worker.is_cancelled:
             return False
         try:
-            hidden, notice = view.hidden_matches(query, limit=SEARCH_LIMIT, exact=False)
+            searched = parse_query(query).text
+            hidden, notice = view.hidden_matches(searched, limit=SEARCH_LIMIT, exact=False)
         except Exception:  # the hits are shown; a failing store shows on the next load
             return True
         self.post_message(HiddenFound(generation, query, hidden, notice))
@@ -448,7 +453,7 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         result = self.result
         if message.generation != self.generation or result is None:
             return
-        if result.query != message.query:
+        if result.query != parse_query(message.query).text:
             return
         result.hidden = message.hidden
         if message.notice and message.notice not in (result.notice or ""):
@@ -483,6 +488,8 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         if weak:
             hits += f" ({weak} weak)"
         parts = [hits, result.ranking_name]
+        if filters := parse_query(self.query_text).described():
+            parts.append(filters)
         if result.hidden:
             verb = "hide" if self.show_hidden else "show"
             key = key_for(

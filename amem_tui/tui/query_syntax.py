@@ -1,0 +1,58 @@
+"""The search box's filter words: ``subject:NAME`` and ``topics:A,B``.
+
+They are openclaw-amem's memory_search filters (``subject``, ``topicsFilter``) typed in
+the box: ``subject:alice deploy freeze`` searches "deploy freeze" among the notes
+about alice or about nobody; ``topics:ops,ci runbook`` keeps the knowledge notes that
+hold both topics. A word is a filter only with a value after its colon; anything else
+stays in the query.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+SUBJECT = "subject:"
+TOPICS = ("topics:", "topic:")
+
+
+@dataclass(frozen=True)
+class TypedQuery:
+    """A query as typed, split into the text searched and its filters."""
+
+    text: str
+    subject: str | None = None
+    topics: tuple[str, ...] = ()
+
+    @property
+    def filtered(self) -> bool:
+        """True when a filter word was typed."""
+        return self.subject is not None or bool(self.topics)
+
+    def described(self) -> str:
+        """The filters in words, for the status line (empty without filters)."""
+        parts = []
+        if self.subject is not None:
+            parts.append(f"about {self.subject} or nobody")
+        if self.topics:
+            parts.append(f"knowledge notes with topics {', '.join(self.topics)}")
+        return " · ".join(parts)
+
+
+def parse_query(typed: str) -> TypedQuery:
+    """``typed`` split into the text to search and its filter words."""
+    words: list[str] = []
+    subject: str | None = None
+    topics: list[str] = []
+    for word in typed.split():
+        lowered = word.lower()
+        if lowered.startswith(SUBJECT) and len(word) > len(SUBJECT):
+            subject = word[len(SUBJECT) :]
+            continue
+        prefix = next((p for p in TOPICS if lowered.startswith(p)), None)
+        if prefix is not None and len(word) > len(prefix):
+            topics += [t for t in word[len(prefix) :].split(",") if t]
+            continue
+        words.append(word)
+    if subject is None and not topics:
+        return TypedQuery(typed)  # searched exactly as typed
+    return TypedQuery(" ".join(words), subject, tuple(topics))
