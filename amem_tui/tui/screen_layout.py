@@ -1,21 +1,17 @@
-"""How the main screen is laid out: the size classes for the terminal's size
-(``amem_tui.tui.sizes``), and what the user chose last time (``preferences``):
+"""How the main screen is laid out as the user chose last time (``preferences``):
 how the panes and the detail view share the height, and each pane's sort order.
 
-Each is a class on the screen or an attribute of a widget; ``app.tcss`` says what each
-class looks like.
+The split is a class on the screen (``app.tcss`` says what each looks like); the size
+classes are Textual's breakpoints (``amem_tui.tui.sizes``), set by the screen.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from amem_tui.tui import sizes
 from amem_tui.tui.preferences import LAYOUT_LABELS, LAYOUTS, PANES
 from amem_tui.tui.widgets.listing_view import Order
 from amem_tui.tui.widgets.note_pane import NotePane
-from amem_tui.tui.widgets.panes import Panes
-from amem_tui.tui.widgets.search_box import SearchBox
 
 if TYPE_CHECKING:
     from textual.widget import Widget
@@ -24,7 +20,7 @@ if TYPE_CHECKING:
 
 
 class ScreenLayout:
-    """The layout of ``screen``, as the terminal's size and the user's ``preferences`` say."""
+    """The layout of ``screen``, as the user's ``preferences`` say."""
 
     def __init__(self, screen: Widget, preferences: PreferenceStore) -> None:
         self.screen, self.preferences = screen, preferences
@@ -49,13 +45,3 @@ class ScreenLayout:
         self._show(layout)
         self.preferences.update(layout=layout)
         self.screen.app.notify(f"Layout: {LAYOUT_LABELS[layout]}.", markup=False, timeout=2)
-
-    def fit(self, width: int, height: int) -> None:
-        """Set the size classes for ``width`` × ``height`` (see ``amem_tui.tui.sizes``)."""
-        classes = sizes.size_classes(width, height)
-        for name, on in classes.items():
-            self.screen.set_class(on, name)
-        self.screen.query_one(SearchBox).compact = classes[sizes.SHORT]
-        panes = self.screen.query_one(Panes)
-        panes.narrow = classes[sizes.NARROW]
-        panes.arrange_panes()

@@ -32,6 +32,7 @@ from amem_tui.tui.other_screens import OtherScreens
 from amem_tui.tui.outcomes import Outcomes
 from amem_tui.tui.preferences import PreferenceStore
 from amem_tui.tui.screen_layout import ScreenLayout
+from amem_tui.tui.sizes import HORIZONTAL_BREAKPOINTS, NARROW, SHORT, VERTICAL_BREAKPOINTS
 from amem_tui.tui.widgets.agent_loader import AgentLoader
 from amem_tui.tui.widgets.browser import NoteBrowser
 from amem_tui.tui.widgets.detail import NoteDetail
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
 
     from textual.app import ComposeResult
     from textual.binding import Binding
-    from textual.events import Key, Resize
+    from textual.events import Key
     from textual.widget import Widget
     from textual.worker import Worker
 
@@ -104,6 +105,9 @@ class MainScreen(Screen[None]):
     """Everything about one agent at a time."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings_of("screen")
+    # The size classes (-narrow, -medium, -wide; -short, -tall): app.tcss follows them.
+    HORIZONTAL_BREAKPOINTS = HORIZONTAL_BREAKPOINTS
+    VERTICAL_BREAKPOINTS = VERTICAL_BREAKPOINTS
     AUTO_FOCUS = "#private DataTable"
 
     header_bar = getters.child_by_id("header", HeaderBar)
@@ -160,7 +164,6 @@ class MainScreen(Screen[None]):
 
     def on_mount(self) -> None:
         """Start loading; the first frame never waits for the store or the model."""
-        self.screen_layout.fit(self.app.size.width, self.app.size.height)
         self.screen_layout.restore()
         query, focused = self.draft
         self.search_box.query_input.value = query  # searched once the agent is loaded
@@ -176,8 +179,15 @@ class MainScreen(Screen[None]):
         self.loader.load_agents()
         self.load_scope(self.initial_agent)
 
-    def on_resize(self, event: Resize) -> None:
-        self.screen_layout.fit(event.size.width, event.size.height)
+    def on_resize(self) -> None:
+        # Textual sets the size classes after this handler (in Screen's own), so the
+        # widgets that are drawn otherwise by them follow once it has.
+        self.call_next(self._follow_size_classes)
+
+    def _follow_size_classes(self) -> None:
+        self.search_box.compact = self.has_class(SHORT)
+        self.panes.narrow = self.has_class(NARROW)
+        self.panes.arrange_panes()
 
     def action_cycle_layout(self) -> None:
         """Give the panes or the detail view more of the height (remembered)."""
