@@ -13,6 +13,7 @@ from textual.app import App
 from textual.binding import BindingType, Keymap
 from textual.command import Provider
 from textual.notifications import SeverityLevel
+from textual.reactive import var
 from textual.screen import Screen
 
 from amem_tui.engine import AmemError
@@ -66,6 +67,10 @@ class AmemApp(App[int]):
     TITLE = "amem-tui"
     COMMANDS = App.COMMANDS | {palette_commands}
     BINDINGS: ClassVar[list[BindingType]] = bindings(APP_ACTIONS)
+
+    #: What the header says of the embedding model while it is not ready (loading it,
+    #: or why it is unavailable); None once it is ready, or when it was never asked for.
+    model_note: var[str | None] = var[str | None](None, init=False)
 
     def __init__(
         self,
@@ -288,7 +293,7 @@ class AmemApp(App[int]):
     def _start_model_load(self) -> None:
         if self.engine.embedder.loaded:
             return
-        self._post_model(False, "loading model…")
+        self.model_note = "loading model…"
         self.run_worker(self._load_model, thread=True, exit_on_error=False, group="model")
 
     def _load_model(self) -> None:
@@ -298,22 +303,18 @@ class AmemApp(App[int]):
             # too so a search never waits for them; one that fails says so on its search.
             self.engine.load_models()
         except AmemError as exc:
-            self._post_model(False, f"model unavailable: {exc}")
+            self._model_noted(f"model unavailable: {exc}")
             return
         except Exception as exc:
-            self._post_model(False, f"model unavailable: {type(exc).__name__}")
+            self._model_noted(f"model unavailable: {type(exc).__name__}")
             return
         heap.settle()
         self._engine_release()
-        self._post_model(True)
+        self._model_noted(None)
 
-    def _post_model(self, ready: bool, detail: str = "") -> None:
-        from amem_tui.tui.messages import ModelState
-        from amem_tui.tui.screens.main import MainScreen
-
-        for screen in self.screen_stack:
-            if isinstance(screen, MainScreen):
-                screen.post_message(ModelState(ready, detail))
+    def _model_noted(self, note: str | None) -> None:
+        """Set ``model_note`` from the model's worker thread."""
+        self.call_from_thread(setattr, self, "model_note", note)
 
     def action_help(self) -> None:
         """Open the help screen (F1)."""

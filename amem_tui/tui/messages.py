@@ -15,7 +15,6 @@ from textual.message import Message
 if TYPE_CHECKING:
     from amem_tui.engine import (
         AgentScope,
-        Comparison,
         ConsolidationPlan,
         ConsolidationRun,
         HiddenMatch,
@@ -85,14 +84,6 @@ class AgentsLoaded(Message):
     """The agents from the configuration and the store."""
 
     agents: list[AgentScope]
-
-
-@dataclass
-class PageLoaded(Message):
-    """One more page of a pane's listing."""
-
-    generation: int
-    page: NotePage
 
 
 # --------------------------------------------------------------------- search
@@ -214,14 +205,6 @@ class ActionRefused(Message):
     store_unavailable: bool = False
 
 
-@dataclass
-class ModelState(Message):
-    """The embedding model finished loading, or failed to."""
-
-    ready: bool
-    detail: str = ""
-
-
 # -------------------------------------------------------------- consolidation
 @dataclass
 class PreviewReady(Message):
@@ -270,14 +253,6 @@ class ReadProgress(Message):
     def can_replace(self, message: Message) -> bool:
         """A newer count supersedes this one while both wait in the queue."""
         return isinstance(message, ReadProgress)
-
-
-@dataclass
-class ComparisonReady(Message):
-    """Two agents' views are compared (``generation`` drops an overtaken one)."""
-
-    generation: int
-    comparison: Comparison
 
 
 @dataclass

@@ -10,7 +10,7 @@ from amem_tui.demo import seed_demo
 from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.store.edge import EdgeStore
 from tests.support.engines import make_engine
-from tests.support.tui import demo_app, demo_engine, search_status, until
+from tests.support.tui import demo_app, demo_engine, main_screen, search_status, until
 
 
 class GatedModel(HashEmbedder):
@@ -45,7 +45,10 @@ async def test_typed_before_the_model_then_whole(tmp_path: Path) -> None:
         await until(pilot, lambda: "hits for 'deploy'" in search_status(app))
         assert "partial: the model is still loading: matched by words only" in search_status(app)
         assert "keyword search" in search_status(app)
+        header = main_screen(app).header_bar
+        assert "loading model" in str(header.render())  # the header says why, meanwhile
         model.gate.set()
         await until(pilot, lambda: "hybrid search" in search_status(app))
         assert "partial" not in search_status(app)
+        assert "loading model" not in str(header.render())
     engine.close()

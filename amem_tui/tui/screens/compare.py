@@ -13,12 +13,14 @@ the main screen then shows that note, as the side whose list it was in.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal
+from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Input, Label, Select, Static
@@ -29,7 +31,7 @@ from amem_tui.engine.for_apps import COMPARE_SCOPES, ComparedHit, ComparedNote, 
 from amem_tui.engine.for_apps import agent_label as label
 from amem_tui.tui.actions import COMPARE_ACTIONS, bindings
 from amem_tui.tui.jump import JumpTarget
-from amem_tui.tui.messages import ActionRefused, AgentsLoaded, ComparisonReady, ReadProgress
+from amem_tui.tui.messages import ActionRefused, AgentsLoaded, ReadProgress
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.access_panel import AccessPanel
 from amem_tui.tui.widgets.compared_list import ComparedList, group_rule, rule_of
@@ -62,6 +64,13 @@ def other_mark(hit: ComparedHit, mine: str) -> str:
 
 class CompareScreen(ReportsWorkerFailures, Screen[JumpTarget | None]):
     """Two agents' views: three groups, or both ranked results for one query."""
+
+    @dataclass
+    class ComparisonReady(Message):
+        """Two agents' views are compared (``generation`` drops an overtaken one)."""
+
+        generation: int
+        comparison: Comparison
 
     DEFAULT_CSS = """
     CompareScreen { layout: vertical; }
@@ -234,7 +243,7 @@ class CompareScreen(ReportsWorkerFailures, Screen[JumpTarget | None]):
         limit = HIT_LIMIT if query else GROUP_LIMIT
         comparison = self.engine.compare(a, b, which, query=query, limit=limit, progress=progress)
         if not worker.is_cancelled:
-            self.post_message(ComparisonReady(generation, comparison))
+            self.post_message(self.ComparisonReady(generation, comparison))
 
     def on_read_progress(self, message: ReadProgress) -> None:
         """Say how far the comparison has read."""
@@ -242,7 +251,7 @@ class CompareScreen(ReportsWorkerFailures, Screen[JumpTarget | None]):
             f"comparing… {message.done:,} of {message.total:,} points read"
         )
 
-    def on_comparison_ready(self, message: ComparisonReady) -> None:
+    def on_compare_screen_comparison_ready(self, message: CompareScreen.ComparisonReady) -> None:
         """Show the groups (or both agents' hits) of the newest comparison."""
         if message.generation != self.generation:
             return

@@ -65,7 +65,6 @@ if TYPE_CHECKING:
         FollowFailed,
         FollowUpdate,
         JumpFound,
-        ModelState,
         ScopeData,
         ScopeLoaded,
     )
@@ -171,6 +170,7 @@ class MainScreen(Screen[None]):
             self.browser.show_early(self.early)
         if focused:
             self.set_focus(self.search_box.query_input)
+        self.watch(self.app, "model_note", self._model_noted)
         # Workers start once this frame is painted: a worker reading a big store holds
         # the GIL for long stretches, and the first frame must not wait for it.
         self.call_after_refresh(self._start_loading)
@@ -436,8 +436,8 @@ class MainScreen(Screen[None]):
     def on_jump_found(self, message: JumpFound) -> None:
         self.jumps.found(message)
 
-    def on_model_state(self, message: ModelState) -> None:
-        """Say in the header whether the model is ready."""
-        self.header_bar.model_note = "" if message.ready else message.detail
-        if message.ready:
+    def _model_noted(self, note: str | None) -> None:
+        """Say in the header whether the model is ready (see ``AmemApp.model_note``)."""
+        self.header_bar.model_note = note or ""
+        if note is None:
             self.search_box.complete_partial()

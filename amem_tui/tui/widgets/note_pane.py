@@ -22,7 +22,6 @@ from textual.message import Message
 from textual.widgets import DataTable, Input
 
 from amem_tui.tui.actions import binding_state, bindings_of
-from amem_tui.tui.messages import PageLoaded
 from amem_tui.tui.widgets.listing_view import SORT_MEANINGS
 from amem_tui.tui.widgets.note_rows import newest_first
 from amem_tui.tui.widgets.pane_filter import PaneFilter
@@ -32,7 +31,7 @@ from amem_tui.tui.widgets.pane_rows import PAGE_SIZE, PREFETCH_ROWS, PaneRows
 if TYPE_CHECKING:
     from textual.app import ComposeResult
 
-    from amem_tui.engine import AgentScope, MemoryNote, SearchHit
+    from amem_tui.engine import AgentScope, MemoryNote, NotePage, SearchHit
     from amem_tui.engine.for_apps import ListScope
     from amem_tui.tui.widgets.listing_view import Order
 
@@ -59,6 +58,13 @@ class NotePane(PaneRows):
 
         pane: NotePane
         order: Order
+
+    @dataclass
+    class PageLoaded(Message):
+        """One more page of the pane's listing (from its worker)."""
+
+        generation: int
+        page: NotePage
 
     BINDINGS: ClassVar[list[BindingType]] = bindings_of("pane")
 
@@ -126,9 +132,9 @@ class NotePane(PaneRows):
         page = self.engine.agent(scope).list_notes(
             self.kind, limit=PAGE_SIZE, offset=offset, include_inactive=include_inactive
         )
-        self.post_message(PageLoaded(generation, page))
+        self.post_message(self.PageLoaded(generation, page))
 
-    def on_page_loaded(self, message: PageLoaded) -> None:
+    def on_note_pane_page_loaded(self, message: NotePane.PageLoaded) -> None:
         """Add a page to the listing; show it unless search hits are shown."""
         message.stop()
         if message.generation != self._generation:
