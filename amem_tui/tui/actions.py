@@ -654,7 +654,10 @@ def footer_entries(
     In table order; when they do not all fit in ``width`` cells, the ones with the
     highest ``footer_rank`` are left out (help, search and the agent switch stay).
     """
-    by_id = {b.binding.id: b for b in active.values() if b.binding.id}
+    by_id: dict[str, ActiveBinding] = {}
+    for bound in active.values():
+        if bound.binding.id:  # an action of several keys is offered by its first (F1)
+            by_id.setdefault(bound.binding.id, bound)
     offered: list[tuple[Action, ActiveBinding]] = []
     for action in (*MAIN_ACTIONS, *APP_ACTIONS):
         if not action.show and (area is None or action.shown_in != area):
