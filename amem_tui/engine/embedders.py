@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from amem_tui.engine.embed import Embedder, canonical_model_name
 from amem_tui.engine.embedding.model_files import FoundModel, ModelPlaces, find_model
@@ -75,6 +75,11 @@ class Embedders:
         self.setup = setup or EmbeddingSetup()
         self._made: dict[Hashable, Embedder | None] = {}
         self._lock = threading.Lock()
+
+    def allow_remote(self, allowed: bool) -> None:
+        """Allow (or stop) sending mem0 queries to the plugin's embedder from now on
+        (collections choose again: see ``CollectionModel.choose_again``)."""
+        self.setup = replace(self.setup, remote=allowed)
 
     def for_collection(self, collection: Collection) -> Choice:
         """The embedder for ``collection``'s queries, and how exact it is."""

@@ -223,6 +223,13 @@ class MemoryEngine:
         service = self._collections.get(collection or self.shared_collection)
         return service.model.query_embedding()
 
+    def allow_remote_embeddings(self, allowed: bool) -> None:
+        """Allow (or stop) embedding mem0 queries with the plugin's own embedder, which
+        sends them to its endpoint (``remote_embeddings``); from the next query on."""
+        self.settings = self.settings.model_copy(update={"remote_embeddings": allowed})
+        self._embedders.allow_remote(allowed)
+        self._collections.choose_embedders_again()
+
     def load_models(self) -> None:
         """Load, now, every model a search of the configured collections uses: the
         engine's own, and the agents' own models that run here. Blocking: call it from a

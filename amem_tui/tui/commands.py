@@ -1,4 +1,5 @@
-"""Command-palette provider: switch agent, the action table's commands, session keys, themes."""
+"""Command-palette provider: switch agent, the action table's commands, session keys,
+remote embeddings, themes."""
 
 from __future__ import annotations
 
@@ -58,6 +59,18 @@ class AmemCommands(Provider):
             help_text = f"not available: {reason}" if reason else entry.help
             # attempt, not the binding: a dimmed action still says why it is off.
             out.append(Command(entry.title, partial(main.attempt, action), help_text, entry.words))
+        allowed = main.engine.settings.remote_embeddings
+        out.append(
+            Command(
+                f"Remote embeddings: {'stop' if allowed else 'allow'}",
+                partial(_toggle_remote_embeddings, main),
+                "mem0: embed queries with the plugin's own embedder (Ollama, OpenAI, ...), "
+                "which sends them to its endpoint"
+                if not allowed
+                else "mem0: search by words (or this machine's copy of the model) again",
+                "mem0 ollama openai embedder meaning",
+            )
+        )
         for name in sorted(self.app.available_themes):
             choose = partial(setattr, self.app, "theme", name)
             out.append(Command(f"Theme: {name}", choose, "change the colours"))
@@ -66,7 +79,7 @@ class AmemCommands(Provider):
     async def discover(self) -> Hits:
         """The commands shown before anything is typed."""
         for title, run, help_text, _ in self._commands():
-            if title.startswith("Theme:"):
+            if title.startswith(("Theme:", "Remote embeddings:")):
                 continue
             yield DiscoveryHit(Content(title), run, text=title, help=help_text)
 
@@ -88,6 +101,20 @@ class AmemCommands(Provider):
             elif said and any(word.startswith(said) for word in words.split()):
                 # Found by another word for it: ranked below the titles that match.
                 yield Hit(0.5, Content(title), run, text=title, help=help_text)
+
+
+def _toggle_remote_embeddings(main: MainScreen) -> None:
+    """Allow or stop remote embeddings (``--remote-embeddings``), then load the agent
+    again: the header and a query in the box follow the new choice."""
+    allowed = not main.engine.settings.remote_embeddings
+    main.engine.allow_remote_embeddings(allowed)
+    said = (
+        "Remote embeddings allowed: mem0 queries go to the plugin's embedder"
+        if allowed
+        else "Remote embeddings stopped: nothing is sent"
+    )
+    main.app.notify(said, markup=False)
+    main.reload_scope()
 
 
 def _session_hits(main: MainScreen, session_key: str, key: str, agent: str) -> list[Command]:

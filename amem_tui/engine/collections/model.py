@@ -51,6 +51,11 @@ class CollectionModel:
         self._choice: Choice | None = None
         self._checked = False
 
+    def choose_again(self) -> None:
+        """Forget the embedder chosen: the next query chooses with the settings of then
+        (remote embeddings allowed or stopped)."""
+        self._choice = None
+
     @property
     def ours(self) -> Embedder:
         """The engine's own embedder: what every write into a collection of ours uses."""

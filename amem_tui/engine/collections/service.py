@@ -250,6 +250,13 @@ class Collections:
                 )
             return service
 
+    def choose_embedders_again(self) -> None:
+        """Every collection chooses its query embedder again at its next query."""
+        with self._lock:
+            services = list(self._services.values())
+        for service in services:
+            service.model.choose_again()
+
     def save_indexes(self) -> None:
         """Save every note index this process changed (before the store closes)."""
         with self._lock:

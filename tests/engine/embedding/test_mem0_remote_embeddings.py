@@ -304,3 +304,20 @@ def test_a_model_available_here_is_used_without_sending_anything(
         assert embedding.verdict == "approximate"
         assert engine.agent("main").search(QUERY).search_mode == "plugin"
         assert ollama.requests == []
+
+
+def test_remote_embeddings_can_be_allowed_and_stopped_while_running(
+    store: QdrantStore, tmp_path: Path
+) -> None:
+    with OllamaStandIn(HashEmbedder(DIM), models=(OLLAMA_MODEL,)) as ollama:
+        engine = _engine(store, tmp_path, _ollama(ollama.url))
+        assert engine.agent("main").search(QUERY).search_mode == "keyword"
+        engine.allow_remote_embeddings(True)
+        assert engine.settings.remote_embeddings
+        assert engine.query_embedding().verdict == "exact"
+        assert engine.agent("main").search(QUERY).search_mode == "plugin"
+        assert ollama.requests == ["POST /api/embed"]
+        engine.allow_remote_embeddings(False)
+        assert engine.query_embedding().verdict == "words only"
+        assert engine.agent("main").search("who drinks tea").search_mode == "keyword"
+        assert ollama.requests == ["POST /api/embed"]  # nothing more was sent
