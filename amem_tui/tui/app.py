@@ -18,7 +18,7 @@ from textual.screen import Screen
 
 from amem_tui.engine import AmemError
 from amem_tui.paths import config_dir
-from amem_tui.tui import heap
+from amem_tui.tui import tuning
 from amem_tui.tui.actions import APP_ACTIONS, bindings, help_rows
 from amem_tui.tui.preferences import FILE_NAME, PreferenceStore
 from amem_tui.tui.screens.opening import OpeningScreen
@@ -36,8 +36,6 @@ if TYPE_CHECKING:
 # imported where they are first needed.
 
 DEFAULT_THEME = "amem-dark"
-#: Seconds between two hand-backs of the store's mapped pages (see ``release_memory``).
-RELEASE_EVERY = 2.0
 #: While a person types at the opening screen (a key within this many seconds), the
 #: store's load waits: it holds the interpreter for seconds at a million notes, and
 #: the saved index answers each query meanwhile. It waits ``TYPING_CAP`` at most.
@@ -205,12 +203,10 @@ class AmemApp(App[int]):
         for problem in self.startup_problems:
             self.notify(problem, title="Configuration", severity="warning", markup=False)
         self.call_after_refresh(self._start_model_load)
-        # The pages of the store's files each search touched stay in this process until
-        # handed back (they stay in the page cache): a few megabytes a search, which
-        # would add up to the whole store over a session. Handed back at once too: the
-        # start (the store's load, the model, the keyword index) is the peak otherwise.
+        # Handed back at once too: the start (the store's load, the model, the keyword
+        # index) is the peak otherwise.
         self._release_memory()
-        self.set_interval(RELEASE_EVERY, self._release_memory, name="release-memory")
+        self.set_interval(tuning.HAND_BACK_EVERY, self._release_memory, name="release-memory")
 
     def _release_memory(self) -> None:
         self.run_worker(
@@ -219,8 +215,7 @@ class AmemApp(App[int]):
 
     def _engine_release(self) -> None:
         if self._engine is not None:
-            with contextlib.suppress(Exception):  # only memory: never worth an error
-                self._engine.release_memory()
+            tuning.hand_back_pages(self._engine)
 
     def _start_opening(self) -> None:
         self.run_worker(self._open_engine, thread=True, exit_on_error=False, group="open")
@@ -308,8 +303,7 @@ class AmemApp(App[int]):
         except Exception as exc:
             self._model_noted(f"model unavailable: {type(exc).__name__}")
             return
-        heap.settle()
-        self._engine_release()
+        tuning.settle(self.engine)
         self._model_noted(None)
 
     def _model_noted(self, note: str | None) -> None:

@@ -92,7 +92,7 @@ class SearchDone(Message):
     """A search finished (possibly for an older query: check ``generation`` and ``query``).
 
     ``drawn`` is set once the frame with its answer is on screen, or once the answer is
-    dropped: the search's thread waits for it before its own clean-up."""
+    dropped: the search's thread waits for it before handing back its pages."""
 
     generation: int
     query: str

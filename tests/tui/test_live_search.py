@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -10,12 +9,12 @@ from typing import Any
 
 import pytest
 from textual import events
+from textual.geometry import Region
+from textual.widget import Widget
 from textual.widgets import Input, Static
-from textual.worker import get_current_worker
 
 from amem_tui.demo import demo_id
 from amem_tui.engine.engine import MemoryEngine
-from amem_tui.tui import heap
 from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets import search_box
 from amem_tui.tui.widgets.browser import DETAIL_AFTER_SEARCH
@@ -212,12 +211,9 @@ async def test_a_clear_alone_brings_the_listings_back() -> None:
 
 
 @asynccontextmanager
-async def typed_while_held(
-    monkeypatch: pytest.MonkeyPatch, hold: float
-) -> AsyncIterator[tuple[Any, SearchBox, GatedSearch]]:
-    """The demo app as dev with "d" typed and its search held at the gate (the screen's
-    updates held for at most ``hold`` seconds): the pilot, the box and the gate."""
-    monkeypatch.setattr(search_box, "ECHO_HOLD", hold)
+async def typed_while_searching() -> AsyncIterator[tuple[Any, SearchBox, GatedSearch]]:
+    """The demo app as dev with "d" typed and its search held at the gate: the pilot,
+    the box and the gate."""
     engine = demo_engine()
     gated = GatedSearch(engine)
     async with started(demo_app(engine, agent="dev")) as pilot:
@@ -226,43 +222,22 @@ async def typed_while_held(
         yield pilot, main_screen(pilot.app).search_box, gated
 
 
-async def test_typed_text_is_drawn_with_its_hits(monkeypatch: pytest.MonkeyPatch) -> None:
-    async with typed_while_held(monkeypatch, GATE_LIMIT) as (pilot, box, gated):
-        assert box.holding_frames  # the typed "d" waits for its hits
-        assert not gc.isenabled()  # and no collection lands in its frame
+def drawn_text(widget: Widget) -> str:
+    """What ``widget`` draws now, line by line."""
+    lines = widget.render_lines(Region(0, 0, *widget.outer_size))
+    return "\n".join(line.text for line in lines)
+
+
+async def test_a_typed_query_shows_while_it_is_searched_then_its_hits() -> None:
+    async with typed_while_searching() as (pilot, box, gated):
+        await pilot.pause()
+        assert gated.active == 1  # its search is still running
+        assert "d" in drawn_text(box.query_input)
+        assert "searching for 'd'" in search_status(pilot.app)
         gated.gate.set()
         await settle(pilot)
-        assert not box.holding_frames
-        assert gc.isenabled()
         assert "hits for 'd' as dev" in search_status(pilot.app)
-
-
-async def test_a_slow_search_does_not_hold_the_typed_text(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    async with typed_while_held(monkeypatch, 0.05) as (pilot, box, gated):
-        for _ in range(500):
-            if not box.holding_frames:
-                break
-            await pilot.pause(0.01)
-        assert not box.holding_frames
-        assert gated.active == 1  # drawn while its search is still running
-        await pilot.pause()
-        assert gc.isenabled()  # the collector does not wait for a slow search either
-        gated.gate.set()
-        await settle(pilot)
-
-
-async def test_clearing_ends_the_hold(monkeypatch: pytest.MonkeyPatch) -> None:
-    async with typed_while_held(monkeypatch, GATE_LIMIT) as (pilot, box, gated):
-        assert box.holding_frames
-        box.clear_query()
-        await pilot.pause()
-        assert not box.holding_frames
-        await pilot.pause()
-        assert gc.isenabled()
-        gated.gate.set()
-        await settle(pilot)
+        assert main_screen(pilot.app).query_one("#private", NotePane).searching
 
 
 async def test_enter_goes_to_the_results_of_the_final_text() -> None:
@@ -429,70 +404,3 @@ async def test_a_waiting_detail_load_ends_in_the_note_when_nothing_comes_meanwhi
         await settle(pilot)
         assert reads.ids == [other]
         assert_detail_shows(main, other)
-
-
-def test_collector_pauses_nest_and_leave_a_collector_that_was_off_off() -> None:
-    assert gc.isenabled()
-    with heap.collector_paused():
-        with heap.collector_paused():
-            assert not gc.isenabled()
-        assert not gc.isenabled()  # the outer pause still holds
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        with heap.collector_paused():
-            pass
-        assert not gc.isenabled()
-    finally:
-        gc.enable()
-
-
-async def test_the_heap_is_frozen_once_the_agent_is_warm() -> None:
-    # What is alive once the agent's index is warm is left out of later full collections,
-    # which would otherwise pause a frame for every few queries.
-    import gc
-
-    gc.unfreeze()
-    app = demo_app(agent="dev")
-    async with started(app):
-        assert gc.get_freeze_count() > 0
-    gc.unfreeze()
-
-
-async def test_a_search_hands_back_its_pages_once_its_hits_are_drawn() -> None:
-    """The store's pages a search touched go back after its hits are reported (and
-    drawn), while the query rests: before its hidden matches are looked for, never on
-    the way to the hits. The hidden matches' own pages go back after them."""
-    engine = demo_engine()
-    steps: list[tuple[object, str]] = []  # (the search's worker, step)
-    box: list[SearchBox] = []
-    query = "flight to lisbon offsite seat"
-    hand_back = engine.release_memory
-
-    def watched_hand_back() -> int:
-        # The searches' hand-backs (the app's own, every few seconds, run elsewhere).
-        worker = get_current_worker()
-        if worker.group == "search":
-            reported = bool(box) and box[0].result is not None and box[0].result.query == query
-            steps.append((worker, "hand back, hits reported" if reported else "?"))
-        return hand_back()
-
-    def watched_hidden(view: Any, original: Any, text: str, *args: Any, **kwargs: Any) -> Any:
-        steps.append((get_current_worker(), "hidden matches"))
-        return original(text, *args, **kwargs)
-
-    engine.release_memory = watched_hand_back  # type: ignore[method-assign]
-    wrap_view_calls(engine, "hidden_matches", watched_hidden)
-    app = demo_app(engine, agent="dev")
-    async with started(app) as pilot:
-        box.append(main_screen(app).search_box)
-        await pilot.press("slash", *query)
-        await until(pilot, lambda: any(step == "hidden matches" for _, step in steps))
-        await settle(pilot)
-    # The search of the whole query is the one that looked for hidden matches.
-    last = next(worker for worker, step in steps if step == "hidden matches")
-    assert [step for worker, step in steps if worker is last] == [
-        "hand back, hits reported",
-        "hidden matches",
-        "hand back, hits reported",
-    ]

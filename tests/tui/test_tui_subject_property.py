@@ -220,16 +220,13 @@ async def test_the_highlighted_row_is_the_subject(session: list[Any]) -> None:
 
 async def settle_all(pilot: Any) -> None:
     """Wait for the step's loads (not for the follow bar, which polls for ever)."""
-    main = main_of(pilot.app)
     for _ in range(3):
         await pilot.pause(0.05)
-        await until(pilot, lambda: not _busy(pilot.app, main))
+        await until(pilot, lambda: not _busy(pilot.app))
 
 
-def _busy(app: Any, main: MainScreen) -> bool:
+def _busy(app: Any) -> bool:
     from textual.worker import WorkerState
 
     running = (WorkerState.PENDING, WorkerState.RUNNING)
-    return any(w.state in running and w.group not in ("follow", "warm") for w in app.workers) or (
-        main.search_box.holding_frames
-    )
+    return any(w.state in running and w.group not in ("follow", "warm") for w in app.workers)

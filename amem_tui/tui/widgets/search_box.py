@@ -13,11 +13,6 @@ keeps the result and whether hidden matches are shown, and says on its status li
 what was found; the screen puts the hits in the panes when told
 (``SearchBox.Results`` and the other messages below).
 
-Typed text and its hits reach the screen in one frame: a change holds the screen's
-updates until its answer is in, for at most ``ECHO_HOLD``. Drawing the
-typed text alone would cost a frame the search thread waits behind, and a second
-frame for the hits; a search slower than the hold shows the text first, as before.
-
 An emptied box brings the listings back ``CLEAR_SETTLE`` later, unless text comes
 first: Ctrl+U followed at once by a new query goes straight to the new hits, instead
 of drawing the listings while the keys wait.
@@ -30,9 +25,7 @@ searched again as soon as the rest is ready (``SearchBox.complete_partial``).
 from __future__ import annotations
 
 import contextlib
-import threading
 import time
-from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -47,7 +40,7 @@ from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
 from amem_tui.engine.for_apps import SearchStopped
-from amem_tui.tui import heap
+from amem_tui.tui import tuning
 from amem_tui.tui.actions import key_for
 from amem_tui.tui.early import early_status
 from amem_tui.tui.messages import HiddenFound, SearchAbandoned, SearchDone, SearchFailed
@@ -67,11 +60,6 @@ DRAWN_WAIT = 0.5
 #: Seconds a query must stay in the box before its hidden matches are looked for.
 HIDDEN_AFTER = 0.15
 HIDDEN_POLL = 0.02
-#: Seconds the screen may wait for a search's answer before typed text is drawn alone
-#: (under the 0.1 s at which a person starts to notice an echo's delay).
-ECHO_HOLD = 0.08
-#: After the answer is reported, the moment the panes take to ask for their repaint.
-RELEASE_AFTER_ANSWER = 0.003
 #: Seconds an emptied box waits before the listings come back: keys typed on at once
 #: after Ctrl+U search the new text without the listings drawn in between.
 CLEAR_SETTLE = 0.03
@@ -153,14 +141,7 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         self._shown: tuple[int, str] | None = None  # (generation, query) on screen
         self._focus_results = False  # Enter was pressed: go to the hits once they come
         self._resting = True  # the status line shows the resting hint
-        # The screen's updates held until the typed query's answer (see ECHO_HOLD).
-        self._hold: ExitStack | None = None
-        # The collector, held until the frame with the answer is drawn (see heap).
-        self._collector_hold: ExitStack | None = None
-        self._hold_timer: Timer | None = None
         self._clear_timer: Timer | None = None  # the emptied box's Cleared, if still to come
-        # Answers reported and not yet drawn: each is set after the frame that shows it.
-        self._awaiting_frame: list[threading.Event] = []
 
     def compose(self) -> ComposeResult:
         yield QueryInput(placeholder="Search as this agent…  ( / )", id="search")
@@ -173,11 +154,6 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         # Hidden until the screen's size says whether a short screen leaves it out.
         self.status_line.display = False
         self.show_status("")
-
-    def on_unmount(self) -> None:
-        """Never leave the screen's updates or the collector held."""
-        self.release_frames()
-        self._resume_collector()
 
     # ---------------------------------------------------------------- scope
     def set_scope(self, scope: AgentScope) -> None:
@@ -202,9 +178,7 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         waits for this. The app loads the model beside it, in its own worker."""
         with contextlib.suppress(Exception):  # a failing store shows in the next load
             self.engine.agent(scope).warm_up()
-        heap.settle()
-        with contextlib.suppress(Exception):  # only memory: the read's pages handed back
-            self.engine.release_memory()
+        tuning.settle(self.engine)
         with contextlib.suppress(RuntimeError):  # the app closed meanwhile
             self.app.call_from_thread(self.complete_partial)
 
@@ -235,11 +209,8 @@ class SearchBox(ReportsWorkerFailures, Vertical):
             # longer matches the query and is dropped.
             self._wanted = False
             self.result = None
-            self.release_frames()
             self._clear_timer = self.set_timer(CLEAR_SETTLE, self._cleared, name="clear-settle")
             return
-        if self.scope is not None:
-            self._hold_frames()
         self.show_status(f"searching for {one_line(self.query_text, 60)!r}…")
         self.post_message(self.Typed())
         self.start_search()
@@ -254,45 +225,6 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         if self._clear_timer is not None:
             self._clear_timer.stop()
             self._clear_timer = None
-
-    # ---------------------------------------------------------------- frames
-    @property
-    def holding_frames(self) -> bool:
-        """True while the screen's updates wait for the typed query's answer."""
-        return self._hold is not None
-
-    def _hold_frames(self) -> None:
-        # Held from the first key of a burst: the cap runs from there, not from the last.
-        if self._hold is not None:
-            return
-        self._hold = ExitStack()
-        self._hold.enter_context(self.app.batch_update())
-        self._hold_timer = self.set_timer(ECHO_HOLD, self.release_frames, name="echo-hold")
-        if self._collector_hold is None:
-            self._collector_hold = ExitStack()
-            self._collector_hold.enter_context(heap.collector_paused())
-
-    def release_frames(self) -> None:
-        """Let the screen draw again (what changed meanwhile comes in its next frame)."""
-        hold, self._hold = self._hold, None
-        if self._hold_timer is not None:
-            self._hold_timer.stop()
-            self._hold_timer = None
-        if hold is not None:
-            hold.close()
-            self.query_input.refresh()  # wakes the screen's update for what was held
-            # Collecting now would cost the frame just woken: after it.
-            self.call_after_refresh(self._resume_collector)
-        if self._awaiting_frame:
-            drawn, self._awaiting_frame = self._awaiting_frame, []
-            self.call_after_refresh(_set_all, drawn)
-
-    def _resume_collector(self) -> None:
-        if self._hold is not None:
-            return  # a new burst holds the frames again: its release resumes it
-        hold, self._collector_hold = self._collector_hold, None
-        if hold is not None:
-            hold.close()
 
     @on(Input.Submitted, "#search")
     def _query_submitted(self, event: Input.Submitted) -> None:
@@ -361,17 +293,11 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         done = SearchDone(generation, query, result)
         self.post_message(done)
         # The pages of the store's files this search touched go back once its hits are
-        # drawn (or dropped): not while they are drawn, a few milliseconds the frame
-        # would wait for; nor at the app's next hand-back, as a few megabytes a search
-        # add up over a burst of queries.
+        # drawn (or dropped), not while the frame is drawn (see tuning).
         done.drawn.wait(DRAWN_WAIT)
-        self._hand_back_pages()
+        tuning.hand_back_pages(self.engine)
         if self._hidden_matches(view, query, generation, result.partial is not None):
-            self._hand_back_pages()  # the hidden-match search touched pages again
-
-    def _hand_back_pages(self) -> None:
-        with contextlib.suppress(Exception):  # only memory: never worth an error
-            self.engine.release_memory()
+            tuning.hand_back_pages(self.engine)  # the hidden-match search touched pages again
 
     def _hidden_matches(self, view: AgentView, query: str, generation: int, partial: bool) -> bool:
         """Look for the query's hidden matches once the user has stopped typing it; True
@@ -415,16 +341,14 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         if not self._finished(message.generation, message.query):
             message.drawn.set()  # dropped: nothing of it to draw
             return
-        self._awaiting_frame.append(message.drawn)
         fresh = self._shown is None or self._shown[1] != message.query
         self._shown = (message.generation, message.query)
         self.result = message.result
         self.early = None
         self._status_of(message.result)
         self.post_message(self.Results(message.result, self._take_focus(), self.show_hidden, fresh))
-        # A moment later: the screen shows the hits (and the panes ask for their repaint)
-        # first, and the frame that ends the hold must include them with this status.
-        self.set_timer(RELEASE_AFTER_ANSWER, self.release_frames, name="echo-release")
+        # Set once the screen has shown the hits (the panes fill on Results, just posted).
+        self.call_after_refresh(self.call_after_refresh, message.drawn.set)
 
     def on_search_abandoned(self, message: SearchAbandoned) -> None:
         """A search typed over stopped early: search the newest text."""
@@ -439,7 +363,6 @@ class SearchBox(ReportsWorkerFailures, Vertical):
             return
         self._shown = None
         self.result = None
-        self.release_frames()
         agent = self.scope.agent if self.scope is not None else "?"
         self.show_status(
             f"search for {one_line(message.query, 50)!r} as {agent} failed: "
@@ -536,11 +459,6 @@ class SearchBox(ReportsWorkerFailures, Vertical):
             no_wrap=True,
             overflow="ellipsis",
         )
-
-
-def _set_all(events: list[threading.Event]) -> None:
-    for event in events:
-        event.set()
 
 
 def pane_limit(view: AgentView) -> int | None:
