@@ -38,7 +38,7 @@ def settle(engine: MemoryEngine) -> None:
     every live object out of later full collections, and hand back the pages read."""
     # What is alive now (the note index, the model) lives until the agent changes; a
     # full pass over it paused a frame for 0.1 s every few queries. Without the
-    # freeze, typing p90 was 91-317 ms higher and the worst query about 450 ms slower
+    # freeze, typing p90 was 91-317 ms higher and the worst query 200-600 ms slower
     # on a loaded machine (3 rounds at 100k): docs/performance.md, "Tuning".
     gc.collect()
     gc.freeze()
