@@ -39,7 +39,7 @@ if TYPE_CHECKING:
         StoreLocked,
         StoreUnavailable,
     )
-    from amem_tui.engine.health import HealthReport, WriteSeries
+    from amem_tui.engine.health import HealthReport
     from amem_tui.engine.inventory import CollectionView, StoreStatus
     from amem_tui.engine.isolation import CheckRun, LeakReport, WhatIf
     from amem_tui.engine.models import (

@@ -73,6 +73,7 @@ if TYPE_CHECKING:
         ProblemKind,
         Severity,
         SideFile,
+        WriteSeries,
     )
     from amem_tui.engine.isolation import (
         LEAK_KINDS,
