@@ -34,6 +34,8 @@ class FlakyStore:
     def __init__(self, inner: NoteStore) -> None:
         self.inner = inner
         self.down = False
+        #: What the failure says (after the failing call's name).
+        self.reason = "the server went away (injected)"
         self.fail_after: int | None = None
         self.calls: dict[str, int] = {}
         self._lock = threading.Lock()
@@ -52,7 +54,7 @@ class FlakyStore:
                     self.fail_after -= 1
                 failing = self.down
             if failing:
-                raise StoreUnavailable(f"{name} failed: the server went away (injected)")
+                raise StoreUnavailable(f"{name} failed: {self.reason}")
             return target(*args, **kwargs)
 
         return call

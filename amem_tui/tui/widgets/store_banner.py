@@ -1,4 +1,4 @@
-"""The store banner: one red line while the store does not answer."""
+"""The store banner: a red line (wrapped, up to three) while the store does not answer."""
 
 from __future__ import annotations
 
@@ -20,12 +20,11 @@ class StoreBanner(Static):
         if problem is None:
             self.display = False
             return
+        # Wrapped, not cut: what to do comes last, and must be read.
         self.update(
             Text(
                 f"Store unavailable: {one_line(problem, 200)}. Nothing was half-written; "
-                "refresh (F5) once it is back.",
-                no_wrap=True,
-                overflow="ellipsis",
+                "refresh (F5) once it is back."
             )
         )
         self.display = True
