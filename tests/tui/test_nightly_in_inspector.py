@@ -219,3 +219,17 @@ async def test_quitting_during_the_pass_stops_it_before_the_next_agent() -> None
     assert record.status == "stopped" and record.agents == ["main", "dev"]
     assert nightly_runs(engine) == {"main": 1, "dev": 1, "sandbox": 0}
     assert "stopped after 2 agents" in nightly.last_said(record)
+
+
+async def test_a_scheduled_run_shows_its_whole_kind_in_the_history() -> None:
+    engine = demo_engine()
+    engine.agent("dev").consolidate(trigger="scheduled")
+    app = demo_app(engine, agent="dev")
+    async with started(app, size=(120, 40)):
+        history = main_screen(app).query_one(HistoryPane)
+        kinds = [str(history.table.get_row_at(i)[1]) for i in range(history.table.row_count)]
+        assert "scheduled" in kinds
+        kind = history.table.ordered_columns[history.table.get_column_index("kind")]
+        assert kind.get_render_width(history.table) - 2 * history.table.cell_padding >= len(
+            "scheduled"
+        )

@@ -7,7 +7,7 @@ calls the engine in a worker and reports the outcome as a message.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 NOTHING_TO_UNDO = "A dry run changed nothing: there is nothing to undo."
 HISTORY_TITLE = "Consolidation history"
 STARTED_WIDTH = 11
+#: The kind column's least width; a longer kind ("scheduled") widens it, never cut.
 KIND_WIDTH = 7
 #: Narrow enough to leave the notes their width, wide enough for the empty message.
 MIN_WIDTH = 30
@@ -169,12 +170,13 @@ class HistoryPane(TabbedPane):
         self.select_next = None
         table.clear(columns=True)
         table.add_column("started", key="started", width=STARTED_WIDTH)
-        table.add_column("kind", key="kind", width=KIND_WIDTH)
+        unique: dict[str, ConsolidationRun] = {}
+        for run in sorted(runs, key=lambda r: r.started_at, reverse=True):
+            unique.setdefault(run.id, run)
+        table.add_column("kind", key="kind", width=self._kind_width(unique.values()))
         table.add_column("merges", key="merges")
         self.runs = {}
-        for run in sorted(runs, key=lambda r: r.started_at, reverse=True):
-            if run.id in self.runs:
-                continue
+        for run in unique.values():
             self.runs[run.id] = run
             # MM-DD HH:MM: the year is rarely news, and the pane is narrow.
             started = run.started_at[5:16].replace("T", " ")
@@ -208,10 +210,15 @@ class HistoryPane(TabbedPane):
         """``History (2)`` in a strip of tabs: its runs."""
         return f"History ({len(self.runs)})"
 
+    @staticmethod
+    def _kind_width(runs: Iterable[ConsolidationRun]) -> int:
+        return max([KIND_WIDTH, *(cell_len(run_label(run).plain) for run in runs)])
+
     def natural_width(self) -> int:
         """The width the pane needs for its rows and titles (and no more)."""
         merges = max([6, *(cell_len(merges_label(run).plain) for run in self.runs.values())])
-        table = STARTED_WIDTH + KIND_WIDTH + merges + 3 * 2  # each column's padding
+        kind = self._kind_width(self.runs.values())
+        table = STARTED_WIDTH + kind + merges + 3 * 2  # each column's padding
         titles = max(cell_len(HISTORY_TITLE), cell_len(self.subtitle_text)) + 4
         # The border, and the table's scrollbar once the rows outgrow the pane.
         return max(table + 2 + 1, titles + 2, MIN_WIDTH)
