@@ -129,9 +129,10 @@ class PaneTables:
         has) are more than it shows: a column under the scrollbar would hide the
         ellipsis of every row cut."""
         table = table or self.shown
-        # A hidden table has no size; the two take the same place, so the laid-out one's.
+        # The tables span the pane: its width is current when the pane has just been
+        # resized, where a table (the hidden one above all) may still have its last size.
         laid_out = max(t.outer_size.width for t in self.both)
-        available = laid_out or self.host.size.width or CONTENT_FALLBACK
+        available = self.host.size.width or laid_out or CONTENT_FALLBACK
         height = max(t.outer_size.height for t in self.both) or self.host.size.height
         header = table.header_height if table.show_header else 0
         count = table.row_count if rows is None else rows
