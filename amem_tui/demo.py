@@ -355,17 +355,118 @@ def _add_history(notes: list[MemoryNote]) -> None:
     ]
 
 
-def seed_demo(engine: MemoryEngine) -> dict[str, int]:
-    """Write the demo notes that are missing and return counts per collection.
+def demo_leak_cases() -> dict[str, list[MemoryNote]]:
+    """Notes that plant one case of each leak the audit reports (``engine.leaks()``),
+    grouped by collection (``amem-tui demo --leaks``). Beside them, the demo
+    has clean look-alikes already: dev's note whose readers name main (a grant used as
+    meant), and shared notes on the same topics as private ones in other words. The
+    demo's shared freeze note links to main's trip: that is its ``link-to-private``.
+    ``orphan-namespace`` needs a mem0 store, which the demo is not."""
+    cases: list[tuple[str, str, str, str, str, dict[str, Any]]] = [
+        # content-copied: main's private trip, repeated in a note everyone reads.
+        (
+            "leak-copied",
+            "amem_notes",
+            "shared",
+            "main",
+            "Team travel: Flight to Lisbon for the offsite is booked for December 14, seat 12A",
+            {},
+        ),
+        # merged-history: a private note of main's merged into a shared note.
+        (
+            "leak-merged-source",
+            "amem_notes",
+            "main",
+            "main",
+            "Budget notes for the offsite: catering capped at 4,000 euros",
+            {"is_active": False},
+        ),
+        (
+            "leak-merged",
+            "amem_notes",
+            "shared",
+            "main",
+            "Offsite budget: venue and catering approved by finance",
+            {},
+        ),
+        # secret: a credential in a note every agent reads (AWS's documented example key).
+        (
+            "leak-secret",
+            "amem_notes",
+            "shared",
+            "dev",
+            "Staging uploads use the access key AKIAIOSFODNN7EXAMPLE until the bucket moves",
+            {},
+        ),
+        # grant-unusable: readers naming sandbox, which is Mode B and reads no shared scope.
+        (
+            "leak-grant",
+            "amem_notes",
+            "main",
+            "main",
+            "Sandbox review checklist, meant for the sandbox agent to read",
+            {"readers": ["main", "sandbox"]},
+        ),
+        # unknown-agent: a note of an agent no configuration names.
+        (
+            "leak-unknown",
+            "amem_notes",
+            "ops",
+            "ops",
+            "Pager escalation for the database cluster goes to level two after ten minutes",
+            {},
+        ),
+        # misplaced: main's note in sandbox's Mode B collection (sandbox reads all of it).
+        (
+            "leak-misplaced",
+            SANDBOX_COLLECTION,
+            "main",
+            "main",
+            "Main's reminder: renew the team's password manager licence in January",
+            {},
+        ),
+    ]
+    out: dict[str, list[MemoryNote]] = {}
+    for key, collection, agent_id, owner, content, extra in cases:
+        payload = openclaw_payload(
+            content,
+            agent_id=agent_id,
+            owner=owner,
+            tags=["isolation"],
+            context=f"planted for the leak audit ({key})",
+            timestamp=_at(8),
+            last_accessed=_at(8),
+            **extra,
+        )
+        out.setdefault(collection, []).append(MemoryNote.from_payload(demo_id(key), payload))
+    merged = next(n for n in out["amem_notes"] if n.id == demo_id("leak-merged"))
+    merged.evolution_history = [
+        EvolutionEntry(
+            triggeredBy=demo_id("leak-merged-source"),
+            triggeredAt=_at(7),
+            action="consolidate",
+            oldContext="offsite budget",
+            newContext=merged.context,
+        )
+    ]
+    return out
+
+
+def seed_demo(engine: MemoryEngine, *, leak_cases: bool = False) -> dict[str, int]:
+    """Write the demo notes that are missing and return counts per collection
+    (``leak_cases``: with the notes of ``demo_leak_cases``, as ``amem-tui demo
+    --leaks`` seeds them).
 
     Only missing notes are added: a note the user edited, deleted, restored or had
     merged away stays as the user left it, so running the demo again never reverts
     anything (and embeds nothing when every note is there).
     """
     counts: dict[str, int] = {}
-    for collection, notes in demo_notes().items():
-        engine.put_notes(collection, notes, skip_existing=True)
-        counts[collection] = len(notes)
+    groups = [demo_notes(), demo_leak_cases() if leak_cases else {}]
+    for group in groups:
+        for collection, notes in group.items():
+            engine.put_notes(collection, notes, skip_existing=True)
+            counts[collection] = counts.get(collection, 0) + len(notes)
     return counts
 
 

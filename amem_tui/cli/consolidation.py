@@ -12,11 +12,14 @@ from amem_tui.cli.command import Command, NoOptions, UsageError
 from amem_tui.cli.nightly import AllAgentsPass, all_agents, all_agents_text, check_options
 from amem_tui.cli.options import flag, option
 from amem_tui.cli.output import Omitted, Run, flattened, shorten
+from amem_tui.cli.preview import CHECKS_HELP, preview, what_if_lines
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
-    from amem_tui.engine import AgentScope, ConsolidationRun
+    from amem_tui.engine import AgentScope, ConsolidationRun, WhatIf
+else:
+    WhatIf = Any  # a model dumped as itself: see output.to_json
 
 #: What a dry run says, in its messages and its text: it has no id to undo.
 DRY_RUN_MESSAGE = (
@@ -32,6 +35,7 @@ class ConsolidateOptions:
     agent (``--all-agents``), and only if the day's pass has not run (``--due``)."""
 
     dry_run: bool = flag("--dry-run", help="show the planned merges, change nothing")
+    checks: str | None = option("--checks", metavar="FILE", help=CHECKS_HELP)
     threshold: float | None = option("--threshold", help="cosine similarity, 0-1")
     all_agents: bool = flag(
         "--all-agents",
@@ -58,6 +62,8 @@ class Consolidated:
     id: str | None
     messages: list[str]
     stored: Omitted[bool] = None
+    #: ``--dry-run --checks``: what the planned merges would do to checks and recall.
+    what_if: Omitted[WhatIf] = None
     _json = flattened("run")
 
 
@@ -78,6 +84,8 @@ def consolidate(ctx: Context, options: ConsolidateOptions) -> Consolidated | All
     With --dry-run only the plan; --all-agents is the nightly pass (see ``nightly``).
     """
     check_options(ctx, options)
+    if options.checks is not None and (not options.dry_run or options.all_agents):
+        raise UsageError("--checks goes with --dry-run, for one agent's consolidation")
     if options.all_agents:
         return all_agents(ctx, options)
     if options.threshold is not None and not 0.0 < options.threshold <= 1.0:
@@ -85,8 +93,15 @@ def consolidate(ctx: Context, options: ConsolidateOptions) -> Consolidated | All
     scope = ctx.reading_scope() if options.dry_run else ctx.writing_scope()
     view = ctx.engine.agent(scope)
     if options.dry_run:  # the plan, shown; its id names nothing undo or history could find
-        run = view.plan_consolidation(threshold=options.threshold).run
-        return Consolidated(run, None, [DRY_RUN_MESSAGE, *run.messages], stored=False)
+        from amem_tui.engine.for_apps import Consolidate
+
+        plan = view.plan_consolidation(threshold=options.threshold)
+        run = plan.run
+        messages = [DRY_RUN_MESSAGE, *run.messages]
+        if options.checks is None:
+            return Consolidated(run, None, messages, stored=False)
+        what_if = preview(ctx, Consolidate(plan), options.checks)
+        return Consolidated(run, None, messages, stored=False, what_if=what_if)
     # Planned, then that plan applied (after finishing an interrupted run).
     run = view.consolidate(threshold=options.threshold)
     return Consolidated(run, run.id, run.messages, stored=True)
@@ -251,7 +266,10 @@ def consolidated_text(result: Consolidated | AllAgentsPass) -> str:
     then its notes; a pass of every agent: one line per agent."""
     if isinstance(result, AllAgentsPass):
         return all_agents_text(result)
-    return "\n".join(_run_lines(result.run, result.id, result.messages))
+    lines = _run_lines(result.run, result.id, result.messages)
+    if result.what_if is not None:
+        lines += what_if_lines(result.what_if)
+    return "\n".join(lines)
 
 
 def history_text(runs: RunList) -> str:

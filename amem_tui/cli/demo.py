@@ -25,9 +25,14 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class DemoOptions:
-    """``demo``: only fill the store (``--no-tui``), or open the TUI on it."""
+    """``demo``: only fill the store (``--no-tui``), or open the TUI on it; with the
+    leak audit's planted cases (``--leaks``)."""
 
     no_tui: bool = flag("--no-tui", help="only fill the store")
+    leaks: bool = flag(
+        "--leaks",
+        help="plant one case of each finding 'leaks' reports too, beside clean look-alikes",
+    )
 
 
 @dataclass(frozen=True)
@@ -65,7 +70,7 @@ def fill_demo(ctx: Context, options: DemoOptions) -> DemoStore | OpenTui[DemoSto
     from amem_tui.demo import demo_config, demo_config_path, seed_demo  # only for this command
     from amem_tui.demo_desk import plant_conflicts_and_health
 
-    counts = seed_demo(ctx.engine)
+    counts = seed_demo(ctx.engine, leak_cases=options.leaks)
     counts["amem_notes"] = counts.get("amem_notes", 0) + plant_conflicts_and_health(ctx.engine)
     settings = ctx.settings
     config = settings.config_file

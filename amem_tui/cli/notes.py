@@ -27,11 +27,12 @@ from amem_tui.cli.output import (
     shorten,
     warn,
 )
+from amem_tui.cli.preview import PreviewOptions, check_preview, preview, what_if_text
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
-    from amem_tui.engine import AgentScope, MemoryNote
+    from amem_tui.engine import AgentScope, MemoryNote, WhatIf
     from amem_tui.engine.for_apps import ListScope as EngineListScope
 
 
@@ -69,6 +70,17 @@ class NoteId:
     """The options of a command that acts on one note."""
 
     id: str = option()
+
+
+@dataclass(frozen=True)
+class ChangeNote(PreviewOptions, NoteId):
+    """The options of a command that changes who reads one note: its id, and
+    ``--dry-run [--checks FILE]`` (see ``preview``)."""
+
+
+def note_or_preview_text(result: ShownNote | WhatIf) -> str:
+    """The note block, or what a dry run says the change would do."""
+    return shown_text(result) if isinstance(result, ShownNote) else what_if_text(result)
 
 
 READERS_HELP = (
@@ -132,14 +144,36 @@ def changed_by(action: str, help: str) -> Callable[[Context, NoteId], ShownNote]
     return change
 
 
-def publish_note(ctx: Context, options: NoteId) -> ShownNote:
+def previewed(action: str, help: str) -> Callable[[Context, ChangeNote], ShownNote | WhatIf]:
+    """``changed_by`` for a change ``--dry-run`` previews (unpublish, delete): with
+    it, what the change would do, and nothing written."""
+    make = changed_by(action, help)
+
+    def change(ctx: Context, options: ChangeNote) -> ShownNote | WhatIf:
+        from amem_tui.engine import for_apps
+
+        check_preview(options)
+        if not options.dry_run:
+            return make(ctx, options)
+        kind = for_apps.Unpublish if action == "unpublish" else for_apps.Delete
+        return preview(ctx, kind(ctx.writing_scope().agent, options.id), options.checks)
+
+    change.__doc__ = help
+    return change
+
+
+def publish_note(ctx: Context, options: ChangeNote) -> ShownNote | WhatIf:
     """Make a private note shared.
 
-    The answer says what became of its readers and writers.
+    The answer says what became of its readers and writers; with --dry-run, what the
+    publish would do.
     """
-    from amem_tui.engine.for_apps import access_before_publish, publish_sentence
+    from amem_tui.engine.for_apps import Publish, access_before_publish, publish_sentence
 
+    check_preview(options)
     scope = ctx.writing_scope()
+    if options.dry_run:
+        return preview(ctx, Publish(scope.agent, options.id), options.checks)
     note = ctx.engine.agent(scope).publish(options.id)
     owner = note.effective_owner or scope.agent
     change = publish_sentence(owner, *access_before_publish(note))
@@ -158,9 +192,9 @@ def show_note(ctx: Context, options: NoteId) -> ShownNote:
 
 
 @dataclass(frozen=True)
-class UpdateOptions:
+class UpdateOptions(PreviewOptions):
     """``update``: the note, its new content, tags and/or readers, the hash it must
-    still have."""
+    still have (``--dry-run``: only a change of readers is previewed)."""
 
     id: str = option()
     content: str | None = option("--content", help="new content; - reads it from standard input")
@@ -176,7 +210,7 @@ class UpdateOptions:
     )
 
 
-def update_note(ctx: Context, options: UpdateOptions) -> ShownNote:
+def update_note(ctx: Context, options: UpdateOptions) -> ShownNote | WhatIf:
     """Change a note's content, tags or readers.
 
     The content goes to the engine unchecked: the engine checks the write rule before
@@ -188,7 +222,10 @@ def update_note(ctx: Context, options: UpdateOptions) -> ShownNote:
     readers: list[str] | None = [] if options.no_readers else None
     if options.readers is not None:
         readers = comma_list(options.readers)
+    check_preview(options)
     scope = ctx.writing_scope()
+    if options.dry_run:
+        return preview_readers(ctx, scope, options, readers)
     note = ctx.engine.agent(scope).update(
         options.id,
         content=content,
@@ -198,6 +235,21 @@ def update_note(ctx: Context, options: UpdateOptions) -> ShownNote:
     )
     warn_unknown_readers(ctx, readers or [])
     return shown(ctx, scope, note)
+
+
+def preview_readers(
+    ctx: Context, scope: AgentScope, options: UpdateOptions, readers: list[str] | None
+) -> WhatIf:
+    """What ``update --readers`` (or ``--no-readers``) would do, nothing written."""
+    from amem_tui.engine.for_apps import SetReaders
+
+    if readers is None or options.content is not None or options.tags is not None:
+        raise UsageError(
+            "update --dry-run previews a change of readers: give --readers or --no-readers, "
+            "and no --content or --tags"
+        )
+    change = SetReaders(scope.agent, options.id, tuple(readers))
+    return preview(ctx, change, options.checks)
 
 
 # ------------------------------------------------------------- a page of notes
@@ -290,16 +342,16 @@ def list_text(listing: NoteListing) -> str:
 
 COMMANDS: tuple[Command[Any, Any], ...] = (
     Command("add", add_note, shown_text, AddOptions, creates=True),
-    Command("publish", publish_note, shown_text, NoteId),
+    Command("publish", publish_note, note_or_preview_text, ChangeNote),
     Command(
         "unpublish",
-        changed_by("unpublish", "Make a shared note private to its owner."),
-        shown_text,
-        NoteId,
+        previewed("unpublish", "Make a shared note private to its owner."),
+        note_or_preview_text,
+        ChangeNote,
     ),
     Command("show", show_note, shown_text, NoteId, aliases=("get",), reads=True),
-    Command("delete", changed_by("delete", "Soft-delete a note."), shown_text, NoteId),
+    Command("delete", previewed("delete", "Soft-delete a note."), note_or_preview_text, ChangeNote),
     Command("restore", changed_by("restore", "Restore a soft-deleted note."), shown_text, NoteId),
-    Command("update", update_note, shown_text, UpdateOptions),
+    Command("update", update_note, note_or_preview_text, UpdateOptions),
     Command("list", list_notes, list_text, ListOptions, reads=True),
 )

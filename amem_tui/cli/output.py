@@ -299,6 +299,8 @@ ERROR_FACTS = (
     "pid",
     "since",
     "expires_at",
+    "line",
+    "key",
 )
 
 

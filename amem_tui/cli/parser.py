@@ -21,6 +21,7 @@ import amem_tui.cli.conflicts as conflicts
 import amem_tui.cli.consolidation as consolidation
 import amem_tui.cli.demo as demo
 import amem_tui.cli.health as health
+import amem_tui.cli.isolation as isolation
 import amem_tui.cli.notes as notes
 import amem_tui.cli.schedule as schedule
 import amem_tui.cli.search as search
@@ -64,6 +65,7 @@ COMMAND_MODULES: tuple[CommandModule, ...] = (
     schedule,
     store,
     audit,
+    isolation,
     transfer,
     serve,
 )

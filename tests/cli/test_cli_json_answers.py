@@ -127,6 +127,25 @@ def demo_session(cli: Session, tmp: Path) -> None:
     cli("nightly --dry-run", "consolidate", "--all-agents", "--dry-run")
     cli("schedule cron", "schedule")
     cli("schedule systemd", "schedule", "--print", "systemd")
+    cli("leaks", "leaks")
+    cli("leaks --fail-on info", "leaks", "--fail-on", "info", code=1)
+    checks = tmp / "checks.toml"
+    checks.write_text(CHECKS, encoding="utf-8")
+    cli("check", "check", str(checks), code=1)
+    trip, shared = demo_id("main-trip"), demo_id("shared-freeze")
+    cli("publish --dry-run", "publish", trip, "--dry-run", "--checks", str(checks))
+    cli("unpublish --dry-run", "unpublish", shared, "--dry-run")
+    cli("update --readers --dry-run", "update", trip, "--readers", "dev", "--dry-run")
+    cli("delete --dry-run", "delete", shared, "--dry-run", "--checks", str(checks))
+    cli(
+        "consolidate --dry-run --checks",
+        "consolidate",
+        "--dry-run",
+        "--threshold",
+        "0.65",
+        "--checks",
+        str(checks),
+    )
     cli("export -o", "export", "-o", str(tmp / "notes.jsonl"))
     cli("export --all", "export", "--all", "-o", str(tmp / "all"))
     cli("import --dry-run", "import", str(tmp / "notes.jsonl"), "--dry-run")
@@ -193,6 +212,24 @@ def test_every_command_answers_the_json_it_always_did(
     for name, answer in answers.items():
         # Compared as text: the order of keys counts too.
         assert json.dumps(answer, indent=1) == json.dumps(expected[name], indent=1), name
+
+
+#: Memory checks on the demo: dev never recalls main's trip (it holds), dev recalls the
+#: freeze note at the top (it does not: a failing check's answer).
+CHECKS = """\
+[[check]]
+name = "dev never recalls main's trip"
+agent = "dev"
+query = "flight to Lisbon"
+forbid = ["seat 12A"]
+hidden_because = "private"
+
+[[check]]
+agent = "dev"
+query = "standup time"
+top = 1
+expect = ["deploy freeze"]
+"""
 
 
 #: The demo notes' keys (their ids are fixed, so they are named rather than numbered).

@@ -142,21 +142,36 @@ def _record(
     return added
 
 
-def vector_copies(survey: Survey, out: Collector, skip: set[tuple[int, int]]) -> list[Coverage]:
-    """``content-copied`` from stored vectors (cosine at least 0.95), pairs the text
-    left unfound only; returns what each vector space compared."""
+#: Pairs of a cosine comparison: (private note, note read beyond its writer, cosine).
+NearPairs = list[tuple[int, int, float]]
+
+
+def near_pairs(survey: Survey) -> tuple[NearPairs, list[Coverage]]:
+    """Every (private, readable) pair whose stored vectors have a cosine of 0.95 or more
+    and that could expose the private note to someone, and what each vector space
+    compared. Only products and a few store reads: safe beside the text comparisons."""
 
     def worth(private: int, note: int) -> bool:
         return bool(survey.receivers(private, note))
 
+    pairs: NearPairs = []
     coverage = []
     for space in survey.spaces.values():
-        pairs, covered = space.near_pairs(survey.fetch_vectors, worth, skip)
+        found, covered = space.near_pairs(survey.fetch_vectors, worth, set())
+        pairs += found
         coverage.append(covered)
-        for private, note, cosine in pairs:
-            evidence = f"is repeated near-verbatim (cosine {cosine:.3f} of the stored vectors)"
-            _record(survey, out, private, note, "content", evidence, "likely")
-    return coverage
+    return pairs, coverage
+
+
+def vector_copies(
+    survey: Survey, out: Collector, pairs: NearPairs, skip: set[tuple[int, int]]
+) -> None:
+    """``content-copied`` from stored vectors, for the pairs the text left unfound."""
+    for private, note, cosine in pairs:
+        if (private, note) in skip:
+            continue
+        evidence = f"is repeated near-verbatim (cosine {cosine:.3f} of the stored vectors)"
+        _record(survey, out, private, note, "content", evidence, "likely")
 
 
 def merges(survey: Survey, out: Collector) -> set[tuple[int, int]]:

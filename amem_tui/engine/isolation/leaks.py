@@ -7,6 +7,7 @@ finding from what was read (see ``findings`` for the kinds and their severity).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 from amem_tui.engine.agents import AgentDirectory
 from amem_tui.engine.collections import CollectionService
@@ -67,12 +68,17 @@ def audit_leaks(
             survey.spaces.setdefault(audited.space.name, audited.space)
     survey.read(progress)
     out = Collector()
-    merged = exposure.merges(survey, out)
-    found = exposure.text_copies(survey, out, merged)
-    coverage = exposure.vector_copies(survey, out, found | merged)
-    scanned = exposure.secrets(survey, out)
-    exposure.links(survey, out)
-    stray(survey, setup, out)
+    # The cosine comparison is matrix products, which let go of the interpreter: run
+    # beside the text and credential scans, which hold it.
+    with ThreadPoolExecutor(1, thread_name_prefix="leaks-cosine") as pool:
+        vectors = pool.submit(exposure.near_pairs, survey)
+        merged = exposure.merges(survey, out)
+        found = exposure.text_copies(survey, out, merged)
+        scanned = exposure.secrets(survey, out)
+        exposure.links(survey, out)
+        stray(survey, setup, out)
+        pairs, coverage = vectors.result()
+    exposure.vector_copies(survey, out, pairs, found | merged)
     names = sorted({i.name for a in collections for i in a.identities})
     texts = len(survey.sources)
     coverage += [

@@ -1,0 +1,156 @@
+"""Proving isolation: ``leaks`` (every pair of agents: what of one's private memory the
+other reaches) and ``check FILE`` (memory checks, as CI runs them).
+
+Both print their report whatever it says, then exit 1 when it fails: a leak at or above
+``--fail-on``, a check that does not hold. A bad checks file exits 2, naming its line
+and key. The engine does the work (``engine.leaks()``, ``engine.check(FILE)``); see
+docs/isolation.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from amem_tui.cli.command import Command, FailedWithReport
+from amem_tui.cli.options import option
+from amem_tui.cli.output import shorten
+from amem_tui.engine import AmemError
+from amem_tui.wording import plural
+
+if TYPE_CHECKING:
+    from amem_tui.cli.context import Context
+    from amem_tui.engine import CheckRun, LeakReport
+    from amem_tui.engine.for_apps import CheckVerdict, LeakFinding
+
+#: The severities ``--fail-on`` takes, least severe last (as the engine ranks them).
+FailOn = Literal["leak", "warning", "info"]
+
+
+class LeaksFound(AmemError):
+    """The leak audit found something at or above ``--fail-on`` (exit 1)."""
+
+
+class ChecksFailed(AmemError):
+    """A memory check does not hold (exit 1)."""
+
+
+# --------------------------------------------------------------------- leaks
+@dataclass(frozen=True)
+class LeaksOptions:
+    """``leaks``: the severity from which a finding fails the run."""
+
+    fail_on: FailOn = option(
+        "--fail-on",
+        default="leak",
+        help="exit 1 when a finding is of this severity or above (default: leak)",
+    )
+
+
+def leaks(ctx: Context, options: LeaksOptions) -> LeakReport:
+    """Every pair of agents: what of one's private memory the other can reach.
+
+    The leak audit of every collection some agent reads; exit 1 when a finding is at
+    or above ``--fail-on``.
+    """
+    report = ctx.engine.leaks()
+    failing = report.failing(options.fail_on)
+    if failing:
+        counts = report.counts()
+        found = ", ".join(f"{n} {severity}" for severity, n in counts.items() if n)
+        raise FailedWithReport(
+            report,
+            LeaksFound(
+                f"{plural(len(failing), 'finding')} at or above '{options.fail_on}' ({found})"
+            ),
+        )
+    return report
+
+
+def _finding_lines(finding: LeakFinding) -> list[str]:
+    first, *exposed = finding.notes
+    how = f"{finding.path}, {finding.certainty}" if finding.path != "none" else finding.certainty
+    lines = [f"  {finding.severity:<7} {finding.kind:<16} {first}  ({how})"]
+    lines.append(f"          {shorten(finding.why, 160)}")
+    if exposed:
+        lines.append(f"          exposes {', '.join(exposed)}")
+    return lines
+
+
+def leaks_text(report: LeakReport) -> str:
+    """What was checked, then the findings by pair of agents, most severe first, then
+    what was only sampled."""
+    counts = ", ".join(f"{n} {severity}" for severity, n in report.counts().items())
+    collections = ", ".join(report.collections) or "no collection"
+    lines = [
+        f"{plural(report.pairs_checked, 'pair')} of agents, "
+        f"{plural(report.notes_checked, 'note')} checked in {collections}: {counts}"
+    ]
+    for (source, reader), findings in report.by_pair().items():
+        lines.append(f"{source or '(a setting)'} -> {reader or '(nobody in particular)'}")
+        for finding in findings:
+            lines += _finding_lines(finding)
+    if not report.findings:
+        lines.append("no findings")
+    for part in report.sampled:
+        lines.append(
+            f"sampled: {part.check}: compared {part.compared:,} of {part.total:,} ({part.how})"
+        )
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------- check
+@dataclass(frozen=True)
+class CheckOptions:
+    """``check``: the checks file (TOML, ``[[check]]`` tables)."""
+
+    file: str = option(metavar="FILE", help="memory checks: a TOML file of [[check]] tables")
+
+
+def check(ctx: Context, options: CheckOptions) -> CheckRun:
+    """Run memory checks (a TOML file): exit 0 when all hold, 1 when not, 2 bad file.
+
+    Each check searches as its agent searches; a bad file's line and key are named.
+    """
+    run = ctx.engine.check(options.file)
+    if run.failing:
+        names = ", ".join(f"#{v.number} {v.name!r}" for v in run.failing)
+        raise FailedWithReport(
+            run,
+            ChecksFailed(
+                f"{plural(len(run.failing), 'check')} of {len(run.verdicts)} failed: {names}"
+            ),
+        )
+    return run
+
+
+def verdict_lines(verdict: CheckVerdict) -> list[str]:
+    """One check: whether it holds, then why not and what its agent found."""
+    state = "PASS" if verdict.passed else "FAIL"
+    lines = [
+        f"{state}  #{verdict.number} (line {verdict.line}) {verdict.name}: "
+        f"{verdict.agent} searches {verdict.query!r}"
+    ]
+    lines += [f"      - {failure}" for failure in verdict.failures]
+    if not verdict.passed:
+        for hit in verdict.hits[:5]:
+            lines.append(f"      {hit.rank}. {hit.id}  {shorten(hit.content, 60)}")
+    if verdict.notice:
+        lines.append(f"      note: {verdict.notice}")
+    return lines
+
+
+def check_text(run: CheckRun) -> str:
+    """A heading (how many checks hold), then each check."""
+    failing = len(run.failing)
+    state = "all hold" if not failing else f"{failing} failing"
+    lines = [f"{run.source}: {plural(len(run.verdicts), 'check')}, {state}"]
+    for verdict in run.verdicts:
+        lines += verdict_lines(verdict)
+    return "\n".join(lines)
+
+
+COMMANDS: tuple[Command[Any, Any], ...] = (
+    Command("leaks", leaks, leaks_text, LeaksOptions, reads=True),
+    Command("check", check, check_text, CheckOptions, reads=True),
+)

@@ -1,0 +1,81 @@
+"""``--dry-run [--checks FILE]`` on the commands that change who reads what (``publish``,
+``unpublish``, ``update --readers``, ``delete``, ``consolidate``): what the change would
+do, worked out by the engine without writing (``engine.what_if``): which memory checks
+would flip, and which notes would enter or leave each agent's top 5 for its recent
+queries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from amem_tui.cli.command import UsageError
+from amem_tui.cli.options import flag, option
+from amem_tui.wording import plural
+
+if TYPE_CHECKING:
+    from amem_tui.cli.context import Context
+    from amem_tui.engine import WhatIf
+    from amem_tui.engine.for_apps import Change
+
+DRY_RUN_HELP = (
+    "write nothing: say which recent queries' top 5 the change would move (and with "
+    "--checks, which checks it would flip)"
+)
+CHECKS_HELP = "with --dry-run: memory checks (a TOML file) whose verdicts the change may flip"
+
+
+@dataclass(frozen=True, kw_only=True)
+class PreviewOptions:
+    """``--dry-run`` and ``--checks``, for a command whose change can be previewed
+    (keyword-only: a command's own positional arguments may follow them)."""
+
+    dry_run: bool = flag("--dry-run", help=DRY_RUN_HELP)
+    checks: str | None = option("--checks", metavar="FILE", help=CHECKS_HELP)
+
+
+def check_preview(options: PreviewOptions) -> None:
+    """Refuse ``--checks`` without ``--dry-run`` (a real change runs no checks)."""
+    if options.checks is not None and not options.dry_run:
+        raise UsageError("--checks goes with --dry-run: a change that is made runs no checks")
+
+
+def preview(ctx: Context, change: Change, checks: str | None) -> WhatIf:
+    """What ``change`` would do, nothing written: the checks of ``checks`` that would
+    flip, and the moves in the top 5 of every agent's recent queries."""
+    queries = ctx.engine.query_history().everyone()
+    return ctx.engine.what_if(change, checks=checks, queries=queries)
+
+
+def what_if_lines(result: WhatIf) -> list[str]:
+    """The change, the checks that would flip, the recent queries whose top 5 moves."""
+    lines = [f"dry run: {result.change}; nothing was written"]
+    if result.checks_before is not None:
+        lines.append(
+            f"checks that would flip: {len(result.flips)} of {len(result.checks_before.verdicts)}"
+        )
+        for flip in result.flips:
+            turn = "holds -> fails" if flip.before else "fails -> holds"
+            lines.append(
+                f"  #{flip.number} {flip.name}: {turn} ({flip.agent} searches {flip.query!r})"
+            )
+            lines += [f"      - {failure}" for failure in flip.failures]
+    moved = result.changed
+    lines.append(
+        f"recent queries whose top 5 would change: {len(moved)} of "
+        f"{plural(len(result.deltas), 'query', 'queries')}"
+    )
+    for delta in moved:
+        lines.append(f"  {delta.agent} searches {delta.query!r}")
+        if delta.entered:
+            lines.append(f"      enters: {', '.join(delta.entered)}")
+        if delta.left:
+            lines.append(f"      leaves: {', '.join(delta.left)}")
+    lines += [f"  not re-run: {skipped}" for skipped in result.skipped]
+    return lines
+
+
+def what_if_text(result: WhatIf) -> str:
+    """``what_if_lines`` as one text."""
+    return "\n".join(what_if_lines(result))
