@@ -427,6 +427,17 @@ MAIN_ACTIONS: tuple[Action, ...] = (
             "check report problems isolation permissions",
         ),
     ),
+    Action(
+        "leaks",
+        "L",
+        "leaks",
+        "Leaks",
+        key_display="L",
+        show=False,
+        palette=PaletteEntry(
+            32, "Find leaks between agents", "what of one's private memory another reaches"
+        ),
+    ),
     Action("clear_search", "escape", "clear_search", "Clear", show=False, first=("pane",)),
     Action(
         "compare",
@@ -490,6 +501,12 @@ AUDIT_ACTIONS: tuple[Action, ...] = (
     Action("audit.open", "enter", "open_note", "Go to note"),
     # The tab strip has no use for Down: it goes into the rows of the tab shown.
     Action("audit.rows", "down", "focus_rows", "Rows", show=False),
+)
+
+#: The Leaks screen's actions.
+LEAKS_ACTIONS: tuple[Action, ...] = (
+    Action("leaks.close", "escape,q", "close", "Close"),
+    Action("leaks.open", "enter", "open_note", "Go to note"),
 )
 
 #: The overview screen's actions.

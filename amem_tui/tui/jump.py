@@ -27,6 +27,9 @@ class JumpTarget:
     collection: str | None = None
     #: Exactly these agents first (a comparison's sides: a mem0 user and agent included).
     scopes: tuple[AgentScope, ...] = ()
+    #: Show it as the agents the row names, before the current one (a leak is seen as
+    #: the agent it reaches).
+    as_named: bool = False
 
 
 @dataclass(frozen=True)
@@ -41,12 +44,13 @@ class JumpPlace:
 def candidates(
     target: JumpTarget, current: AgentScope | None, agents: Sequence[AgentScope]
 ) -> list[AgentScope]:
-    """The agents to try, in order: the current one, those the row names (in the row's
-    collection first), then every other."""
+    """The agents to try, in order: the current one (after the named ones for a target
+    ``as_named``), those the row names (in the row's collection first), then every
+    other."""
     named = [s for name in target.agents for s in agents if s.agent == name]
     if target.collection is not None:
         named.sort(key=lambda s: s.collection != target.collection)
-    first = [current] if current is not None else []
+    first = [current] if current is not None and not target.as_named else []
     order = first + list(target.scopes) + named + list(agents)
     out: list[AgentScope] = []
     for scope in order:

@@ -84,6 +84,13 @@ class OtherScreens:
 
         self.host.app.push_screen(AuditScreen(self.engine.audit), self._jump)
 
+    def leaks(self) -> None:
+        """The leak audit of the whole store (the screen builds it in a worker; Enter on a
+        finding goes to its note as the agent the leak reaches)."""
+        from amem_tui.tui.screens.leaks import LeaksScreen
+
+        self.host.app.push_screen(LeaksScreen(self.engine.leaks), self._jump)
+
     def compare(self) -> None:
         """Compare the agent's view with another agent's (Enter on a row goes to it)."""
         from amem_tui.tui.screens.compare import CompareScreen
