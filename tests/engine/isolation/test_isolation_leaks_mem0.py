@@ -69,7 +69,7 @@ def test_another_user_than_the_plugins_is_an_orphan(store: QdrantStore, tmp_path
     config.write_text(json.dumps(openclaw_json(user="alice")), encoding="utf-8")
     from amem_tui.config import load_settings
 
-    settings = load_settings({"config_file": str(config), "collection": TS_COLLECTION})
+    settings = load_settings({"config_file": config, "collection": TS_COLLECTION})
     engine = make_engine(store, settings=settings)
     build_mem0_stores(store.client, engine.embedder)
     orphans = {
