@@ -11,9 +11,16 @@ from concurrent.futures import ThreadPoolExecutor
 
 from amem_tui.engine.agents import AgentDirectory
 from amem_tui.engine.collections import CollectionService
-from amem_tui.engine.isolation import exposure
 from amem_tui.engine.isolation.collect import Collector
 from amem_tui.engine.isolation.copies import COMMON, LONG_RUN
+from amem_tui.engine.isolation.exposure import (
+    links,
+    merges,
+    near_pairs,
+    secrets,
+    text_copies,
+    vector_copies,
+)
 from amem_tui.engine.isolation.findings import Coverage, LeakReport
 from amem_tui.engine.isolation.reach import Identity, ReachTable, identity_name
 from amem_tui.engine.isolation.stray import Setup, stray
@@ -71,14 +78,14 @@ def audit_leaks(
     # The cosine comparison is matrix products, which let go of the interpreter: run
     # beside the text and credential scans, which hold it.
     with ThreadPoolExecutor(1, thread_name_prefix="leaks-cosine") as pool:
-        vectors = pool.submit(exposure.near_pairs, survey)
-        merged = exposure.merges(survey, out)
-        found = exposure.text_copies(survey, out, merged)
-        scanned = exposure.secrets(survey, out)
-        exposure.links(survey, out)
+        vectors = pool.submit(near_pairs, survey)
+        merged = merges(survey, out)
+        found = text_copies(survey, out, merged)
+        scanned = secrets(survey, out)
+        links(survey, out)
         stray(survey, setup, out)
         pairs, coverage = vectors.result()
-    exposure.vector_copies(survey, out, pairs, found | merged)
+    vector_copies(survey, out, pairs, found | merged)
     names = sorted({i.name for a in collections for i in a.identities})
     texts = len(survey.sources)
     coverage += [
