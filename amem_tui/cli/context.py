@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 
 from amem_tui.cli.options import CommonOptions
 from amem_tui.cli.output import warn
-from amem_tui.config import Settings, demo_in_place_of_default, load_settings
+from amem_tui.config import Settings, load_settings
+from amem_tui.demo_fallback import demo_in_place_of_default
 from amem_tui.engine import AmemError, InvalidInput
 from amem_tui.paths import default_store_dir, demo_dir
 from amem_tui.wording import empty_store_hint

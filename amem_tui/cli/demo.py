@@ -66,9 +66,9 @@ def fill_demo(ctx: Context, options: DemoOptions) -> DemoStore | OpenTui[DemoSto
 
     The TUI is not opened with ``--no-tui`` or ``--json``.
     """
-    from amem_tui.config import demo_stands_in_for_default
     from amem_tui.demo import demo_config, demo_config_path, seed_demo  # only for this command
     from amem_tui.demo_desk import plant_conflicts_and_health
+    from amem_tui.demo_fallback import demo_stands_in_for_default
 
     counts = seed_demo(ctx.engine, leak_cases=options.leaks)
     counts["amem_notes"] = counts.get("amem_notes", 0) + plant_conflicts_and_health(ctx.engine)

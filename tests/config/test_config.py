@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from amem_tui.config import load_settings, read_openclaw_config
+from amem_tui.config import load_settings
+from amem_tui.config_files import read_openclaw_config
 from amem_tui.engine.errors import ConfigError, InvalidInput
 
 KEY = 'plugins.entries["openclaw-amem"].config'
