@@ -336,15 +336,17 @@ class NoteActions:
         if self._refused(scope, note, "update"):
             return
         expected = now.get("hash") if isinstance(now.get("hash"), str) else None
-        label = f"version {version.number}:"
+        from amem_tui.tui.widgets.note_versions import revert_question
+
+        question = revert_question(history, version)
+        question.append(
+            "\nThe revert is kept as a new version: nothing is rewritten, and it can be "
+            "reverted in turn. Recall counts stay as they are."
+        )
         confirm_then(
             self.host.app,
             f"Revert to version {version.number}?",
-            f"Note {note_id}\n"
-            f"{'now:':<{len(label)}}  {one_line(now.get('content', ''), 60)}\n"
-            f"{label}  {one_line(version.content_after, 60)}\n\n"
-            "The revert is kept as a new version: nothing is rewritten, and it can be "
-            "reverted in turn. Recall counts stay as they are.",
+            question,
             "Revert",
             lambda: self._write(
                 f"Reverted to version {version.number}: note",

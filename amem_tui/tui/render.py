@@ -10,11 +10,13 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from amem_tui.tui.text import one_line
+from amem_tui.tui.text import literal, one_line
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from amem_tui.engine import MemoryNote, SearchHit
-    from amem_tui.engine.for_apps import MergeRecord
+    from amem_tui.engine.for_apps import DiffPart, MergeRecord
 
 #: Width of the field-name column of the detail view.
 LABEL_WIDTH = 18
@@ -37,6 +39,41 @@ def add_field(text: Text, label: str, value: object, style: str = "") -> None:
     else:
         text.append(one_line(value, 200), style=style)
     text.append("\n")
+
+
+#: How a word diff styles what went and what came.
+REMOVED_STYLE = "strike red"
+ADDED_STYLE = "underline green"
+#: The marks around what went and what came, as ``git diff --word-diff`` writes them.
+DIFF_MARKS = {"removed": ("[-", "-]"), "added": ("{+", "+}")}
+
+
+def diff_text(parts: Iterable[DiffPart], *, marked: bool = False) -> Text:
+    """A word diff (``word_diff``'s parts) as text: what went struck through in red, what
+    came underlined in green. ``marked`` also puts each between ``[-``/``-]`` or
+    ``{+``/``+}``, for where neither colour nor strike shows (NO_COLOR, a plain
+    terminal, a copy of the screen)."""
+    text = Text()
+    styles = {"removed": REMOVED_STYLE, "added": ADDED_STYLE}
+    parts = list(parts)
+    for index, part in enumerate(parts):
+        style = styles.get(part.kind, "")
+        if not marked or part.kind == "same":
+            text.append_text(literal(part.text, style=style))
+            continue
+        # The space after a changed word goes outside its marks, as git writes it, and
+        # a removal replaced by an addition leaves its space to the addition.
+        inside = part.text.rstrip() or part.text
+        after = part.text[len(inside) :]
+        following = parts[index + 1] if index + 1 < len(parts) else None
+        if following is not None and following.kind == "added" and following.text[-1:].isspace():
+            after = ""
+        opening, closing = DIFF_MARKS[part.kind]
+        text.append(opening, style="bold")
+        text.append_text(literal(inside, style=style))
+        text.append(closing, style="bold")
+        text.append_text(literal(after))
+    return text
 
 
 def words(values: list[str] | None) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 from rich.text import Text
 
 from amem_tui.demo import demo_id
+from amem_tui.tui.dialogs.confirm import ConfirmDialog
 from tests.support.tui import demo_app, demo_engine, main_screen, settle, started, until
 
 TRIP = demo_id("main-trip")
@@ -91,6 +92,49 @@ async def test_a_version_shows_the_words_it_changed() -> None:
         assert "Version 3 of 4" in text.plain
         assert styled(text, "strike red") == ["12A"]
         assert styled(text, "underline green") == ["3C"]
+
+
+def question(app: Any) -> str:
+    """The plain text of the confirm dialog on screen."""
+    dialog = app.screen
+    assert isinstance(dialog, ConfirmDialog)
+    return dialog.body.plain
+
+
+async def test_the_revert_confirm_marks_the_words_that_change_and_the_access_that_stays() -> None:
+    app = demo_app(edited_engine(), agent="main")
+    async with started(app) as pilot:
+        await open_versions(pilot)
+        await pilot.press("end", "enter")  # ask to revert to version 1
+        await settle(pilot)
+        said = question(app)
+        # The whole text, the changed words marked (the long note was once cut short
+        # at the same place on both lines, hiding the change).
+        assert "[-Train-]{+Flight+} to Lisbon" in said
+        assert "December [-15-]{+14+}, [-coach 3-]{+seat 12A+}" in said
+        assert "readers" in said and "main  (stay)" in said
+        assert "writers" in said
+        assert "scope" not in said  # private to main before and after
+        assert "Train" in styled(app.screen.body, "strike red")
+        assert "Flight" in styled(app.screen.body, "underline green")
+        await pilot.press("n")
+        await settle(pilot)
+
+
+async def test_the_revert_confirm_says_when_readers_and_writers_change() -> None:
+    engine = demo_engine()
+    engine.agent("main").update(TRIP, readers=["dev"])
+    engine.agent("main").publish(TRIP)
+    app = demo_app(engine, agent="main")
+    async with started(app) as pilot:
+        await open_versions(pilot)
+        await pilot.press("down", "enter")  # back to before the publish
+        await settle(pilot)
+        said = question(app)
+        assert "content" in said and "stays as it is" in said
+        assert "shared → private to main" in said
+        assert "* → main, dev" in said
+        assert "writers" in said and "main  (stay)" in said
 
 
 async def test_v_goes_back_to_the_note_and_says_when_there_is_no_note() -> None:

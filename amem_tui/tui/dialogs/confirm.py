@@ -63,12 +63,13 @@ class ConfirmDialog(Dialog[bool]):
 
 
 def confirm_then(
-    app: App[object], title: str, body: str, label: str, then: Callable[[], object]
+    app: App[object], title: str, body: Text | str, label: str, then: Callable[[], object]
 ) -> None:
-    """Ask ``title`` with ``body``; run ``then`` only if the user confirms."""
+    """Ask ``title`` with ``body`` (plain text, or styled); run ``then`` only if the user
+    confirms."""
 
     def answer(yes: bool | None) -> None:
         if yes:
             then()
 
-    app.push_screen(ConfirmDialog(title, Text(body), label), answer)
+    app.push_screen(ConfirmDialog(title, body, label), answer)

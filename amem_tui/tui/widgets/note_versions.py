@@ -21,17 +21,13 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from amem_tui.engine import AmemError
-from amem_tui.tui.render import add_field
+from amem_tui.tui.render import ADDED_STYLE, REMOVED_STYLE, add_field, diff_text
 from amem_tui.tui.text import literal, one_line
 from amem_tui.tui.workers import ReportsWorkerFailures
 
 if TYPE_CHECKING:
-    from amem_tui.engine import AgentScope, MemoryEngine, NoteHistory
+    from amem_tui.engine import AgentScope, MemoryEngine, MemoryNote, NoteHistory
     from amem_tui.engine.for_apps import NoteVersion
-
-#: How a diff marks what went and what came.
-REMOVED_STYLE = "strike red"
-ADDED_STYLE = "underline green"
 
 
 @dataclass
@@ -92,9 +88,7 @@ def version_text(version: NoteVersion, history: NoteHistory) -> Text:
     elif "content" in version.changed:
         body.append("Content", style="bold")
         body.append("  struck: removed, underlined: added\n", style="dim")
-        for part in version.content_diff():
-            style = {"removed": REMOVED_STYLE, "added": ADDED_STYLE}.get(part.kind, "")
-            body.append_text(literal(part.text, style=style))
+        body.append_text(diff_text(version.content_diff()))
         body.append("\n\n")
     for change in version.field_changes():
         line = Text()
@@ -116,6 +110,53 @@ def version_text(version: NoteVersion, history: NoteHistory) -> Text:
     elif version.recorded:
         body.append("This is the note as it is now.", style="italic dim")
     return body
+
+
+def revert_question(history: NoteHistory, version: NoteVersion) -> Text:
+    """What reverting the note to ``version`` changes: its content's words (marked, so it
+    reads without colour too), its scope, readers and writers (old → new, or that they
+    stay), and the names of any other field it brings back."""
+    from amem_tui.engine import MemoryNote
+    from amem_tui.engine.for_apps import word_diff
+
+    now = (history.latest.after if history.latest is not None else None) or {}
+    wanted = version.after or {}
+    body = Text(f"Note {history.note_id}\n")
+    before, after = str(now.get("content", "")), version.content_after
+    if before == after:
+        add_field(body, "content", Text("stays as it is", style="italic"))
+    else:
+        body.append(f"Content, now → as version {version.number} left it", style="bold")
+        body.append("  [-removed-] {+added+}\n", style="dim")
+        body.append_text(diff_text(word_diff(before, after), marked=True))
+        body.append("\n")
+    old = MemoryNote.from_payload(history.note_id, now)
+    new = MemoryNote.from_payload(history.note_id, wanted)
+    access = [
+        ("scope", _scope(old), _scope(new)),
+        ("readers", _agents(old.effective_readers), _agents(new.effective_readers)),
+        ("writers", _agents(old.effective_writers), _agents(new.effective_writers)),
+    ]
+    for name, was, will in access:
+        if was != will:
+            add_field(body, name, Text.assemble((was, REMOVED_STYLE), " → ", (will, ADDED_STYLE)))
+        elif name != "scope":
+            add_field(body, name, Text.assemble(was, ("  (stay)", "dim")))
+    access_keys = {"content", "hash", "agent_id", "owner", "readers", "writers"}
+    others = sorted(k for k in now.keys() | wanted.keys() if now.get(k) != wanted.get(k))
+    others = [k for k in others if k not in access_keys]
+    if others:
+        add_field(body, "also changes", others)
+    return body
+
+
+def _scope(note: MemoryNote) -> str:
+    owner = one_line(note.effective_owner or "?", 30)
+    return "shared" if note.is_shared else f"private to {owner}"
+
+
+def _agents(agents: list[str]) -> str:
+    return ", ".join(one_line(agent, 30) for agent in agents) or "(none)"
 
 
 class NoteVersions(ReportsWorkerFailures, Horizontal):
