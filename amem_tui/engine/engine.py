@@ -1,11 +1,10 @@
 """MemoryEngine: the one facade the TUI, the CLI and scripts use.
 
 It wires the parts together and delegates: agents (``agents``), collections
-(``collections``), reading (``reading``), writing as an agent
-(``agent_writes``, which the engine inherits, over ``notes``), search
-(``search``), consolidation (``consolidation``), inventory and audit, export
-and import. None of those parts imports this module: each takes the narrow service
-it needs.
+(``collections``), one agent's reads and writes (``agent_view``, over ``reading``,
+``notes`` and ``search``), consolidation (``consolidation``), inventory, the
+whole-store reviews (``review``: audit, leaks, checks, conflicts, health), export
+and import. Each part takes the narrow service it needs.
 """
 
 from __future__ import annotations
@@ -24,14 +23,15 @@ from amem_tui.engine.collections import Collections, CollectionService
 from amem_tui.engine.embed import Embedder, make_embedder
 from amem_tui.engine.embedders import Embedders
 from amem_tui.engine.embedding.report import QueryEmbedding
-from amem_tui.engine.errors import READ_ONLY_MESSAGE, InvalidInput, ReadOnlyStore, UserNotChosen
+from amem_tui.engine.errors import READ_ONLY_MESSAGE, InvalidInput, ReadOnlyStore
 from amem_tui.engine.models import (
     ConsolidationRun,
     MemoryNote,
 )
 from amem_tui.engine.notes import NoteWriter
 from amem_tui.engine.reading import ListScope
-from amem_tui.engine.scope import DEFAULT_AGENT, AgentScope
+from amem_tui.engine.review import StoreReview
+from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.search import SearchSpace
 from amem_tui.engine.settings import EngineSettings
 from amem_tui.engine.store.base import NoteStore
@@ -41,14 +41,14 @@ from amem_tui.engine.wiring import (
     model_choices,
     open_store,
 )
-from amem_tui.paths import cache_dir, data_dir
+from amem_tui.paths import cache_dir
 
 if TYPE_CHECKING:
     from amem_tui.engine.audit import AuditReport
     from amem_tui.engine.compare import CompareScope, Comparison
     from amem_tui.engine.conflicts import ConflictList
     from amem_tui.engine.consolidation.scheduler import ConsolidationScheduler
-    from amem_tui.engine.health import HealthInputs, HealthReport, WriteSeries
+    from amem_tui.engine.health import HealthReport, WriteSeries
     from amem_tui.engine.inventory import CollectionView, StoreStatus
     from amem_tui.engine.isolation import (
         Change,
@@ -187,6 +187,21 @@ class MemoryEngine:
         every user and agent pair)."""
         return self._directory().agents()
 
+    def named_agent(self, name: str, *, user: str | None = None) -> AgentView:
+        """An agent's view by name, as findings and checks name agents: an agent id, or in
+        a mem0 collection a namespace (``alice:agent:dev``) or an agent of ``user``."""
+        directory = self._directory()
+        if directory.shared.format == "mem0":
+            if user is None and name in directory.shared.namespaces():
+                return self.agent(directory.named(name))
+            return self.agent(directory.mem0_scope(name, None, user=user))
+        if user is not None:
+            raise InvalidInput(
+                f"user '{user}' names a mem0 user, and '{self.shared_collection}' holds "
+                "openclaw-amem notes (agents have no users there)"
+            )
+        return self.agent(name)
+
     # ---------------------------------------------------------- collections
     def open_collection_of(self, agent: str | None = None) -> None:
         """Open the collection ``agent`` reads (an embedded store loads its shard here:
@@ -262,95 +277,33 @@ class MemoryEngine:
 
     def status(self, agent: str | None = None) -> StoreStatus:
         """Which configuration, store, agent and collection are in use, and their model."""
-        from amem_tui.engine.inventory import StoreStatus
+        from amem_tui.engine.inventory import store_status
 
-        directory = self._directory()
-        try:
-            scope = directory.scope(agent)
-        except UserNotChosen:  # store-wide: several users, none chosen, is no error here
-            scope = AgentScope(
-                agent or self.settings.agent or DEFAULT_AGENT,
-                "A",
-                self.shared_collection,
-                configured=False,
-            )
-        service = self._service(scope.collection)
-        usable, reason = service.model.status()
-        built_by = service.model.info()
-        config_file = self.settings.config_file
-        users = directory.mem0_users() if service.format == "mem0" else []
-        return StoreStatus(
-            config_file=str(config_file) if config_file else None,
-            store=self.settings.store_label,
-            read_only=self.read_only,
-            agent=scope.agent,
-            mode=scope.mode,
-            collection=scope.collection,
-            resolved_collection=service.real_name,
-            exists=service.exists(),
-            collections=self.store.list_collections(),
-            format=service.format,
-            model=self.embedder.model_name,
-            searchable=usable,
-            model_reason=reason,
-            collection_model=built_by.name if built_by else None,
-            model_source=built_by.source if built_by else "none",
-            user=scope.user,
-            namespace=scope.namespace,
-            view=scope.view,
-            users=users,
-            embedding=service.model.query_embedding(),
+        return store_status(
+            self._directory(), self._service, self.settings, self.store, self.embedder, agent
         )
+
+    # ------------------------------------------------------ whole-store reviews
+    def _review(self) -> StoreReview:
+        # Made per call: a new store brings new collection services.
+        return StoreReview(self, self._collections, self._service, self._directory)
 
     def audit(
         self, collections: Sequence[str] | None = None, *, all_collections: bool = False
     ) -> AuditReport:
-        """Scan collections (default: the configured ones; ``all_collections``: every
-        collection of notes in the store) and report what needs a look."""
-        from amem_tui.engine.audit import build_audit
-
-        if all_collections:
-            collections = self.note_collections()
-        return build_audit(self._collections, self.settings, collections)
+        """What needs a look in collections (see ``StoreReview.audit``)."""
+        return self._review().audit(collections, all_collections=all_collections)
 
     def leaks(
         self, collections: Sequence[str] | None = None, *, progress: Progress | None = None
     ) -> LeakReport:
-        """The leak audit: for every pair of agents (and mem0 namespaces), what of one's
-        private memory the other can reach, by which path and how sure, and the settings
-        that break isolation (see ``isolation``). ``collections`` None audits every
-        collection of notes some agent reads; ``progress(done, total)`` counts points
-        read. Reading only."""
-        from amem_tui.engine.isolation import audit_store
-
-        names = self.note_collections() if collections is None else list(collections)
-        return audit_store(names, self.agents(), self._service, self.settings, progress)
-
-    def named_agent(self, name: str, *, user: str | None = None) -> AgentView:
-        """An agent's view by name, as findings and checks name agents: an agent id, or in
-        a mem0 collection a namespace (``alice:agent:dev``) or an agent of ``user``."""
-        directory = self._directory()
-        if directory.shared.format == "mem0":
-            if user is None and name in directory.shared.namespaces():
-                return self.agent(directory.named(name))
-            return self.agent(directory.mem0_scope(name, None, user=user))
-        if user is not None:
-            raise InvalidInput(
-                f"user '{user}' names a mem0 user, and '{self.shared_collection}' holds "
-                "openclaw-amem notes (agents have no users there)"
-            )
-        return self.agent(name)
+        """The leak audit: what of each agent's private memory another can reach (see
+        ``StoreReview.leaks``). Reading only."""
+        return self._review().leaks(collections, progress=progress)
 
     def check(self, checks: CheckFile | str | Path) -> CheckRun:
-        """Run memory checks (a checks file, or one already read): each searches exactly
-        as its agent searches. ``CheckFileError`` (exit status 2) names
-        the line and key of a bad file, an unknown agent included; ``run.exit_code`` is 0
-        when every check holds, else 1. See ``isolation.checks``."""
-        from amem_tui.engine.isolation import load_checks, run_checks
-
-        file = load_checks(checks) if isinstance(checks, str | Path) else checks
-        self.check_ready(file)
-        return run_checks(file, self.named_agent, self._service)
+        """Run memory checks, each searching as its agent (see ``StoreReview.check``)."""
+        return self._review().check(checks)
 
     def what_if(
         self,
@@ -360,45 +313,31 @@ class MemoryEngine:
         queries: Sequence[RecordedQuery] = (),
         top: int = 5,
     ) -> WhatIf:
-        """What ``change`` (publish, unpublish, readers, delete, a consolidation plan)
-        would do, worked out without writing anything: which ``checks`` would flip, and
-        which notes would enter or leave the ``top`` hits of each recorded query. A change
-        the store would refuse raises the same error. See ``isolation.whatif``."""
-        from amem_tui.engine.isolation import OverlayStore, load_checks, what_if
-
-        file = load_checks(checks) if isinstance(checks, str | Path) else checks
-        if file is not None:
-            self.check_ready(file)
-        moment = self.clock()
-        shadow = MemoryEngine(
-            self.settings,
-            store=OverlayStore(self.store),
-            embedder=self.embedder,
-            clock=lambda: moment,
-        )
-        try:
-            return what_if(shadow, change, checks=file, queries=queries, top=top)
-        finally:
-            shadow.close()
+        """What ``change`` would do, worked out without writing anything (see
+        ``StoreReview.what_if``)."""
+        return self._review().what_if(change, checks=checks, queries=queries, top=top)
 
     def check_ready(self, checks: CheckFile) -> None:
-        """Raise ``CheckFileError`` when a check names an unknown agent or
-        a view that cannot be made (what ``check`` refuses before searching)."""
-        from amem_tui.engine.isolation import validate_checks
-
-        directory = self._directory()
-        known = {scope.agent for scope in self.agents()}
-        if directory.shared.format == "mem0":
-            known |= set(directory.shared.namespaces())
-        validate_checks(checks, known, self.named_agent)
+        """Raise ``CheckFileError`` for a check ``check`` would refuse before searching."""
+        self._review().check_ready(checks)
 
     def query_history(self, path: Path | None = None) -> QueryHistory:
-        """This store's agents' recent queries, kept in ``path`` (default: the data
-        folder's ``query_history.json``): what a search box records and recalls."""
-        from amem_tui.engine.isolation import QueryHistory
+        """This store's agents' recent queries (see ``StoreReview.query_history``)."""
+        return self._review().query_history(path)
 
-        where = path or data_dir() / "query_history.json"
-        return QueryHistory(where, self.settings.store_label, self.clock)
+    def conflicts(self) -> ConflictList:
+        """Every flagged pair and dangling flag in the agents' collections, with no read
+        rule (see ``StoreReview.conflicts``)."""
+        return self._review().conflicts()
+
+    def health(self) -> HealthReport:
+        """Whether memory is being written and kept well (see ``StoreReview.health``).
+        Writes nothing."""
+        return self._review().health()
+
+    def write_series(self, days: int = 30) -> WriteSeries:
+        """Writes per agent per day over the last ``days`` UTC days (for a chart)."""
+        return self._review().write_series(days)
 
     def note_collections(self) -> list[str]:
         """Every collection of notes in the store, by name (run logs, versions and other
@@ -622,50 +561,6 @@ class MemoryEngine:
 
         services = [self._service(s.collection) for s in self.agents()]
         return Consolidator(self.store, self.time, self._lock).history(services, None)
-
-    # ------------------------------------------------------------ conflicts
-    def conflicts(self) -> ConflictList:
-        """Every flagged pair and dangling flag in the agents' collections, with no read
-        rule (one agent's, and its decisions: ``agent(name).conflicts``)."""
-        from amem_tui.engine.conflicts import ConflictList, gather
-
-        services = [self._service(s.collection) for s in self.agents()]
-        pairs, dangling = gather(services, None)
-        names = list(dict.fromkeys(s.real_name for s in services if s.format == "amem"))
-        return ConflictList(agent=None, collections=names, pairs=pairs, dangling=dangling)
-
-    # --------------------------------------------------------------- health
-    def _health_inputs(self) -> HealthInputs:
-        from amem_tui.engine.consolidation.nightly import NightlyPass
-        from amem_tui.engine.health import HealthInputs
-
-        now = self.clock()
-        nightly = NightlyPass(self)
-        return HealthInputs(
-            scopes=self.agents(),
-            collection=self._service,
-            store=self.store,
-            now=now,
-            slot=nightly.slot(now),
-            default_agent=self.settings.default_agent,
-            folder=self.settings.openclaw_folder,
-            records=nightly.records(),
-            held=nightly.holder() is not None,
-        )
-
-    def health(self) -> HealthReport:
-        """Whether memory is being written and kept well: per agent its writes and
-        silence, and every problem found with its kind, severity, agent, notes and why
-        (see ``health``). Reads the store and openclaw-amem's files, writes nothing."""
-        from amem_tui.engine.health import build_health
-
-        return build_health(self._health_inputs())
-
-    def write_series(self, days: int = 30) -> WriteSeries:
-        """Writes per agent per day over the last ``days`` UTC days (for a chart)."""
-        from amem_tui.engine.health import write_series
-
-        return write_series(self._health_inputs(), days)
 
     @property
     def scheduler(self) -> ConsolidationScheduler:

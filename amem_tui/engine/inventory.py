@@ -3,12 +3,19 @@ of what is in use."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pydantic import BaseModel, Field
 
+from amem_tui.engine.agents import AgentDirectory
 from amem_tui.engine.bookkeeping import is_own_bookkeeping
 from amem_tui.engine.collections import Collections, CollectionService
+from amem_tui.engine.embed import Embedder
 from amem_tui.engine.embedding.report import QueryEmbedding
+from amem_tui.engine.errors import UserNotChosen
+from amem_tui.engine.scope import DEFAULT_AGENT, AgentScope
 from amem_tui.engine.settings import EngineSettings
+from amem_tui.engine.store.base import NoteStore
 
 
 class CollectionView(BaseModel):
@@ -130,4 +137,52 @@ def _view(service: CollectionService, read_only: bool) -> CollectionView:
         read_only_reason=read_only_reason,
         bookkeeping=bookkeeping,
         embedding=service.model.query_embedding() if bookkeeping is None else None,
+    )
+
+
+def store_status(
+    directory: AgentDirectory,
+    service_of: Callable[[str], CollectionService],
+    settings: EngineSettings,
+    store: NoteStore,
+    embedder: Embedder,
+    agent: str | None,
+) -> StoreStatus:
+    """Which configuration, store, agent and collection are in use, and their model
+    (``agent`` None: the configured one)."""
+    try:
+        scope = directory.scope(agent)
+    except UserNotChosen:  # store-wide: several users, none chosen, is no error here
+        scope = AgentScope(
+            agent or settings.agent or DEFAULT_AGENT,
+            "A",
+            settings.collection,
+            configured=False,
+        )
+    service = service_of(scope.collection)
+    usable, reason = service.model.status()
+    built_by = service.model.info()
+    config_file = settings.config_file
+    users = directory.mem0_users() if service.format == "mem0" else []
+    return StoreStatus(
+        config_file=str(config_file) if config_file else None,
+        store=settings.store_label,
+        read_only=settings.read_only,
+        agent=scope.agent,
+        mode=scope.mode,
+        collection=scope.collection,
+        resolved_collection=service.real_name,
+        exists=service.exists(),
+        collections=store.list_collections(),
+        format=service.format,
+        model=embedder.model_name,
+        searchable=usable,
+        model_reason=reason,
+        collection_model=built_by.name if built_by else None,
+        model_source=built_by.source if built_by else "none",
+        user=scope.user,
+        namespace=scope.namespace,
+        view=scope.view,
+        users=users,
+        embedding=service.model.query_embedding(),
     )
