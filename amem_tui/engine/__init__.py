@@ -42,16 +42,11 @@ if TYPE_CHECKING:
     from amem_tui.engine.health import HealthReport
     from amem_tui.engine.inventory import CollectionView, StoreStatus
     from amem_tui.engine.isolation import CheckRun, LeakReport, WhatIf
-    from amem_tui.engine.models import (
-        ConsolidationRun,
-        HiddenMatch,
-        MemoryNote,
-        NotePage,
-        SearchHit,
-        SearchResult,
-    )
+    from amem_tui.engine.models import MemoryNote, NotePage
+    from amem_tui.engine.run_records import ConsolidationRun
     from amem_tui.engine.scope import AgentScope
     from amem_tui.engine.search.early import SavedIndexSearch
+    from amem_tui.engine.search_results import HiddenMatch, SearchHit, SearchResult
     from amem_tui.engine.settings import AgentConfig, EngineSettings
     from amem_tui.engine.stats import StoreStats
     from amem_tui.engine.transfer import ImportResult

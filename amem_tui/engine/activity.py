@@ -13,7 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from amem_tui.engine.models import ConsolidationRun, MemoryNote, MergeRecord, parse_time
+from amem_tui.engine.models import MemoryNote, parse_time
+from amem_tui.engine.run_records import ConsolidationRun, MergeRecord
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.watch import PaneName, Probe, pane_of, panes
 

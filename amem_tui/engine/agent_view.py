@@ -25,20 +25,14 @@ from amem_tui.engine.clock import Timekeeper
 from amem_tui.engine.embedding.report import QueryEmbedding
 from amem_tui.engine.errors import READ_ONLY_MESSAGE, AmemError, ReadOnlyStore
 from amem_tui.engine.formats import PayloadFormat, mem0
-from amem_tui.engine.models import (
-    ConsolidationRun,
-    HiddenMatch,
-    MemoryNote,
-    NotePage,
-    RunTrigger,
-    SearchResult,
-    VisibleBecause,
-)
+from amem_tui.engine.models import MemoryNote, NotePage
 from amem_tui.engine.note_input import shared_note_readers_refusal, shared_readers_refusal
 from amem_tui.engine.notes import NoteType, NoteWriter
 from amem_tui.engine.reading import ListScope
+from amem_tui.engine.run_records import ConsolidationRun, RunTrigger
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.search import SearchMode, SearchSpace
+from amem_tui.engine.search_results import HiddenMatch, SearchResult, VisibleBecause
 from amem_tui.engine.versions import NoteHistory
 
 if TYPE_CHECKING:

@@ -24,16 +24,10 @@ from pydantic import BaseModel, Field
 from amem_tui.engine.agents import label
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.errors import InvalidInput
-from amem_tui.engine.models import (
-    SHARED,
-    HiddenKind,
-    MemoryNote,
-    SearchHit,
-    SearchResult,
-    VisibleBecause,
-)
+from amem_tui.engine.models import SHARED, MemoryNote
 from amem_tui.engine.reading import list_filter
 from amem_tui.engine.scope import AgentScope
+from amem_tui.engine.search_results import HiddenKind, SearchHit, SearchResult, VisibleBecause
 from amem_tui.engine.store.base import SCAN_PAGE
 from amem_tui.engine.store.filters import Filter
 

@@ -24,13 +24,11 @@ from amem_tui.engine.embed import Embedder, make_embedder
 from amem_tui.engine.embedders import Embedders
 from amem_tui.engine.embedding.report import QueryEmbedding
 from amem_tui.engine.errors import READ_ONLY_MESSAGE, InvalidInput, ReadOnlyStore
-from amem_tui.engine.models import (
-    ConsolidationRun,
-    MemoryNote,
-)
+from amem_tui.engine.models import MemoryNote
 from amem_tui.engine.notes import NoteWriter
 from amem_tui.engine.reading import ListScope
 from amem_tui.engine.review import StoreReview
+from amem_tui.engine.run_records import ConsolidationRun
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.search import SearchSpace
 from amem_tui.engine.settings import EngineSettings

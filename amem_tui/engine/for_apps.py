@@ -103,18 +103,13 @@ if TYPE_CHECKING:
     from amem_tui.engine.isolation import Certainty as LeakCertainty
     from amem_tui.engine.isolation import Severity as LeakSeverity
     from amem_tui.engine.keywords import tokenize
-    from amem_tui.engine.models import (
-        NOTE_FIELDS,
-        WEAK_SIMILARITY,
-        ConflictSettlement,
-        MergeRecord,
-        NoteChange,
-    )
+    from amem_tui.engine.models import NOTE_FIELDS
     from amem_tui.engine.notes import access_before_publish
     from amem_tui.engine.prefetch import start as start_prefetch
     from amem_tui.engine.prefetch import stop as stop_prefetch
     from amem_tui.engine.reading import ListScope
     from amem_tui.engine.redact import redact_text, redact_url
+    from amem_tui.engine.run_records import ConflictSettlement, MergeRecord, NoteChange
     from amem_tui.engine.scope import (
         DEFAULT_AGENT,
         agent_from_session_key,
@@ -124,6 +119,7 @@ if TYPE_CHECKING:
     from amem_tui.engine.search import SearchMode
     from amem_tui.engine.search.early import EarlyAnswer, EarlyHit
     from amem_tui.engine.search.explain import explain_hit
+    from amem_tui.engine.search_results import WEAK_SIMILARITY
     from amem_tui.engine.stats import AGENT_FIGURES, AgentStats
     from amem_tui.engine.transfer import dump_line
     from amem_tui.engine.versions import DiffPart, NoteVersion, plain_diff, word_diff

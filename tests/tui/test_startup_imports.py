@@ -75,7 +75,15 @@ def test_importing_the_app_loads_no_client_model_or_audit(tmp_path: Path) -> Non
 
 
 #: What the first frame never waits for: the settings, pydantic, numpy, the store.
-STORE_AND_MODELS = ["pydantic", "numpy", "amem_tui.config", "amem_tui.engine.models", "qdrant_edge"]
+STORE_AND_MODELS = [
+    "pydantic",
+    "numpy",
+    "amem_tui.config",
+    "amem_tui.engine.models",
+    "amem_tui.engine.search_results",
+    "amem_tui.engine.run_records",
+    "qdrant_edge",
+]
 #: Nor the subcommands: a line without one is read with the common options alone.
 SUBCOMMANDS = ["amem_tui.cli.parser", "amem_tui.cli.search", "amem_tui.cli.output"]
 

@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from amem_tui.engine.index import IndexCache, NoteIndex, Selection, SelectionKey
-from amem_tui.engine.models import MemoryNote, NoteAccess, VisibleBecause
+from amem_tui.engine.models import MemoryNote, NoteAccess
 from amem_tui.engine.scope import AgentScope
+from amem_tui.engine.search_results import VisibleBecause
 from amem_tui.engine.store.base import CollectionInfo, NoteStore
 from amem_tui.engine.store.filters import Filter
 from amem_tui.engine.store.journal import SAVED_INDEX_DIR

@@ -21,14 +21,9 @@ from amem_tui.engine.embedders import Embedders
 from amem_tui.engine.errors import ReadOnlyStore
 from amem_tui.engine.formats import PayloadFormat, detect_format, mem0, note_view
 from amem_tui.engine.modelinfo import ModelChoices
-from amem_tui.engine.models import (
-    GetOnlyBecause,
-    HiddenKind,
-    MemoryNote,
-    NoteAccess,
-    VisibleBecause,
-)
+from amem_tui.engine.models import MemoryNote, NoteAccess
 from amem_tui.engine.scope import AgentScope
+from amem_tui.engine.search_results import GetOnlyBecause, HiddenKind, VisibleBecause
 from amem_tui.engine.store.base import CREATED_BY, CollectionInfo, NoteStore
 from amem_tui.engine.store.filters import Filter
 

@@ -36,8 +36,9 @@ from amem_tui.engine.errors import (
     NotAConflictPair,
     NotFound,
 )
-from amem_tui.engine.models import ConsolidationRun, MemoryNote
+from amem_tui.engine.models import MemoryNote
 from amem_tui.engine.reading import read_note
+from amem_tui.engine.run_records import ConsolidationRun
 from amem_tui.engine.scope import AgentScope
 
 if TYPE_CHECKING:

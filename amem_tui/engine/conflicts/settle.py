@@ -22,10 +22,10 @@ from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.conflicts.flags import FLAG_FIELDS, settled_flags
 from amem_tui.engine.conflicts.pairs import ConflictPair, DanglingFlag
 from amem_tui.engine.consolidation.changes import ChangeRole, make_change
-from amem_tui.engine.models import (
+from amem_tui.engine.models import MemoryNote
+from amem_tui.engine.run_records import (
     ConflictSettlement,
     ConsolidationRun,
-    MemoryNote,
     MergeRecord,
     NoteChange,
     SettleKeep,

@@ -18,7 +18,7 @@ from amem_tui.engine.consolidation.changes import (
     decode_vector,
 )
 from amem_tui.engine.consolidation.runlog import RunLog
-from amem_tui.engine.models import ConsolidationRun, MergeRecord, NoteChange
+from amem_tui.engine.run_records import ConsolidationRun, MergeRecord, NoteChange
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.store.base import NoteStore, StoredPoint
 from amem_tui.engine.versions import Change, VersionAction, VersionLog

@@ -19,7 +19,8 @@ from typing import Any
 
 import amem_tui.engine.scope as rules
 from amem_tui.engine.collections import CollectionService
-from amem_tui.engine.models import ConsolidationRun, MemoryNote
+from amem_tui.engine.models import MemoryNote
+from amem_tui.engine.run_records import ConsolidationRun
 from amem_tui.engine.scope import AgentScope
 
 #: Payloads of the notes a plan was made from, by note id: each one's digest.

@@ -15,7 +15,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from amem_tui.engine.models import NoteChange, parse_time
+from amem_tui.engine.models import parse_time
+from amem_tui.engine.run_records import NoteChange
 
 ChangeRole = Literal["keeper", "dropped", "links", "flags"]
 

@@ -24,7 +24,7 @@ from amem_tui.engine.consolidation.reverse import plan_reversal
 from amem_tui.engine.consolidation.runlog import RunLog, RunNotFound
 from amem_tui.engine.consolidation.undo import UndoPlanner
 from amem_tui.engine.errors import InvalidInput, PlanOutdated
-from amem_tui.engine.models import ConsolidationRun, RunTrigger
+from amem_tui.engine.run_records import ConsolidationRun, RunTrigger
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.store.base import NoteStore
 

@@ -19,14 +19,8 @@ from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.consolidation.changes import union
 from amem_tui.engine.consolidation.plan import RUN_KEY
 from amem_tui.engine.consolidation.runlog import RunLog
-from amem_tui.engine.models import (
-    SHARED,
-    ConsolidationRun,
-    MergeRecord,
-    content_hash,
-    parse_evolution_history,
-    parse_time,
-)
+from amem_tui.engine.models import SHARED, content_hash, parse_evolution_history, parse_time
+from amem_tui.engine.run_records import ConsolidationRun, MergeRecord
 from amem_tui.engine.store.filters import Filter, Match, MatchAny
 
 #: openclaw-amem's own threshold, shown on runs rebuilt from its history.

@@ -36,7 +36,7 @@ from amem_tui.engine.consolidation.runlock import (
 )
 from amem_tui.engine.consolidation.runlog import RUNS_MODEL, runs_collection
 from amem_tui.engine.errors import AmemError
-from amem_tui.engine.models import ConsolidationRun, RunTrigger
+from amem_tui.engine.run_records import ConsolidationRun, RunTrigger
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.settings import EngineSettings
 from amem_tui.engine.store.base import NoteStore, StoredPoint

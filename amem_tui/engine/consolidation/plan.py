@@ -25,13 +25,8 @@ from amem_tui.engine.consolidation.changes import (
     union,
 )
 from amem_tui.engine.errors import InvalidInput
-from amem_tui.engine.models import (
-    EvolutionEntry,
-    MemoryNote,
-    MergeRecord,
-    NoteChange,
-    content_hash,
-)
+from amem_tui.engine.models import EvolutionEntry, MemoryNote, content_hash
+from amem_tui.engine.run_records import MergeRecord, NoteChange
 from amem_tui.engine.scope import AgentScope
 
 #: Cosine similarity at or above which two notes count as near-duplicates.

@@ -14,7 +14,8 @@ import amem_tui.engine.scope as rules
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.consolidation.changes import change_is_done, holds
 from amem_tui.engine.errors import InvalidInput
-from amem_tui.engine.models import ConsolidationRun, MemoryNote, MergeRecord, NoteChange
+from amem_tui.engine.models import MemoryNote
+from amem_tui.engine.run_records import ConsolidationRun, MergeRecord, NoteChange
 from amem_tui.engine.scope import AgentScope
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from amem_tui.engine.bookkeeping import RUNS_SUFFIX
 from amem_tui.engine.errors import NotFound
-from amem_tui.engine.models import ConsolidationRun, MergeRecord, NoteChange
+from amem_tui.engine.run_records import ConsolidationRun, MergeRecord, NoteChange
 from amem_tui.engine.store.base import NoteStore, StoredPoint
 from amem_tui.engine.store.filters import Filter, Match, MatchAny
 

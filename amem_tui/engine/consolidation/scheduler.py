@@ -19,7 +19,7 @@ from amem_tui.engine.consolidation.nightly_time import (
     parse_hhmm,
     zone_of,
 )
-from amem_tui.engine.models import ConsolidationRun
+from amem_tui.engine.run_records import ConsolidationRun
 
 if TYPE_CHECKING:
     from amem_tui.engine.consolidation.nightly import (

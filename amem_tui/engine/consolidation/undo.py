@@ -20,7 +20,8 @@ from amem_tui.engine.consolidation.changes import (
     union,
 )
 from amem_tui.engine.errors import InvalidInput
-from amem_tui.engine.models import ConsolidationRun, MemoryNote, MergeRecord, NoteChange
+from amem_tui.engine.models import MemoryNote
+from amem_tui.engine.run_records import ConsolidationRun, MergeRecord, NoteChange
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.store.base import StoredPoint
 

@@ -24,8 +24,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from amem_tui.engine.models import HiddenKind, MemoryNote, NoteAccess, VisibleBecause
+from amem_tui.engine.models import MemoryNote, NoteAccess
 from amem_tui.engine.scope import DEFAULT_AGENT, AgentScope
+from amem_tui.engine.search_results import HiddenKind, VisibleBecause
 from amem_tui.engine.store.filters import Filter, Match
 
 #: How the plugin names a non-main agent inside ``user_id``.

@@ -15,7 +15,7 @@ from amem_tui.engine.agent_view import AgentView
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.errors import AmemError
 from amem_tui.engine.isolation.checkfile import CheckFile, MemoryCheck
-from amem_tui.engine.models import HiddenMatch, SearchHit, SearchResult
+from amem_tui.engine.search_results import HiddenMatch, SearchHit, SearchResult
 
 #: Characters of a note's text a verdict shows.
 PREVIEW = 120

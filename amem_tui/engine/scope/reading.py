@@ -6,16 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from amem_tui.engine.models import (
-    EVERYONE,
-    SHARED,
-    GetOnlyBecause,
-    HiddenKind,
-    MemoryNote,
-    NoteAccess,
-    VisibleBecause,
-)
+from amem_tui.engine.models import EVERYONE, SHARED, MemoryNote, NoteAccess
 from amem_tui.engine.scope.agents import DEFAULT_AGENT, AgentScope
+from amem_tui.engine.search_results import GetOnlyBecause, HiddenKind, VisibleBecause
 
 
 def visible_because(scope: AgentScope, note: NoteAccess) -> VisibleBecause | None:

@@ -25,8 +25,9 @@ import amem_tui.engine.scope as rules
 from amem_tui.engine.agents import notes_scope
 from amem_tui.engine.index.table import NoteIndex, Selection
 from amem_tui.engine.keywords import tokenize
-from amem_tui.engine.models import NoteAccess, VisibleBecause
+from amem_tui.engine.models import NoteAccess
 from amem_tui.engine.scope import AgentScope
+from amem_tui.engine.search_results import VisibleBecause
 from amem_tui.engine.settings import EngineSettings
 from amem_tui.engine.store.base import CREATED_BY
 from amem_tui.engine.store.edge_layout import closed_collection, is_edge_store

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from amem_tui.engine.models import SearchHit, SearchResult, VisibleBecause
+from amem_tui.engine.search_results import SearchHit, SearchResult, VisibleBecause
 
 #: Why a hit is visible, in words (see ``amem_tui.engine.scope.visible_because``).
 BECAUSE: dict[VisibleBecause, str] = {

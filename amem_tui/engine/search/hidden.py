@@ -20,7 +20,7 @@ from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.errors import ModelUnavailable
 from amem_tui.engine.index import Selection
 from amem_tui.engine.keywords import tokenize
-from amem_tui.engine.models import HiddenMatch, MemoryNote, NoteAccess
+from amem_tui.engine.models import MemoryNote, NoteAccess
 from amem_tui.engine.search.ranking import (
     DENSE_MIN_SCORE,
     SearchMode,
@@ -30,6 +30,7 @@ from amem_tui.engine.search.ranking import (
     scans_exactly,
 )
 from amem_tui.engine.search.space import SearchSpace, selection_key
+from amem_tui.engine.search_results import HiddenMatch
 from amem_tui.engine.store.filters import Filter
 
 

@@ -21,7 +21,7 @@ import numpy as np
 from amem_tui.engine.errors import SearchStopped
 from amem_tui.engine.index import Selection
 from amem_tui.engine.keywords import searchable_text, tokenize
-from amem_tui.engine.models import NoteAccess, SearchHit, SearchResult
+from amem_tui.engine.models import NoteAccess
 from amem_tui.engine.search.narrowing import about_subject, dense_filter, walks_to
 from amem_tui.engine.search.ranking import (
     DENSE_MIN_SCORE,
@@ -34,6 +34,7 @@ from amem_tui.engine.search.ranking import (
     rrf_fuse,
 )
 from amem_tui.engine.search.space import SearchSpace, selection_key
+from amem_tui.engine.search_results import SearchHit, SearchResult
 
 
 def visible_selection(space: SearchSpace, points_count: int) -> Selection:

@@ -34,8 +34,9 @@ from typing import Any
 
 import numpy as np
 
-from amem_tui.engine.models import HiddenMatch, MemoryNote, SearchHit, SearchResult
+from amem_tui.engine.models import MemoryNote
 from amem_tui.engine.search.space import SearchSpace
+from amem_tui.engine.search_results import HiddenMatch, SearchHit, SearchResult
 from amem_tui.engine.settings import Mem0PluginConfig, Mem0Recall
 
 #: The SDK asks Qdrant for at least this many nearest memories (``max(4 x topK, 60)``).

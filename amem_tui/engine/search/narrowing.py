@@ -10,8 +10,9 @@ import numpy as np
 import amem_tui.engine.scope as rules
 from amem_tui.engine.errors import InvalidInput
 from amem_tui.engine.index import Selection
-from amem_tui.engine.models import MemoryNote, SearchResult
+from amem_tui.engine.models import MemoryNote
 from amem_tui.engine.search.space import SearchSpace
+from amem_tui.engine.search_results import SearchResult
 from amem_tui.engine.store.filters import Filter
 
 

@@ -13,7 +13,6 @@ import numpy as np
 
 import amem_tui.engine.search.mem0_plugin as mem0_plugin
 from amem_tui.engine.errors import InvalidInput
-from amem_tui.engine.models import HiddenMatch, SearchResult
 from amem_tui.engine.search.hidden import hidden_matches as find_hidden
 from amem_tui.engine.search.hits import (
     mark_matched_terms,
@@ -24,6 +23,7 @@ from amem_tui.engine.search.hits import (
 from amem_tui.engine.search.narrowing import check_format, keep_topics
 from amem_tui.engine.search.ranking import SEARCH_MODES, SearchMode, scans_exactly
 from amem_tui.engine.search.space import SearchSpace, query_vector
+from amem_tui.engine.search_results import HiddenMatch, SearchResult
 
 
 def search(

@@ -26,7 +26,7 @@ from datetime import date, datetime, timedelta
 
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.errors import AmemError
-from amem_tui.engine.models import ConsolidationRun
+from amem_tui.engine.run_records import ConsolidationRun
 from amem_tui.engine.scope import (
     AgentScope,
     active_filter,

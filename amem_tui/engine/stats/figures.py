@@ -17,7 +17,8 @@ from pydantic import BaseModel, Field
 
 from amem_tui.engine.agents import label
 from amem_tui.engine.collections import CollectionService
-from amem_tui.engine.models import SHARED, ConsolidationRun, MemoryNote, parse_time
+from amem_tui.engine.models import SHARED, MemoryNote, parse_time
+from amem_tui.engine.run_records import ConsolidationRun
 from amem_tui.engine.scope import AgentScope
 
 #: Progress of a build: (points read, points to read).

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.errors import AmemError
 from amem_tui.engine.formats import mem0
-from amem_tui.engine.models import EVERYONE, SHARED, ConsolidationRun, MemoryNote
+from amem_tui.engine.models import EVERYONE, SHARED, MemoryNote
+from amem_tui.engine.run_records import ConsolidationRun
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.stats.figures import (
     AgentStats,

@@ -11,8 +11,9 @@ import pytest
 from amem_tui.engine import scope as rules
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.errors import InvalidInput
-from amem_tui.engine.models import MemoryNote, SearchResult
+from amem_tui.engine.models import MemoryNote
 from amem_tui.engine.search.ranking import LINK_MAX_EXTRA
+from amem_tui.engine.search_results import SearchResult
 from amem_tui.engine.store.qdrant import QdrantStore
 from tests.support.engines import backend_of, demo_like_settings, make_engine
 
