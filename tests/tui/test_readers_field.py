@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.widgets import Input, TextArea
 
 from amem_tui.demo import demo_id
@@ -88,6 +89,25 @@ async def test_readers_are_chosen_with_space_said_and_saved_with_enter() -> None
         assert added.readers == ["main", "dev"]
         assert engine.agent("dev").get(added.id).id == added.id
         assert any("dev may read it by id" in message for _, message in app.notice_log)
+
+
+async def test_a_chosen_reader_reads_apart_from_the_others_without_colour(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")  # the app draws in monochrome
+    app = demo_app(demo_engine())
+    async with started(app) as pilot:
+        await pilot.press("a")
+        await settle(pilot)
+        await choose(pilot, "dev")
+        listing = field(app).query_one(ReadersList)
+        # The characters drawn, no colour or style: the box of dev alone is ticked.
+        boxes = [listing.render_line(y).text[:3] for y in range(listing.option_count)]
+        assert boxes[0] != boxes[1] == boxes[2]
+        assert "X" in boxes[0] and "X" not in boxes[1]
+        await pilot.press("space")  # dev unchosen: every box alike
+        await settle(pilot)
+        assert len({listing.render_line(y).text[:3] for y in range(3)}) == 1
 
 
 async def test_a_refused_choice_is_said_before_saving_and_keeps_the_form_open() -> None:

@@ -18,12 +18,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.segment import Segment
 from rich.text import Text
 from textual import getters, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
+from textual.strip import Strip
 from textual.widgets import SelectionList, Static
 
 from amem_tui.tui.readers_choice import EVERY_AGENT, ReadersAdvice, ReadersChoice
@@ -39,8 +41,17 @@ def label_of(agent: str) -> str:
     return "* (every agent)" if agent == EVERY_AGENT else agent
 
 
+#: The mark in the box of an agent chosen; one not chosen has an empty box.
+CHOSEN_MARK = "X"
+NOT_CHOSEN_MARK = " "
+
+
 class ReadersList(SelectionList[str]):
-    """The agents, each chosen or not with space; Enter saves the form."""
+    """The agents, each chosen or not with space; Enter saves the form.
+
+    Textual draws a box with an ``X`` in it for every option and tells the chosen ones
+    by colour alone; here a box not chosen is empty, so the choice reads in any colour
+    scheme, NO_COLOR included."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "submit", "Save", show=False),
@@ -58,6 +69,22 @@ class ReadersList(SelectionList[str]):
     def action_submit(self) -> None:
         """Ask the form to save (space chooses; Enter is the form's, as in its inputs)."""
         self.post_message(self.Submitted())
+
+    def render_line(self, y: int) -> Strip:
+        """The option's line as Textual draws it, its box emptied if not chosen."""
+        line = super().render_line(y)
+        index = self.scroll_offset.y + y
+        if index >= self.option_count:
+            return line
+        if self.get_option_at_index(index).value in self.selected:
+            return line
+        segments = list(line)
+        # The box is three cells, the mark in the middle one (see SelectionList).
+        if len(segments) > 1 and segments[1].text == CHOSEN_MARK:
+            mark = segments[1]
+            segments[1] = Segment(NOT_CHOSEN_MARK, mark.style, mark.control)
+            return Strip(segments, line.cell_length)
+        return line
 
 
 class ReadersField(ReportsWorkerFailures, Vertical):
