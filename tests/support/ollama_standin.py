@@ -14,13 +14,13 @@ know is answered 404 and recorded in ``OllamaStandIn.unknown``.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Sequence
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from amem_tui.engine.embed import Embedder
+from tests.support.json_http import JsonStandIn
 
 #: The embedding model's name as Ollama serves all-MiniLM-L6-v2.
 EMBED_MODEL = "all-minilm"
@@ -28,10 +28,11 @@ EMBED_MODEL = "all-minilm"
 LLM_MODEL = "parity-llm"
 
 
-class OllamaStandIn:
+class OllamaStandIn(JsonStandIn):
     """An Ollama-shaped embedding server on 127.0.0.1 backed by ``embedder``."""
 
     def __init__(self, embedder: Embedder, models: Sequence[str] = (EMBED_MODEL, LLM_MODEL)):
+        super().__init__()
         self.embedder = embedder
         self.models = [m if ":" in m else f"{m}:latest" for m in models]
         #: Requests answered, as ``"METHOD /path"``.
@@ -39,41 +40,11 @@ class OllamaStandIn:
         #: Requests it does not answer (unknown routes, pulls, chats).
         self.unknown: list[str] = []
         self._lock = threading.Lock()
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
 
     @property
     def url(self) -> str:
         """The base URL the SDK's ``url`` points at."""
-        assert self._server is not None
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
-
-    def __enter__(self) -> OllamaStandIn:
-        standin = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: object) -> None:
-                """Quiet: tests read ``OllamaStandIn.requests``."""
-
-            def handle_one(self) -> None:
-                standin.answer(self)
-
-            do_GET = do_POST = do_DELETE = do_HEAD = handle_one
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+        return self.root
 
     def _known(self, model: object) -> bool:
         name = str(model)
@@ -84,28 +55,25 @@ class OllamaStandIn:
         path = handler.path.split("?", 1)[0].rstrip("/")
         line = f"{handler.command} {path}"
         self.requests.append(line)
-        length = int(handler.headers.get("Content-Length") or 0)
-        raw = handler.rfile.read(length) if length else b""
-        try:
-            body: Any = json.loads(raw) if raw.strip() else {}
-        except ValueError:
-            self._send(handler, 400, {"error": "invalid JSON"})
+        ok, body = self.read_json(handler)
+        if not ok:
+            self.send(handler, 400, {"error": "invalid JSON"})
             return
         if line == "GET /api/tags":
             models = [{"name": m, "model": m, "size": 0, "digest": ""} for m in self.models]
-            self._send(handler, 200, {"models": models})
+            self.send(handler, 200, {"models": models})
         elif line == "GET /api/version":
-            self._send(handler, 200, {"version": "0.0.0-standin"})
+            self.send(handler, 200, {"version": "0.0.0-standin"})
         elif line in ("POST /api/embed", "POST /api/embeddings"):
             self._embed(handler, line, body)
         else:  # a pull, a chat, anything else: never needed by the parity runs
             self.unknown.append(line)
             status = 501 if line in ("POST /api/pull", "POST /api/chat") else 404
-            self._send(handler, status, {"error": f"the stand-in does not answer {line}"})
+            self.send(handler, status, {"error": f"the stand-in does not answer {line}"})
 
     def _embed(self, handler: BaseHTTPRequestHandler, line: str, body: Any) -> None:
         if not isinstance(body, dict) or not self._known(body.get("model")):
-            self._send(handler, 404, {"error": f"model {body.get('model')!r} not found"})
+            self.send(handler, 404, {"error": f"model {body.get('model')!r} not found"})
             return
         if line == "POST /api/embeddings":  # the older route: one prompt, one vector
             texts = [str(body.get("prompt", ""))]
@@ -116,15 +84,6 @@ class OllamaStandIn:
             rows = self.embedder.embed_documents(texts)
         vectors = [[float(x) for x in row] for row in rows]
         if line == "POST /api/embeddings":
-            self._send(handler, 200, {"embedding": vectors[0]})
+            self.send(handler, 200, {"embedding": vectors[0]})
         else:
-            self._send(handler, 200, {"model": body["model"], "embeddings": vectors})
-
-    @staticmethod
-    def _send(handler: BaseHTTPRequestHandler, status: int, payload: Any) -> None:
-        data = json.dumps(payload).encode()
-        handler.send_response(status)
-        handler.send_header("Content-Type", "application/json")
-        handler.send_header("Content-Length", str(len(data)))
-        handler.end_headers()
-        handler.wfile.write(data)
+            self.send(handler, 200, {"model": body["model"], "embeddings": vectors})

@@ -11,65 +11,31 @@ Every request is recorded in ``OpenAIStandIn.requests``, with its headers and bo
 
 from __future__ import annotations
 
-import json
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from amem_tui.engine.embed import Embedder
+from tests.support.json_http import JsonStandIn
 
 
-class OpenAIStandIn:
+class OpenAIStandIn(JsonStandIn):
     """An OpenAI-shaped embeddings server backed by ``embedder``."""
 
     def __init__(self, embedder: Embedder, key: str, model: str = "text-embedding-3-small"):
+        super().__init__()
         self.embedder = embedder
         self.key = key
         self.model = model
         #: ``(method and path, headers, body)`` of every request.
         self.requests: list[tuple[str, dict[str, str], Any]] = []
         self._lock = threading.Lock()
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
 
     @property
     def url(self) -> str:
-        """The base URL a client's ``baseURL`` points at (ends in ``/v1``)."""
-        assert self._server is not None
-        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
-
-    def __enter__(self) -> OpenAIStandIn:
-        standin = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: object) -> None:
-                """Quiet: tests read ``OpenAIStandIn.requests``."""
-
-            def do_POST(self) -> None:
-                standin.answer(self)
-
-            do_GET = do_POST
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    @property
-    def root(self) -> str:
-        """The server's address without a path (Gemini's and Azure's base)."""
-        assert self._server is not None
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
+        """The base URL a client's ``baseURL`` points at (ends in ``/v1``); ``root`` is
+        Gemini's and Azure's base."""
+        return f"{self.root}/v1"
 
     @property
     def embeddings_asked(self) -> int:
@@ -80,16 +46,11 @@ class OpenAIStandIn:
         """One request: an embedding, a 401 for a wrong key, or 404."""
         line = f"{handler.command} {handler.path}"
         path = handler.path.split("?", 1)[0]
-        length = int(handler.headers.get("Content-Length") or 0)
-        raw = handler.rfile.read(length) if length else b""
-        try:
-            body: Any = json.loads(raw) if raw.strip() else {}
-        except ValueError:
-            body = None
+        _, body = self.read_json(handler)
         self.requests.append((line, dict(handler.headers.items()), body))
         gemini = path.endswith(":batchEmbedContents")
         if handler.command != "POST" or not (gemini or path.endswith("/embeddings")):
-            self._send(handler, 404, {"error": {"message": f"no route {line}"}})
+            self.send(handler, 404, {"error": {"message": f"no route {line}"}})
             return
         headers = handler.headers
         sent = (
@@ -99,10 +60,10 @@ class OpenAIStandIn:
         )
         if sent != self.key:
             message = f"Incorrect API key provided: {sent}."
-            self._send(handler, 401, {"error": {"message": message, "code": "invalid_api_key"}})
+            self.send(handler, 401, {"error": {"message": message, "code": "invalid_api_key"}})
             return
         if not isinstance(body, dict):
-            self._send(handler, 400, {"error": {"message": "invalid JSON"}})
+            self.send(handler, 400, {"error": {"message": "invalid JSON"}})
             return
         if gemini:
             requests = body.get("requests") or [{}]
@@ -113,21 +74,12 @@ class OpenAIStandIn:
             given = body.get("input", "")
             texts = [str(t) for t in given] if isinstance(given, list) else [str(given)]
         if model != self.model:
-            self._send(handler, 404, {"error": {"message": f"model {model!r} not found"}})
+            self.send(handler, 404, {"error": {"message": f"model {model!r} not found"}})
             return
         with self._lock:
             rows = [[float(x) for x in row] for row in self.embedder.embed_documents(texts)]
         if gemini:
-            self._send(handler, 200, {"embeddings": [{"values": row} for row in rows]})
+            self.send(handler, 200, {"embeddings": [{"values": row} for row in rows]})
             return
         data = [{"object": "embedding", "index": i, "embedding": r} for i, r in enumerate(rows)]
-        self._send(handler, 200, {"object": "list", "data": data, "model": self.model})
-
-    @staticmethod
-    def _send(handler: BaseHTTPRequestHandler, status: int, payload: Any) -> None:
-        data = json.dumps(payload).encode()
-        handler.send_response(status)
-        handler.send_header("Content-Type", "application/json")
-        handler.send_header("Content-Length", str(len(data)))
-        handler.end_headers()
-        handler.wfile.write(data)
+        self.send(handler, 200, {"object": "list", "data": data, "model": self.model})
