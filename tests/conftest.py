@@ -15,6 +15,7 @@ import pytest
 from amem_tui.engine.embed import FastEmbedder
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.qdrant import QdrantStore
+from tests.support.cli import demo_store
 from tests.support.engines import BACKENDS, make_engine, open_backend
 from tests.support.paths import MODEL_CACHE
 from tests.support.real_stores import build_real_store
@@ -105,3 +106,9 @@ def fastembed_embedder() -> FastEmbedder:
     embedder = FastEmbedder(cache_dir=MODEL_CACHE)
     embedder.load()
     return embedder
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> list[str]:
+    """The demo store (test embedder) and the options that reach it with its agents."""
+    return demo_store(tmp_path / "store")

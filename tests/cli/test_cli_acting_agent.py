@@ -5,35 +5,17 @@ check, and output acting as an agent never names a note it may not read."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from amem_tui.cli import main
 from amem_tui.demo import demo_id
-from amem_tui.engine.embed import TEST_MODEL
+from tests.support.cli import in_this_process as cli
 
 FREEZE = demo_id("shared-freeze")  # main's shared note: links to main's private trip note
 TRIP = demo_id("main-trip")  # main's private note (also the freeze note's conflict)
 SNAKE = demo_id("shared-snake")  # a shared note the freeze note also links to
 KNOWN = ["dev", "main", "monitor", "sandbox"]
-
-
-@pytest.fixture
-def demo(tmp_path: Path) -> list[str]:
-    """The demo store (test embedder) and the options that reach it with its agents."""
-    store = tmp_path / "store"
-    assert main(["demo", "--no-tui", "--store", str(store), "--model", TEST_MODEL]) == 0
-    return ["--store", str(store), "--config", str(store / "openclaw.json"), "--model", TEST_MODEL]
-
-
-def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """Run the CLI in this process; its exit code, stdout and stderr."""
-    capsys.readouterr()
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def one_line(err: str) -> str:

@@ -10,21 +10,13 @@ from typing import Any
 
 import pytest
 
-from amem_tui.cli import main
 from amem_tui.demo import demo_config
 from amem_tui.engine.embed import TEST_MODEL
 from amem_tui.engine.store.qdrant import QdrantStore
+from tests.support.cli import in_this_process as cli
 from tests.support.conflict_store import MISSING, plant_conflicts
 from tests.support.consolidation_data import nid
 from tests.support.engines import make_engine
-
-
-def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """Run the CLI in this process; its exit code, stdout and stderr."""
-    capsys.readouterr()
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

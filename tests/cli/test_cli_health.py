@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from amem_tui.cli import main
 from amem_tui.engine.embed import TEST_MODEL
 from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.qdrant import QdrantStore
+from tests.support.cli import in_this_process as cli
 from tests.support.consolidation_data import MODE_A, axis, nid, put
 from tests.support.engines import fixed_clock, make_engine
 from tests.support.health_store import (
@@ -38,14 +38,6 @@ PLANTED = {
     ("duplicate-hash", "main"),
     ("unscanned-conflicts", "main"),
 }
-
-
-def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """Run the CLI in this process; its exit code, stdout and stderr."""
-    capsys.readouterr()
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

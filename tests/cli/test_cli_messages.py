@@ -11,27 +11,10 @@ from typing import Any
 
 import pytest
 
-from amem_tui.cli import main
 from amem_tui.cli.parser import build_parser
 from amem_tui.demo import demo_id
 from amem_tui.engine.embed import TEST_MODEL
-
-
-@pytest.fixture
-def demo(tmp_path: Path) -> list[str]:
-    """The demo store (test embedder) and the options that reach it with its agents."""
-    store = tmp_path / "store"
-    assert main(["demo", "--no-tui", "--store", str(store), "--model", TEST_MODEL]) == 0
-    return ["--store", str(store), "--config", str(store / "openclaw.json"), "--model", TEST_MODEL]
-
-
-def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """Run the CLI in this process; its exit code, stdout and stderr."""
-    capsys.readouterr()
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
+from tests.support.cli import in_this_process as cli
 
 # --------------------------------------------------------------------- errors
 FAILURES = [

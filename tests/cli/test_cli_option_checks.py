@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from amem_tui.cli import main
 from amem_tui.engine.embed import TEST_MODEL
+from tests.support.cli import in_this_process as cli
 from tests.support.cli import one_error_line, run
 
 MALFORMED_URLS = {
@@ -22,14 +22,6 @@ MALFORMED_URLS = {
     "localhost:6333": "it has no scheme",
     "notaurl": "it has no scheme",
 }
-
-
-def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """Run the CLI in this process; its exit code, stdout and stderr."""
-    capsys.readouterr()
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.parametrize("url", sorted(MALFORMED_URLS))

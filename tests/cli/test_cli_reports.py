@@ -11,28 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from amem_tui.cli import main
 from amem_tui.demo import demo_id, seed_demo
 from amem_tui.engine.embed import TEST_MODEL
 from amem_tui.engine.store.qdrant import QdrantStore
+from tests.support.cli import in_this_process as cli
 from tests.support.cli import run
 from tests.support.engines import demo_like_settings, make_engine
-
-
-def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """Run the CLI in this process; its exit code, stdout and stderr."""
-    capsys.readouterr()
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-@pytest.fixture
-def demo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:
-    """The demo store (test embedder) and the options that reach it with its agents."""
-    store = tmp_path / "store"
-    assert main(["demo", "--no-tui", "--store", str(store), "--model", TEST_MODEL]) == 0
-    return ["--store", str(store), "--config", str(store / "openclaw.json"), "--model", TEST_MODEL]
 
 
 # ------------------------------------------------------------ --expect-hash

@@ -8,6 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from amem_tui.cli import main
 from amem_tui.engine.embed import TEST_MODEL
 from tests.support.paths import REPO_ROOT
 
@@ -69,3 +72,18 @@ def one_error_line(result: subprocess.CompletedProcess[bytes], code: int) -> str
     lines = err.strip("\n").split("\n")
     assert len(lines) == 1 and lines[0].startswith("amem-tui: "), err
     return lines[0]
+
+
+def in_this_process(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """Run the CLI in this process; its exit code, stdout and stderr."""
+    capsys.readouterr()
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def demo_store(store: Path) -> list[str]:
+    """Make the demo store (test embedder) in ``store``; the options that reach it with
+    its agents."""
+    assert main(["demo", "--no-tui", "--store", str(store), "--model", TEST_MODEL]) == 0
+    return ["--store", str(store), "--config", str(store / "openclaw.json"), "--model", TEST_MODEL]
