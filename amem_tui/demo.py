@@ -59,8 +59,12 @@ def _at(days_ago: float) -> str:
     return iso(DEMO_EPOCH - timedelta(days=days_ago))
 
 
-# key, agent_id, owner, content, tags, category, days ago, extra payload fields
-_NOTES: list[tuple[str, str, str, str, list[str], str, float, dict[str, Any]]] = [
+#: A demo note: key, agent_id, owner, content, tags, category, days ago, and extra
+#: payload fields (``legacy``: an old-format payload; ``collection``: where it is
+#: written, when not where its agent's notes go).
+_Row = tuple[str, str, str, str, list[str], str, float, dict[str, Any]]
+
+_NOTES: list[_Row] = [
     (
         "main-vendor",
         "main",
@@ -300,9 +304,20 @@ def demo_notes() -> dict[str, list[MemoryNote]]:
     for source, target in _LINKS:
         links.setdefault(source, []).append(demo_id(target))
     out: dict[str, list[MemoryNote]] = {"amem_notes": [], SANDBOX_COLLECTION: []}
-    for key, agent_id, owner, content, tags, category, days, extra in _NOTES:
+    for collection, notes in _built(_NOTES, links).items():
+        out[collection].extend(notes)
+    _add_history(out["amem_notes"])
+    return out
+
+
+def _built(rows: list[_Row], links: dict[str, list[str]]) -> dict[str, list[MemoryNote]]:
+    """The notes of ``rows``, grouped by collection."""
+    out: dict[str, list[MemoryNote]] = {}
+    for key, agent_id, owner, content, tags, category, days, extra in rows:
         extra = dict(extra)
         legacy = extra.pop("legacy", False)
+        default = SANDBOX_COLLECTION if agent_id == "sandbox" else "amem_notes"
+        collection = extra.pop("collection", default)
         payload = openclaw_payload(
             content,
             agent_id=agent_id,
@@ -318,9 +333,7 @@ def demo_notes() -> dict[str, list[MemoryNote]]:
             category=category,
             **extra,
         )
-        collection = SANDBOX_COLLECTION if agent_id == "sandbox" else "amem_notes"
-        out[collection].append(MemoryNote.from_payload(demo_id(key), payload))
-    _add_history(out["amem_notes"])
+        out.setdefault(collection, []).append(MemoryNote.from_payload(demo_id(key), payload))
     return out
 
 
@@ -362,83 +375,85 @@ def demo_leak_cases() -> dict[str, list[MemoryNote]]:
     meant), and shared notes on the same topics as private ones in other words. The
     demo's shared freeze note links to main's trip: that is its ``link-to-private``.
     ``orphan-namespace`` needs a mem0 store, which the demo is not."""
-    cases: list[tuple[str, str, str, str, str, dict[str, Any]]] = [
+    cases: list[_Row] = [
         # content-copied: main's private trip, repeated in a note everyone reads.
         (
             "leak-copied",
-            "amem_notes",
             "shared",
             "main",
             "Team travel: Flight to Lisbon for the offsite is booked for December 14, seat 12A",
+            ["isolation"],
+            "Isolation",
+            8,
             {},
         ),
         # merged-history: a private note of main's merged into a shared note.
         (
             "leak-merged-source",
-            "amem_notes",
             "main",
             "main",
             "Budget notes for the offsite: catering capped at 4,000 euros",
+            ["isolation"],
+            "Isolation",
+            8,
             {"is_active": False},
         ),
         (
             "leak-merged",
-            "amem_notes",
             "shared",
             "main",
             "Offsite budget: venue and catering approved by finance",
+            ["isolation"],
+            "Isolation",
+            8,
             {},
         ),
         # secret: a credential in a note every agent reads (AWS's documented example key).
         (
             "leak-secret",
-            "amem_notes",
             "shared",
             "dev",
             "Staging uploads use the access key AKIAIOSFODNN7EXAMPLE until the bucket moves",
+            ["isolation"],
+            "Isolation",
+            8,
             {},
         ),
         # grant-unusable: readers naming sandbox, which is Mode B and reads no shared scope.
         (
             "leak-grant",
-            "amem_notes",
             "main",
             "main",
             "Sandbox review checklist, meant for the sandbox agent to read",
+            ["isolation"],
+            "Isolation",
+            8,
             {"readers": ["main", "sandbox"]},
         ),
         # unknown-agent: a note of an agent no configuration names.
         (
             "leak-unknown",
-            "amem_notes",
             "ops",
             "ops",
             "Pager escalation for the database cluster goes to level two after ten minutes",
+            ["isolation"],
+            "Isolation",
+            8,
             {},
         ),
         # misplaced: main's note in sandbox's Mode B collection (sandbox reads all of it).
         (
             "leak-misplaced",
-            SANDBOX_COLLECTION,
             "main",
             "main",
             "Main's reminder: renew the team's password manager licence in January",
-            {},
+            ["isolation"],
+            "Isolation",
+            8,
+            {"collection": SANDBOX_COLLECTION},
         ),
     ]
-    out: dict[str, list[MemoryNote]] = {}
-    for key, collection, agent_id, owner, content, extra in cases:
-        payload = openclaw_payload(
-            content,
-            agent_id=agent_id,
-            owner=owner,
-            tags=["isolation"],
-            context=f"planted for the leak audit ({key})",
-            timestamp=_at(8),
-            last_accessed=_at(8),
-            **extra,
-        )
-        out.setdefault(collection, []).append(MemoryNote.from_payload(demo_id(key), payload))
+    out = _built(cases, {})
     merged = next(n for n in out["amem_notes"] if n.id == demo_id("leak-merged"))
     merged.evolution_history = [
         EvolutionEntry(
