@@ -36,6 +36,7 @@ from amem_tui.tui.actions.verdict import (
     Situation,
     Verdict,
     binding_state,
+    said_off,
     verdict,
 )
 
@@ -65,5 +66,6 @@ __all__ = [
     "help_rows",
     "key_for",
     "palette_actions",
+    "said_off",
     "verdict",
 ]

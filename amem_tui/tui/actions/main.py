@@ -20,6 +20,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         # Priority: the focus moves before the next key of a burst is delivered, so a
         # query typed right after '/' lands in the box, not on the note list's keys.
         priority=True,
+        target="browser",
     ),
     Action("switch_agent", "s", "switch_agent", "Agent", footer_rank=2),
     *NOTE_ACTIONS,
@@ -49,6 +50,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
             "preview merges, then apply",
             "merge duplicates dedupe compact nightly",
         ),
+        target="browser",
     ),
     Action(
         "undo",
@@ -60,6 +62,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         shown_in="history",
         footer_rank=2,
         palette=PaletteEntry(7, "Undo the selected consolidation run", "from the history pane"),
+        target="browser",
     ),
     Action(
         "undo_merge",
@@ -70,6 +73,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         show=False,
         shown_in="history",
         footer_rank=2,
+        target="browser",
     ),
     Action(
         "toggle_deleted",
@@ -93,6 +97,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
             "close matches this agent cannot see",
             "invisible filtered excluded why not",
         ),
+        target="browser",
     ),
     GET_ONLY,
     Action(
@@ -102,6 +107,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "Hidden, even from the search box",
         show=False,
         priority=True,
+        target="browser",
     ),
     Action(
         "reload",
@@ -159,7 +165,15 @@ MAIN_ACTIONS: tuple[Action, ...] = (
             32, "Find leaks between agents", "what of one's private memory another reaches"
         ),
     ),
-    Action("clear_search", "escape", "clear_search", "Clear", show=False, first=("pane",)),
+    Action(
+        "clear_search",
+        "escape",
+        "clear_search",
+        "Clear",
+        show=False,
+        target="browser",
+        first=("pane",),
+    ),
     Action(
         "compare",
         "v",

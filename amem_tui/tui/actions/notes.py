@@ -16,6 +16,7 @@ NOTE_ACTIONS: tuple[Action, ...] = (
         writes=True,
         footer_rank=5,
         palette=PaletteEntry(2, "Add a note", "write a private or shared note; choose its readers"),
+        target="browser",
     ),
     Action(
         "edit",
@@ -27,6 +28,7 @@ NOTE_ACTIONS: tuple[Action, ...] = (
         palette=PaletteEntry(
             3, "Edit the selected note", "change its content, tags or (owner) readers"
         ),
+        target="browser",
     ),
     Action(
         "publish",
@@ -36,6 +38,7 @@ NOTE_ACTIONS: tuple[Action, ...] = (
         writes=True,
         footer_rank=8,
         palette=PaletteEntry(0, "Publish the selected note", "share it with every Mode A agent"),
+        target="browser",
     ),
     Action(
         "unpublish",
@@ -45,6 +48,7 @@ NOTE_ACTIONS: tuple[Action, ...] = (
         writes=True,
         footer_rank=9,
         palette=PaletteEntry(1, "Unpublish the selected note", "make it private to its owner"),
+        target="browser",
     ),
     Action(
         "delete",
@@ -56,6 +60,7 @@ NOTE_ACTIONS: tuple[Action, ...] = (
         palette=PaletteEntry(
             4, "Soft-delete the selected note", "is_active=false; can be restored"
         ),
+        target="browser",
     ),
     Action(
         "restore",
@@ -65,6 +70,7 @@ NOTE_ACTIONS: tuple[Action, ...] = (
         writes=True,
         footer_rank=9,
         palette=PaletteEntry(5, "Restore the selected note", "undo a soft delete"),
+        target="browser",
     ),
     Action(
         "edit_in_editor",
@@ -77,6 +83,7 @@ NOTE_ACTIONS: tuple[Action, ...] = (
         palette=PaletteEntry(
             23, "Edit the selected note in $EDITOR", "the app waits; saved back as an update"
         ),
+        target="browser",
     ),
     Action(
         "copy",
@@ -85,6 +92,7 @@ NOTE_ACTIONS: tuple[Action, ...] = (
         "Copy",
         show=False,
         palette=PaletteEntry(16, "Copy the selected note", "its content, to the clipboard"),
+        target="browser",
     ),
     Action(
         "copy_id",
@@ -94,6 +102,7 @@ NOTE_ACTIONS: tuple[Action, ...] = (
         key_display="Y",
         show=False,
         palette=PaletteEntry(24, "Copy the selected note's id", "to the clipboard"),
+        target="browser",
     ),
     Action(
         "versions",
@@ -110,6 +119,7 @@ NOTE_ACTIONS: tuple[Action, ...] = (
             "every change, who made it, a word-level diff",
             "history changes diff revisions",
         ),
+        target="browser",
     ),
     Action(
         "revert",
@@ -126,6 +136,7 @@ NOTE_ACTIONS: tuple[Action, ...] = (
             "Revert the note to the chosen version",
             "in the Versions tab; kept as a new version",
         ),
+        target="browser",
     ),
 )
 

@@ -75,6 +75,16 @@ def binding_state(node: Widget, action: str) -> bool | None:
     return screen.verdict(action).binding_state if isinstance(screen, Judge) else True
 
 
+def said_off(node: Widget, action: str) -> bool:
+    """True when ``action`` is off as ``node``'s screen judges it; the reason is then said,
+    as a key of a dimmed action says it."""
+    screen = node.screen
+    reason = screen.verdict(action).reason if isinstance(screen, Judge) else None
+    if reason:
+        node.app.notify(reason, title="Not available", severity="warning", markup=False)
+    return reason is not None
+
+
 def verdict(action: str, now: Situation) -> Verdict:
     """May ``action`` (an ``action_<name>`` of the main screen) run now, and if not, why.
 

@@ -17,17 +17,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import getters, on
+from textual import getters
 from textual.binding import BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Input, TextArea
 
-from amem_tui.tui.actions import Action, Situation, Verdict, bindings_of, footer_entries
+from amem_tui.tui.actions import Action, Situation, Verdict, bindings_of, footer_entries, said_off
 from amem_tui.tui.actions import verdict as verdict_of
-from amem_tui.tui.bulk_actions import BulkActions
 from amem_tui.tui.jumping import Jumps
-from amem_tui.tui.note_actions import NoteActions
 from amem_tui.tui.other_screens import OtherScreens
 from amem_tui.tui.outcomes import Outcomes
 from amem_tui.tui.preferences import PreferenceStore
@@ -68,26 +66,6 @@ if TYPE_CHECKING:
         ScopeData,
         ScopeLoaded,
     )
-
-
-def on_the_subject(
-    act: Callable[[NoteActions, AgentScope, MemoryNote | None], None],
-    bulk: str | None = None,
-) -> Callable[[MainScreen], None]:
-    """The screen's action for a note action: ``act`` on the subject, as the agent; or,
-    for a ``bulk`` action while notes are marked in the pane worked in, on those notes."""
-
-    def action(screen: MainScreen) -> None:
-        if screen.scope is None:
-            return
-        pane = screen.panes.pane(screen.panes.working)
-        if bulk is not None and pane.marked:
-            screen.bulk.run(bulk, screen.scope, pane.which, pane.marked_notes())
-        else:
-            act(screen.notes, screen.scope, screen.subject())
-
-    action.__doc__ = act.__doc__
-    return action
 
 
 def on_other_screens(act: Callable[[OtherScreens], None]) -> Callable[[MainScreen], None]:
@@ -145,8 +123,6 @@ class MainScreen(Screen[None]):
         self.scope: AgentScope | None = None  # the agent acted as, once loaded
         self.mem0 = False  # the agent's collection is a mem0 one (read, never written)
         self.collection_refusal: str | None = None  # why it cannot be written, if so
-        self.notes = NoteActions(self, engine)
-        self.bulk = BulkActions(self, engine)
         self.jumps = Jumps(self, self, engine)
         self.screens = OtherScreens(self, self, engine)
         self.outcomes = Outcomes(self, self)
@@ -155,7 +131,7 @@ class MainScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield HeaderBar(self.engine.settings.store_label, self.engine.read_only, id="header")
         yield StoreBanner("", id="store-banner", markup=False)
-        yield NoteBrowser(self.engine, id="browser")
+        yield NoteBrowser(self.engine, id="browser").data_bind(MainScreen.show_deleted)
         watched = lambda: self.panes.watched(self.selected_id)  # noqa: E731
         yield FollowBar(self.engine, watched, follow=self.follow_on_start, id="follow-bar")
         yield KeyFooter()
@@ -211,11 +187,11 @@ class MainScreen(Screen[None]):
         ours = active is not None and active.node is not self.app
         if active is not None and ours and not active.enabled and not typing:
             event.stop()
-            self._said_off(self.verdict(active.binding.action))
+            said_off(self, active.binding.action)
 
     async def attempt(self, action: Action) -> None:
         """Run ``action`` as its key would, or say why it is off (the palette's way in)."""
-        if not self._said_off(self.verdict(action.action)):
+        if not said_off(self, action.action):
             await self.app.run_action(action.action, self._target(action))
 
     def _target(self, action: Action) -> Widget:
@@ -225,12 +201,7 @@ class MainScreen(Screen[None]):
             return self.panes.pane(
                 "shared" if action.id == "toggle_get_only" else self.panes.working
             )
-        return self
-
-    def _said_off(self, found: Verdict) -> bool:
-        if found.reason:
-            self.app.notify(found.reason, title="Not available", severity="warning", markup=False)
-        return found.reason is not None
+        return self.browser if action.target == "browser" else self
 
     def footer_bindings(self, width: int) -> list[tuple[Binding, bool, str]]:
         """The footer's keys for the focus and the width (see ``KeyFooter``)."""
@@ -305,7 +276,6 @@ class MainScreen(Screen[None]):
         self.refresh_bindings()
 
     def watch_show_deleted(self, shown: bool) -> None:
-        self.notes.deleted_shown = shown
         state = "shown (struck through)" if shown else "hidden"
         self.app.notify(f"Soft-deleted notes are {state}.", markup=False)
         self.action_reload()
@@ -338,43 +308,7 @@ class MainScreen(Screen[None]):
         if message.runs is not None:
             self.panes.history.show_runs(message.runs)
 
-    # ---------------------------------------------------------- consolidation
-    @on(NoteDetail.MergeChosen)
-    def _merge_chosen(self, message: NoteDetail.MergeChosen) -> None:
-        if not self._said_off(self.verdict("undo_merge")) and self.scope is not None:
-            self.panes.history.undo_one_merge(self.scope, self.detail_view.run, message.keeper)
-
     # --------------------------------------------------------------- actions
-    action_edit = on_the_subject(NoteActions.edit)
-    action_publish = on_the_subject(NoteActions.publish, bulk="publish")
-    action_unpublish = on_the_subject(NoteActions.unpublish, bulk="unpublish")
-    action_delete = on_the_subject(NoteActions.delete, bulk="delete")
-    action_restore = on_the_subject(NoteActions.restore, bulk="restore")
-    action_copy = on_the_subject(NoteActions.copy)
-    action_copy_id = on_the_subject(NoteActions.copy_id)
-    action_edit_in_editor = on_the_subject(NoteActions.edit_in_editor)
-
-    def action_toggle_versions(self) -> None:
-        """Show the subject's versions in the detail view, or its fields again."""
-        if problem := self.detail_view.toggle_versions(self.scope, self.selected_id):
-            self.app.notify(problem, markup=False)
-
-    def action_revert(self) -> None:
-        """Revert to the version highlighted in the detail's Versions tab (Enter there)."""
-        if self.scope is not None:
-            self.notes.revert(self.scope, self.detail_view.shown_versions)
-
-    on_note_versions_revert_chosen = action_revert
-
-    def action_add(self) -> None:
-        """Write a new note (private by default)."""
-        if self.scope is not None:
-            self.notes.add(self.scope)
-
-    def action_focus_search(self) -> None:
-        """Put the cursor in the search box (at once: keys typed next go into it)."""
-        self.set_focus(self.search_box.query_input)
-
     action_switch_agent = on_other_screens(OtherScreens.switch_agent)
     action_overview = on_other_screens(OtherScreens.overview)
     action_graph = on_other_screens(OtherScreens.graph)
@@ -383,35 +317,9 @@ class MainScreen(Screen[None]):
     action_compare = on_other_screens(OtherScreens.compare)
     action_activity_log = on_other_screens(OtherScreens.activity_log)
 
-    def action_clear_search(self) -> None:
-        """Clear the query (a pane clears its filter or its marks first): the listings
-        come back."""
-        self.search_box.clear_query()
-        self.panes.focus_tab(self.panes.working)
-
     def on_note_pane_sorted(self, message: NotePane.Sorted) -> None:
         """Remember the order a pane was sorted in for the next start."""
         self.preferences.update(sort={message.pane.which: message.order.to_text()})
-
-    def action_toggle_hidden(self) -> None:
-        """Show or hide the close matches this agent cannot see."""
-        self.search_box.toggle_hidden()
-
-    def action_consolidate(self) -> None:
-        """Preview a consolidation of the agent (a dry run), then maybe apply it."""
-        if self.scope is not None:
-            self.panes.history.consolidate(self.scope)
-
-    def action_undo(self) -> None:
-        """Undo the consolidation run under the cursor in the history pane."""
-        if self.scope is not None:
-            self.panes.history.undo_selected_run(self.scope)
-
-    def action_undo_merge(self) -> None:
-        """Undo the merge chosen in the run the detail view shows."""
-        run, keeper = self.detail_view.run, self.detail_view.chosen_merge
-        if self.scope is not None:
-            self.panes.history.undo_chosen_merge(self.scope, run, keeper)
 
     def action_toggle_deleted(self) -> None:
         """Include or leave out soft-deleted notes in the listings."""

@@ -7,26 +7,36 @@ consolidation under them), and keeps the detail view on
 follow. The detail view shows a consolidation run instead while the history pane has
 the focus, and the hidden matches of a search while they are asked for. Every note
 action acts on the subject (``NoteBrowser.subject``).
+
+The browser holds the actions of the action table whose target is ``browser``: what
+acts on the subject (the writes themselves are ``note_writes`` and ``bulk_writes``),
+the search box's and the history's. Its keys work wherever the focus is inside it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import getters, on
+from textual.binding import BindingType
 from textual.containers import Vertical
+from textual.reactive import var
 from textual.widgets import ProgressBar
 
-from amem_tui.tui.actions import key_for
+from amem_tui.tui import bulk_writes, note_writes
+from amem_tui.tui.actions import binding_state, bindings_of, key_for, said_off
 from amem_tui.tui.early import EARLY_NOTE
 from amem_tui.tui.widgets.detail import NoteDetail
 from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.widgets.note_pane import NotePane
 from amem_tui.tui.widgets.panes import Panes
 from amem_tui.tui.widgets.search_box import SearchBox
+from amem_tui.tui.workers import ReportsWorkerFailures
 from amem_tui.wording import EMPTY_STORE_HINT
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from textual.app import ComposeResult
     from textual.events import DescendantFocus
     from textual.widget import Widget
@@ -49,12 +59,39 @@ if TYPE_CHECKING:
 DETAIL_AFTER_SEARCH = 0.12
 
 
-class NoteBrowser(Vertical):
-    """The search box, the panes and the detail view of one agent; the subject."""
+def on_the_subject(
+    write: Callable[[Widget, MemoryEngine, AgentScope, MemoryNote | None], None],
+    bulk: str | None = None,
+) -> Callable[[NoteBrowser], None]:
+    """The browser's action for a note write: ``write`` on the subject, as the agent; or,
+    for a ``bulk`` write while notes are marked in the pane worked in, on those notes."""
+
+    def action(browser: NoteBrowser) -> None:
+        pane, scope = browser.panes.pane(browser.panes.working), browser.scope
+        if scope is None:
+            return
+        if bulk is not None and pane.marked:
+            notes = pane.marked_notes()
+            bulk_writes.ask_then_write(browser, browser.engine, scope, bulk, pane.which, notes)
+        else:
+            write(browser, browser.engine, scope, browser.subject())
+
+    action.__doc__ = write.__doc__
+    return action
+
+
+class NoteBrowser(ReportsWorkerFailures, Vertical):
+    """The search box, the panes and the detail view of one agent; the subject, and what
+    acts on it."""
 
     DEFAULT_CSS = """
     NoteBrowser { height: 1fr; }
     """
+
+    BINDINGS: ClassVar[list[BindingType]] = bindings_of("browser")
+
+    #: Soft-deleted notes are listed (the screen's choice, bound to it).
+    show_deleted: var[bool] = var(False)
 
     search_box = getters.child_by_id("search-box", SearchBox)
     panes = getters.child_by_id("panes", Panes)
@@ -307,3 +344,73 @@ class NoteBrowser(Vertical):
 
     def on_search_box_go_to_results(self) -> None:
         self.panes.focus_tab(self.panes.working)
+
+    # ------------------------------------------------------------ actions
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return binding_state(self, action)
+
+    action_edit = on_the_subject(note_writes.edit)
+    action_publish = on_the_subject(note_writes.publish, bulk="publish")
+    action_unpublish = on_the_subject(note_writes.unpublish, bulk="unpublish")
+    action_delete = on_the_subject(note_writes.delete, bulk="delete")
+    action_copy = on_the_subject(note_writes.copy)
+    action_copy_id = on_the_subject(note_writes.copy_id)
+    action_edit_in_editor = on_the_subject(note_writes.edit_in_editor)
+
+    def action_restore(self) -> None:
+        """Restore the soft-deleted subject, or every note marked."""
+        shown = self.show_deleted
+        restore = lambda *of: note_writes.restore(*of, deleted_shown=shown)  # noqa: E731
+        on_the_subject(restore, bulk="restore")(self)
+
+    def action_add(self) -> None:
+        """Write a new note (private by default)."""
+        if self.scope is not None:
+            note_writes.add(self, self.engine, self.scope)
+
+    def action_toggle_versions(self) -> None:
+        """Show the subject's versions in the detail view, or its fields again."""
+        if problem := self.detail.toggle_versions(self.scope, self.selected_id):
+            self.app.notify(problem, markup=False)
+
+    def action_revert(self) -> None:
+        """Revert to the version highlighted in the detail's Versions tab (Enter there)."""
+        if self.scope is not None:
+            note_writes.revert(self, self.engine, self.scope, self.detail.shown_versions)
+
+    on_note_versions_revert_chosen = action_revert
+
+    def action_focus_search(self) -> None:
+        """Put the cursor in the search box (at once: keys typed next go into it)."""
+        self.screen.set_focus(self.search_box.query_input)
+
+    def action_toggle_hidden(self) -> None:
+        """Show or hide the close matches this agent cannot see."""
+        self.search_box.toggle_hidden()
+
+    def action_clear_search(self) -> None:
+        """Clear the query (a pane clears its filter or its marks first): the listings
+        come back."""
+        self.search_box.clear_query()
+        self.panes.focus_tab(self.panes.working)
+
+    def action_consolidate(self) -> None:
+        """Preview a consolidation of the agent (a dry run), then maybe apply it."""
+        if self.scope is not None:
+            self.panes.history.consolidate(self.scope)
+
+    def action_undo(self) -> None:
+        """Undo the consolidation run under the cursor in the history pane."""
+        if self.scope is not None:
+            self.panes.history.undo_selected_run(self.scope)
+
+    def action_undo_merge(self) -> None:
+        """Undo the merge chosen in the run the detail view shows."""
+        run, keeper = self.detail.run, self.detail.chosen_merge
+        if self.scope is not None:
+            self.panes.history.undo_chosen_merge(self.scope, run, keeper)
+
+    @on(NoteDetail.MergeChosen)
+    def _merge_chosen(self, message: NoteDetail.MergeChosen) -> None:
+        if not said_off(self, "undo_merge") and self.scope is not None:
+            self.panes.history.undo_one_merge(self.scope, self.detail.run, message.keeper)

@@ -1,4 +1,5 @@
-"""Bulk writes: publish, unpublish, delete or restore every marked note of a pane at once.
+"""Bulk writes: publish, unpublish, delete or restore every marked note of a pane at
+once (plain functions the note browser's actions call).
 
 Each marked note is judged first (the write rule in the engine's words, and whether the
 action means anything for it: a shared note is not published again); the user is asked
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from amem_tui.tui.dialogs.confirm import confirm_then
 from amem_tui.tui.messages import BulkDone
-from amem_tui.tui.note_actions import ACTIVITY_KINDS, own_activity
+from amem_tui.tui.note_writes import ACTIVITY_KINDS, own_activity
 from amem_tui.tui.text import one_line
 from amem_tui.wording import plural
 
@@ -116,47 +117,51 @@ def summary(action: str, done: Sequence[str], left: Sequence[tuple[str, str]]) -
     return said + "."
 
 
-class BulkActions:
-    """The bulk actions of a screen acting as one agent; ``host`` runs their worker."""
+def ask_then_write(
+    owner: Widget,
+    engine: MemoryEngine,
+    scope: AgentScope,
+    action: str,
+    pane: PaneName,
+    notes: list[MemoryNote],
+) -> None:
+    """Ask once with the count, then write each note in a worker of ``owner``; or say
+    why none can be written."""
+    plan = plan_bulk(engine.agent(scope), action, notes)
+    if not plan.writes:
+        owner.app.notify(
+            summary(action, [], plan.left),
+            title="Nothing to do",
+            severity="warning",
+            timeout=8,
+            markup=False,
+        )
+        return
+    title, body, label = question(plan)
+    confirm_then(owner.app, title, body, label, lambda: _apply(owner, engine, plan, scope, pane))
 
-    def __init__(self, host: Widget, engine: MemoryEngine) -> None:
-        self.host = host
-        self.engine = engine
 
-    def run(self, action: str, scope: AgentScope, pane: PaneName, notes: list[MemoryNote]) -> None:
-        """Ask once with the count, then write each note; or say why none can be."""
-        plan = plan_bulk(self.engine.agent(scope), action, notes)
-        if not plan.writes:
-            self.host.app.notify(
-                summary(action, [], plan.left),
-                title="Nothing to do",
-                severity="warning",
-                timeout=8,
-                markup=False,
-            )
-            return
-        title, body, label = question(plan)
-        confirm_then(self.host.app, title, body, label, lambda: self._apply(plan, scope, pane))
+def _apply(
+    owner: Widget, engine: MemoryEngine, plan: BulkPlan, scope: AgentScope, pane: PaneName
+) -> None:
+    from amem_tui.engine import AmemError
 
-    def _apply(self, plan: BulkPlan, scope: AgentScope, pane: PaneName) -> None:
-        from amem_tui.engine import AmemError
+    def run() -> None:
+        view = engine.agent(scope)
+        write = WRITES[plan.action]
+        done: list[str] = []
+        left = list(plan.left)
+        activities: list[Activity] = []
+        for note in plan.writes:
+            try:
+                written = write(view, note.id)
+            except AmemError as exc:  # this one is refused; the others still go
+                left.append((note.id, str(exc)))
+                continue
+            done.append(note.id)
+            kind = ACTIVITY_KINDS[plan.action]
+            activities.append(own_activity(scope.agent, kind, written))
+        message = summary(plan.action, done, left)
+        owner.post_message(BulkDone(message, pane, done, left, activities))
 
-        def run() -> None:
-            view = self.engine.agent(scope)
-            write = WRITES[plan.action]
-            done: list[str] = []
-            left = list(plan.left)
-            activities: list[Activity] = []
-            for note in plan.writes:
-                try:
-                    written = write(view, note.id)
-                except AmemError as exc:  # this one is refused; the others still go
-                    left.append((note.id, str(exc)))
-                    continue
-                done.append(note.id)
-                kind = ACTIVITY_KINDS[plan.action]
-                activities.append(own_activity(scope.agent, kind, written))
-            message = summary(plan.action, done, left)
-            self.host.post_message(BulkDone(message, pane, done, left, activities))
-
-        self.host.run_worker(run, thread=True, exit_on_error=False, group="write")
+    owner.run_worker(run, thread=True, exit_on_error=False, group="write")
