@@ -1,10 +1,8 @@
 """Notes, one at a time: ``add``, ``publish``, ``unpublish``, ``show``, ``delete``,
 ``restore``, ``update``, and a page of them with ``list``.
 
-Each answers with the note as JSON; its text is the note block of ``output``.
 Every answer is what the acting agent may see: links and conflicts to notes it may
-not read are left out and only counted (``unreadable_links``,
-``unreadable_conflicts``), so no output reveals that such a note exists.
+not read are only counted (``unreadable_links``, ``unreadable_conflicts``).
 """
 
 from __future__ import annotations
@@ -12,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from amem_tui.cli.command import Command, UsageError, comma_list, text_argument
 from amem_tui.cli.options import flag, option
@@ -27,7 +25,7 @@ from amem_tui.cli.output import (
     shorten,
     warn,
 )
-from amem_tui.cli.preview import PreviewOptions, check_preview, preview, what_if_text
+from amem_tui.cli.preview import PreviewOptions, preview, what_if_text
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
@@ -74,21 +72,15 @@ class NoteId:
 
 @dataclass(frozen=True)
 class ChangeNote(PreviewOptions, NoteId):
-    """The options of a command that changes who reads one note: its id, and
-    ``--dry-run [--checks FILE]`` (see ``preview``)."""
+    """A change of who reads one note, which ``--dry-run`` previews."""
 
 
-def note_or_preview_text(result: ShownNote | WhatIf) -> str:
+def note_answer_text(result: ShownNote | WhatIf) -> str:
     """The note block, or what a dry run says the change would do."""
     return shown_text(result) if isinstance(result, ShownNote) else what_if_text(result)
 
 
-READERS_HELP = (
-    "comma-separated agents that may read this private note by id: openclaw-amem's "
-    "getNote returns it to them, their memory_search, memory_list and counts never do "
-    "(owner only; not for mem0 memories)"
-)
-#: ``--expect-hash``, of ``update`` and ``revert``.
+READERS_HELP = "comma-separated agents that may read this private note by id (owner only)"
 EXPECT_HASH_HELP = "refuse if the note changed since it had this hash (its JSON 'hash')"
 
 
@@ -103,8 +95,8 @@ class AddOptions:
 
 
 def warn_unknown_readers(ctx: Context, readers: list[str]) -> None:
-    """Name on stderr the readers neither configured nor in the store (most often a
-    typo): they are kept, since an agent may start writing later."""
+    """Name on stderr the readers nobody knows (most often a typo): they are kept, since
+    an agent may start writing later."""
     known = ctx.engine.known_agents() if readers else set()
     for reader in readers:
         if reader not in known:
@@ -118,10 +110,7 @@ def warn_unknown_readers(ctx: Context, readers: list[str]) -> None:
 
 
 def add_note(ctx: Context, options: AddOptions) -> ShownNote:
-    """Write a note (private unless --shared).
-
-    ``--readers`` name the agents that may read it by id.
-    """
+    """Write a note (private unless --shared)."""
     tags = comma_list(options.tags)
     readers = comma_list(options.readers)
     scope = ctx.writing_scope()
@@ -131,60 +120,32 @@ def add_note(ctx: Context, options: AddOptions) -> ShownNote:
     return shown(ctx, scope, note)
 
 
-def changed_by(action: str, help: str) -> Callable[[Context, NoteId], ShownNote]:
-    """The handler of a write that needs only the note's id: the acting agent's view
-    does ``action`` (publish, unpublish, delete, restore) to it; ``help`` is its line
-    in ``--help``."""
+def changed_by(action: str, help: str) -> Callable[[Context, NoteId], ShownNote | WhatIf]:
+    """The handler of a write to one note by id: the acting agent's view does ``action``
+    (publish, unpublish, delete, restore) to it, or with ``--dry-run`` says what that
+    would do; ``help`` is its line in ``--help``."""
 
-    def change(ctx: Context, options: NoteId) -> ShownNote:
-        scope = ctx.writing_scope()
-        return shown(ctx, scope, getattr(ctx.engine.agent(scope), action)(options.id))
-
-    change.__doc__ = help
-    return change
-
-
-def previewed(action: str, help: str) -> Callable[[Context, ChangeNote], ShownNote | WhatIf]:
-    """``changed_by`` for a change ``--dry-run`` previews (unpublish, delete): with
-    it, what the change would do, and nothing written."""
-    make = changed_by(action, help)
-
-    def change(ctx: Context, options: ChangeNote) -> ShownNote | WhatIf:
+    def change(ctx: Context, options: NoteId) -> ShownNote | WhatIf:
         from amem_tui.engine import for_apps
 
-        check_preview(options)
-        if not options.dry_run:
-            return make(ctx, options)
-        kind = for_apps.Unpublish if action == "unpublish" else for_apps.Delete
-        return preview(ctx, kind(ctx.writing_scope().agent, options.id), options.checks)
+        scope = ctx.writing_scope()
+        if isinstance(options, ChangeNote) and options.dry_run:
+            kind = getattr(for_apps, action.capitalize())
+            return preview(ctx, kind(scope.agent, options.id), options.checks)
+        note = getattr(ctx.engine.agent(scope), action)(options.id)
+        answer = shown(ctx, scope, note)
+        if action != "publish":
+            return answer
+        before = for_apps.access_before_publish(note)
+        said = for_apps.publish_sentence(note.effective_owner or scope.agent, *before)
+        return dataclasses.replace(answer, access_change=said)
 
     change.__doc__ = help
     return change
-
-
-def publish_note(ctx: Context, options: ChangeNote) -> ShownNote | WhatIf:
-    """Make a private note shared.
-
-    The answer says what became of its readers and writers; with --dry-run, what the
-    publish would do.
-    """
-    from amem_tui.engine.for_apps import Publish, access_before_publish, publish_sentence
-
-    check_preview(options)
-    scope = ctx.writing_scope()
-    if options.dry_run:
-        return preview(ctx, Publish(scope.agent, options.id), options.checks)
-    note = ctx.engine.agent(scope).publish(options.id)
-    owner = note.effective_owner or scope.agent
-    change = publish_sentence(owner, *access_before_publish(note))
-    return dataclasses.replace(shown(ctx, scope, note), access_change=change)
 
 
 def show_note(ctx: Context, options: NoteId) -> ShownNote:
-    """Show one note.
-
-    If the agent may read it; a note it reads only by id says so.
-    """
+    """Show one note, if the agent may read it."""
     scope = ctx.reading_scope()
     view = ctx.engine.agent(scope)
     note = view.get(options.id)
@@ -203,64 +164,37 @@ class UpdateOptions(PreviewOptions):
     readers: str | None = option(
         "--readers", metavar="AGENTS", group="readers", help=READERS_HELP + "; replaces them"
     )
-    no_readers: bool = flag(
-        "--no-readers",
-        group="readers",
-        help="clear the chosen readers: the note is readable by its owner alone again",
-    )
+    no_readers: bool = flag("--no-readers", group="readers", help="clear the chosen readers")
 
 
 def update_note(ctx: Context, options: UpdateOptions) -> ShownNote | WhatIf:
-    """Change a note's content, tags or readers.
-
-    The content goes to the engine unchecked: the engine checks the write rule before
-    the quality gate, so a note another agent owns answers PERMISSION_DENIED whatever
-    the new content is.
-    """
+    """Change a note's content, tags or readers."""
     tags = comma_list(options.tags) if options.tags is not None else None
     content = text_argument(options.content) if options.content is not None else None
     readers: list[str] | None = [] if options.no_readers else None
     if options.readers is not None:
         readers = comma_list(options.readers)
-    check_preview(options)
     scope = ctx.writing_scope()
     if options.dry_run:
-        return preview_readers(ctx, scope, options, readers)
+        from amem_tui.engine.for_apps import SetReaders
+
+        if readers is None or content is not None or tags is not None:
+            raise UsageError(
+                "update --dry-run previews a change of readers: give --readers or "
+                "--no-readers, and no --content or --tags"
+            )
+        return preview(ctx, SetReaders(scope.agent, options.id, tuple(readers)), options.checks)
+    # The engine checks the write rule before the quality gate: a note another agent
+    # owns answers PERMISSION_DENIED whatever the new content is.
     note = ctx.engine.agent(scope).update(
-        options.id,
-        content=content,
-        tags=tags,
-        expected_hash=options.expect_hash,
-        readers=readers,
+        options.id, content=content, tags=tags, expected_hash=options.expect_hash, readers=readers
     )
     warn_unknown_readers(ctx, readers or [])
     return shown(ctx, scope, note)
 
 
-def preview_readers(
-    ctx: Context, scope: AgentScope, options: UpdateOptions, readers: list[str] | None
-) -> WhatIf:
-    """What ``update --readers`` (or ``--no-readers``) would do, nothing written."""
-    from amem_tui.engine.for_apps import SetReaders
-
-    if readers is None or options.content is not None or options.tags is not None:
-        raise UsageError(
-            "update --dry-run previews a change of readers: give --readers or --no-readers, "
-            "and no --content or --tags"
-        )
-    change = SetReaders(scope.agent, options.id, tuple(readers))
-    return preview(ctx, change, options.checks)
-
-
 # ------------------------------------------------------------- a page of notes
 ListScope = Literal["private", "shared", "visible", "get-only"]
-#: The engine's name of each listing ``--scope`` offers.
-LISTED: dict[ListScope, EngineListScope] = {
-    "private": "private",
-    "shared": "shared",
-    "visible": "visible",
-    "get-only": "get_only",
-}
 
 
 @dataclass(frozen=True)
@@ -270,18 +204,14 @@ class ListOptions:
     scope: ListScope = option(
         "--scope",
         default="visible",
-        help="the agent's own notes, the shared scope, both (default: what its searches and "
-        "counts hold), or get-only: notes it reads only by id (their readers name it)",
+        help="the agent's own notes, the shared scope, both (the default), or get-only: "
+        "notes it reads only by id",
     )
     limit: int = option("--limit", default=50, help="notes per page (default 50)")
     offset: int = option("--offset", default=0, help="notes to skip first")
     owner: str | None = option("--owner", metavar="ID", help="only notes this agent wrote")
     low_quality: bool = flag("--low-quality", help="only notes flagged low_quality")
-    run: str | None = option(
-        "--run",
-        metavar="RUN_ID",
-        help="mem0: only the short-term memories of this session (their run_id)",
-    )
+    run: str | None = option("--run", metavar="RUN_ID", help="mem0: only this session's memories")
 
 
 @dataclass(frozen=True)
@@ -302,16 +232,13 @@ class NoteListing:
 
 
 def list_notes(ctx: Context, options: ListOptions) -> NoteListing:
-    """List notes.
-
-    A page of private, shared or all visible notes, with their total.
-    """
+    """List notes: a page of private, shared or all visible notes, with their total."""
     if options.limit < 1 or options.offset < 0:
         raise UsageError("--limit must be at least 1 and --offset at least 0")
     scope = ctx.reading_scope()
     view = ctx.engine.agent(scope)
     page = view.list_notes(
-        LISTED[options.scope],
+        cast("EngineListScope", options.scope.replace("-", "_")),
         limit=options.limit,
         offset=options.offset,
         owner=options.owner,
@@ -342,16 +269,23 @@ def list_text(listing: NoteListing) -> str:
 
 COMMANDS: tuple[Command[Any, Any], ...] = (
     Command("add", add_note, shown_text, AddOptions, creates=True),
-    Command("publish", publish_note, note_or_preview_text, ChangeNote),
+    Command(
+        "publish",
+        changed_by("publish", "Make a private note shared."),
+        note_answer_text,
+        ChangeNote,
+    ),
     Command(
         "unpublish",
-        previewed("unpublish", "Make a shared note private to its owner."),
-        note_or_preview_text,
+        changed_by("unpublish", "Make a shared note private to its owner."),
+        note_answer_text,
         ChangeNote,
     ),
     Command("show", show_note, shown_text, NoteId, aliases=("get",), reads=True),
-    Command("delete", previewed("delete", "Soft-delete a note."), note_or_preview_text, ChangeNote),
-    Command("restore", changed_by("restore", "Restore a soft-deleted note."), shown_text, NoteId),
-    Command("update", update_note, note_or_preview_text, UpdateOptions),
+    Command("delete", changed_by("delete", "Soft-delete a note."), note_answer_text, ChangeNote),
+    Command(
+        "restore", changed_by("restore", "Restore a soft-deleted note."), note_answer_text, NoteId
+    ),
+    Command("update", update_note, note_answer_text, UpdateOptions),
     Command("list", list_notes, list_text, ListOptions, reads=True),
 )

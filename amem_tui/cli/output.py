@@ -1,7 +1,7 @@
 """How answers reach the terminal: JSON, plain text, and the note block they share.
 
-Everything printed goes through here, so every path escapes control characters the
-same way: a note's content can never move the cursor or restyle the terminal.
+Everything printed goes through here, so a note's content can never move the cursor
+or restyle the terminal.
 """
 
 from __future__ import annotations
@@ -32,20 +32,10 @@ T = TypeVar("T")
 
 
 # ------------------------------------------------------------------ JSON
-def note_json(note: MemoryNote) -> dict[str, Any]:
-    """A note as every answer shows it: its id, then its payload as it is stored."""
-    return {"id": note.id, **note.to_payload()}
-
-
-def run_json(run: ConsolidationRun) -> dict[str, Any]:
-    """A consolidation run as answers show it: without its replay machinery."""
-    return run.to_json()
-
-
-#: A note in a result: dumped as ``note_json`` says.
-Note = Annotated[MemoryNote, PlainSerializer(note_json)]
-#: A consolidation run in a result: dumped as ``run_json`` says.
-Run = Annotated[ConsolidationRun, PlainSerializer(run_json)]
+#: A note in a result: its id, then its payload as it is stored.
+Note = Annotated[MemoryNote, PlainSerializer(lambda note: {"id": note.id, **note.to_payload()})]
+#: A consolidation run in a result: without its replay machinery.
+Run = Annotated[ConsolidationRun, PlainSerializer(ConsolidationRun.to_json)]
 #: A field the JSON answer holds only when it is set.
 Omitted = Annotated[T | None, Field(exclude_if=lambda value: value is None)]
 #: A field the text renderer reads but the JSON answer leaves out.
@@ -69,26 +59,14 @@ def flattened(*names: str) -> Any:
     return model_serializer(mode="wrap")(merge)
 
 
-def to_json(result: object) -> Any:
-    """A command's result as JSON data: pydantic dumps it after its type (an engine
-    model, or a dataclass of the CLI whose fields say how: ``Note``,
-    ``Omitted``, ``flattened``).
-
-    A result field that holds an engine model whose module is slow to import is
-    typed ``Any`` at run time (the model for the type checker): pydantic dumps the
-    model as what it is, and parsing a command line imports no more of the engine.
-    """
-    return TypeAdapter(type(result)).dump_python(result, mode="json")
-
-
 def shorten(text: str, width: int = 80) -> str:
-    """``text`` on one line (runs of white space as one space), cut to ``width`` with "…"."""
+    """``text`` on one line, cut to ``width`` with "…"."""
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
 def agent_names(names: Sequence[str], most: int = 8) -> str:
-    """A list of agent names, cut short when huge (a note may list thousands of readers)."""
+    """Agent names, cut short when huge (a note may list thousands of readers)."""
     shown = repr(list(names[:most]))
     if len(names) > most:
         shown = shown[:-1] + f", … +{len(names) - most} more]"
@@ -150,7 +128,7 @@ def note_text(note: MemoryNote) -> str:
 
 @dataclass(frozen=True)
 class Mem0View:
-    """Which mem0 view an answer read: the user, the exact ``user_id`` and the view."""
+    """The mem0 view an answer read: the user, the exact ``user_id`` and the view."""
 
     user: str | None
     namespace: str | None
@@ -158,16 +136,14 @@ class Mem0View:
 
 
 def mem0_view(scope: AgentScope) -> Mem0View | None:
-    """The mem0 view a scope reads; None for an openclaw-amem scope (whose answers
-    keep their shape)."""
+    """The mem0 view a scope reads; None for an openclaw-amem scope."""
     if scope.user is None and scope.namespace is None:
         return None
     return Mem0View(scope.user, scope.namespace, scope.view)
 
 
 def scope_label(agent: str, mode: str, collection: str, mem0: Mem0View | None) -> str:
-    """Who a listing or search acted as: ``agent dev (Mode A, amem_notes)``, or for a
-    mem0 view ``user alice, agent dev (user_id alice:agent:dev, search view, mem0_384d)``."""
+    """Who a listing or search acted as: ``agent dev (Mode A, amem_notes)``."""
     if mem0 is None:
         return f"agent {agent} (Mode {mode}, {collection})"
     return (
@@ -193,25 +169,16 @@ def _json_escape(ch: str) -> str:
 
 
 def json_text(data: object, *, one_line: bool = False) -> str:
-    """``data`` as JSON that is safe to print: non-printable characters as \\u escapes.
-
-    ``json.dumps`` leaves DEL, C1 controls, bidi overrides and lone surrogates raw;
-    outside strings JSON holds only spaces and newlines, so escaping every other
-    non-printable character keeps the same value and cannot restyle a terminal.
-    ``one_line`` writes it on a single line (error and warning objects on stderr).
-    """
+    """``data`` as JSON safe to print: non-printable characters as \\u escapes
+    (``json.dumps`` leaves DEL, C1 controls, bidi overrides and lone surrogates raw)."""
     indent = None if one_line else 2
     raw = json.dumps(data, ensure_ascii=False, indent=indent, default=str)
     return "".join(ch if ch.isprintable() or ch == "\n" else _json_escape(ch) for ch in raw)
 
 
 class JsonLines:
-    """An answer that is a stream of JSON values, one per line (an export), written as
-    it is read, so that no size has to fit in memory.
-
-    As text it is JSON Lines; with ``--json`` the same values are the items of one
-    JSON array, so the answer stays one JSON value however long it is.
-    """
+    """An answer streamed as JSON values, one per line (an export): JSON Lines as text,
+    with ``--json`` the items of one JSON array, so that no size has to fit in memory."""
 
     def lines(self) -> Iterator[str]:
         """Each value as one line of JSON with nothing a terminal obeys, in order."""
@@ -219,12 +186,14 @@ class JsonLines:
 
 
 def emit(result: Result, as_json: bool, text: Callable[[Result], str], out: TextIO) -> None:
-    """Write a command's answer to ``out``: its JSON, or its text renderer's text
-    (nothing if that is empty)."""
+    """Write a command's answer to ``out``: its JSON, or its text renderer's text."""
     if isinstance(result, JsonLines):
         _emit_lines(result, as_json, out)
     elif as_json:
-        out.write(json_text(to_json(result)) + "\n")
+        # A field typed ``Any`` at run time (a slow-to-import engine model) is dumped as
+        # what it holds, so parsing a command line imports no more of the engine.
+        data = TypeAdapter(type(result)).dump_python(result, mode="json")
+        out.write(json_text(data) + "\n")
     else:
         rendered = text(result)
         if rendered:
@@ -244,9 +213,8 @@ def _emit_lines(result: JsonLines, as_json: bool, out: TextIO) -> None:
 
 
 class LiveLine:
-    """Progress as one line on a terminal's stderr, rewritten in place, a few times a
-    second at most: ``LABEL: TEXT [N s]``. Not ``shown`` on redirected stderr (a log,
-    JSON on stdout stays clean), nor when the caller says so."""
+    """Progress as one line on a terminal's stderr, rewritten in place at most ten times
+    a second: ``LABEL: TEXT [N s]``; never on redirected stderr."""
 
     def __init__(self, label: str, shown: bool = True) -> None:
         self.label = label
@@ -255,8 +223,7 @@ class LiveLine:
         self.last = 0.0
 
     def show(self, text: str, final: bool = False) -> None:
-        """Rewrite the line with ``text`` (skipped within 0.1 s of the last, unless
-        ``final``: a step's end always shows)."""
+        """Rewrite the line with ``text`` (a ``final`` step's end always shows)."""
         now = time.perf_counter()
         if not self.shown or (now - self.last < 0.1 and not final):
             return
@@ -274,18 +241,15 @@ class LiveLine:
 
 # ------------------------------------------------------- errors and warnings
 def error_kind(error: BaseException) -> str:
-    """An error's kind as a JSON consumer matches it: ``PermissionDenied`` is
-    ``permission_denied``, ``ReadOnlyStore`` is ``read_only_store`` (or its ``kind``)."""
+    """An error's kind for JSON: its ``kind``, else ``PermissionDenied`` as
+    ``permission_denied``."""
     kind = getattr(error, "kind", None)
     if isinstance(kind, str):
         return kind
     return re.sub(r"(?<!^)(?=[A-Z])", "_", type(error).__name__).lower()
 
 
-#: Facts an error may carry besides its message (the agent, the note, the rule, the
-#: agents a mistyped name could have meant, both hashes of a note changed elsewhere,
-#: the ids the start of an id matches, who holds the nightly pass's run lock), copied
-#: into its JSON object.
+#: Facts an error may carry besides its message, copied into its JSON object.
 ERROR_FACTS = (
     "agent",
     "note_id",
@@ -333,17 +297,12 @@ def report_error(
     kind: str = "error",
     facts: Mapping[str, Any] | None = None,
 ) -> int:
-    """Report a failure on stderr and return its exit code.
-
-    As text: one line, ``amem-tui: <message>``. With ``--json``: one line holding a
-    JSON object, ``{"error": {"message", "kind", "exit_code", <facts>}}``.
-    """
+    """Report a failure on stderr (one line: text, or ``{"error": {...}}``); its code."""
     details = {"kind": kind, "exit_code": code, **(facts or {})}
     _to_stderr("error", message, as_json, details, "")
     return code
 
 
 def warn(message: str, as_json: bool, kind: str, facts: Mapping[str, Any] | None = None) -> None:
-    """A warning on stderr (the command goes on): ``amem-tui: warning: <message>``, or
-    with ``--json`` one line holding ``{"warning": {"message", "kind", <facts>}}``."""
+    """A warning on stderr (one line: text, or ``{"warning": {...}}``); the command goes on."""
     _to_stderr("warning", message, as_json, {"kind": kind, **(facts or {})}, "warning: ")

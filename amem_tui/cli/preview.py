@@ -34,11 +34,9 @@ class PreviewOptions:
     dry_run: bool = flag("--dry-run", help=DRY_RUN_HELP)
     checks: str | None = option("--checks", metavar="FILE", help=CHECKS_HELP)
 
-
-def check_preview(options: PreviewOptions) -> None:
-    """Refuse ``--checks`` without ``--dry-run`` (a real change runs no checks)."""
-    if options.checks is not None and not options.dry_run:
-        raise UsageError("--checks goes with --dry-run: a change that is made runs no checks")
+    def __post_init__(self) -> None:
+        if self.checks is not None and not self.dry_run:
+            raise UsageError("--checks goes with --dry-run: a change that is made runs no checks")
 
 
 def preview(ctx: Context, change: Change, checks: str | None) -> WhatIf:
