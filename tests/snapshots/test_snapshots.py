@@ -16,7 +16,7 @@ import pytest
 from amem_tui.demo import demo_id
 from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.note_pane import NotePane
-from tests.support.tui import demo_app, demo_engine, settle, snapshot
+from tests.support.tui import demo_app, demo_engine, screen_lines, settle, snapshot, until
 
 #: The sizes the main states are pictured at: small, the default and wide.
 SIZES = pytest.mark.parametrize(
@@ -42,6 +42,21 @@ def _selected(which: str, note_id: str) -> Any:
 
 def test_mode_b_agent(snap_compare: Any) -> None:
     assert snapshot(snap_compare, demo_app(agent="sandbox"))
+
+
+async def _searched_and_cleared(pilot: Any) -> None:
+    """A search typed, its hits shown, then cleared (Escape twice)."""
+    await pilot.press("slash", *"plugin")
+    await until(pilot, lambda: " hits " in " ".join(screen_lines(pilot.app)))
+    await settle(pilot)
+    await pilot.press("escape", "escape")
+    await settle(pilot)
+
+
+def test_mode_b_agent_once_a_search_is_cleared(snap_compare: Any) -> None:
+    # At 120x40 the collection's rows ran past its border here, without their '…'.
+    app = demo_app(agent="sandbox")
+    assert snapshot(snap_compare, app, size=(120, 40), then=_searched_and_cleared)
 
 
 def test_note_detail_with_hidden_link_and_conflict(snap_compare: Any) -> None:

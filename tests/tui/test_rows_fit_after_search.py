@@ -1,5 +1,6 @@
 """Rows cut at a pane's border always say so with an ellipsis: after a search is cleared
-(the panes narrow again as the history comes back) and after an agent switch."""
+(the panes narrow again as the history comes back) and after an agent switch, to a Mode A
+agent or a Mode B one (its collection pane beside the pane saying it has no shared scope)."""
 
 from __future__ import annotations
 
@@ -37,19 +38,41 @@ async def test_rows_keep_their_ellipsis_once_a_search_is_cleared() -> None:
         assert rows and all(row.rstrip().endswith("…") for row in rows), rows
 
 
+async def switch_to(pilot: Any, agent: str) -> None:
+    """Act as ``agent``, chosen in the agent picker (s) as a user does."""
+    app = pilot.app
+    await pilot.press("s")
+    await settle(pilot)
+    picker = app.screen
+    assert isinstance(picker, AgentPicker)
+    table = picker.table
+    labels = [str(table.get_row_at(i)[1]).strip() for i in range(table.row_count)]
+    table.move_cursor(row=labels.index(agent))
+    await pilot.press("enter")
+    await settle(pilot)
+    await until(pilot, lambda: f"agent {agent}" in screen_lines(app)[0])
+    await settle(pilot)
+
+
 async def test_rows_keep_their_ellipsis_after_an_agent_switch() -> None:
     app = demo_app()
     async with started(app, size=(120, 40)) as pilot:
-        await pilot.press("s")
-        await settle(pilot)
-        picker = app.screen
-        assert isinstance(picker, AgentPicker)
-        table = picker.table
-        labels = [" ".join(str(c) for c in table.get_row_at(i)) for i in range(table.row_count)]
-        picker.table.move_cursor(row=next(i for i, lbl in enumerate(labels) if "dev" in lbl))
-        await pilot.press("enter")
-        await settle(pilot)
-        await until(pilot, lambda: "agent dev" in screen_lines(app)[0])
-        await settle(pilot)
+        await switch_to(pilot, "dev")
         rows = full_private_rows(app)
         assert rows and all(row.rstrip().endswith("…") for row in rows), rows
+
+
+async def test_a_mode_b_agents_rows_keep_their_ellipsis_once_a_search_is_cleared() -> None:
+    app = demo_app()
+    async with started(app, size=(120, 40)) as pilot:
+        await switch_to(pilot, "sandbox")
+        await pilot.press("slash", *"plugin")
+        await until(pilot, lambda: "hits" in " ".join(screen_lines(app)))
+        await settle(pilot)
+        await pilot.press("escape", "escape")
+        await settle(pilot)
+        # sandbox's collection pane, beside its Mode B explanation and its history.
+        await until(pilot, lambda: "Shared: none" in " ".join(screen_lines(app)))
+        await settle(pilot)
+        rows = [row for row in full_private_rows(app) if "Experiment" in row]
+        assert len(rows) == 2 and all(row.rstrip().endswith("…") for row in rows), rows
