@@ -17,6 +17,7 @@ from amem_tui.demo import demo_id
 from amem_tui.engine.embed import TEST_MODEL, HashEmbedder
 from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.engine.store.qdrant import QdrantStore
+from tests.support.cli import in_this_process as run
 from tests.support.engines import make_engine
 from tests.support.indexes import drop_index
 from tests.support.mem0_stores import (
@@ -28,12 +29,6 @@ from tests.support.mem0_stores import (
     build_mem0_stores,
 )
 from tests.support.team_store import build_team_store, team_config, team_settings
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def group_ids(data: dict[str, Any]) -> tuple[set[str], set[str], set[str]]:

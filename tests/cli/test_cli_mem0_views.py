@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from amem_tui.cli import main
 from amem_tui.engine.embed import FastEmbedder
 from amem_tui.engine.formats.mem0 import READ_ONLY_REASON
 from amem_tui.engine.store.qdrant import QdrantStore
+from tests.support.cli import in_this_process as cli
 from tests.support.mem0_stores import (
     ALICE_COFFEE,
     ALICE_EXPLICIT_MAIN,
@@ -60,14 +60,6 @@ def config(tmp_path: Path, user: str | None = "alice", model: str | None = "all-
     path = tmp_path / f"openclaw-{user}-{model}.json"
     path.write_text(json.dumps(openclaw_json(user, model)), encoding="utf-8")
     return str(path)
-
-
-def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """Run the CLI in this process; its exit code, stdout and stderr."""
-    capsys.readouterr()
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def listed(

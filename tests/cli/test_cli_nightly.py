@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from amem_tui.cli import main
+from tests.support.cli import in_this_process as run
 
 TEST_MODEL = "amem-test/hash-embedder"
 
@@ -25,12 +26,6 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     starts = (datetime.now() + timedelta(hours=12)).strftime("%H:%M")
     monkeypatch.setenv("AMEM_CONSOLIDATION_TIME", starts)
     return [*options, "--config", str(folder / "openclaw.json")]
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def test_every_agent_then_refused_with_due_the_same_day(

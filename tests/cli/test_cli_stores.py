@@ -14,6 +14,7 @@ import pytest
 from amem_tui.cli import main
 from amem_tui.engine.embed import TEST_MODEL
 from amem_tui.engine.store.qdrant import QdrantStore
+from tests.support.cli import in_this_process as run
 from tests.support.paths import REPO_ROOT
 from tests.support.real_stores import (
     AMEM_REAL,
@@ -60,12 +61,6 @@ def store_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         )
     )
     return path
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def amem_ids() -> list[str]:

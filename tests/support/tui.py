@@ -25,6 +25,7 @@ from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.store.qdrant import QdrantStore
 from amem_tui.tui.app import AmemApp
 from amem_tui.tui.screens.main import MainScreen
+from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.note_pane import NotePane
 from tests.support.engines import Clock, fixed_ids, make_engine
 
@@ -127,6 +128,11 @@ def row_ids(shown: NotePane) -> list[str]:
 def detail_text(app: Any) -> str:
     """The text of the detail view's fields (or of what it says instead)."""
     return str(main_screen(app).query_one("#detail-text", Static).render())
+
+
+def header_text(app: Any) -> str:
+    """The main screen's header, as drawn."""
+    return main_screen(app).query_one(HeaderBar).text
 
 
 def search_status(app: Any) -> str:

@@ -9,10 +9,17 @@ from qdrant_client import models as qm
 
 from amem_tui.engine.models import MemoryNote
 from amem_tui.engine.store.qdrant import QdrantStore
-from amem_tui.tui.widgets.header import HeaderBar
 from tests.support.engines import make_engine
 from tests.support.real_stores import real_settings
-from tests.support.tui import demo_app, demo_engine, main_screen, search_status, settle, started
+from tests.support.tui import (
+    demo_app,
+    demo_engine,
+    header_text,
+    main_screen,
+    search_status,
+    settle,
+    started,
+)
 
 
 def _note(n: int, content: str, **extra: object) -> MemoryNote:
@@ -63,13 +70,9 @@ async def test_subject_and_topics_words_filter_and_show_on_the_status_line() -> 
         assert "nobody" not in search_status(app) and "topics" not in search_status(app)
 
 
-def header(app: Any) -> str:
-    return main_screen(app).query_one(HeaderBar).text
-
-
 async def test_the_header_says_when_searches_are_by_words_only() -> None:
     async with started(demo_app()) as pilot:
-        assert "words only" not in header(pilot.app)  # amem-tui's own model: exact
+        assert "words only" not in header_text(pilot.app)  # amem-tui's own model: exact
     store = QdrantStore(path=":memory:")
     store.client.create_collection(
         "amem_bge",
@@ -78,4 +81,4 @@ async def test_the_header_says_when_searches_are_by_words_only() -> None:
     )
     engine = make_engine(store, settings=real_settings(collection="amem_bge"))
     async with started(demo_app(engine)) as pilot:
-        assert "search by words only" in header(pilot.app)
+        assert "search by words only" in header_text(pilot.app)

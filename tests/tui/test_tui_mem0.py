@@ -10,7 +10,6 @@ from textual.widgets import Static
 from amem_tui.tui.dialogs.agent_picker import AgentPicker
 from amem_tui.tui.dialogs.note_editor import NoteEditor
 from amem_tui.tui.screens.main import MainScreen
-from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.note_pane import NotePane
 from tests.support.mem0_stores import (
     ALICE_COFFEE,
@@ -23,16 +22,20 @@ from tests.support.mem0_stores import (
     SUBAGENT_SESSION,
     mem0_engine,
 )
-from tests.support.tui import demo_app, detail_text, main_screen, select, settle, started
+from tests.support.tui import (
+    demo_app,
+    detail_text,
+    header_text,
+    main_screen,
+    select,
+    settle,
+    started,
+)
 
 
 def listed(app: Any) -> set[str]:
     table = main_screen(app).query_one("#private", NotePane).table
     return {str(key.value) for key in table.rows}
-
-
-def header(app: Any) -> str:
-    return main_screen(app).query_one(HeaderBar).text
 
 
 async def test_several_users_and_none_chosen_shows_the_first_and_says_so() -> None:
@@ -41,7 +44,7 @@ async def test_several_users_and_none_chosen_shows_the_first_and_says_so() -> No
         scope = main_screen(app).scope
         assert scope is not None and (scope.user, scope.agent) == ("alice", "main")
         assert listed(app) == NAMESPACES["alice"]
-        assert "user alice" in header(app) and "agent main" in header(app)
+        assert "user alice" in header_text(app) and "agent main" in header_text(app)
         said = [message for _, message in app.notice_log]
         assert any("several users (alice, bob)" in m and "press s" in m for m in said)
 
@@ -61,8 +64,8 @@ async def test_the_switcher_lists_user_and_agent_pairs_and_reaches_exactly_one()
         await pilot.press("enter")
         await settle(pilot)
         assert listed(app) == {BOB_DEV}
-        assert "user bob" in header(app) and "agent dev" in header(app)
-        assert "memories 1" in header(app)
+        assert "user bob" in header_text(app) and "agent dev" in header_text(app)
+        assert "memories 1" in header_text(app)
         # A reload keeps exactly that namespace (not the configured user's dev).
         await pilot.press("ctrl+r")
         await settle(pilot)
@@ -76,7 +79,7 @@ async def test_the_switcher_lists_user_and_agent_pairs_and_reaches_exactly_one()
         await pilot.press("enter")
         await settle(pilot)
         assert listed(app) == NAMESPACES["alice:agent:main"]
-        assert "explicit agentId view" in header(app)
+        assert "explicit agentId view" in header_text(app)
 
 
 async def test_a_subagent_key_offers_its_search_and_auto_recall_views_each_labelled() -> None:
@@ -90,20 +93,22 @@ async def test_a_subagent_key_offers_its_search_and_auto_recall_views_each_label
         await settle(pilot)
         scope = main_screen(app).scope
         assert scope is not None and (scope.agent, scope.view) == ("subagent-helper", "recall")
-        assert "auto-recall view (alice)" in header(app)
+        assert "auto-recall view (alice)" in header_text(app)
         assert listed(app) == NAMESPACES["alice"]
         await pilot.press("ctrl+p")
         await settle(pilot)
         await pilot.press(*SUBAGENT_SESSION, "enter")  # the first: the search view
         await settle(pilot)
-        assert "search view (alice:agent:subagent-helper)" in header(app)
+        assert "search view (alice:agent:subagent-helper)" in header_text(app)
         assert listed(app) == NAMESPACES["alice:agent:subagent-helper"]
 
 
 async def test_a_recall_view_from_the_settings_is_labelled() -> None:
     app = demo_app(mem0_engine(user="alice", session_key=SUBAGENT_SESSION, mem0_view="recall"))
     async with started(app):
-        assert "subagent-helper" in header(app) and "auto-recall view (alice)" in header(app)
+        assert "subagent-helper" in header_text(app) and "auto-recall view (alice)" in header_text(
+            app
+        )
         assert listed(app) == NAMESPACES["alice"]
 
 

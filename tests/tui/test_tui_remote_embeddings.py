@@ -13,17 +13,12 @@ from qdrant_client import models as qm
 from amem_tui.config import load_settings
 from amem_tui.engine.embed import HashEmbedder
 from amem_tui.engine.store.qdrant import QdrantStore
-from amem_tui.tui.widgets.header import HeaderBar
 from tests.support.engines import make_engine
 from tests.support.ollama_standin import OllamaStandIn
-from tests.support.tui import demo_app, main_screen, settle, started
+from tests.support.tui import demo_app, header_text, main_screen, settle, started
 
 COLLECTION = "mem0_64d"
 MODEL = "nomic-embed-text"  # no local copy: only the plugin's endpoint embeds like it
-
-
-def header(app: Any) -> str:
-    return main_screen(app).query_one(HeaderBar).text
 
 
 async def _palette(pilot: Any, words: str) -> None:
@@ -72,16 +67,16 @@ async def test_the_palette_allows_and_stops_remote_embeddings(tmp_path: Path) ->
         engine = make_engine(store, settings=settings, embedder=HashEmbedder())
         app = demo_app(engine)
         async with started(app) as pilot:
-            assert "search by words only" in header(app)
+            assert "search by words only" in header_text(app)
             await pilot.press("slash", *"coffee")
             await settle(pilot)
             assert ollama.requests == []  # nothing is sent before it is allowed
             await _palette(pilot, "remote embeddings")
             assert engine.settings.remote_embeddings
-            assert "words only" not in header(app)
+            assert "words only" not in header_text(app)
             result = main_screen(app).search_box.result
             assert result is not None and result.search_mode == "plugin"
             assert ollama.requests == ["POST /api/embed"]
             await _palette(pilot, "remote embeddings")
             assert not engine.settings.remote_embeddings
-            assert "search by words only" in header(app)
+            assert "search by words only" in header_text(app)
