@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from amem_tui.cli import main
+from tests.support.cli import demo_store
 from tests.support.cli import in_this_process as run
 
 TEST_MODEL = "amem-test/hash-embedder"
@@ -20,12 +20,10 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """A demo store (main and dev in Mode A, sandbox in Mode B, through the demo's
     openclaw.json); the common options to reach it. The day of the pass starts 12 hours
     from now, so no test here crosses into the next one."""
-    folder = tmp_path / "store"
-    options = ["--store", str(folder), "--model", TEST_MODEL]
-    assert main(["demo", "--no-tui", *options]) == 0
+    options = demo_store(tmp_path / "store")
     starts = (datetime.now() + timedelta(hours=12)).strftime("%H:%M")
     monkeypatch.setenv("AMEM_CONSOLIDATION_TIME", starts)
-    return [*options, "--config", str(folder / "openclaw.json")]
+    return options
 
 
 def test_every_agent_then_refused_with_due_the_same_day(

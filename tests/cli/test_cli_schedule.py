@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from amem_tui.cli import main
+from tests.support.cli import demo_store
+from tests.support.cli import in_this_process as printed
 
 TEST_MODEL = "amem-test/hash-embedder"
 
@@ -20,16 +21,7 @@ TEST_MODEL = "amem-test/hash-embedder"
 @pytest.fixture
 def store(tmp_path: Path) -> list[str]:
     """A demo store and the options that reach it (its agents through its openclaw.json)."""
-    folder = tmp_path / "store"
-    options = ["--store", str(folder), "--model", TEST_MODEL]
-    assert main(["demo", "--no-tui", *options]) == 0
-    return [*options, "--config", str(folder / "openclaw.json")]
-
-
-def printed(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+    return demo_store(tmp_path / "store")
 
 
 def cron_command(line: str) -> str:
@@ -49,7 +41,7 @@ def test_cron_line_runs_the_pass_on_the_same_store(
     assert line.startswith("30 2 * * * ")
     command = cron_command(line)
     assert "consolidate --all-agents --due" in command
-    assert f"--store {store[1]}" in command and f"--config {store[5]}" in command
+    assert f"--store {store[1]}" in command and f"--config {store[3]}" in command
     assert "AMEM_CONSOLIDATION_TIME=02:30;" in command
 
     # Run it as cron would (a shell, no terminal, little environment): twice.
