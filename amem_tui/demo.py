@@ -55,8 +55,15 @@ def demo_settings(settings: Settings) -> Settings:
     return settings.model_copy(update=update)
 
 
-def _at(days_ago: float) -> str:
-    return iso(DEMO_EPOCH - timedelta(days=days_ago))
+def demo_epoch(now: datetime) -> datetime:
+    """The demo's calendar for a demo made at ``now``: the hour it is made, so the demo
+    looks the same (one agent silent, the others writing) whatever day it is made, and
+    a fixed clock (tests, pictures) gives a fixed demo."""
+    return now.astimezone(UTC).replace(minute=0, second=0, microsecond=0)
+
+
+def _at(days_ago: float, epoch: datetime = DEMO_EPOCH) -> str:
+    return iso(epoch - timedelta(days=days_ago))
 
 
 #: A demo note: key, agent_id, owner, content, tags, category, days ago, and extra
@@ -298,19 +305,21 @@ _LINKS = [
 ]
 
 
-def demo_notes() -> dict[str, list[MemoryNote]]:
-    """The demo notes, grouped by collection."""
+def demo_notes(epoch: datetime = DEMO_EPOCH) -> dict[str, list[MemoryNote]]:
+    """The demo notes, grouped by collection, dated before ``epoch``."""
     links: dict[str, list[str]] = {}
     for source, target in _LINKS:
         links.setdefault(source, []).append(demo_id(target))
     out: dict[str, list[MemoryNote]] = {"amem_notes": [], SANDBOX_COLLECTION: []}
-    for collection, notes in _built(_NOTES, links).items():
+    for collection, notes in _built(_NOTES, links, epoch).items():
         out[collection].extend(notes)
-    _add_history(out["amem_notes"])
+    _add_history(out["amem_notes"], epoch)
     return out
 
 
-def _built(rows: list[_Row], links: dict[str, list[str]]) -> dict[str, list[MemoryNote]]:
+def _built(
+    rows: list[_Row], links: dict[str, list[str]], epoch: datetime
+) -> dict[str, list[MemoryNote]]:
     """The notes of ``rows``, grouped by collection."""
     out: dict[str, list[MemoryNote]] = {}
     for key, agent_id, owner, content, tags, category, days, extra in rows:
@@ -327,8 +336,8 @@ def _built(rows: list[_Row], links: dict[str, list[str]]) -> dict[str, list[Memo
             tags=tags,
             context=f"{category} note from {owner}",
             links=links.get(key, []),
-            timestamp=_at(days),
-            last_accessed=_at(max(days - 1, 0)),
+            timestamp=_at(days, epoch),
+            last_accessed=_at(max(days - 1, 0), epoch),
             retrieval_count=int(days) % 7,
             category=category,
             **extra,
@@ -337,13 +346,13 @@ def _built(rows: list[_Row], links: dict[str, list[str]]) -> dict[str, list[Memo
     return out
 
 
-def _add_history(notes: list[MemoryNote]) -> None:
+def _add_history(notes: list[MemoryNote], epoch: datetime) -> None:
     by_id = {n.id: n for n in notes}
     snake = by_id[demo_id("shared-snake")]
     snake.evolution_history = [
         EvolutionEntry(
             triggeredBy=demo_id("shared-branches"),
-            triggeredAt=_at(19),
+            triggeredAt=_at(19, epoch),
             action="strengthen",
             oldContext="API conventions",
             newContext=snake.context,
@@ -360,7 +369,7 @@ def _add_history(notes: list[MemoryNote]) -> None:
     vendor.evolution_history = [
         EvolutionEntry(
             triggeredBy=demo_id("main-trip"),
-            triggeredAt=_at(4),
+            triggeredAt=_at(4, epoch),
             action="update_neighbor",
             oldContext="billing",
             newContext=vendor.context,
@@ -368,7 +377,7 @@ def _add_history(notes: list[MemoryNote]) -> None:
     ]
 
 
-def demo_leak_cases() -> dict[str, list[MemoryNote]]:
+def demo_leak_cases(epoch: datetime = DEMO_EPOCH) -> dict[str, list[MemoryNote]]:
     """Notes that plant one case of each leak the audit reports (``engine.leaks()``),
     grouped by collection (``amem-tui demo --leaks``). Beside them, the demo
     has clean look-alikes already: dev's note whose readers name main (a grant used as
@@ -453,12 +462,12 @@ def demo_leak_cases() -> dict[str, list[MemoryNote]]:
             {"collection": SANDBOX_COLLECTION},
         ),
     ]
-    out = _built(cases, {})
+    out = _built(cases, {}, epoch)
     merged = next(n for n in out["amem_notes"] if n.id == demo_id("leak-merged"))
     merged.evolution_history = [
         EvolutionEntry(
             triggeredBy=demo_id("leak-merged-source"),
-            triggeredAt=_at(7),
+            triggeredAt=_at(7, epoch),
             action="consolidate",
             oldContext="offsite budget",
             newContext=merged.context,
@@ -467,17 +476,20 @@ def demo_leak_cases() -> dict[str, list[MemoryNote]]:
     return out
 
 
-def seed_demo(engine: MemoryEngine, *, leak_cases: bool = False) -> dict[str, int]:
+def seed_demo(
+    engine: MemoryEngine, *, leak_cases: bool = False, epoch: datetime = DEMO_EPOCH
+) -> dict[str, int]:
     """Write the demo notes that are missing and return counts per collection
     (``leak_cases``: with the notes of ``demo_leak_cases``, as ``amem-tui demo
-    --leaks`` seeds them).
+    --leaks`` seeds them), dated before ``epoch`` (the ``demo`` command: the hour it
+    runs, ``demo_epoch``).
 
     Only missing notes are added: a note the user edited, deleted, restored or had
     merged away stays as the user left it, so running the demo again never reverts
     anything (and embeds nothing when every note is there).
     """
     counts: dict[str, int] = {}
-    groups = [demo_notes(), demo_leak_cases() if leak_cases else {}]
+    groups = [demo_notes(epoch), demo_leak_cases(epoch) if leak_cases else {}]
     for group in groups:
         for collection, notes in group.items():
             engine.put_notes(collection, notes, skip_existing=True)

@@ -9,7 +9,7 @@ agents see (and every picture of it) stays as it was.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from amem_tui.demo import DEMO_EPOCH, demo_id
@@ -19,9 +19,9 @@ from amem_tui.engine.formats.openclaw import openclaw_payload
 from amem_tui.engine.models import MemoryNote
 
 
-def at(days_ago: float) -> str:
+def at(days_ago: float, epoch: datetime = DEMO_EPOCH) -> str:
     """The demo's calendar: ``days_ago`` days before its epoch, as an ISO string."""
-    return iso(DEMO_EPOCH - timedelta(days=days_ago))
+    return iso(epoch - timedelta(days=days_ago))
 
 
 #: The agent the write-health plants belong to: an operations agent that wrote an
@@ -31,22 +31,22 @@ MONITOR = "monitor"
 SETTLED_PAIR = ("ops-pager-new", "ops-pager-old")
 
 
-def conflict_and_health_notes() -> list[MemoryNote]:
+def conflict_and_health_notes(epoch: datetime = DEMO_EPOCH) -> list[MemoryNote]:
     """The demo's planted conflicts and write-health problems, all ``monitor``'s own private
     notes (so the other agents' views stay as they were): an episode a day from 26 to
     13 days ago and nothing since (a silent agent), the episodes hollow (no keywords,
     tags or context, as openclaw-amem's ``addEpisodic`` writes them), a note waiting
     for the nightly merge (``pending_merge``), an open conflict pair and a pair
     ``plant_conflicts_and_health`` settles (keep the newer)."""
-    scanned = at(12.9)
+    scanned = at(12.9, epoch)
 
     def note(key: str, content: str, days: float, **extra: Any) -> MemoryNote:
         fields: dict[str, Any] = {
             "keywords": sorted({w.strip(".,").lower() for w in content.split() if len(w) > 5})[:4],
             "tags": ["ops"],
             "context": "Operations note from monitor",
-            "timestamp": at(days),
-            "last_accessed": at(days),
+            "timestamp": at(days, epoch),
+            "last_accessed": at(days, epoch),
             "category": "System",
             "conflict_scanned_at": scanned,
             **extra,
@@ -107,12 +107,12 @@ def conflict_and_health_notes() -> list[MemoryNote]:
     ]
 
 
-def plant_conflicts_and_health(engine: MemoryEngine) -> int:
+def plant_conflicts_and_health(engine: MemoryEngine, epoch: datetime = DEMO_EPOCH) -> int:
     """Write the planted notes of ``conflict_and_health_notes`` that are missing,
     and settle the settled pair (keep the newer) as a person would at the contradiction
     desk, when neither of its notes was there yet: a recorded decision, in ``monitor``'s
     history, undone with ``undo``. Returns how many notes the plants hold."""
-    notes = conflict_and_health_notes()
+    notes = conflict_and_health_notes(epoch)
     keep, retire = (demo_id(k) for k in SETTLED_PAIR)
     store = engine.store
     fresh = store.collection_info("amem_notes") is None or not store.retrieve(
@@ -125,7 +125,7 @@ def plant_conflicts_and_health(engine: MemoryEngine) -> int:
         ids = iter([demo_id("ops-pager-decision")])
         time = engine.time
         own = time.clock, time.new_id
-        time.clock, time.new_id = (lambda: DEMO_EPOCH - timedelta(days=12)), (lambda: next(ids))
+        time.clock, time.new_id = (lambda: epoch - timedelta(days=12)), (lambda: next(ids))
         try:
             engine.agent(MONITOR).conflicts.resolve(
                 keep, retire, "A", reason="Paging moved to Opsgenie in October"

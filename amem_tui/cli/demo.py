@@ -66,12 +66,21 @@ def fill_demo(ctx: Context, options: DemoOptions) -> DemoStore | OpenTui[DemoSto
 
     The TUI is not opened with ``--no-tui`` or ``--json``.
     """
-    from amem_tui.demo import demo_config, demo_config_path, seed_demo  # only for this command
+    from amem_tui.demo import (  # only for this command
+        demo_config,
+        demo_config_path,
+        demo_epoch,
+        seed_demo,
+    )
     from amem_tui.demo_desk import plant_conflicts_and_health
     from amem_tui.demo_fallback import demo_stands_in_for_default
 
-    counts = seed_demo(ctx.engine, leak_cases=options.leaks)
-    counts["amem_notes"] = counts.get("amem_notes", 0) + plant_conflicts_and_health(ctx.engine)
+    # Dated from now: the health report, on the real clock, sees the demo as meant (only
+    # monitor silent) whatever day it is made; an injected clock keeps it fixed.
+    epoch = demo_epoch(ctx.engine.clock())
+    counts = seed_demo(ctx.engine, leak_cases=options.leaks, epoch=epoch)
+    planted = plant_conflicts_and_health(ctx.engine, epoch)
+    counts["amem_notes"] = counts.get("amem_notes", 0) + planted
     settings = ctx.settings
     config = settings.config_file
     ours = demo_config_path(settings)

@@ -91,6 +91,12 @@ class OtherScreens:
 
         self.host.app.push_screen(LeaksScreen(self.engine.leaks), self._jump)
 
+    def conflicts(self) -> None:
+        """The flagged pairs the agent can read, to settle (Enter goes to note A)."""
+        from amem_tui.tui.screens.conflicts import ConflictsScreen
+
+        self.host.app.push_screen(ConflictsScreen(self.engine, self.state.scope), self._jump)
+
     def compare(self) -> None:
         """Compare the agent's view with another agent's (Enter on a row goes to it)."""
         from amem_tui.tui.screens.compare import CompareScreen

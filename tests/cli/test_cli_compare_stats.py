@@ -18,6 +18,7 @@ from amem_tui.engine.embed import TEST_MODEL, HashEmbedder
 from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.engine.store.qdrant import QdrantStore
 from tests.support.cli import in_this_process as run
+from tests.support.cli import on_demo_calendar
 from tests.support.engines import make_engine
 from tests.support.indexes import drop_index
 from tests.support.mem0_stores import (
@@ -40,9 +41,12 @@ def group_ids(data: dict[str, Any]) -> tuple[set[str], set[str], set[str]]:
 
 @pytest.fixture
 def demo_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:
-    """The demo in a store folder, as ``amem-tui demo --no-tui`` leaves it."""
+    """The demo in a store folder, as ``amem-tui demo --no-tui`` leaves it, made on the
+    demo's own calendar (the demo is dated from the hour it is made: the figures below
+    are worked out for that calendar)."""
     folder = tmp_path / "demo"
-    assert main(["--store", str(folder), "--model", TEST_MODEL, "demo", "--no-tui"]) == 0
+    with on_demo_calendar():
+        assert main(["--store", str(folder), "--model", TEST_MODEL, "demo", "--no-tui"]) == 0
     capsys.readouterr()
     return [
         "--store",

@@ -5,12 +5,19 @@ leave what every other agent sees as it was."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from amem_tui.cli import main
 from amem_tui.demo import demo_id
 from amem_tui.demo_desk import MONITOR, plant_conflicts_and_health
 from amem_tui.engine import MemoryEngine
+from amem_tui.engine.embed import TEST_MODEL
 from tests.support.cli import run
+from tests.support.engines import FIXED_NOW, MovableClock
 from tests.support.tui import demo_engine
 
 
@@ -58,3 +65,29 @@ def test_the_demo_command_plants_them(tmp_path: Path) -> None:
     history = run(["--store", str(store), "--agent", MONITOR, "history", "--json"], tmp_path)
     assert history.returncode == 0, history.stderr
     assert [r["trigger"] for r in json.loads(history.stdout)] == ["resolve"]
+
+
+@pytest.mark.parametrize("made", [datetime(2027, 6, 1, 14, 25, tzinfo=UTC), FIXED_NOW])
+def test_the_demo_shows_one_silent_agent_whatever_day_it_is_made(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    made: datetime,
+) -> None:
+    # The health report reads the engine's clock: a demo dated on a fixed calendar
+    # would show every agent silent a few weeks later.
+    clock, opened = MovableClock(made), MemoryEngine.__init__
+
+    def at_made(engine: MemoryEngine, *args: Any, **options: Any) -> None:
+        opened(engine, *args, **{**options, "clock": clock})
+
+    monkeypatch.setattr(MemoryEngine, "__init__", at_made)
+    store = ["--store", str(tmp_path / "demo"), "--model", TEST_MODEL]
+    assert main([*store, "demo", "--no-tui"]) == 0
+    clock.set(made + timedelta(hours=3))
+    capsys.readouterr()
+    main([*store, "health", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    silent = {p["agent"] for p in report["problems"] if p["kind"] == "silent-agent"}
+    assert silent == {MONITOR}
+    assert report["agents"]["dev"]["last_write"] < made.isoformat()

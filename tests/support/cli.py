@@ -3,15 +3,21 @@ what reaches their terminal."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from amem_tui.cli import main
+from amem_tui.demo import DEMO_EPOCH
+from amem_tui.engine import MemoryEngine
 from amem_tui.engine.embed import TEST_MODEL
+from tests.support.engines import fixed_clock
 from tests.support.paths import REPO_ROOT
 
 
@@ -82,8 +88,25 @@ def in_this_process(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int
     return code, out, err
 
 
+@contextlib.contextmanager
+def on_demo_calendar() -> Iterator[None]:
+    """Engines opened in this process meanwhile get the demo's fixed clock (from
+    ``DEMO_EPOCH``) unless given one: the ``demo`` command dates its notes from the
+    hour it runs, and figures worked out by hand need the fixed calendar."""
+    opened = MemoryEngine.__init__
+
+    def dated(engine: MemoryEngine, *args: Any, **options: Any) -> None:
+        options.setdefault("clock", fixed_clock(DEMO_EPOCH))
+        opened(engine, *args, **options)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(MemoryEngine, "__init__", dated)
+        yield
+
+
 def demo_store(store: Path) -> list[str]:
-    """Make the demo store (test embedder) in ``store``; the options that reach it with
-    its agents."""
-    assert main(["demo", "--no-tui", "--store", str(store), "--model", TEST_MODEL]) == 0
+    """Make the demo store (test embedder) in ``store``, on the demo's fixed calendar;
+    the options that reach it with its agents."""
+    with on_demo_calendar():
+        assert main(["demo", "--no-tui", "--store", str(store), "--model", TEST_MODEL]) == 0
     return ["--store", str(store), "--config", str(store / "openclaw.json"), "--model", TEST_MODEL]

@@ -166,6 +166,20 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         ),
     ),
     Action(
+        "conflicts",
+        "C",
+        "conflicts",
+        "Conflicts",
+        key_display="C",
+        show=False,
+        palette=PaletteEntry(
+            33,
+            "Settle contradicting notes",
+            "the pairs amem flagged, side by side with a word diff; keep A, B or both",
+            "conflicts contradictions flagged review resolve",
+        ),
+    ),
+    Action(
         "clear_search",
         "escape",
         "clear_search",

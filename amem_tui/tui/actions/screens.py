@@ -33,6 +33,18 @@ LEAKS_ACTIONS: tuple[Action, ...] = (
     Action("leaks.open", "enter", "open_note", "Go to note"),
 )
 
+#: The Conflicts screen's actions.
+CONFLICTS_ACTIONS: tuple[Action, ...] = (
+    Action("conflicts.close", "escape,q", "close", "Close"),
+    Action("conflicts.keep_a", "a", "keep_a", "Keep A", writes=True),
+    Action("conflicts.keep_b", "b", "keep_b", "Keep B", writes=True),
+    Action("conflicts.keep_both", "k", "keep_both", "Keep both", writes=True),
+    Action("conflicts.clear", "x", "clear_flag", "Clear flag", writes=True),
+    Action("conflicts.undo", "u", "undo", "Undo", writes=True),
+    Action("conflicts.store_wide", "w", "store_wide", "All agents"),
+    Action("conflicts.open", "enter", "open_note", "Go to note"),
+)
+
 #: The overview screen's actions.
 OVERVIEW_ACTIONS: tuple[Action, ...] = (
     Action("overview.close", "escape,q", "close", "Back"),

@@ -314,6 +314,7 @@ class MainScreen(Screen[None]):
     action_graph = on_other_screens(OtherScreens.graph)
     action_audit = on_other_screens(OtherScreens.audit)
     action_leaks = on_other_screens(OtherScreens.leaks)
+    action_conflicts = on_other_screens(OtherScreens.conflicts)
     action_compare = on_other_screens(OtherScreens.compare)
     action_activity_log = on_other_screens(OtherScreens.activity_log)
 
