@@ -65,7 +65,7 @@ class OtherScreens:
         from amem_tui.tui.screens.overview import OverviewScreen
 
         following = self.host.query_one(FollowBar).following
-        self.host.app.push_screen(OverviewScreen(self.engine, following=following))
+        self.host.app.push_screen(OverviewScreen(self.engine, following=following), self._jump)
 
     def graph(self) -> None:
         """The subject's links, two out both ways, as the agent sees them."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len
@@ -27,6 +28,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import DataTable, Footer, ProgressBar, Static
@@ -34,14 +36,16 @@ from textual.worker import get_current_worker
 
 from amem_tui.engine.for_apps import AGENT_FIGURES
 from amem_tui.tui.actions import OVERVIEW_ACTIONS, bindings
+from amem_tui.tui.jump import JumpTarget
 from amem_tui.tui.messages import ActionRefused, ReadProgress, StatsReady
 from amem_tui.tui.text import cell, fit_widths, one_line
 from amem_tui.tui.widgets.overview_charts import Bar, BarRows, SeriesRow, WeeklyNotes, week_axis
+from amem_tui.tui.widgets.overview_health import HealthPanel, WritesPerDay
 from amem_tui.tui.widgets.overview_recall import AgentRecalls, RecalledRow, RecallRows
 from amem_tui.tui.workers import ReportsWorkerFailures
 
 if TYPE_CHECKING:
-    from amem_tui.engine import MemoryEngine, StoreStats
+    from amem_tui.engine import HealthReport, MemoryEngine, StoreStats
     from amem_tui.engine.for_apps import AgentStats
 
 
@@ -201,8 +205,9 @@ def saving_bar(agent: AgentStats) -> Bar:
     return Bar(agent.label, agent.merged_away, before, note)
 
 
-class OverviewScreen(ReportsWorkerFailures, Screen[None]):
-    """The store at a glance; Escape goes back."""
+class OverviewScreen(ReportsWorkerFailures, Screen[JumpTarget | None]):
+    """The store at a glance; Escape goes back, Enter on a health problem goes to the
+    first note behind it."""
 
     DEFAULT_CSS = """
     OverviewScreen #overview-status { height: 1; padding: 0 1; background: $boost; }
@@ -234,6 +239,11 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
         yield Static("Reading the store…", id="overview-status", markup=False)
         yield ProgressBar(id="overview-progress", show_eta=False)
         with VerticalScroll(id="overview-body"):
+            yield Static("Health · the problems amem-tui health reports", classes="section")
+            with Vertical(id="health-place", classes="picture"):
+                yield Static("Checking health…", markup=False)
+            yield Static("Writes per agent per day", classes="section")
+            yield Vertical(id="writes-place", classes="picture")
             yield Static("Notes written per week", classes="section")
             yield Vertical(id="weeks-place", classes="picture")
             yield Static("Who shares what", id="sharing-title", classes="section")
@@ -251,6 +261,7 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
     def on_mount(self) -> None:
         """Start building the figures (and, while following, watching for changes)."""
         self.build()
+        self.check_health()
         if self.following:
             self.set_interval(FOLLOW_EVERY, self.recount)
 
@@ -258,6 +269,7 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
         """Read the store again."""
         self.query_one("#overview-progress", ProgressBar).display = True
         self.build()
+        self.check_health()
 
     def action_close(self) -> None:
         """Go back."""
@@ -302,6 +314,31 @@ class OverviewScreen(ReportsWorkerFailures, Screen[None]):
         except StopReading:
             return
         self.post_message(StatsReady(stats))
+
+    @dataclass
+    class HealthReady(Message):
+        """The health report is built."""
+
+        report: HealthReport
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="overview-health")
+    def check_health(self) -> None:
+        """Build the health report (as ``amem-tui health``) off the UI thread."""
+        self.post_message(self.HealthReady(self.engine.health()))
+
+    async def on_overview_screen_health_ready(self, message: HealthReady) -> None:
+        """Draw the problems and the writes per agent per day."""
+        for place, picture in (
+            ("health-place", HealthPanel(message.report, id="overview-health")),
+            ("writes-place", WritesPerDay(message.report, id="overview-writes")),
+        ):
+            holder = self.query_one(f"#{place}", Vertical)
+            await holder.remove_children()
+            await holder.mount(picture)
+
+    def on_health_panel_open(self, message: HealthPanel.Open) -> None:
+        """Go to the note behind a problem in the main screen."""
+        self.dismiss(message.target)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="overview-recount")
     def recount(self) -> None:

@@ -1,0 +1,155 @@
+"""The overview's health: the problems of ``amem-tui health`` grouped by severity, each
+opening the notes behind it, and the writes per agent per day.
+
+The writes are one sparkline per agent over the same days (Textual's ``Sparkline``, as
+the weekly notes above them), each row saying its total, its last write and, for an
+agent the report calls silent, ``SILENT`` in words, so a silent agent shows at a glance
+without colour too. Both widgets are given the report; they never touch the store.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import DataTable, Label, Sparkline, Static
+
+from amem_tui.engine.for_apps import SEVERITIES
+from amem_tui.tui.jump import JumpTarget
+from amem_tui.tui.text import cell, one_line
+from amem_tui.tui.widgets.overview_charts import LABEL_WIDTH
+
+if TYPE_CHECKING:
+    from amem_tui.engine import HealthReport
+    from amem_tui.engine.for_apps import Problem
+
+#: (title, widest cells) of the problems' columns.
+COLUMNS: tuple[tuple[str, int], ...] = (
+    ("severity", 8),
+    ("kind", 19),
+    ("agent", 12),
+    ("notes", 5),
+    ("why", 100),
+)
+SEVERITY_STYLES = {"error": "bold red", "warning": "yellow", "info": "dim"}
+
+
+def by_severity(report: HealthReport) -> list[Problem]:
+    """The problems, the most severe first (the report's order within a severity)."""
+    order = {severity: -i for i, severity in enumerate(SEVERITIES)}
+    return sorted(report.problems, key=lambda p: order[p.severity])
+
+
+def not_checked(report: HealthReport) -> list[str]:
+    """What the report could not check, and why (a missing side file is not 'all well')."""
+    return [
+        f"{name}: {result.detail or result.state}"
+        for name, result in report.checks.items()
+        if result.state not in ("ok", "problems")
+    ]
+
+
+class HealthPanel(Vertical):
+    """The health problems, most severe first; Enter opens the notes behind one."""
+
+    DEFAULT_CSS = """
+    HealthPanel { height: auto; }
+    HealthPanel #health-summary { height: auto; }
+    HealthPanel DataTable { height: auto; max-height: 12; }
+    HealthPanel #health-unchecked { height: auto; color: $text-muted; }
+    """
+
+    @dataclass
+    class Open(Message):
+        """Show a note behind a problem in the main screen."""
+
+        target: JumpTarget
+
+    def __init__(self, report: HealthReport, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.report = report
+        self.problems = by_severity(report)
+
+    def compose(self) -> ComposeResult:
+        counts = {s: sum(1 for p in self.problems if p.severity == s) for s in SEVERITIES}
+        worst = " · ".join(f"{counts[s]} {s}" for s in reversed(SEVERITIES))
+        summary = f"{len(self.problems)} problem(s): {worst}."
+        if self.problems:
+            summary += " Enter on one shows the first note behind it."
+        yield Static(Text(summary), id="health-summary")
+        if self.problems:
+            yield DataTable(id="health-problems", cursor_type="row", zebra_stripes=True)
+        unchecked = not_checked(self.report)
+        if unchecked:
+            lines = "\n".join(one_line(line, 300) for line in unchecked)
+            yield Static(Text(lines), id="health-unchecked")
+
+    def on_mount(self) -> None:
+        """Fill the table, most severe first."""
+        if not self.problems:
+            return
+        table = self.query_one("#health-problems", DataTable)
+        for title, width in COLUMNS:
+            table.add_column(title, width=width)
+        for problem in self.problems:
+            row = (problem.kind, problem.agent or "(store)", len(problem.notes) or "", problem.why)
+            style = SEVERITY_STYLES.get(problem.severity, "")
+            table.add_row(
+                cell(problem.severity, COLUMNS[0][1], style),
+                *(cell(v, w) for v, (_, w) in zip(row, COLUMNS[1:], strict=True)),
+            )
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter: the first note behind the problem, as its agent (who reads it)."""
+        event.stop()
+        if not 0 <= event.cursor_row < len(self.problems):
+            return
+        problem = self.problems[event.cursor_row]
+        if not problem.notes:
+            self.app.notify(f"No note behind this problem: {problem.why}", markup=False)
+            return
+        agents = (problem.agent,) if problem.agent else ()
+        target = JumpTarget(problem.notes[0], agents, problem.collection, as_named=True)
+        self.post_message(self.Open(target))
+
+
+class WritesPerDay(Vertical):
+    """One sparkline per agent over the report's days: a silent agent's row runs flat
+    to its end, and says so."""
+
+    DEFAULT_CSS = """
+    WritesPerDay { height: auto; }
+    WritesPerDay > Horizontal { height: 1; }
+    WritesPerDay .series-label { width: 17; color: $text; }
+    WritesPerDay Sparkline { width: 1fr; height: 1; }
+    WritesPerDay .series-total { width: 36; padding-left: 1; color: $text-muted; }
+    WritesPerDay .silent { color: $error; text-style: bold; }
+    WritesPerDay .axis { height: 1; color: $text-muted; }
+    """
+
+    def __init__(self, report: HealthReport, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.report = report
+
+    def compose(self) -> ComposeResult:
+        report = self.report
+        silent = {p.agent for p in report.of_kind("silent-agent")}
+        for name, agent in report.agents.items():
+            counts = agent.writes_per_day or [0] * len(report.days)
+            last = (agent.last_write or "never")[:10]
+            words = f"{sum(counts):>4} · last {last}"
+            label = one_line(name, LABEL_WIDTH)
+            with Horizontal():
+                yield Label(label, classes="series-label", markup=False)
+                yield Sparkline([float(c) for c in counts] or [0.0], summary_function=max)
+                if name in silent:
+                    yield Label(f"{words} · SILENT", classes="series-total silent", markup=False)
+                else:
+                    yield Label(words, classes="series-total", markup=False)
+        if report.days:
+            span = f"days {report.days[0]} … {report.days[-1]} (UTC), writes per day"
+            yield Label(span, classes="axis", markup=False)

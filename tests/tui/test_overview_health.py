@@ -1,0 +1,69 @@
+"""The overview's Health panel and writes per agent per day: the problems of ``health``
+most severe first, Enter going to the first note behind one as its agent, and a silent
+agent's row saying so."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import DataTable, Label
+
+from amem_tui.demo_desk import MONITOR, plant_conflicts_and_health
+from amem_tui.tui.screens.overview import OverviewScreen
+from amem_tui.tui.widgets.overview_health import HealthPanel, WritesPerDay
+from tests.support.tui import demo_app, demo_engine, main_screen, settle, started, until
+
+
+async def open_health(pilot: Any) -> OverviewScreen:
+    app = pilot.app
+    await pilot.press("o")
+    await until(pilot, lambda: isinstance(app.screen, OverviewScreen))
+    await until(pilot, lambda: bool(app.screen.query(WritesPerDay)))
+    await settle(pilot)
+    screen = app.screen
+    assert isinstance(screen, OverviewScreen)
+    return screen
+
+
+def chart_rows(screen: OverviewScreen) -> dict[str, str]:
+    chart = screen.query_one(WritesPerDay)
+    labels = [str(label.render()) for label in chart.query(Label)]
+    return dict(zip(labels[0:-1:2], labels[1:-1:2], strict=True))
+
+
+async def test_problems_by_severity_and_enter_goes_to_the_note() -> None:
+    engine = demo_engine()
+    plant_conflicts_and_health(engine)
+    report = engine.health()
+    app = demo_app(engine)  # as main: the note behind the problem is monitor's own
+    async with started(app) as pilot:
+        screen = await open_health(pilot)
+        panel = screen.query_one(HealthPanel)
+        table = panel.query_one(DataTable)
+        cells = [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
+        assert len(cells) == len(report.problems)
+        severities = [row[0] for row in cells]
+        assert severities == sorted(severities, key=["error", "warning", "info"].index)
+        assert cells[0][:3] == ["error", "silent-agent", MONITOR]
+        rows = chart_rows(screen)
+        assert [agent for agent, words in rows.items() if "SILENT" in words] == [MONITOR]
+        hollow = next(i for i, p in enumerate(panel.problems) if p.kind == "hollow-notes")
+        note = panel.problems[hollow].notes[0]
+        table.focus()
+        table.move_cursor(row=hollow)
+        await settle(pilot)
+        await pilot.press("enter")
+        main = main_screen(app)
+        await until(pilot, lambda: app.screen is main)
+        await until(pilot, lambda: main.scope is not None and main.scope.agent == MONITOR)
+        await until(pilot, lambda: main.selected_id == note)
+
+
+async def test_without_the_plants_no_agent_is_silent() -> None:
+    async with started(agent="main") as pilot:
+        screen = await open_health(pilot)
+        rows = chart_rows(screen)
+        assert set(rows) == {"main", "dev", "sandbox"}
+        assert not any("SILENT" in words for words in rows.values())
+        kinds = [p.kind for p in screen.query_one(HealthPanel).problems]
+        assert "silent-agent" not in kinds
