@@ -269,7 +269,7 @@ class ConflictsScreen(ReportsWorkerFailures, Screen[JumpTarget | None]):
             return
         if not self._may_write():
             return
-        body = Text(f"Undo run {last.run.id}? It puts back:\n")
+        body = Text(f"Undo run {last.run.id}? These changes are taken back:\n")
         body.append_text(settlement_text(last))
         confirm_then(self.app, "Undo the last decision", body, "Undo", self._undo)
 
