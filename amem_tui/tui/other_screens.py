@@ -35,6 +35,8 @@ class ScreenState(Protocol):
 
     def jump_to(self, target: JumpTarget | None) -> None: ...
 
+    def reload_scope(self, select: str | None = None) -> None: ...
+
 
 class OtherScreens:
     """Opens the other screens over ``host``, as ``state`` (the main screen) stands."""
@@ -95,7 +97,14 @@ class OtherScreens:
         """The flagged pairs the agent can read, to settle (Enter goes to note A)."""
         from amem_tui.tui.screens.conflicts import ConflictsScreen
 
-        self.host.app.push_screen(ConflictsScreen(self.engine, self.state.scope), self._jump)
+        screen = ConflictsScreen(self.engine, self.state.scope)
+
+        def closed(target: JumpTarget | None) -> None:
+            if target is None and screen.changed:
+                self.state.reload_scope()  # a decision retired or changed notes listed here
+            self._jump(target)
+
+        self.host.app.push_screen(screen, closed)
 
     def compare(self) -> None:
         """Compare the agent's view with another agent's (Enter on a row goes to it)."""

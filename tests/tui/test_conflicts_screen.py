@@ -11,10 +11,21 @@ from textual.widgets import DataTable, Input, Static
 from amem_tui.demo import demo_id
 from amem_tui.demo_desk import MONITOR, plant_conflicts_and_health
 from amem_tui.engine import MemoryEngine
+from amem_tui.engine.for_apps import ConflictPair
 from amem_tui.tui.dialogs.confirm import ConfirmDialog
 from amem_tui.tui.dialogs.settle import SettleDialog
 from amem_tui.tui.screens.conflicts import ConflictsScreen
-from tests.support.tui import demo_app, demo_engine, main_screen, notices, settle, started, until
+from tests.support.tui import (
+    demo_app,
+    demo_engine,
+    main_screen,
+    notices,
+    pane,
+    row_ids,
+    settle,
+    started,
+    until,
+)
 
 EARLY, LATE = demo_id("ops-backup-early"), demo_id("ops-backup-late")
 
@@ -28,6 +39,10 @@ def desk_engine() -> MemoryEngine:
 def rows(screen: ConflictsScreen) -> list[list[str]]:
     table = screen.query_one("#conflicts-table", DataTable)
     return [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+def listed(screen: ConflictsScreen) -> list[tuple[str, ...]]:
+    return [i.ids if isinstance(i, ConflictPair) else (i.note.id,) for i in screen.items]
 
 
 def shown(screen: ConflictsScreen) -> str:
@@ -115,3 +130,41 @@ async def test_store_wide_and_enter_goes_to_note_a() -> None:
         await until(pilot, lambda: app.screen is main)
         await until(pilot, lambda: main.scope is not None and main.scope.agent == MONITOR)
         await until(pilot, lambda: main.selected_id == LATE)
+
+
+async def test_a_retired_note_leaves_the_panes_and_a_dangling_flag_is_cleared() -> None:
+    engine = desk_engine()
+    engine.agent(MONITOR).delete(EARLY)  # LATE's flag now names a retired partner
+    app = demo_app(engine, agent=MONITOR)
+    async with started(app) as pilot:
+        main = main_screen(app)
+        assert LATE in row_ids(pane(app))
+        screen = await open_desk(pilot)
+        screen.query_one("#conflicts-table", DataTable).move_cursor(
+            row=listed(screen).index((LATE,))
+        )
+        await settle(pilot)
+        await pilot.press("x")
+        await until(pilot, lambda: isinstance(app.screen, SettleDialog))
+        await pilot.press("enter")
+        await until(pilot, lambda: screen.last is not None)
+        await until(pilot, lambda: (LATE,) not in listed(screen))
+        assert not engine.agent(MONITOR).get(LATE).conflicts_with
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is main)
+
+
+async def test_the_panes_are_read_again_after_a_decision() -> None:
+    engine = desk_engine()
+    app = demo_app(engine, agent=MONITOR)
+    async with started(app) as pilot:
+        main = main_screen(app)
+        assert EARLY in row_ids(pane(app))
+        screen = await open_desk(pilot)
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, SettleDialog))
+        await pilot.press("enter")
+        await until(pilot, lambda: screen.last is not None)
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is main)
+        await until(pilot, lambda: EARLY not in row_ids(pane(app)))

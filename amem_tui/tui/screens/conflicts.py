@@ -76,6 +76,8 @@ class ConflictsScreen(ReportsWorkerFailures, Screen[JumpTarget | None]):
         self.items: list[ConflictPair | DanglingFlag] = []
         #: The last decision made here (what ``u`` undoes).
         self.last: Settlement | None = None
+        #: A decision (or an undo) was made here: the main screen reads its panes again.
+        self.changed = False
 
     def compose(self) -> ComposeResult:
         yield Static("Reading the flagged pairs…", id="conflicts-summary", markup=False)
@@ -283,6 +285,7 @@ class ConflictsScreen(ReportsWorkerFailures, Screen[JumpTarget | None]):
     def on_conflicts_screen_decided(self, message: Decided) -> None:
         """Say what was done, and read the list again."""
         done = message.settlement
+        self.changed = True
         if message.undone:
             self.last = None
             self.app.notify("Decision undone.", markup=False)
