@@ -15,7 +15,7 @@ from amem_tui.demo import demo_id
 from amem_tui.engine.embed import TEST_MODEL
 from amem_tui.engine.for_apps import LEAK_KINDS
 from amem_tui.engine.store.edge import EdgeStore
-from tests.support.cli import inert, one_error_line, run
+from tests.support.cli import answer, inert, one_error_line, run
 from tests.support.engines import demo_like_settings, make_engine
 from tests.support.leak_store import (
     C_COPY,
@@ -104,11 +104,6 @@ class Store:
 @pytest.fixture
 def store(tmp_path: Path) -> Store:
     return Store(tmp_path)
-
-
-def answer(result: Any, code: int = 0) -> Any:
-    assert result.returncode == code, result.stderr.decode()
-    return json.loads(result.stdout)
 
 
 def test_leaks_reports_every_planted_case_and_fails_on_a_leak(store: Store) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.cli import inert, one_error_line, run
+from tests.support.cli import answer, inert, one_error_line, run
 
 CONFIG = {
     "plugins": {
@@ -44,11 +44,6 @@ def cli(tmp_path: Path) -> Iterator[Cli]:
     yield call
 
 
-def ok_json(result: Any) -> Any:
-    assert result.returncode == 0, result.stderr.decode()
-    return json.loads(result.stdout)
-
-
 def test_add_with_readers_says_what_openclaw_amem_gives_them(cli: Cli) -> None:
     added = cli("add", "The staging VPN profile is in the team vault", "--readers", "dev,ops")
     assert added.returncode == 0, added.stderr.decode()
@@ -56,37 +51,37 @@ def test_add_with_readers_says_what_openclaw_amem_gives_them(cli: Cli) -> None:
     assert "readers=['main', 'dev', 'ops']" in text
     assert "openclaw-amem: getNote returns it to dev, ops" in text
     assert "memory_search" in text
-    note = ok_json(cli("list", "--scope", "private", "--json"))["notes"][0]
+    note = answer(cli("list", "--scope", "private", "--json"))["notes"][0]
     assert (note["agent_id"], note["readers"]) == ("main", ["main", "dev", "ops"])
-    dev = ok_json(cli("--agent", "dev", "list", "--scope", "get-only", "--json"))
+    dev = answer(cli("--agent", "dev", "list", "--scope", "get-only", "--json"))
     assert [n["id"] for n in dev["notes"]] == [note["id"]]
-    assert ok_json(cli("--agent", "dev", "list", "--json"))["total"] == 0
+    assert answer(cli("--agent", "dev", "list", "--json"))["total"] == 0
 
 
 def test_update_readers_then_clear_them(cli: Cli) -> None:
-    note = ok_json(cli("add", "Deploy keys are rotated every quarter", "--json"))
-    changed = ok_json(cli("update", note["id"], "--readers", "dev", "--json"))
+    note = answer(cli("add", "Deploy keys are rotated every quarter", "--json"))
+    changed = answer(cli("update", note["id"], "--readers", "dev", "--json"))
     assert changed["readers"] == ["main", "dev"]
-    cleared = ok_json(cli("update", note["id"], "--no-readers", "--json"))
+    cleared = answer(cli("update", note["id"], "--no-readers", "--json"))
     assert cleared["readers"] == ["main"]
     both = cli("update", note["id"], "--readers", "dev", "--no-readers")
     assert "not allowed with" in one_error_line(both, 2)
 
 
 def test_a_non_owner_is_denied_and_nothing_changes(cli: Cli) -> None:
-    note = ok_json(cli("add", "Incident review every Friday at noon", "--shared", "--json"))
-    ok_json(cli("unpublish", note["id"], "--json"))
-    before = ok_json(cli("show", note["id"], "--json"))
+    note = answer(cli("add", "Incident review every Friday at noon", "--shared", "--json"))
+    answer(cli("unpublish", note["id"], "--json"))
+    before = answer(cli("show", note["id"], "--json"))
     denied = cli("--agent", "dev", "update", note["id"], "--readers", "dev")
     line = one_error_line(denied, 4)  # private to main now: dev cannot even read it
     assert note["id"] in line
-    ok_json(cli("update", note["id"], "--readers", "dev", "--json"))
+    answer(cli("update", note["id"], "--readers", "dev", "--json"))
     denied = cli("--agent", "dev", "update", note["id"], "--readers", "dev,ops", "--json")
     assert denied.returncode == 3
     error = json.loads(denied.stderr)["error"]
     assert error["kind"] == "permission_denied" and error["agent"] == "dev"
     assert "PERMISSION_DENIED" in error["message"]
-    after = ok_json(cli("show", note["id"], "--json"))
+    after = answer(cli("show", note["id"], "--json"))
     assert after["readers"] == ["main", "dev"]
     assert {k: v for k, v in after.items() if k != "readers"} == {
         k: v for k, v in before.items() if k != "readers"
@@ -106,12 +101,12 @@ def test_meaningless_readers_are_refused(
     cli: Cli, args: list[str], code: int, fragment: str
 ) -> None:
     assert fragment in one_error_line(cli(*args), code)
-    assert ok_json(cli("list", "--json"))["total"] == 0
+    assert answer(cli("list", "--json"))["total"] == 0
 
 
 def test_an_unknown_reader_is_named_on_stderr(cli: Cli) -> None:
     added = cli("add", "Ask the new agent about the data lake", "--readers", "analyst", "--json")
-    note = ok_json(added)
+    note = answer(added)
     assert note["readers"] == ["main", "analyst"]
     warning = json.loads(added.stderr)["warning"]
     assert (warning["kind"], warning["agent"]) == ("unknown_reader", "analyst")
@@ -121,7 +116,7 @@ def test_an_unknown_reader_is_named_on_stderr(cli: Cli) -> None:
 def test_publish_says_what_becomes_of_the_readers_and_unpublish_gives_them_back(
     cli: Cli,
 ) -> None:
-    note = ok_json(
+    note = answer(
         cli("add", "The staging VPN profile is in the vault", "--readers", "dev", "--json")
     )
     published = cli("publish", note["id"])
@@ -129,7 +124,7 @@ def test_publish_says_what_becomes_of_the_readers_and_unpublish_gives_them_back(
     said = " ".join(published.stdout.decode().split())
     assert "readers become everyone (*) instead of main, dev" in said
     assert "Unpublish gives them back" in said
-    as_json = ok_json(cli("unpublish", note["id"], "--json"))
+    as_json = answer(cli("unpublish", note["id"], "--json"))
     assert as_json["readers"] == ["main", "dev"]
-    again = ok_json(cli("publish", note["id"], "--json"))
+    again = answer(cli("publish", note["id"], "--json"))
     assert again["access_change"].startswith("Its readers become everyone (*) instead of main, dev")

@@ -4,6 +4,7 @@ what reaches their terminal."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import subprocess
 import sys
@@ -110,3 +111,9 @@ def demo_store(store: Path) -> list[str]:
     with on_demo_calendar():
         assert main(["demo", "--no-tui", "--store", str(store), "--model", TEST_MODEL]) == 0
     return ["--store", str(store), "--config", str(store / "openclaw.json"), "--model", TEST_MODEL]
+
+
+def answer(result: subprocess.CompletedProcess[bytes], code: int = 0) -> Any:
+    """The JSON a CLI process wrote, once its exit status is ``code``."""
+    assert result.returncode == code, result.stderr.decode()
+    return json.loads(result.stdout)
