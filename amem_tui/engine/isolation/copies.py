@@ -120,8 +120,16 @@ class TextIndex:
         need = min(LONG_RUN, len(found))
         step = need - SHINGLE + 1
         best: dict[int, int] = dict.fromkeys(exact, len(found))
+        first, more = self._first, self._more
         for start in range(0, len(found) - SHINGLE + 1, step):
-            for entry, at in self._postings(" ".join(found[start : start + SHINGLE])):
+            key = " ".join(found[start : start + SHINGLE])
+            # Most of a private note's shingles are in no indexed text: one look-up.
+            posted = first.get(key)
+            if posted is None:
+                continue
+            postings = more.get(key) or (posted,)
+            for posting in postings:
+                entry, at = divmod(posting, _AT)
                 if best.get(entry, 0) >= need:
                     continue
                 run = _grow(found, start, self._entries[entry].words, at)
@@ -131,13 +139,6 @@ class TextIndex:
             if run >= need and entry not in exact:
                 hit = self._entries[entry]
                 yield TextMatch(source, hit.target, hit.where, "run", run)
-
-    def _postings(self, key: str) -> list[tuple[int, int]]:
-        more = self._more.get(key)
-        if more is None:
-            first = self._first.get(key)
-            more = [] if first is None else [first]
-        return [divmod(posting, _AT) for posting in more]
 
 
 def _grow(a: list[str], i: int, b: list[str], j: int) -> int:

@@ -17,6 +17,8 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
+from amem_tui.engine.isolation.literals import Gate, gate
+
 #: Plugins left out (see the module's docstring).
 LEFT_OUT = frozenset(
     {"Base64 High Entropy String", "Hex High Entropy String", "Public IP (ipv4)", "Secret Keyword"}
@@ -25,6 +27,17 @@ LEFT_OUT = frozenset(
 KEYWORD = "Secret Keyword"
 
 _lock = threading.Lock()
+
+
+@functools.cache
+def _regex_only() -> frozenset[object]:
+    """The ``analyze_string`` methods known to find only matches of the plugin's own
+    patterns: the regex plugins' own, and the JSON web token plugin's (which checks
+    each match further)."""
+    from detect_secrets.plugins.base import RegexBasedDetector
+    from detect_secrets.plugins.jwt import JwtTokenDetector
+
+    return frozenset({RegexBasedDetector.analyze_string, JwtTokenDetector.analyze_string})
 
 
 @functools.cache
@@ -50,16 +63,29 @@ def _may_hold_keyword(line: str) -> bool:
 
 
 @functools.cache
-def _plugins() -> tuple[list[Any], Any]:
+def _plugins() -> tuple[list[tuple[Any, list[Gate]]], Any, list[Gate]]:
     # detect-secrets keeps its settings in one global; reading its plugin table is done
     # once, under a lock, and the plugins are then used directly (no settings involved).
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
-    from detect_secrets.plugins.keyword import KeywordDetector
+    from detect_secrets.plugins.keyword import CONFIG_DENYLIST_REGEX_TO_GROUP, KeywordDetector
 
     with _lock:
         mapping: dict[str, Any] = get_mapping_from_secret_type_to_class()
         shaped = [cls() for kind, cls in sorted(mapping.items()) if kind not in LEFT_OUT]
-    return shaped, KeywordDetector()
+    # The keyword plugin finds only what one of its patterns matches.
+    keyword = [gate(pattern) for pattern in CONFIG_DENYLIST_REGEX_TO_GROUP]
+    return [(plugin, _gates(plugin)) for plugin in shaped], KeywordDetector(), keyword
+
+
+def _gates(plugin: Any) -> list[Gate]:
+    """What a line must hold for the plugin to find anything in it. A plugin that finds
+    only what its own patterns match (detect-secrets' regex plugins, and those that
+    only check those matches further) is run on a line that one of its patterns could
+    match; any other plugin on every line."""
+    patterns = getattr(plugin, "denylist", None)
+    if not patterns or type(plugin).analyze_string not in _regex_only():
+        return [Gate((), False)]
+    return [gate(p) for p in patterns]
 
 
 def _placeholder(value: str, line: str) -> bool:
@@ -79,14 +105,19 @@ def secret_kinds(texts: Sequence[str]) -> list[str]:
     """The kinds of credential found in ``texts`` (each kind once, sorted); never a value."""
     from detect_secrets.plugins.keyword import CONFIG_DENYLIST_REGEX_TO_GROUP
 
-    shaped, keyword = _plugins()
+    shaped, keyword, keyword_gates = _plugins()
     found: set[str] = set()
     for text in texts:
         for line in text.splitlines() or [text]:
-            for plugin in shaped:
+            lowered = line.lower() if line.isascii() else None
+            for plugin, gates in shaped:
+                if not any(g.open(line, lowered) for g in gates):
+                    continue
                 if any(True for _ in plugin.analyze_string(line)):
                     found.add(str(plugin.secret_type))
             if not _may_hold_keyword(line):
+                continue
+            if not any(g.open(line, lowered) for g in keyword_gates):
                 continue
             values = keyword.analyze_string(
                 line, denylist_regex_to_group=CONFIG_DENYLIST_REGEX_TO_GROUP
