@@ -4,12 +4,10 @@ Exit codes: 0 done; 2 rejected input; 3 permission denied or read-only;
 4 not found or not visible; 5 store or model unavailable; 75 (``EX_TEMPFAIL``) the
 nightly pass runs elsewhere: another process holds its run lock.
 
-Layout: ``parser`` lists the subcommand modules (one per concept: agents, notes,
-search, compare, stats, demo, consolidation, store, audit, transfer, serve), each
-holding its typed options (each field one argument), its handlers (which return typed
-results) and their text renderers; ``options`` makes the parser from the options;
-``output`` writes every result (one JSON serializer, the text renderers' text);
-``context`` opens the engine; ``entry`` runs it all.
+Layout: ``parser`` lists the subcommand modules (one per concept), each holding its
+typed options, handlers and text renderers; ``options`` makes the parser from the
+options; ``output`` writes every result; ``context`` opens the engine; ``entry`` runs
+it all.
 """
 
 from amem_tui.cli.entry import main

@@ -1,12 +1,5 @@
-"""What every subcommand module shares: the ``Command`` record it declares,
-the usage error, the ``OpenTui`` result, and readers for argument values.
-
-A command module lists its subcommands in ``COMMANDS``: each names its handler (which
-calls the engine and returns a typed result: an engine model or a small dataclass),
-its text renderer (what that result reads like without ``--json``; with it, pydantic
-dumps the result: ``amem_tui.cli.output.emit``) and its options class (each field
-an argument: ``amem_tui.cli.options``).
-"""
+"""What every subcommand module shares: the ``Command`` record it lists in
+``COMMANDS``, the usage error, the ``OpenTui`` result, and readers for argument values."""
 
 from __future__ import annotations
 
@@ -32,11 +25,8 @@ class UsageError(InvalidInput):
 
 
 class FailedWithReport(Exception):
-    """A command that failed after producing a report the user needs to see.
-
-    The report is printed as the command's answer, then ``error`` ends the run
-    as any other failure does (one line on stderr, its exit code).
-    """
+    """A failure with a report: the report is printed as the answer, then ``error``
+    ends the run as any other failure does."""
 
     def __init__(self, report: object, error: AmemError) -> None:
         super().__init__(str(error))
@@ -46,8 +36,7 @@ class FailedWithReport(Exception):
 
 @dataclass(frozen=True)
 class OpenTui(Generic[Shown]):
-    """A result that asks for the TUI: it opens on ``settings``; once it closes,
-    ``then`` is printed as the command's answer (as text: the TUI had the terminal)."""
+    """A result that opens the TUI on ``settings``, then prints ``then`` as text."""
 
     settings: Settings
     then: Shown
@@ -60,18 +49,13 @@ class NoOptions:
 
 @dataclass(frozen=True)
 class Command(Generic[Options, Result]):
-    """One subcommand: its name, its handler (whose docstring's first paragraph is the
-    command's line in ``--help``, as click takes it), its text renderer (the handler's
-    result as text) and its options class (whose fields declare its own arguments:
-    see ``options``).
+    """One subcommand: its handler (whose docstring's first line is its ``--help``
+    line), which returns a typed result; the text renderer of that result (with
+    ``--json`` pydantic dumps it); and its options class (see ``options``).
 
-    ``aliases`` are other names it answers to (``get``: openclaw-amem's ``memory_get``).
-    ``reads`` marks a command that reads the store: on an empty default store it says
-    how to fill it or find another. ``creates`` marks one that may make the store
-    folder it is given (a write of new notes); any other refuses a missing folder.
-    ``follow`` is the help of ``--follow`` after a command that opens the TUI (None: it
-    takes none). ``settings`` builds the settings the command runs with, when they are
-    not simply the command line's (the demo's own store).
+    ``reads``: on an empty default store it says how to fill it. ``creates``: it may
+    make the store folder it is given. ``follow``: the help of ``--follow`` after a
+    command that opens the TUI. ``settings``: its own settings (the demo's store).
     """
 
     name: str
@@ -86,17 +70,14 @@ class Command(Generic[Options, Result]):
 
     @property
     def help(self) -> str:
-        """The first paragraph of the handler's docstring, as a line of ``--help``."""
+        """The handler docstring's first paragraph, as a line of ``--help``."""
         first = " ".join((self.handler.__doc__ or "").split("\n\n")[0].split())
         return first[:1].lower() + first[1:].removesuffix(".")
 
 
 def text_argument(value: str) -> str:
-    """A text argument, or standard input for ``-`` (for notes too big for a command line).
-
-    Standard input loses its one final newline, as a shell's ``$(...)`` and git's
-    messages do: ``echo note | amem-tui add -`` stores ``note``.
-    """
+    """A text argument, or standard input for ``-``, less its one final newline (as a
+    shell's ``$(...)`` does)."""
     if value != "-":
         return value
     try:

@@ -1,11 +1,6 @@
 """``conflicts``: the notes openclaw-amem flagged as contradicting each other, as pairs,
-and a person's decision on each (``conflicts resolve A B --keep A|B|both``, ``conflicts
-clear ID`` for a flag whose partner is gone).
-
-Each decision is a recorded run: ``history`` lists it, ``undo RUN_ID`` takes it back.
-Bad input (not a flagged pair, a note gone or unreadable) is exit 2, a note the agent
-may not modify exit 3 with the rule named; nothing is written then.
-"""
+and a person's decision on each (``resolve A B --keep A|B|both``, ``clear ID``),
+recorded as a run that ``undo`` takes back."""
 
 from __future__ import annotations
 
@@ -21,7 +16,7 @@ if TYPE_CHECKING:
     from amem_tui.cli.context import Context
     from amem_tui.engine import ConflictList
     from amem_tui.engine.for_apps import ConflictPair, ConflictSide, NoteChange, Settlement
-else:  # models dumped as themselves: see output.to_json
+else:  # models dumped as themselves: see output.emit
     ConflictList = ConflictPair = NoteChange = Any
 
 #: What a decision keeps (the engine's ``PairKeep``).
@@ -35,27 +30,20 @@ class ConflictsOptions:
     """``conflicts``: list the pairs; ``resolve A B --keep ...`` or ``clear ID`` decide."""
 
     action: Literal["resolve", "clear"] | None = optional_argument(
-        "resolve: decide a pair (A B --keep); clear: clear a dangling flag (ID); "
-        "none: list the pairs",
-        metavar="resolve|clear",
+        "resolve a pair, or clear a dangling flag (none: list the pairs)", "resolve|clear"
     )
-    a: str | None = optional_argument(
-        "resolve: note A of the pair; clear: the flagged note", metavar="A"
-    )
-    b: str | None = optional_argument("resolve: note B of the pair", metavar="B")
-    all_agents: bool = flag("--all-agents", help="list every pair in the store, with no read rule")
-    keep: Keep | None = option(
-        "--keep",
-        help="resolve: keep A (B is retired), B (A is retired) or both (the flags cleared)",
-    )
+    a: str | None = optional_argument("resolve: note A; clear: the flagged note", "A")
+    b: str | None = optional_argument("resolve: note B", "B")
+    all_agents: bool = flag("--all-agents", help="list every pair in the store")
+    keep: Keep | None = option("--keep", help="resolve: keep A, B or both")
     reason: str | None = option("--reason", metavar="TEXT", help="why, recorded with it")
     dry_run: bool = flag("--dry-run", help="show the change, write nothing")
 
 
 @dataclass(frozen=True)
 class Decided:
-    """A decision made (or, ``dry_run``, planned): what it keeps and retires, each note's
-    change, and the run that records it (``undo`` names it)."""
+    """A decision made (or planned): what it keeps and retires, each note's change, and
+    its run."""
 
     action: Literal["resolve", "clear"]
     dry_run: bool
@@ -97,10 +85,7 @@ def _check_words(options: ConflictsOptions) -> None:
 
 
 def conflicts(ctx: Context, options: ConflictsOptions) -> ConflictList | Decided:
-    """Flagged contradictions as pairs; settle one: resolve A B --keep A|B|both.
-
-    The pairs the agent can read (every one with --all-agents), or a decision.
-    """
+    """Flagged contradictions as pairs; settle one: resolve A B --keep A|B|both."""
     _check_words(options)
     if options.action is None:
         if options.all_agents:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from amem_tui.cli.context import Context
     from amem_tui.engine import AgentScope, ConsolidationRun, WhatIf
 else:
-    WhatIf = Any  # a model dumped as itself: see output.to_json
+    WhatIf = Any  # a model dumped as itself: see output.emit
 
 #: What a dry run says, in its messages and its text: it has no id to undo.
 DRY_RUN_MESSAGE = (
@@ -31,38 +31,24 @@ DRY_RUN_MESSAGE = (
 # --------------------------------------------------------------- consolidate
 @dataclass(frozen=True)
 class ConsolidateOptions:
-    """``consolidate``: plan only (``--dry-run``), the similarity to merge at, every
-    agent (``--all-agents``), and only if the day's pass has not run (``--due``)."""
+    """``consolidate``'s options."""
 
     dry_run: bool = flag("--dry-run", help="show the planned merges, change nothing")
     checks: str | None = option("--checks", metavar="FILE", help=CHECKS_HELP)
     threshold: float | None = option("--threshold", help="cosine similarity, 0-1")
-    all_agents: bool = flag(
-        "--all-agents",
-        help="the nightly pass: every agent (each Mode B collection too), one run lock "
-        "across machines (exit 75 while another process holds it)",
-    )
-    due: bool = flag(
-        "--due",
-        help="with --all-agents: do nothing if today's pass already ran (the day starts "
-        "at the consolidation time), and say when and who ran it",
-    )
+    all_agents: bool = flag("--all-agents", help="the nightly pass: every agent")
+    due: bool = flag("--due", help="with --all-agents: only if today's pass has not run")
 
 
 @dataclass(frozen=True)
 class Consolidated:
-    """A consolidation run (for a dry run, the plan; for ``undo``, the undo's run) and,
-    from ``consolidate``, whether it was stored.
-
-    A dry run is a plan that is never recorded: no ``id`` (``null``), and its
-    messages say so first.
-    """
+    """A consolidation run (a dry run's plan, with no ``id``; an undo's run) and
+    whether it was stored."""
 
     run: Run
     id: str | None
     messages: list[str]
     stored: Omitted[bool] = None
-    #: ``--dry-run --checks``: what the planned merges would do to checks and recall.
     what_if: Omitted[WhatIf] = None
     _json = flattened("run")
 
@@ -79,10 +65,7 @@ class RunList:
 
 
 def consolidate(ctx: Context, options: ConsolidateOptions) -> Consolidated | AllAgentsPass:
-    """Merge the agent's near-duplicate private notes (every agent's: --all-agents).
-
-    With --dry-run only the plan; --all-agents is the nightly pass (see ``nightly``).
-    """
+    """Merge the agent's near-duplicate private notes (every agent's: --all-agents)."""
     check_options(ctx, options)
     if options.checks is not None and (not options.dry_run or options.all_agents):
         raise UsageError("--checks goes with --dry-run, for one agent's consolidation")
@@ -120,20 +103,14 @@ def history(ctx: Context, _: NoOptions) -> RunList:
 # ---------------------------------------------------------------------- undo
 @dataclass(frozen=True)
 class UndoOptions:
-    """``undo``: the run, and (``--merge``) the one merge of it to undo; either may be
-    given as the start of its id."""
+    """``undo``: the run, and (``--merge``) the one merge of it to undo."""
 
     run_id: str = option(metavar="RUN_ID", help="the run's id, or the start of it")
-    merge: str | None = option(
-        "--merge",
-        metavar="KEEPER_ID",
-        help="undo only the merge that kept this note (its id, or the start of it)",
-    )
+    merge: str | None = option("--merge", metavar="KEEPER_ID", help="only the merge keeping it")
 
 
 class AmbiguousId(UsageError):
-    """The start of an id that several runs (or merges) share (exit 2): ``matches``
-    holds them all."""
+    """The start of an id that several runs (or merges) share (exit 2)."""
 
     def __init__(self, message: str, matches: list[str]) -> None:
         super().__init__(message)
@@ -188,11 +165,7 @@ def _merge_named(run: ConsolidationRun, given: str) -> str:
 
 
 def undo(ctx: Context, options: UndoOptions) -> Consolidated:
-    """Revert a consolidation run or one merge.
-
-    The run, and the merge of ``--merge KEEPER_ID``, each by its id or the start of it,
-    as history shows them.
-    """
+    """Revert a consolidation run or one merge."""
     engine = ctx.engine
     run = _run_named(engine.history(), options.run_id)
     run_id = run.id if run is not None else options.run_id  # unknown: the engine says so
@@ -262,8 +235,7 @@ def _run_lines(run: ConsolidationRun, run_id: str | None, messages: list[str]) -
 
 
 def consolidated_text(result: Consolidated | AllAgentsPass) -> str:
-    """The run (or plan): a heading line, then each merge (kept, dropped, merged content),
-    then its notes; a pass of every agent: one line per agent."""
+    """The run (or plan): a heading line, then each merge, then its notes."""
     if isinstance(result, AllAgentsPass):
         return all_agents_text(result)
     lines = _run_lines(result.run, result.id, result.messages)

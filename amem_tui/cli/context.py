@@ -1,12 +1,6 @@
-"""What a subcommand runs with: the settings from the command line and the engine,
-opened only when a handler first asks for it (``--help`` and the TUI start never do).
-
-It also resolves who the command acts as, and checks that name: a mistyped
-``--agent`` is refused (a read would find only shared notes, a write would create the
-agent), unless ``--new-agent``. A store folder named but missing is made only by a
-command that writes new notes (``add``, ``import``; ``demo`` makes its own): a
-mistyped ``--store`` is refused, never silently created empty.
-"""
+"""What a subcommand runs with: the settings and the engine, opened when a handler
+first asks for it; who it acts as, a mistyped ``--agent`` refused (unless
+``--new-agent``); a missing store folder made only by a command that ``creates``."""
 
 from __future__ import annotations
 
@@ -32,8 +26,7 @@ NAMES_SHOWN = 12
 
 
 class UnknownAgent(InvalidInput):
-    """A write as an agent that is neither configured nor in the store (exit 2): most
-    often a mistyped ``--agent``. ``--new-agent`` lets the write create the agent."""
+    """A write as an agent neither configured nor in the store (exit 2)."""
 
     kind = "unknown_agent"
 
@@ -44,8 +37,7 @@ class UnknownAgent(InvalidInput):
 
 
 class UnknownReader(UnknownAgent):
-    """A read as such an agent (exit 4, as for a note it cannot see): it would find only
-    the shared notes, which look like a real answer. ``--new-agent`` reads anyway."""
+    """A read as such an agent (exit 4): it would find only the shared notes."""
 
     exit_code = 4
 
@@ -70,8 +62,7 @@ def missing_store(folder: Path) -> StoreMissing:
 
 @dataclass(frozen=True)
 class Stranger:
-    """An acting agent (or mem0 ``user_id``) the store and configuration do not know,
-    and the names they do know."""
+    """An acting agent (or mem0 ``user_id``) nobody knows, and the names known."""
 
     message: str
     agent: str
@@ -90,8 +81,7 @@ def _did_you_mean(name: str, known: list[str]) -> str:
 
 
 class Context:
-    """The settings, the command line's common options, a lazily opened engine, and
-    how warnings are printed."""
+    """The settings, the common options, and a lazily opened engine."""
 
     def __init__(
         self, settings: Settings, options: CommonOptions | None = None, creates: bool = False
@@ -120,8 +110,7 @@ class Context:
         return self._engine
 
     def _new_folder(self) -> Path | None:
-        """The store folder named (``--store``, ``AMEM_STORE``) that does not exist yet,
-        if this command may make it; refused (``StoreMissing``) if it may not."""
+        """The store folder named that does not exist yet, if this command may make it."""
         path = self.settings.store_path
         if self.settings.url or path is None or str(path) == ":memory:":
             return None
@@ -137,16 +126,14 @@ class Context:
         return self.engine.scope().agent
 
     def reading_scope(self) -> AgentScope:
-        """The scope a read acts as; refused when the agent is neither configured nor in
-        the store, unless ``--new-agent`` (``UnknownReader``, exit 4)."""
+        """The scope a read acts as; an unknown agent refused (``UnknownReader``)."""
         scope = self.engine.scope()
         self._check_known(scope, UnknownReader, "read")
         return scope
 
     def writing_scope(self) -> AgentScope:
-        """The scope a write acts as. Refused when writes are off (``--read-only``, a
-        mem0 collection), then when the agent is neither configured nor in the store,
-        unless ``--new-agent`` says to create it (``UnknownAgent``, exit 2)."""
+        """The scope a write acts as; refused when writes are off, then for an unknown
+        agent (``UnknownAgent``)."""
         scope = self.engine.scope()
         self.engine.check_writable(scope.collection)
         self._check_known(scope, UnknownAgent, "write")
@@ -179,11 +166,7 @@ class Context:
         return Stranger(message, scope.agent, known)
 
     def _mem0_stranger(self, scope: AgentScope) -> Stranger | None:
-        """In a mem0 collection a view reads one ``user_id``: unknown when none holds it.
-
-        The message names what is missing in the plugin's terms: the user, else the
-        user's agent, else (``--namespace``) the exact ``user_id``.
-        """
+        """A mem0 view's ``user_id`` that holds nothing, named in the plugin's terms."""
         from amem_tui.engine.for_apps import parse_namespace
 
         namespaces = sorted(self.engine.namespaces(scope.collection))
@@ -218,22 +201,19 @@ class Context:
         return bool(self.settings.agent or self.settings.session_key)
 
     def in_background(self, thread: threading.Thread) -> None:
-        """Wait for ``thread`` before the command ends (a model loading beside the store):
-        a library still importing while the interpreter shuts down fails, and says so
-        on stdout."""
+        """Wait for ``thread`` before the command ends: a library still importing at
+        shutdown fails, and says so on stdout."""
         self._background.append(thread)
 
     def said_after(self, reads: bool) -> None:
-        """What a command that succeeded says on stderr besides its answer: the store it
-        made, or (``reads``) how to fill an empty default store."""
+        """On stderr after success: the store made, or (``reads``) how to fill an empty one."""
         if self.created is not None:
             warn(f"created a new store at {self.created}", self.as_json, "store_created")
         if reads:
             self.hint_if_empty()
 
     def hint_if_empty(self) -> None:
-        """On stderr, how to get started, when the default store (no ``--store``,
-        ``--url`` or configured server) holds no notes: most often a first run."""
+        """On stderr, how to get started, when the default store holds no notes."""
         if self._engine is None:
             return
         hint = empty_store_hint(self.settings, self._engine)
@@ -241,8 +221,7 @@ class Context:
             warn(hint, self.as_json, "empty_store", {"store": self.settings.store_label})
 
     def close(self) -> None:
-        """Wait for the work left in the background, then close the engine if it was
-        opened."""
+        """Wait for the background work, then close the engine if it was opened."""
         for thread in self._background:
             thread.join()
         self._background.clear()
@@ -251,11 +230,8 @@ class Context:
 
 
 def settings_from_options(options: CommonOptions) -> Settings:
-    """Settings from the command line's options (flags beat environment and file).
-
-    With no store named and no default store yet, the demo store stands in for it
-    when there is one, and a warning says so.
-    """
+    """Settings from the options (flags beat environment and file); with no store named
+    and none by default, the demo store stands in, and a warning says so."""
     flags = options.settings_flags()
     settings = load_settings(flags)
     demo = demo_in_place_of_default(settings, flags)

@@ -29,11 +29,7 @@ def run_tui(
     follow: bool = False,
     options: CommonOptions | None = None,
 ) -> int:
-    """Open the Textual inspector (imported only here, so headless use stays light).
-
-    The settings are read by the app after its first frame; ``options`` label that
-    frame (agent, store), ``follow`` starts it in follow mode.
-    """
+    """Open the Textual inspector, which reads its settings after its first frame."""
     options = options or CommonOptions()
     if (
         options.store
@@ -81,9 +77,7 @@ def _silence_stdout() -> None:
 
 @contextlib.contextmanager
 def answers_only() -> Iterator[TextIO]:
-    """Keep stdout for the command's answer: what else writes to ``sys.stdout`` meanwhile
-    (a library that prints while it imports, say) goes to stderr. Yields the stream
-    the answer is written to."""
+    """Yield stdout for the answer alone; anything else printed meanwhile goes to stderr."""
     answer = sys.stdout
     sys.stdout = sys.stderr
     try:
@@ -113,13 +107,8 @@ def invalid_value(error: Exception) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``amem-tui`` and ``python -m amem_tui``.
-
-    Every failure ends as one line on stderr and an exit code, never a traceback
-    (set ``AMEM_DEBUG=1`` to see the traceback of an unexpected error); with
-    ``--json`` that line is a JSON object. Stdout holds the answer alone: with
-    ``--json`` it is one JSON value.
-    """
+    """Entry point of ``amem-tui``: every failure ends as one line on stderr and an exit
+    code, never a traceback (unless ``AMEM_DEBUG=1``); stdout holds the answer alone."""
     import warnings
 
     if not os.environ.get("AMEM_DEBUG"):  # library warnings would add stray stderr lines
@@ -205,16 +194,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _answer_given() -> None:
-    """After the answer, whatever still prints goes to stderr: a library thread that
-    prints while the interpreter shuts down (huggingface_hub's lazy imports print their
-    failures with ``print``) must not add a line to a ``--json`` answer."""
+    """After the answer, whatever still prints (a library thread at shutdown) goes to
+    stderr."""
     with contextlib.suppress(Exception):
         sys.stdout.flush()
     sys.stdout = sys.stderr
 
 
 def _close(ctx: Context) -> None:
-    """Close the engine, after the work left in the background (whatever that prints
-    goes to stderr); an error while closing must not mask the answer."""
+    """Close the engine; what that prints goes to stderr, and its errors are dropped."""
     with answers_only(), contextlib.suppress(Exception):
         ctx.close()

@@ -1,16 +1,11 @@
-"""The command line as typed objects: every option is declared once, as a field of the
-frozen dataclass that holds it, and ``add_options`` makes the argparse arguments
-from those fields.
+"""The command line as typed objects: every option is declared once, as a field of a
+frozen dataclass, and ``add_options`` makes the argparse arguments from the fields.
 
-A field's type says how its value is read (``bool``: a flag; ``int``, ``float``: a
-number; a ``Literal``: the choices), its default is the option's default, and
-``option`` (or ``switch``, several flags for one value) gives what argparse
-shows: the flags (none for a positional argument), help, metavar, and the mutually
-exclusive group it belongs to. ``CommonOptions`` holds the options every
-subcommand takes; a command's own come as the options class it declares, filled by
-``options_from``. A line that opens the TUI is read with the common options alone
-(``tui_options``), so its first frame waits for no command module. No pydantic
-here: this module is on the TUI's start-up path.
+A field's type says how its value is read (``bool``: a flag; a ``Literal``: the
+choices), its default is the option's, and ``option`` (``switch``: several flags for
+one value) gives its flags (none: positional), help, metavar and exclusive group.
+A line that opens the TUI is read with ``CommonOptions`` alone (``tui_options``), so
+its first frame waits for no command module; no pydantic here for the same reason.
 """
 
 from __future__ import annotations
@@ -31,9 +26,7 @@ SPEC = "cli"
 
 @dataclass(frozen=True)
 class Spec:
-    """What argparse shows of one field: its flags (none: positional), help, metavar,
-    its mutually exclusive group, and (a ``switch``) the flags that each set it to
-    a constant."""
+    """What argparse shows of one field (``consts``: a ``switch``'s flags)."""
 
     flags: tuple[str, ...]
     help: str | None = None
@@ -50,8 +43,8 @@ def option(
     group: str | None = None,
     required: bool = False,
 ) -> Any:
-    """A field read from the command line: an option given its ``flags``, a positional
-    argument without (required, as is an option with ``required``)."""
+    """A field read from the command line: an option, or without ``flags`` a required
+    positional argument."""
     spec = {SPEC: Spec(flags, help, metavar, group)}
     if not flags or required:
         return field(metadata=spec)
@@ -59,8 +52,7 @@ def option(
 
 
 def optional_argument(help: str, metavar: str | None = None) -> Any:
-    """A positional argument that may be left out (None then): a command whose words
-    choose what it does, as ``conflicts`` and ``conflicts resolve A B``."""
+    """A positional argument that may be left out (None then)."""
     return field(default=None, metadata={SPEC: Spec((), help, metavar)})
 
 
@@ -70,8 +62,7 @@ def flag(*flags: str, help: str, group: str | None = None) -> Any:
 
 
 def switch(*flags: tuple[str, object, str], default: Any = None) -> Any:
-    """A field that one of several mutually exclusive flags sets, each to its constant:
-    ``(flag, value, help)``."""
+    """A field that one of several exclusive flags sets: ``(flag, value, help)`` each."""
     return field(default=default, metadata={SPEC: Spec((), consts=flags)})
 
 
@@ -94,11 +85,8 @@ def add_options(
     helps: Mapping[str, str] | None = None,
 ) -> None:
     """Declare the fields of the options class ``kind`` on ``parser`` (but ``skip``;
-    ``helps`` replaces the help of some).
-
-    ``suppress``: an option not given sets nothing (``SUPPRESS``), so that a common
-    option given before the subcommand is not reset by the subparser's default.
-    """
+    ``helps`` replaces some helps). ``suppress``: an option not given sets nothing, so
+    a common option given before the subcommand is not reset by the subparser."""
     types = typing.get_type_hints(kind)
     groups: dict[str, Any] = {}
     for item in dataclasses.fields(kind):
@@ -135,11 +123,7 @@ def add_options(
 
 FOLLOW_HELP = "start the TUI in follow mode: its panes keep up with changes made elsewhere"
 
-VIEW_HELP = (
-    "mem0: what the agent's memory_search returns (search, the default) or what the "
-    "plugin's auto-recall injects before its turn (recall; a subagent's recall reads the "
-    "user's main memories)"
-)
+VIEW_HELP = "mem0: what memory_search returns (search, the default) or auto-recall injects"
 
 
 @dataclass(frozen=True)
@@ -154,36 +138,17 @@ class CommonOptions:
     collection: str | None = option("--collection", metavar="NAME", help="Mode A collection")
     agent: str | None = option("--agent", metavar="ID", help="act as this agent")
     session_key: str | None = option("--session-key", metavar="KEY", help="act as agent:<id>:…")
-    #: ``--new-agent``: a command may act as an agent nobody knows yet.
-    new_agent: bool = flag(
-        "--new-agent",
-        help="let a command act as an agent that is neither configured nor in the store yet",
-    )
-    user: str | None = option(
-        "--user",
-        metavar="ID",
-        help="mem0: whose memories to read (default: AMEM_USER, else the mem0 plugin's userId)",
-    )
-    namespace: str | None = option(
-        "--namespace",
-        metavar="USER_ID",
-        help="mem0: read exactly this user_id, e.g. alice:agent:main",
-    )
+    new_agent: bool = flag("--new-agent", help="let a command act as an agent nobody knows yet")
+    user: str | None = option("--user", metavar="ID", help="mem0: whose memories to read")
+    namespace: str | None = option("--namespace", metavar="USER_ID", help="mem0: this user_id")
     view: Literal["search", "recall"] | None = option("--view", help=VIEW_HELP)
     model: str | None = option("--model", metavar="NAME", help="fastembed model name")
-    #: ``--remote-embeddings``: a mem0 query may be sent to the plugin's own embedder.
     remote_embeddings: bool = flag(
-        "--remote-embeddings",
-        help="mem0: embed queries with the plugin's own embedder (Ollama, OpenAI, ...), "
-        "which sends them to its endpoint",
+        "--remote-embeddings", help="mem0: embed queries with the plugin's own embedder"
     )
     read_only: bool = flag("--read-only", help="refuse every write")
-    #: ``--json``: answers on stdout, errors and warnings on stderr, all as JSON.
-    json: bool = flag(
-        "--json", help="answer in JSON (errors and warnings on stderr as JSON objects too)"
-    )
-    #: ``--follow``: the TUI starts in follow mode (before the subcommand, or after one
-    #: that opens the TUI).
+    json: bool = flag("--json", help="answer in JSON (errors and warnings too, on stderr)")
+    #: Read before the subcommand, or after one that opens the TUI.
     follow: bool = flag("--follow", help=FOLLOW_HELP)
 
     @classmethod
@@ -211,8 +176,7 @@ class CommonOptions:
 
     @property
     def store_hint(self) -> str:
-        """Where the command line says the store is (for the TUI's first frame; a URL's
-        credentials masked)."""
+        """Where the command line says the store is (a URL's credentials masked)."""
         if self.url:
             from amem_tui.engine.for_apps import redact_url
 
@@ -223,8 +187,7 @@ class CommonOptions:
 def add_common_options(
     parser: argparse.ArgumentParser, suppress: bool, follow: str | None = None
 ) -> None:
-    """The common options; ``--follow`` only where it is read (the line that opens the
-    TUI, and a subcommand that opens it: ``follow`` is then its help there)."""
+    """The common options; ``--follow`` (its help: ``follow``) only where it is read."""
     if follow is None:
         add_options(parser, CommonOptions, suppress, skip=("follow",))
     else:
@@ -241,14 +204,8 @@ class _TuiLineParser(argparse.ArgumentParser):
 
 
 def tui_options(argv: Sequence[str]) -> CommonOptions | None:
-    """The options of a command line that opens the TUI (no subcommand), read with the
-    common options alone; None for every other line (a subcommand, ``--help``, a
-    mistake), which the whole parser reads.
-
-    So the TUI's first frame does not wait for the subcommand modules to be imported
-    and their parsers built. The options are those the whole parser declares before
-    a subcommand, so a line means the same to both.
-    """
+    """The options of a line that opens the TUI, read with the common options alone
+    (no command module imported); None for every other line, left to the whole parser."""
     parser = _TuiLineParser(add_help=False)
     add_common_options(parser, suppress=False, follow=FOLLOW_HELP)
     try:

@@ -1,9 +1,5 @@
-"""The ``amem-tui`` command line: the common options and every subcommand.
-
-``COMMAND_MODULES`` is the one list of subcommand modules; each declares its
-subcommands in ``COMMANDS`` (see ``Command``). Adding a
-command means adding it to its concept's module, or a new module to this list.
-"""
+"""The ``amem-tui`` command line: the common options and every subcommand (the
+``COMMANDS`` of each module in ``COMMAND_MODULES``)."""
 
 from __future__ import annotations
 
@@ -45,7 +41,7 @@ EPILOG = (
 
 
 class CommandModule(Protocol):
-    """A module of subcommands: what the parser reads from it."""
+    """A module of subcommands."""
 
     COMMANDS: tuple[Command[Any, Any], ...]
 
@@ -80,9 +76,8 @@ class CommandLineParser(argparse.ArgumentParser):
     """An argument parser whose errors are ``UsageError`` (one line, exit 2)."""
 
     def error(self, message: str) -> NoReturn:
-        """Raise instead of printing usage and exiting (the subcommand named, once: the
-        error line already starts with the program's name); a mistyped choice (a
-        command, a ``--scope``) is told the nearest one."""
+        """Raise instead of exiting, the subcommand named; a mistyped choice is told the
+        nearest one."""
         command = self.prog.removeprefix(PROGRAM).strip()
         typo = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
         if typo is not None:

@@ -1,11 +1,5 @@
 """``search``: what an agent finds for a query, why each hit ranked where it did,
-and (``--hidden``) the close matches it is not allowed to see.
-
-Hits are shown as the agent may see them: links and conflicts to notes it may not
-read are left out and counted (``unreadable_links``, ``unreadable_conflicts``).
-``--hidden`` is the inspector's own question (what could it not see, and why) and
-names those matches on purpose.
-"""
+and (``--hidden``, on purpose) the close matches it is not allowed to see."""
 
 from __future__ import annotations
 
@@ -21,7 +15,7 @@ if TYPE_CHECKING:
     from amem_tui.cli.context import Context
     from amem_tui.engine import MemoryNote, QueryEmbedding, SearchResult
 else:
-    QueryEmbedding = Any  # a model dumped as itself: see output.to_json
+    QueryEmbedding = Any  # a model dumped as itself: see output.emit
 
 
 @dataclass(frozen=True)
@@ -29,21 +23,11 @@ class SearchOptions:
     """``search``: the query, how many hits, the ranking, and what to add."""
 
     query: str = option()
-    #: None: 10, or the mem0 plugin's ``topK`` on a mem0 collection.
-    limit: int | None = option(
-        "--limit",
-        help="hits wanted (default 10; on mem0 the plugin's topK, as its memory_search asks)",
-    )
-    #: None: the store's own ranking (openclaw-amem's hybrid; the mem0 plugin's).
+    limit: int | None = option("--limit", help="hits wanted (default 10; mem0: its topK)")
     mode: Literal["plugin", "hybrid", "dense"] | None = option(
-        "--mode",
-        help="ranking (default: the store's own: openclaw-amem's hybrid; on mem0 the plugin's)",
+        "--mode", help="ranking (default: the store's own)"
     )
-    first_turn: bool = flag(
-        "--first-turn",
-        help="mem0, --view recall with a --session-key: the recall of a session's first turn "
-        "(the plugin adds its broad query then)",
-    )
+    first_turn: bool = flag("--first-turn", help="mem0, --view recall: a session's first turn")
     #: True: compare with every note; False: the HNSW graph; None: by the store's size.
     exact: bool | None = switch(
         ("--exact", True, "compare the query with every note (the default up to 250,000 notes)"),
@@ -52,23 +36,12 @@ class SearchOptions:
     explain: bool = flag("--explain", help="show how each hit ranked")
     hidden: bool = flag("--hidden", help="add the matches it cannot see")
     #: openclaw-amem's memory_search filters: ``subject`` and ``topicsFilter``.
-    subject: str | None = option(
-        "--subject",
-        metavar="NAME",
-        help="only notes about this person, or about nobody (memory_search's subject)",
-    )
-    topics: str | None = option(
-        "--topics",
-        metavar="A,B",
-        help="knowledge notes must hold every topic (memory_search's topicsFilter)",
-    )
+    subject: str | None = option("--subject", metavar="NAME", help="only notes about this person")
+    topics: str | None = option("--topics", metavar="A,B", help="knowledge notes of every topic")
 
 
 def search_notes(ctx: Context, options: SearchOptions) -> FoundNotes:
-    """Search as an agent: what it finds, why, and what it cannot see.
-
-    Hits best first; --hidden adds the close matches it may not see.
-    """
+    """Search as an agent: what it finds, why, and what it cannot see."""
     if options.limit is not None and options.limit < 1:
         raise UsageError("--limit must be at least 1")
     if not options.query.strip():  # it would find nothing, and look like a real answer
@@ -129,7 +102,7 @@ HIDDEN = (
 @dataclass(frozen=True)
 class Hit:
     """One hit: its note as the agent may see it, its score, why it is visible, and
-    (``--explain``) how it ranked (``EXPLAINED``, then ``explanation`` in words)."""
+    (``--explain``) how it ranked."""
 
     id: str
     score: float
@@ -142,15 +115,13 @@ class Hit:
 @dataclass(frozen=True)
 class FoundNotes:
     """A search's answer: who searched, how, the hits and (``--hidden``) the matches
-    it cannot see (``HIDDEN``, then ``deciding``: what decided their place, in
-    words); ``--explain`` adds how many notes there were to rank."""
+    it cannot see."""
 
     agent: str
     mode: str
     collection: str
     query: str
     search_mode: str
-    #: Whose ranking it is, in words (openclaw-amem's, the mem0 plugin's, or our own).
     ranking: str
     exact: bool
     notice: str | None
@@ -160,7 +131,6 @@ class FoundNotes:
     candidates: Omitted[int] = None
     hidden: Omitted[list[dict[str, Any]]] = None
     mem0: Mem0View | None = None
-    #: How the query was embedded, and how exactly that matches the agent's embedding.
     embedding: Omitted[QueryEmbedding] = None
     _json = flattened("mem0")
 
@@ -168,8 +138,7 @@ class FoundNotes:
 def found_notes(
     result: SearchResult, explain: bool, notes: list[MemoryNote], mem0: Mem0View | None
 ) -> FoundNotes:
-    """A search result as the CLI answers it, the hits' ``notes`` as the agent may see
-    them (redacted, in hit order); ``explain`` adds how each hit ranked."""
+    """A search result as the CLI answers it, with the hits' redacted ``notes``."""
     from amem_tui.engine.for_apps import explain_hit
 
     hits = [
@@ -209,7 +178,7 @@ def found_notes(
 
 
 def search_text(found: FoundNotes) -> str:
-    """One line per hit (score, why visible, id, content), then the hidden matches."""
+    """One line per hit, then the hidden matches."""
     where = scope_label(found.agent, found.mode, found.collection, found.mem0)
     how = (found.ranking or found.search_mode) + ("" if found.exact else ", approximate")
     lines = [f"{where}: {plural(len(found.hits), 'hit')} ({how})"]

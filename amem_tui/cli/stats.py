@@ -24,19 +24,14 @@ if TYPE_CHECKING:
     from amem_tui.cli.context import Context
     from amem_tui.engine import StoreStats
 else:
-    StoreStats = Any  # a model dumped as itself: see output.to_json
+    StoreStats = Any  # a model dumped as itself: see output.emit
 
 
 @dataclass(frozen=True)
 class StatsOptions:
     """``stats``: count from the indexes, malformed points too with ``--check``."""
 
-    check: bool = flag(
-        "--check",
-        help="count malformed points too (named by the note index an embedded store keeps, "
-        "else found by reading every note: slow on a big store); without it the figures "
-        "come from the store's indexes and malformed points are not counted",
-    )
+    check: bool = flag("--check", help="count malformed points too (may read every note)")
 
 
 @dataclass(frozen=True)
@@ -51,10 +46,7 @@ class StoreFigures:
 
 
 def store_stats(ctx: Context, options: StatsOptions) -> StoreFigures:
-    """The whole store at a glance: per agent, per week, and who shares what.
-
-    The engine's figures, with each owner's share of the shared scope.
-    """
+    """The whole store at a glance: per agent, per week, and who shares what."""
     # --check: the note index names the malformed points where the store keeps one;
     # only without it is every note read.
     counted = ctx.engine.counted_stats(complete=options.check)
@@ -82,9 +74,7 @@ def _table(rows: list[list[str]]) -> list[str]:
 
 
 def _agents(figures: StoreFigures) -> list[str]:
-    # Here, not at the top: the parser imports every command module, and the TUI's
-    # first frame must not wait for the engine's models.
-    from amem_tui.engine.for_apps import AGENT_FIGURES
+    from amem_tui.engine.for_apps import AGENT_FIGURES  # not at parse time
 
     rows = [["agent", "mode", "collection", *(title for title, _ in AGENT_FIGURES)]]
     pending = set(figures.stats.pending)
