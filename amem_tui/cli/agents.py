@@ -1,10 +1,5 @@
-"""``agents``: who shares the store, in which mode, reading which collection.
-
-Agents are the first thing a user of a multi-agent memory asks about, and every
-other command acts as one of them (``--agent``), so they have their own module. In
-a mem0 collection they are user and agent pairs, one per ``user_id`` the store
-holds, each with the view that reads it.
-"""
+"""``agents``: who shares the store, in which mode, reading which collection (in mem0:
+user and agent pairs, one per ``user_id``)."""
 
 from __future__ import annotations
 
@@ -22,8 +17,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class AgentRow:
-    """One agent: its mode and collection (in a mem0 collection also its user,
-    ``user_id`` and view)."""
+    """One agent: its mode and collection (and its mem0 view)."""
 
     agent: str
     mode: str
@@ -34,8 +28,7 @@ class AgentRow:
 
 @dataclass(frozen=True)
 class AgentList:
-    """The agents (a plain list in JSON), with the configuration file they came from
-    and, for a mem0 collection, the user read by default."""
+    """The agents (a plain list in JSON), their configuration file and default user."""
 
     rows: list[AgentRow]
     config_file: str | None
@@ -84,8 +77,7 @@ def _mem0_hints(agents: AgentList) -> list[str]:
 
 
 def agents_text(agents: AgentList) -> str:
-    """One line per agent (per user and agent pair in mem0), the configuration file
-    they come from, and (mem0) how to read each view."""
+    """One line per agent, the configuration file, and (mem0) how to read each view."""
     lines: list[str] = []
     if any(row.mem0 is not None for row in agents.rows):
         lines.append(f"{'user':<10} {'agent':<18} {'user_id':<32} view")

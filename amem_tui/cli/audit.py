@@ -24,10 +24,7 @@ class AuditOptions:
 
 
 def audit(ctx: Context, options: AuditOptions) -> AuditReport:
-    """Shared notes by owner, malformed and legacy points, cross-scope links.
-
-    The audit report of the configured collections, or of every one with --all.
-    """
+    """Shared notes by owner, malformed and legacy points, cross-scope links."""
     return ctx.engine.audit(all_collections=options.all)
 
 

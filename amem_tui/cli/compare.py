@@ -1,9 +1,5 @@
-"""``compare``: two agents' views side by side.
-
-Without a query: the notes only A sees, only B sees, and both see, with why each side
-can or cannot read each note. With ``--query``: both agents' ranked results, each hit
-marked with whether the other agent gets it, and why not. Reading only.
-"""
+"""``compare``: two agents' views side by side (the notes only A, only B, and both see,
+or with ``--query`` both agents' results), with why each side can read each note."""
 
 from __future__ import annotations
 
@@ -47,11 +43,7 @@ class CompareOptions:
 
 
 def compare_agents(ctx: Context, options: CompareOptions) -> Comparison:
-    """Compare two agents' views: what only one sees, what both see, and why.
-
-    The engine's Comparison; an agent nobody knows is named on stderr (it sees what a
-    new agent would).
-    """
+    """Compare two agents' views: what only one sees, what both see, and why."""
     if options.limit < 1:
         raise UsageError("--limit must be at least 1")
     engine = ctx.engine

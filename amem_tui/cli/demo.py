@@ -1,16 +1,12 @@
-"""``demo``: fill a store with a multi-agent demo memory, then open the TUI on it.
-
-Seeding adds only the demo notes that are missing (see ``amem_tui.demo.seed_demo``;
-the contradiction desk's and health report's plants: ``amem_tui.demo_desk``):
-running ``demo`` again never reverts an edit, a delete or a merge. When the TUI
-closes, the command prints how to reach the same store from the CLI.
-"""
+"""``demo``: fill a store with a multi-agent demo memory (only the missing notes), then
+open the TUI on it; once it closes, say how to reach the same store."""
 
 from __future__ import annotations
 
 import dataclasses
 import shlex
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command, OpenTui
@@ -25,14 +21,10 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class DemoOptions:
-    """``demo``: only fill the store (``--no-tui``), or open the TUI on it; with the
-    leak audit's planted cases (``--leaks``)."""
+    """``demo``'s options."""
 
     no_tui: bool = flag("--no-tui", help="only fill the store")
-    leaks: bool = flag(
-        "--leaks",
-        help="plant one case of each finding 'leaks' reports too, beside clean look-alikes",
-    )
+    leaks: bool = flag("--leaks", help="plant one case of each finding 'leaks' reports too")
 
 
 @dataclass(frozen=True)
@@ -46,9 +38,7 @@ class DemoStore:
 
 
 def demo_store_settings(options: CommonOptions) -> Settings:
-    """The demo's settings: its own store (``demo/`` in the user data folder unless
-    ``--store`` or ``--url`` names one) and, unless a configuration names agents, the
-    demo's agents."""
+    """The demo's settings: its own store (unless named) and its agents."""
     from amem_tui.cli.context import settings_from_options  # pydantic: once it runs
     from amem_tui.demo import demo_settings
     from amem_tui.paths import demo_dir
@@ -62,10 +52,7 @@ def demo_store_settings(options: CommonOptions) -> Settings:
 
 
 def fill_demo(ctx: Context, options: DemoOptions) -> DemoStore | OpenTui[DemoStore]:
-    """Fill a demo store and open the TUI on it.
-
-    The TUI is not opened with ``--no-tui`` or ``--json``.
-    """
+    """Fill a demo store and open the TUI on it."""
     from amem_tui.demo import (  # only for this command
         demo_config,
         demo_config_path,
@@ -124,11 +111,8 @@ def fill_demo(ctx: Context, options: DemoOptions) -> DemoStore | OpenTui[DemoSto
 
 
 def _store_words(settings: Settings) -> tuple[str, list[str]]:
-    """The options that reach the store, to paste into a shell, and why they read so.
-
-    A URL with credentials is never printed; a masked one (``http://***@host``) cannot
-    be pasted back, so the line names the variable that holds it.
-    """
+    """The options that reach the store, for a shell (a URL with credentials as
+    ``$AMEM_URL``), and why they read so."""
     if not settings.url:
         return f"--store {shlex.quote(str(settings.embedded_path))}", []
     if settings.store_label == settings.url:
@@ -138,17 +122,11 @@ def _store_words(settings: Settings) -> tuple[str, list[str]]:
     ]
 
 
-def demo_text(result: DemoStore | OpenTui[DemoStore]) -> str:
-    """Where the demo store is and a command to try on it."""
-    filled = result.then if isinstance(result, OpenTui) else result
-    return filled.message
-
-
 COMMANDS: tuple[Command[Any, Any], ...] = (
     Command(
         "demo",
         fill_demo,
-        demo_text,
+        attrgetter("message"),  # the answer's text, printed after the TUI closes
         DemoOptions,
         follow="open the TUI following",
         settings=demo_store_settings,

@@ -1,9 +1,5 @@
-"""``health``: whether memory is being written and kept well, in one report: per agent
-its writes and silence, then every problem, worst first, and what could not be checked.
-
-The exit status is 1 when a problem at or above ``--fail-on`` (default ``warning``)
-exists, so that a cron job or CI can alert; the report is printed either way.
-"""
+"""``health``: whether memory is being written and kept well; exit 1 on a problem at
+``--fail-on`` or worse, the report printed either way."""
 
 from __future__ import annotations
 
@@ -21,8 +17,7 @@ if TYPE_CHECKING:
     from amem_tui.engine import HealthReport
     from amem_tui.engine.for_apps import AgentHealth, Problem
 
-#: The severities ``--fail-on`` takes (the engine's ``Severity``, spelled here so that
-#: parsing the command line loads no engine module).
+#: The engine's ``Severity``, spelled here: parsing loads no engine module.
 FailOn = Literal["info", "warning", "error"]
 #: Note ids a problem's line shows (``--json`` has up to 200, and the count).
 IDS_SHOWN = 3
@@ -32,11 +27,7 @@ IDS_SHOWN = 3
 class HealthOptions:
     """``health``: the severity from which the command fails."""
 
-    fail_on: FailOn = option(
-        "--fail-on",
-        default="warning",
-        help="exit 1 when a problem of this severity or worse exists (default: warning)",
-    )
+    fail_on: FailOn = option("--fail-on", default="warning", help="exit 1 from this severity")
 
 
 class HealthProblems(AmemError):
@@ -44,10 +35,7 @@ class HealthProblems(AmemError):
 
 
 def health(ctx: Context, options: HealthOptions) -> HealthReport:
-    """Is memory being written and kept well: silent agents, backlogs, failed nights.
-
-    The engine's health report; exit 1 when it holds a problem at ``--fail-on`` or worse.
-    """
+    """Is memory being written and kept well: silent agents, backlogs, failed nights."""
     report = ctx.engine.health()
     if report.fails(options.fail_on):
         failing = [p for p in report.problems if _at_least(p.severity, options.fail_on)]
@@ -90,8 +78,7 @@ def _problem_lines(problem: Problem) -> list[str]:
 
 
 def health_text(report: HealthReport) -> str:
-    """The agents, the problems worst first, then what was not checked and the side
-    files as found."""
+    """The agents, the problems worst first, what was not checked, the side files."""
     lines = [f"health at {report.at}"]
     lines.append(f"agents ({len(report.agents)})")
     lines += [_agent_line(a, len(report.days)) for a in report.agents.values()]

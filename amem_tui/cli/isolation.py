@@ -1,11 +1,5 @@
-"""Proving isolation: ``leaks`` (every pair of agents: what of one's private memory the
-other reaches) and ``check FILE`` (memory checks, as CI runs them).
-
-Both print their report whatever it says, then exit 1 when it fails: a leak at or above
-``--fail-on``, a check that does not hold. A bad checks file exits 2, naming its line
-and key. The engine does the work (``engine.leaks()``, ``engine.check(FILE)``); see
-docs/isolation.md.
-"""
+"""Proving isolation: ``leaks`` and ``check FILE``. Both print their report, then exit
+1 when it fails (see docs/isolation.md)."""
 
 from __future__ import annotations
 
@@ -40,19 +34,11 @@ class ChecksFailed(AmemError):
 class LeaksOptions:
     """``leaks``: the severity from which a finding fails the run."""
 
-    fail_on: FailOn = option(
-        "--fail-on",
-        default="leak",
-        help="exit 1 when a finding is of this severity or above (default: leak)",
-    )
+    fail_on: FailOn = option("--fail-on", default="leak", help="exit 1 from this severity")
 
 
 def leaks(ctx: Context, options: LeaksOptions) -> LeakReport:
-    """Every pair of agents: what of one's private memory the other can reach.
-
-    The leak audit of every collection some agent reads; exit 1 when a finding is at
-    or above ``--fail-on``.
-    """
+    """Every pair of agents: what of one's private memory the other can reach."""
     report = ctx.engine.leaks()
     failing = report.failing(options.fail_on)
     if failing:
@@ -78,8 +64,7 @@ def _finding_lines(finding: LeakFinding) -> list[str]:
 
 
 def leaks_text(report: LeakReport) -> str:
-    """What was checked, then the findings by pair of agents, most severe first, then
-    what was only sampled."""
+    """What was checked, the findings by pair of agents, then what was only sampled."""
     counts = ", ".join(f"{n} {severity}" for severity, n in report.counts().items())
     collections = ", ".join(report.collections) or "no collection"
     lines = [
@@ -104,14 +89,11 @@ def leaks_text(report: LeakReport) -> str:
 class CheckOptions:
     """``check``: the checks file (TOML, ``[[check]]`` tables)."""
 
-    file: str = option(metavar="FILE", help="memory checks: a TOML file of [[check]] tables")
+    file: str = option(metavar="FILE", help="a TOML file of [[check]] tables")
 
 
 def check(ctx: Context, options: CheckOptions) -> CheckRun:
-    """Run memory checks (a TOML file): exit 0 when all hold, 1 when not, 2 bad file.
-
-    Each check searches as its agent searches; a bad file's line and key are named.
-    """
+    """Run memory checks (a TOML file): exit 0 when all hold, 1 when not, 2 bad file."""
     run = ctx.engine.check(options.file)
     if run.failing:
         names = ", ".join(f"#{v.number} {v.name!r}" for v in run.failing)

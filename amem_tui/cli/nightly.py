@@ -1,17 +1,12 @@
-"""``consolidate --all-agents [--due]``: the nightly pass, every agent's consolidation in
-one go (see ``amem_tui.engine.consolidation.nightly``), its progress on stderr, and
-what it did, or who runs it now, or when today's ran.
-
-Progress never reaches stdout: on a terminal it is one line rewritten in place; on
-redirected stderr (a cron log) one line per agent, as JSON objects with ``--json``.
-"""
+"""``consolidate --all-agents [--due]``: the nightly pass, its progress on stderr (one
+line rewritten on a terminal, else a line per agent), and what it did."""
 
 from __future__ import annotations
 
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal
 
 from amem_tui.cli.command import FailedWithReport, UsageError
 from amem_tui.cli.output import LiveLine, json_text, sanitize
@@ -19,30 +14,17 @@ from amem_tui.engine import AmemError
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
+    from amem_tui.cli.consolidation import ConsolidateOptions
     from amem_tui.cli.context import Context
     from amem_tui.engine import ConsolidationRun
     from amem_tui.engine.for_apps import PassProgress, PassRecord
 else:
-    PassRecord = Any  # a model dumped as itself: see output.to_json
-
-
-class ConsolidateOptions(Protocol):
-    """What ``consolidate`` was asked, as far as the pass cares (``consolidate``'s own
-    options satisfy it; this module stays below the command that uses it)."""
-
-    @property
-    def dry_run(self) -> bool: ...
-    @property
-    def threshold(self) -> float | None: ...
-    @property
-    def all_agents(self) -> bool: ...
-    @property
-    def due(self) -> bool: ...
+    PassRecord = Any  # a model dumped as itself: see output.emit
 
 
 @dataclass(frozen=True)
 class AgentOutcome:
-    """One agent's part of a pass: its run (id, merges, candidates) or why it failed."""
+    """One agent's part of a pass: its run or why it failed."""
 
     agent: str
     collection: str | None
@@ -54,11 +36,9 @@ class AgentOutcome:
 
 @dataclass(frozen=True)
 class AllAgentsPass:
-    """The pass: its day, whether it ran (or was skipped, or only planned), each agent's
-    outcome, and the record in the store (the day's earlier pass when skipped)."""
+    """The pass: its day, whether it ran, each agent's outcome, and its record."""
 
     day: str
-    #: The scheduled start the day begins at (ISO, local time of the schedule).
     slot: str
     ran: bool
     skipped: bool
@@ -88,8 +68,7 @@ def check_options(ctx: Context, options: ConsolidateOptions) -> None:
 
 
 class PassProgressLine(LiveLine):
-    """The pass's progress on stderr: rewritten in place on a terminal, else one line
-    per agent (a JSON object each with ``--json``)."""
+    """The pass's progress on stderr."""
 
     def __init__(self, as_json: bool) -> None:
         super().__init__("consolidate", shown=not as_json)
@@ -135,8 +114,7 @@ def _outcome(run: ConsolidationRun) -> AgentOutcome:
 
 
 def all_agents(ctx: Context, options: ConsolidateOptions) -> AllAgentsPass:
-    """Consolidate every agent (the nightly pass), or with ``--due`` only if the day's
-    pass has not run yet; refused with who holds it (exit 75) while another runs it."""
+    """Consolidate every agent (the nightly pass); refused (exit 75) while another runs it."""
     from amem_tui.engine import NightlyPass
 
     if options.threshold is not None and not 0.0 < options.threshold <= 1.0:

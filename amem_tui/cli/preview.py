@@ -1,9 +1,5 @@
-"""``--dry-run [--checks FILE]`` on the commands that change who reads what (``publish``,
-``unpublish``, ``update --readers``, ``delete``, ``consolidate``): what the change would
-do, worked out by the engine without writing (``engine.what_if``): which memory checks
-would flip, and which notes would enter or leave each agent's top 5 for its recent
-queries.
-"""
+"""``--dry-run [--checks FILE]`` on the commands that change who reads what: which
+checks would flip, and which recent queries' top 5 would move (``engine.what_if``)."""
 
 from __future__ import annotations
 
@@ -19,17 +15,13 @@ if TYPE_CHECKING:
     from amem_tui.engine import WhatIf
     from amem_tui.engine.for_apps import Change
 
-DRY_RUN_HELP = (
-    "write nothing: say which recent queries' top 5 the change would move (and with "
-    "--checks, which checks it would flip)"
-)
-CHECKS_HELP = "with --dry-run: memory checks (a TOML file) whose verdicts the change may flip"
+DRY_RUN_HELP = "write nothing: say what the change would move"
+CHECKS_HELP = "with --dry-run: memory checks the change may flip"
 
 
 @dataclass(frozen=True, kw_only=True)
 class PreviewOptions:
-    """``--dry-run`` and ``--checks``, for a command whose change can be previewed
-    (keyword-only: a command's own positional arguments may follow them)."""
+    """``--dry-run`` and ``--checks`` (keyword-only: positional arguments may follow)."""
 
     dry_run: bool = flag("--dry-run", help=DRY_RUN_HELP)
     checks: str | None = option("--checks", metavar="FILE", help=CHECKS_HELP)
@@ -40,8 +32,7 @@ class PreviewOptions:
 
 
 def preview(ctx: Context, change: Change, checks: str | None) -> WhatIf:
-    """What ``change`` would do, nothing written: the checks of ``checks`` that would
-    flip, and the moves in the top 5 of every agent's recent queries."""
+    """What ``change`` would do, nothing written."""
     queries = ctx.engine.query_history().everyone()
     return ctx.engine.what_if(change, checks=checks, queries=queries)
 

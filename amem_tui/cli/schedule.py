@@ -1,11 +1,6 @@
-"""``schedule --print cron|systemd``: a ready crontab line, or a systemd service and
-timer, that runs ``consolidate --all-agents --due`` at the configured time on the same
-store, with the same configuration.
-
-Secrets never go on the printed command line: the API key (and a server URL that
-carries credentials) is read from the environment file the job loads
-(``env_file``), which this command names but never writes.
-"""
+"""``schedule --print cron|systemd``: a crontab line, or a systemd service and timer,
+that runs ``consolidate --all-agents --due`` on the same store; secrets stay in the
+environment file the job loads (``env_file``), never on its command line."""
 
 from __future__ import annotations
 
@@ -13,6 +8,7 @@ import os
 import shlex
 import sys
 from dataclasses import dataclass
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
@@ -47,17 +43,13 @@ class ScheduleOptions:
     """``schedule``: which scheduler to print for."""
 
     print_as: Literal["cron", "systemd"] = option(
-        "--print",
-        default="cron",
-        help="print a crontab line (the default), or a systemd .service and .timer pair",
+        "--print", default="cron", help="a crontab line, or systemd units"
     )
 
 
 @dataclass(frozen=True)
 class Schedule:
-    """What the scheduler runs, and when: the program and its arguments, the variables
-    it sets (none secret), the ones it must read from ``env_file``, and the text to
-    install (a crontab line, or the two unit files)."""
+    """What the scheduler runs, when, with which variables, and the text to install."""
 
     scheduler: str
     time: str
@@ -66,7 +58,6 @@ class Schedule:
     environment: dict[str, str]
     secrets: list[str]
     env_file: str
-    #: The files to write, by path (systemd), or the crontab line (cron, key "crontab").
     files: dict[str, str]
     text: TextOnly[str]
 
@@ -80,8 +71,7 @@ def program() -> list[str]:
 
 
 def job_command(settings: Settings) -> tuple[list[str], dict[str, str], list[str]]:
-    """The pass as the job runs it, the variables it sets, and the secrets it reads from
-    the environment file instead of its command line."""
+    """The job's command line, the variables it sets, and the secrets it reads."""
     args = program()
     secrets: list[str] = []
     if settings.url:
@@ -229,11 +219,6 @@ def schedule(ctx: Context, options: ScheduleOptions) -> Schedule:
     )
 
 
-def schedule_text(result: Schedule) -> str:
-    """What to paste, with a comment line on where it goes."""
-    return result.text
-
-
 COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command("schedule", schedule, schedule_text, ScheduleOptions),
+    Command("schedule", schedule, attrgetter("text"), ScheduleOptions),
 )

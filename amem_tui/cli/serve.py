@@ -1,11 +1,8 @@
 """``serve``: the inspector in a browser, through textual-serve (the ``serve`` extra).
 
-Every browser session runs its own ``amem-tui`` process in the scope given here
-(store, configuration, collection, agent or session key, mem0 user, namespace and
-view, model); this process only serves the page and never opens the store. Safe by
-default: sessions are read-only unless ``--writable`` is given, it listens on
-127.0.0.1, and ``--allow-remote`` (needed for any other address) requires a random
-token that is printed once (``amem_tui.cli.serve_access``).
+Each browser session runs its own ``amem-tui`` in the scope given here; this process
+never opens the store. Read-only unless ``--writable``, on 127.0.0.1 unless
+``--allow-remote`` (then with a token: ``serve_access``).
 """
 
 from __future__ import annotations
@@ -18,6 +15,7 @@ import shlex
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command, UsageError
@@ -33,9 +31,8 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 #: The install command that adds what ``serve`` needs.
 INSTALL_HINT = 'pip install "amem-tui[serve]"'
-#: The common text options a browser session is not started with: the subcommand, and
-#: the URL (it may hold credentials, and a command line is visible to every user of the
-#: machine, ``ps``; it reaches the sessions in their environment: ``session_environment``).
+#: Not passed on a session's command line: the URL may hold credentials, and ``ps``
+#: shows command lines to everyone (it goes in the environment instead).
 NOT_PASSED = ("command", "url")
 
 
@@ -47,22 +44,11 @@ class MissingExtra(AmemError):
 class ServeOptions:
     """``serve``'s own arguments."""
 
-    host: str = option(
-        "--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})"
-    )
-    port: int = option("--port", default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
-    allow_remote: bool = flag(
-        "--allow-remote",
-        help="allow a non-loopback --host; every request then needs the token printed at start",
-    )
-    public_url: str | None = option(
-        "--public-url",
-        metavar="URL",
-        help="the address browsers use to reach this server (default http://HOST:PORT)",
-    )
-    writable: bool = flag(
-        "--writable", help="let browsers change memory (sessions are read-only without it)"
-    )
+    host: str = option("--host", default=DEFAULT_HOST, help="address to listen on")
+    port: int = option("--port", default=DEFAULT_PORT, help="port")
+    allow_remote: bool = flag("--allow-remote", help="allow a non-loopback --host, with a token")
+    public_url: str | None = option("--public-url", metavar="URL", help="the URL browsers use")
+    writable: bool = flag("--writable", help="let browsers change memory")
 
 
 def is_loopback(host: str) -> bool:
@@ -76,17 +62,14 @@ def is_loopback(host: str) -> bool:
 
 
 def session_environment(options: CommonOptions) -> dict[str, str]:
-    """What each browser session's environment adds to this process's: the ``--url``
-    given here, as ``AMEM_URL`` (secrets such as ``QDRANT_API_KEY`` are inherited as
-    they are, never put on a command line)."""
+    """What each session's environment adds to this process's: ``--url`` as ``AMEM_URL``."""
     return {"AMEM_URL": options.url} if options.url else {}
 
 
 @contextlib.contextmanager
 def sessions_see(variables: dict[str, str]) -> Iterator[None]:
-    """This process's environment with ``variables`` set while it serves: textual-serve
-    starts each session with a copy of it (this process never opens the store). A
-    ``--url`` replaces ``AMEM_STORE`` there, as a flag beats the environment."""
+    """``variables`` set in the environment sessions copy, while serving (a ``--url``
+    replaces ``AMEM_STORE``, as a flag beats the environment)."""
     saved = dict(os.environ)
     if "AMEM_URL" in variables:
         os.environ.pop("AMEM_STORE", None)
@@ -99,8 +82,7 @@ def sessions_see(variables: dict[str, str]) -> Iterator[None]:
 
 
 def session_command(options: CommonOptions, writable: bool = False) -> str:
-    """The shell command each browser session runs: this interpreter, this package, the
-    scope given to ``serve`` (every common text option given, but ``NOT_PASSED``),
+    """The shell command each browser session runs: the scope given to ``serve``,
     ``--read-only`` unless ``writable``, and ``--follow``."""
     argv = [sys.executable, "-m", "amem_tui"]
     for item in dataclasses.fields(options):
@@ -132,11 +114,7 @@ def _check(ctx: Context, args: ServeOptions) -> bool:
 
 
 def serve(ctx: Context, args: ServeOptions) -> dict[str, Any]:
-    """The inspector in a browser, read-only unless --writable (textual-serve; 127.0.0.1
-    unless told otherwise).
-
-    Serves until interrupted (Ctrl+C).
-    """
+    """The inspector in a browser, read-only unless --writable (textual-serve)."""
     remote = _check(ctx, args)
     host, port = args.host, args.port
     try:
@@ -182,8 +160,7 @@ def serve(ctx: Context, args: ServeOptions) -> dict[str, Any]:
 
 
 def _say_serving(listening: str, public: str, token: str | None, as_json: bool) -> None:
-    """Where the server listens and the address to open (with the token, if one is
-    needed), on stderr: textual-serve's own banner names only the public address."""
+    """On stderr, where the server listens and the address to open (with its token)."""
     from amem_tui.cli.serve_access import TOKEN_PARAMETER
 
     url = f"{public}/?{TOKEN_PARAMETER}={token}" if token else public
@@ -195,12 +172,6 @@ def _say_serving(listening: str, public: str, token: str | None, as_json: bool) 
     print(f"amem-tui: serving on {listening}; open {url} ({how})", file=sys.stderr)
 
 
-def serve_text(data: dict[str, Any]) -> str:
-    """Says the server stopped."""
-    message: str = data["message"]
-    return message
-
-
 COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command("serve", serve, serve_text, ServeOptions, follow="sessions start following"),
+    Command("serve", serve, itemgetter("message"), ServeOptions, follow="sessions start following"),
 )

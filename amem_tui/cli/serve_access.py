@@ -1,15 +1,8 @@
 """Who may reach a served inspector: with ``serve --allow-remote``, only who holds its token.
 
-The token is random (``secrets.token_urlsafe``), made when ``serve`` starts and printed
-once with the URL. A browser opens ``/?token=TOKEN``; the answer keeps the token in a
-cookie of this server alone (HttpOnly, SameSite=Strict) and sends the browser to the
-same page without it, so it stays out of the address bar and the history. The page's
-scripts, styles and websocket then carry the cookie. A script may send
-``Authorization: Bearer TOKEN`` instead. Anything else gets 401.
-
-textual-serve has no login of its own; its ``Server`` builds an aiohttp application,
-and ``TokenServer`` adds one middleware to it. Imported only when serving (it
-needs the ``serve`` extra).
+A browser opens ``/?token=TOKEN`` once; the token then lives in an HttpOnly,
+SameSite=Strict cookie, out of the address bar. Scripts may send a Bearer header.
+Anything else gets 401 (see docs/serve.md).
 """
 
 from __future__ import annotations
@@ -38,13 +31,12 @@ def new_token() -> str:
 
 
 def cookie_name(port: int) -> str:
-    """The cookie the token is kept in: one per port (a browser sends a host's cookies
-    to all its ports, and two servers on one machine have two tokens)."""
+    """The token's cookie: one per port (a browser sends a host's cookies to every port)."""
     return f"amem_tui_token_{port}"
 
 
 def _same(given: str | None, token: str) -> bool:
-    """Whether ``given`` is the token, in a time that does not depend on where they differ."""
+    """Whether ``given`` is the token (in constant time)."""
     return given is not None and secrets.compare_digest(given.encode(), token.encode())
 
 
@@ -54,10 +46,7 @@ def _bearer(request: web.Request) -> str | None:
 
 
 def token_middleware(token: str, cookie: str, secure: bool) -> Any:
-    """An aiohttp middleware that answers 401 to any request without ``token``.
-
-    ``secure`` marks the cookie for HTTPS only (a public URL that starts with https).
-    """
+    """An aiohttp middleware that answers 401 to any request without ``token``."""
 
     @web.middleware
     async def require_token(request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -83,8 +72,7 @@ def token_middleware(token: str, cookie: str, secure: bool) -> Any:
 
 
 class MaskedAccessLog(logging.Filter):
-    """Masks the token in the access log's lines (the request line quotes the URL of a
-    browser's first visit, ``/?token=…``)."""
+    """Masks the token in the access log (a first visit's URL holds it)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         """Rewrite the record with the token masked; keep it."""
@@ -93,9 +81,7 @@ class MaskedAccessLog(logging.Filter):
 
 
 class QuietServer(Server):
-    """textual-serve's server without its start-up banner: ``serve`` says where it
-    listens itself (the banner names only the public URL, 127.0.0.1 for 0.0.0.0, and
-    writes to stdout, where the answer goes)."""
+    """textual-serve's server without its banner on stdout (``serve`` says it on stderr)."""
 
     async def on_startup(self, app: web.Application) -> None:
         """Print nothing."""

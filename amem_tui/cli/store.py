@@ -16,10 +16,7 @@ if TYPE_CHECKING:
 
 # -------------------------------------------------------------------- status
 def status(ctx: Context, _: NoOptions) -> StoreStatus:
-    """Which configuration, store, collection and model are in use.
-
-    Store-wide: a mem0 store of several users needs no --user; it lists them.
-    """
+    """Which configuration, store, collection and model are in use."""
     from amem_tui.engine.for_apps import UserNotChosen
 
     with contextlib.suppress(UserNotChosen):  # status names the users instead

@@ -22,12 +22,11 @@ if TYPE_CHECKING:
     from amem_tui.cli.context import Context
     from amem_tui.engine import ImportResult, MemoryEngine
 else:
-    ImportResult = Any  # a model dumped as itself: see output.to_json
+    ImportResult = Any  # a model dumped as itself: see output.emit
 
 
 def real_collection(ctx: Context) -> str:
-    """The collection ``--collection`` names, its alias resolved (the name written into
-    reports, and the one import writes to)."""
+    """The collection ``--collection`` names, its alias resolved."""
     return ctx.engine.real_collection(ctx.settings.collection)
 
 
@@ -50,18 +49,13 @@ class ExportOptions:
     """``export``: with vectors or not, to a file or (``None``, ``-``) to stdout."""
 
     vectors: bool = flag("--vectors", help="include each point's vector")
-    output: str | None = option(
-        "--output", "-o", metavar="FILE", help="write to FILE instead of stdout"
-    )
-    all: bool = flag(
-        "--all",
-        help="every collection of notes, one FOLDER/<collection>.jsonl each (--output FOLDER)",
-    )
+    output: str | None = option("--output", "-o", metavar="FILE", help="write to FILE")
+    all: bool = flag("--all", help="every collection, to --output FOLDER")
 
 
 @dataclass(frozen=True)
 class Exported:
-    """An export written to a file: how many points went from which collection where."""
+    """An export written to a file."""
 
     collection: str
     file: str
@@ -109,8 +103,7 @@ def _write_export(engine: MemoryEngine, collection: str, path: Path, vectors: bo
 
 
 def export_all(ctx: Context, options: ExportOptions) -> ExportedAll:
-    """Every collection of notes in the store, each to ``FOLDER/<collection>.jsonl``
-    (what ``import FILE --collection <collection>`` reads back)."""
+    """Every collection of notes in the store, each to ``FOLDER/<collection>.jsonl``."""
     if not options.output or options.output == "-":
         raise InvalidInput("export --all writes one file per collection: pass --output FOLDER")
     engine = ctx.engine  # a store that is not there is said before a folder is made
@@ -127,12 +120,7 @@ def export_all(ctx: Context, options: ExportOptions) -> ExportedAll:
 
 
 def export(ctx: Context, options: ExportOptions) -> Exported | ExportLines | ExportedAll:
-    """Write a collection as JSON Lines.
-
-    Payloads and ids, vectors with --vectors. To standard output the records are the
-    whole answer: no summary follows them (with ``--json`` they are the items of one
-    JSON array).
-    """
+    """Write a collection as JSON Lines."""
     if options.all:
         return export_all(ctx, options)
     engine = ctx.engine
@@ -157,9 +145,8 @@ def export_text(result: Exported | ExportLines | ExportedAll) -> str:
 
 # -------------------------------------------------------------------- import
 def json_lines(lines: Iterable[str]) -> Iterator[str]:
-    """The records of JSON Lines, or of the JSON array ``export --json`` writes (one
-    record a line between ``[`` and ``]``), as JSON Lines: the brackets become blank
-    lines and the commas go, so every record keeps its line number."""
+    """JSON Lines, or the array ``export --json`` writes, as JSON Lines in which every
+    record keeps its line number."""
     array: bool | None = None
     for line in lines:
         if array is None and line.strip():
@@ -178,8 +165,7 @@ def json_lines(lines: Iterable[str]) -> Iterator[str]:
 
 
 def decoded(lines: Iterable[bytes]) -> Iterator[str]:
-    """Lines of bytes as text, a leading BOM dropped; a byte that is not UTF-8 is kept
-    as a lone surrogate, so the import rejects that line by its number, not the file."""
+    """Lines of bytes as text, a BOM dropped; bad UTF-8 kept for the line's rejection."""
     first = True
     for line in lines:
         if first:
@@ -188,8 +174,7 @@ def decoded(lines: Iterable[bytes]) -> Iterator[str]:
 
 
 class ImportFile:
-    """The lines of an import file, read afresh each time (the import reads them twice);
-    a read error is bad input."""
+    """The lines of an import file, read afresh each time (the import reads them twice)."""
 
     def __init__(self, name: str) -> None:
         self.path = Path(name).expanduser()
@@ -205,7 +190,7 @@ class ImportFile:
 
 
 class ProgressLine(LiveLine):
-    """An import's progress (``import: writing notes 5,000/80,000 (… notes/s)``)."""
+    """An import's progress line."""
 
     PHASES: ClassVar[dict[str, str]] = {
         "reading": "checking lines",
@@ -231,10 +216,7 @@ class ProgressLine(LiveLine):
 class ImportOptions:
     """``import``: the file (``-``: stdin), and what to do with bad lines and known ids."""
 
-    file: str = option(
-        metavar="FILE",
-        help="the JSON Lines file, or the array export --json writes ('-' for stdin)",
-    )
+    file: str = option(metavar="FILE", help="a JSON Lines file ('-': stdin)")
     skip_invalid: bool = flag("--skip-invalid", help="write the valid lines, report the rest")
     replace: bool = flag("--replace", help="overwrite notes whose id exists")
     dry_run: bool = flag("--dry-run", help="validate only, write nothing")
@@ -246,16 +228,12 @@ class Imported:
 
     result: ImportResult
     seconds: float
-    #: Notes written per second (None: nothing was written).
     notes_per_second: float | None
     _json = flattened("result")
 
 
 def import_notes(ctx: Context, options: ImportOptions) -> Imported:
-    """Validate and load a JSON Lines export.
-
-    Nothing at all is written while a line is rejected (unless --skip-invalid).
-    """
+    """Validate and load a JSON Lines export."""
     engine = ctx.engine
     collection = real_collection(ctx)
     if not options.dry_run:
@@ -292,7 +270,7 @@ def import_notes(ctx: Context, options: ImportOptions) -> Imported:
 
 
 def import_text(imported: Imported) -> str:
-    """Each rejected line, then what was (or would be) written, and why it stopped."""
+    """Each rejected line, then what was written, and why it stopped."""
     result = imported.result
     lines = []
     for bad in result.rejected:

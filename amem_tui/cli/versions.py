@@ -1,11 +1,5 @@
 """A note's versions: ``versions ID`` lists every change, ``revert ID --to N`` goes back
-to one as a new version.
-
-Versions are what amem-tui wrote, and the changes other tools made between its
-writes (``changed outside amem-tui``, with what the note itself says of them). A
-revert is a write like any other: the write rule, and the owner's rule when it
-changes who reads the note.
-"""
+to one as a new version (a write like any other)."""
 
 from __future__ import annotations
 
@@ -38,7 +32,7 @@ class VersionsOptions:
 
 @dataclass(frozen=True)
 class VersionList:
-    """A note's versions, oldest first (``history``), and how the text shows them."""
+    """A note's versions, oldest first, and how the text shows them."""
 
     history: NoteHistory
     full_diff: TextOnly[bool] = False
@@ -57,7 +51,7 @@ def changed_names(version: NoteVersion) -> str:
 
 
 def version_line(version: NoteVersion) -> str:
-    """One version: its number, when, who, what it did and the fields it changed."""
+    """One version: its number, when, who, what it did and what it changed."""
     when = version.at.replace("T", " ")[:19] if version.at else "(time unknown)"
     who = version.agent or ("import" if version.action == "import" else "-")
     changed = changed_names(version)
@@ -66,7 +60,7 @@ def version_line(version: NoteVersion) -> str:
 
 
 def versions_text(answer: VersionList) -> str:
-    """A heading, then a line per version with its content diff and what is known."""
+    """A heading, then a line per version with its content diff."""
     history = answer.history
     head = (
         f"note {history.note_id} ({history.collection}): {plural(len(history.versions), 'version')}"
