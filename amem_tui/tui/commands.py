@@ -5,18 +5,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
 from amem_tui.engine import AgentScope, AmemError
 from amem_tui.engine.for_apps import agent_from_session_key
-from amem_tui.tui.actions import palette_actions
+from amem_tui.tui.actions import Action, palette_actions, said_off
 from amem_tui.tui.messages import ActionRefused
 from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.header import VIEW_LABELS
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
 
 
 #: (title, what it runs, help line) of one palette command.
@@ -28,6 +31,19 @@ class Command(NamedTuple):
     help: str
     #: Other words people use for it: the palette finds the entry by them too.
     words: str = ""
+
+
+async def attempt(main: MainScreen, action: Action) -> None:
+    """Run ``action`` as its key would, or say why it is off. It runs on its target: a
+    pane's action on the pane worked in (the get-only listing is the Shared pane's)."""
+    if said_off(main, action.action):
+        return
+    target: Widget = main
+    if action.target == "pane":
+        target = main.panes.pane("shared" if action.id == "toggle_get_only" else main.panes.working)
+    elif action.target == "browser":
+        target = main.browser
+    await main.app.run_action(action.action, target)
 
 
 class AmemCommands(Provider):
@@ -58,7 +74,7 @@ class AmemCommands(Provider):
             reason = main.verdict(action.action).reason
             help_text = f"not available: {reason}" if reason else entry.help
             # attempt, not the binding: a dimmed action still says why it is off.
-            out.append(Command(entry.title, partial(main.attempt, action), help_text, entry.words))
+            out.append(Command(entry.title, partial(attempt, main, action), help_text, entry.words))
         allowed = main.engine.settings.remote_embeddings
         out.append(
             Command(

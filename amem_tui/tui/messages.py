@@ -25,7 +25,6 @@ if TYPE_CHECKING:
         StoreStats,
     )
     from amem_tui.engine.for_apps import Activity, PaneUpdate, Probe
-    from amem_tui.tui.jump import JumpPlace
 
 
 @dataclass(frozen=True)
@@ -183,6 +182,30 @@ class BulkDone(Message):
     #: (note id, why) of every marked note not written.
     left: list[tuple[str, str]]
     activities: list[Activity] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class JumpTarget:
+    """A note to show, and the agents (by name) the row it came from names, best first."""
+
+    note_id: str
+    agents: tuple[str, ...] = ()
+    #: The collection the row names, if it names one (a Mode B agent's, say).
+    collection: str | None = None
+    #: Exactly these agents first (a comparison's sides: a mem0 user and agent included).
+    scopes: tuple[AgentScope, ...] = ()
+    #: Show it as the agents the row names, before the current one (a leak is seen as
+    #: the agent it reaches).
+    as_named: bool = False
+
+
+@dataclass(frozen=True)
+class JumpPlace:
+    """Where a note is shown: as ``scope``; ``listed`` when its panes list it (else the
+    agent reads it only by id, and the detail view shows it)."""
+
+    scope: AgentScope
+    listed: bool
 
 
 @dataclass

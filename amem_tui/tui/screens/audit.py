@@ -24,7 +24,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 
 from amem_tui.tui.actions import AUDIT_ACTIONS, bindings
-from amem_tui.tui.jump import JumpTarget
+from amem_tui.tui.messages import JumpTarget
 from amem_tui.tui.text import fit_widths
 
 if TYPE_CHECKING:

@@ -30,8 +30,7 @@ from amem_tui.engine import Comparison
 from amem_tui.engine.for_apps import COMPARE_SCOPES, ComparedHit, ComparedNote, CompareScope
 from amem_tui.engine.for_apps import agent_label as label
 from amem_tui.tui.actions import COMPARE_ACTIONS, bindings
-from amem_tui.tui.jump import JumpTarget
-from amem_tui.tui.messages import ActionRefused, AgentsLoaded, ReadProgress
+from amem_tui.tui.messages import ActionRefused, AgentsLoaded, JumpTarget, ReadProgress
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.access_panel import AccessPanel
 from amem_tui.tui.widgets.compared_list import ComparedList, group_rule, rule_of

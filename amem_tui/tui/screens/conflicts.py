@@ -28,8 +28,7 @@ from amem_tui.engine.for_apps import ConflictPair
 from amem_tui.tui.actions import CONFLICTS_ACTIONS, READ_ONLY_REASON, bindings
 from amem_tui.tui.dialogs.confirm import confirm_then
 from amem_tui.tui.dialogs.settle import SettleDialog
-from amem_tui.tui.jump import JumpTarget
-from amem_tui.tui.messages import ActionRefused
+from amem_tui.tui.messages import ActionRefused, JumpTarget
 from amem_tui.tui.text import cell, one_line
 from amem_tui.tui.widgets.conflict_view import ConflictView, settlement_text
 from amem_tui.tui.workers import ReportsWorkerFailures

@@ -24,7 +24,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from amem_tui.tui.actions import LEAKS_ACTIONS, bindings
-from amem_tui.tui.jump import JumpTarget
+from amem_tui.tui.messages import JumpTarget
 
 if TYPE_CHECKING:
     from amem_tui.engine import LeakReport

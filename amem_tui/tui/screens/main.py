@@ -1,16 +1,13 @@
 """The main screen: the header, the store banner, the browser (search box, panes and
 detail view), the follow bar and the footer, and the agent loader, which draws nothing.
 
-The screen shows what the loader read (every pane of an agent in one frame), and runs
-the actions of the action table. The widgets own their work: the search box searches
-and says what it found, the browser keeps the detail view on the subject (the
-highlighted row of the pane the user works in), a note pane loads its next page, the
-history pane consolidates and undoes, the follow bar polls and the screen merges what
-it found. Helpers own a concept each, and read the screen only through a Protocol:
-``NoteActions`` acts on the subject,
-``Outcomes`` says how work ended and
-``ScreenLayout`` lays the screen out. Whether an action
-may run now is answered once, by ``MainScreen.verdict``.
+The screen shows what the loader read (every pane of an agent in one frame), and holds
+the actions of the action table whose target is the screen: the agent, the other
+screens, the layout, reloads and follow mode. The widgets own the rest: the browser
+acts on the subject and holds the search box's and the history's keys, a note pane
+acts on its rows, the loader reads agents and finds where a note is shown. How work
+ended is said here, where every outcome bubbles up to. Whether an action may run now
+is answered once, by ``MainScreen.verdict``.
 """
 
 from __future__ import annotations
@@ -19,18 +16,15 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual import getters
 from textual.binding import BindingType
-from textual.reactive import reactive
+from textual.reactive import reactive, var
 from textual.screen import Screen
 from textual.widgets import Input, TextArea
 
-from amem_tui.tui.actions import Action, Situation, Verdict, bindings_of, footer_entries, said_off
+from amem_tui.tui.actions import Situation, Verdict, bindings_of, footer_entries, said_off
 from amem_tui.tui.actions import verdict as verdict_of
-from amem_tui.tui.jumping import Jumps
-from amem_tui.tui.other_screens import OtherScreens
-from amem_tui.tui.outcomes import Outcomes
-from amem_tui.tui.preferences import PreferenceStore
-from amem_tui.tui.screen_layout import ScreenLayout
+from amem_tui.tui.preferences import LAYOUT_LABELS, LAYOUTS, PANES, PreferenceStore
 from amem_tui.tui.sizes import HORIZONTAL_BREAKPOINTS, NARROW, SHORT, VERTICAL_BREAKPOINTS
+from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.agent_loader import AgentLoader
 from amem_tui.tui.widgets.browser import NoteBrowser
 from amem_tui.tui.widgets.detail import NoteDetail
@@ -38,23 +32,20 @@ from amem_tui.tui.widgets.follow_bar import FollowBar, FollowTarget
 from amem_tui.tui.widgets.footer import KeyFooter
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.history_pane import HistoryPane
+from amem_tui.tui.widgets.listing_view import Order
 from amem_tui.tui.widgets.note_pane import NotePane
 from amem_tui.tui.widgets.panes import Panes
 from amem_tui.tui.widgets.search_box import SearchBox
 from amem_tui.tui.widgets.store_banner import StoreBanner
+from amem_tui.tui.workers import ReportsWorkerFailures
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from textual.app import ComposeResult
     from textual.binding import Binding
     from textual.events import Key
-    from textual.widget import Widget
-    from textual.worker import Worker
 
     from amem_tui.engine import AgentScope, MemoryEngine, MemoryNote
-    from amem_tui.engine.for_apps import EarlyAnswer
-    from amem_tui.tui.jump import JumpTarget
+    from amem_tui.engine.for_apps import Activity, EarlyAnswer
     from amem_tui.tui.messages import (
         ActionDone,
         ActionRefused,
@@ -63,22 +54,12 @@ if TYPE_CHECKING:
         FollowFailed,
         FollowUpdate,
         JumpFound,
-        ScopeData,
+        JumpTarget,
         ScopeLoaded,
     )
 
 
-def on_other_screens(act: Callable[[OtherScreens], None]) -> Callable[[MainScreen], None]:
-    """The screen's action for opening another screen over it."""
-
-    def action(screen: MainScreen) -> None:
-        act(screen.screens)
-
-    action.__doc__ = act.__doc__
-    return action
-
-
-class MainScreen(Screen[None]):
+class MainScreen(ReportsWorkerFailures, Screen[None]):
     """Everything about one agent at a time."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings_of("screen")
@@ -101,6 +82,10 @@ class MainScreen(Screen[None]):
 
     #: Soft-deleted notes are listed (struck through).
     show_deleted: reactive[bool] = reactive(False, init=False)
+    #: The agent acted as, once loaded; which actions may run follows it.
+    scope: var[AgentScope | None] = var(None, bindings=True)
+    #: Why the agent's collection cannot be written (a mem0 one), if so.
+    collection_refusal: var[str | None] = var(None, bindings=True)
 
     def __init__(
         self,
@@ -120,13 +105,11 @@ class MainScreen(Screen[None]):
         #: The draft's answer from the saved index, shown until its own search answers.
         self.early = early
         self.agents: list[AgentScope] = []
-        self.scope: AgentScope | None = None  # the agent acted as, once loaded
         self.mem0 = False  # the agent's collection is a mem0 one (read, never written)
-        self.collection_refusal: str | None = None  # why it cannot be written, if so
-        self.jumps = Jumps(self, self, engine)
-        self.screens = OtherScreens(self, self, engine)
-        self.outcomes = Outcomes(self, self)
-        self.screen_layout = ScreenLayout(self, self.preferences)
+        #: The note a jump goes to, until its agent's panes show; a jump waiting for the
+        #: listings to come back (the query typed cleared first).
+        self.jump_wanted: str | None = None
+        self.jump_waiting: JumpFound | None = None
 
     def compose(self) -> ComposeResult:
         yield HeaderBar(self.engine.settings.store_label, self.engine.read_only, id="header")
@@ -139,7 +122,11 @@ class MainScreen(Screen[None]):
 
     def on_mount(self) -> None:
         """Start loading; the first frame never waits for the store or the model."""
-        self.screen_layout.restore()
+        chosen = self.preferences.current  # the split and the sort orders of last time
+        self._show_layout(chosen.layout)
+        for which in PANES:
+            if (order := Order.from_text(chosen.sort.get(which))) is not None:
+                self.query_one(f"#{which}", NotePane).order = order
         query, focused = self.draft
         self.search_box.query_input.value = query  # searched once the agent is loaded
         if self.early is not None and self.early.query == query.strip():
@@ -165,9 +152,21 @@ class MainScreen(Screen[None]):
         self.panes.narrow = self.has_class(NARROW)
         self.panes.arrange_panes()
 
+    def _show_layout(self, layout: str) -> None:
+        for name in LAYOUTS:  # a class each (app.tcss); "even" is none
+            self.set_class(name == layout and name != "even", f"-layout-{name}")
+
     def action_cycle_layout(self) -> None:
         """Give the panes or the detail view more of the height (remembered)."""
-        self.screen_layout.cycle()
+        now = self.preferences.current.layout
+        layout = LAYOUTS[(LAYOUTS.index(now) + 1) % len(LAYOUTS)] if now in LAYOUTS else "panes"
+        self._show_layout(layout)
+        self.preferences.update(layout=layout)
+        self.app.notify(f"Layout: {LAYOUT_LABELS[layout]}.", markup=False, timeout=2)
+
+    def on_note_pane_sorted(self, message: NotePane.Sorted) -> None:
+        """Remember the order a pane was sorted in for the next start."""
+        self.preferences.update(sort={message.pane.which: message.order.to_text()})
 
     # ------------------------------------------------------------ may it run
     def verdict(self, action: str) -> Verdict:
@@ -189,43 +188,53 @@ class MainScreen(Screen[None]):
             event.stop()
             said_off(self, active.binding.action)
 
-    async def attempt(self, action: Action) -> None:
-        """Run ``action`` as its key would, or say why it is off (the palette's way in)."""
-        if not said_off(self, action.action):
-            await self.app.run_action(action.action, self._target(action))
-
-    def _target(self, action: Action) -> Widget:
-        """The widget that runs ``action`` asked for from the palette: a pane's action
-        acts on the pane worked in (the get-only listing is the Shared pane's)."""
-        if action.target == "pane":
-            return self.panes.pane(
-                "shared" if action.id == "toggle_get_only" else self.panes.working
-            )
-        return self.browser if action.target == "browser" else self
-
     def footer_bindings(self, width: int) -> list[tuple[Binding, bool, str]]:
         """The footer's keys for the focus and the width (see ``KeyFooter``)."""
         area = self.browser.focus_area(self.focused)
         return footer_entries(self.active_bindings, self.app.get_key_display, area, width)
 
     # --------------------------------------------------------------- outcome
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        self.outcomes.worker_failed(event)
-
     def on_action_refused(self, message: ActionRefused) -> None:
-        self.outcomes.refused(message)
-
-    def on_action_done(self, message: ActionDone) -> None:
-        self.outcomes.done(message)
-
-    def on_bulk_done(self, message: BulkDone) -> None:
-        self.outcomes.bulk_done(message)
+        """A refusal is notified (markup off: messages may quote user text)."""
+        if message.store_unavailable:
+            self.store_banner.problem = message.message
+        text = one_line(message.message, 400)
+        self.app.notify(text, title=message.title, severity="error", timeout=8, markup=False)
 
     def on_follow_failed(self, message: FollowFailed) -> None:
-        self.outcomes.follow_failed(message)
+        """A poll the store did not answer raises the banner (the bar says the rest)."""
+        if message.store_unavailable:
+            self.store_banner.problem = message.message
 
     def on_search_box_results(self) -> None:
-        self.outcomes.store_answered()
+        self.store_banner.problem = None  # the store answered
+
+    def on_action_done(self, message: ActionDone) -> None:
+        """Say what changed, log it and read every pane of the agent again."""
+        self.store_banner.problem = None
+        self.app.notify(one_line(message.message, 300), title="Done", markup=False)
+        self._record([message.activity] if message.activity is not None else [])
+        if message.run is not None:
+            self.panes.history.select_next = message.run
+        self.reload_scope(select=message.select)
+
+    def on_bulk_done(self, message: BulkDone) -> None:
+        """Say what a bulk write did and left alone, unmark what it wrote, and reload."""
+        self.store_banner.problem = None
+        self.panes.pane(message.pane).drop_marks(message.done)
+        said = one_line(message.message, 600)
+        if message.left:
+            self.app.notify(
+                said, title="Done, in part", severity="warning", timeout=12, markup=False
+            )
+        else:
+            self.app.notify(said, title="Done", markup=False)
+        self._record(message.activities)
+        self.reload_scope()
+
+    def _record(self, activities: list[Activity]) -> None:
+        if activities and self.scope is not None:
+            self.follow_bar.record(self.scope.agent, activities)
 
     # ---------------------------------------------------------------- agents
     def on_agents_loaded(self, message: AgentsLoaded) -> None:
@@ -251,36 +260,36 @@ class MainScreen(Screen[None]):
 
     @property
     def generation(self) -> int:
-        """Agent loads started; one overtaken by a newer one is never shown."""
+        """Agent loads started; one overtaken by a newer one is never shown (the loader
+        drops it)."""
         return self.loader.generation
 
     def on_scope_loaded(self, message: ScopeLoaded) -> None:
         """Show an agent's panes, all of them in one frame."""
-        if message.generation != self.generation:
-            return
-        self._apply_scope(message.data, message.select)
-        if message.data.notice:
-            self.app.notify(message.data.notice, title="Choose a user", markup=False, timeout=12)
-
-    def _apply_scope(self, data: ScopeData, select: str | None) -> None:
-        scope = data.scope
-        self.scope, self.mem0, self.collection_refusal = scope, data.mem0, data.collection_refusal
-        if self.agents and scope not in self.agents:
-            self.agents.append(scope)
+        data, select = message.data, message.select
+        self.scope, self.mem0, self.collection_refusal = (
+            data.scope,
+            data.mem0,
+            data.collection_refusal,
+        )
+        if self.agents and data.scope not in self.agents:
+            self.agents.append(data.scope)
         self.store_banner.problem = None
-        self.header_bar.show(scope, data.counts, mem0=data.mem0)
+        self.header_bar.show(data.scope, data.counts, mem0=data.mem0)
         self.header_bar.search_note = data.search_note
-        self.follow_bar.target = FollowTarget(scope, self.generation, self.show_deleted)
+        self.follow_bar.target = FollowTarget(data.scope, self.generation, self.show_deleted)
         self.browser.show_agent(data, self.show_deleted, select)
-        self.jumps.arrived(select)
-        self.refresh_bindings()
+        if self.jump_wanted is not None and self.jump_wanted == select:
+            self.jump_wanted = None  # the jump to it ends there
+            self.browser.go_to(select)
+        if data.notice:
+            self.app.notify(data.notice, title="Choose a user", markup=False, timeout=12)
 
     def watch_show_deleted(self, shown: bool) -> None:
         state = "shown (struck through)" if shown else "hidden"
         self.app.notify(f"Soft-deleted notes are {state}.", markup=False)
         self.action_reload()
 
-    # ------------------------------------------------------------ the subject
     @property
     def selected_id(self) -> str | None:
         """The subject: the note the detail shows and every note action acts on."""
@@ -290,14 +299,10 @@ class MainScreen(Screen[None]):
         """The note the note actions act on (see ``NoteBrowser``)."""
         return self.browser.subject()
 
-    def on_search_box_cleared(self) -> None:
-        self.jumps.listings_back()
-
-    # ---------------------------------------------------------- other writers
     def on_follow_update(self, message: FollowUpdate) -> None:
         """Merge what another writer changed into the panes (the subject kept)."""
         if message.resync:
-            self.outcomes.store_answered()
+            self.store_banner.problem = None
         if message.stale or self.scope is None:
             return
         if message.resync:
@@ -309,19 +314,6 @@ class MainScreen(Screen[None]):
             self.panes.history.show_runs(message.runs)
 
     # --------------------------------------------------------------- actions
-    action_switch_agent = on_other_screens(OtherScreens.switch_agent)
-    action_overview = on_other_screens(OtherScreens.overview)
-    action_graph = on_other_screens(OtherScreens.graph)
-    action_audit = on_other_screens(OtherScreens.audit)
-    action_leaks = on_other_screens(OtherScreens.leaks)
-    action_conflicts = on_other_screens(OtherScreens.conflicts)
-    action_compare = on_other_screens(OtherScreens.compare)
-    action_activity_log = on_other_screens(OtherScreens.activity_log)
-
-    def on_note_pane_sorted(self, message: NotePane.Sorted) -> None:
-        """Remember the order a pane was sorted in for the next start."""
-        self.preferences.update(sort={message.pane.which: message.order.to_text()})
-
     def action_toggle_deleted(self) -> None:
         """Include or leave out soft-deleted notes in the listings."""
         self.show_deleted = not self.show_deleted
@@ -339,12 +331,111 @@ class MainScreen(Screen[None]):
         on_ = self.follow_bar.toggle()
         self.app.notify(said if on_ else "Stopped following.", markup=False, timeout=3)
 
+    # ---------------------------------------------------------- other screens
+    # Each is imported where it opens: the first frame needs none of them.
+    def action_switch_agent(self) -> None:
+        """Choose another agent (mem0: another user and agent) from a list."""
+        if not self.agents:
+            self.loader.load_agents()
+            self.app.notify("Agents are still loading; try again.", markup=False)
+            return
+        from amem_tui.tui.dialogs.agent_picker import AgentPicker
+
+        def chosen(scope: AgentScope | None) -> None:
+            if scope is not None:
+                self.switch_agent(scope)
+
+        self.app.push_screen(AgentPicker(self.agents, self.scope, mem0=self.mem0), chosen)
+
+    def action_overview(self) -> None:
+        """The overview of the whole store (built in a worker, with progress)."""
+        from amem_tui.tui.screens.overview import OverviewScreen
+
+        overview = OverviewScreen(self.engine, following=self.follow_bar.following)
+        self.app.push_screen(overview, self.jump_to)
+
+    def action_graph(self) -> None:
+        """The subject's links, two out both ways, as the agent sees them."""
+        from amem_tui.tui.screens.graph import GraphScreen
+
+        if self.scope is None or (note := self.subject()) is None:
+            self.app.notify("Highlight a note first: its links are shown.", markup=False)
+            return
+        self.app.push_screen(GraphScreen(self.engine, self.scope, note.id))
+
+    def action_audit(self) -> None:
+        """The audit report of the whole store (Enter on a row goes to its note)."""
+        from amem_tui.tui.screens.audit import AuditScreen
+
+        self.app.push_screen(AuditScreen(self.engine.audit), self.jump_to)
+
+    def action_leaks(self) -> None:
+        """The leak audit of the whole store (Enter on a finding goes to its note as the
+        agent the leak reaches)."""
+        from amem_tui.tui.screens.leaks import LeaksScreen
+
+        self.app.push_screen(LeaksScreen(self.engine.leaks), self.jump_to)
+
+    def action_conflicts(self) -> None:
+        """The flagged pairs the agent can read, to settle (Enter goes to note A)."""
+        from amem_tui.tui.screens.conflicts import ConflictsScreen
+
+        screen = ConflictsScreen(self.engine, self.scope)
+
+        def closed(target: JumpTarget | None) -> None:
+            if target is None and screen.changed:
+                self.reload_scope()  # a decision retired or changed notes listed here
+            self.jump_to(target)
+
+        self.app.push_screen(screen, closed)
+
+    def action_compare(self) -> None:
+        """Compare the agent's view with another agent's (Enter on a row goes to it)."""
+        from amem_tui.tui.screens.compare import CompareScreen
+
+        self.app.push_screen(CompareScreen(self.engine, self.scope), self.jump_to)
+
+    def action_activity_log(self) -> None:
+        """Show what follow mode has seen happen."""
+        from amem_tui.tui.screens.activity import ActivityScreen
+
+        bar = self.follow_bar
+        self.app.push_screen(ActivityScreen(bar.activity, bar.following))
+
+    # ------------------------------------------------------------ jumps
     def jump_to(self, target: JumpTarget | None) -> None:
-        """Show a note another screen chose (see ``Jumps``)."""
-        self.jumps.to(target)
+        """Show a note another screen chose: highlighted in the pane that lists it, as
+        the agent shown if its panes list it, else as an agent whose panes do (the agent
+        switches), else in the detail view (the loader finds where)."""
+        if target is not None:
+            self.app.notify(f"Looking for note {target.note_id}…", markup=False, timeout=2)
+            self.loader.find(target, self.scope, self.agents)
 
     def on_jump_found(self, message: JumpFound) -> None:
-        self.jumps.found(message)
+        """Go where the note was found: the listings first (a query cleared), then its
+        agent loaded with it selected."""
+        place, note_id = message.place, message.note_id
+        if place is None:
+            said = f"No agent here may read note {note_id}: nothing to show."
+            self.app.notify(said, severity="warning", markup=False)
+        elif self.search_box.query_text:  # the listings first: go on once they are back
+            self.jump_waiting = message
+            self.search_box.clear_query()
+        else:
+            self.jump_wanted = note_id
+            if place.scope != self.scope:
+                self.browser.forget()
+                self.app.clear_notifications()  # what was said was about the other agent
+            if not place.listed:
+                said = f"{place.scope.agent} reads note {note_id} only by id: no pane lists it"
+                self.app.notify(said + ", the detail shows it.", markup=False)
+            self.load_scope(place.scope, select=note_id)
+
+    def on_search_box_cleared(self) -> None:
+        """The query is cleared: a jump waiting for the listings goes on."""
+        waiting, self.jump_waiting = self.jump_waiting, None
+        if waiting is not None:
+            self.on_jump_found(waiting)
 
     def _model_noted(self, note: str | None) -> None:
         """Say in the header whether the model is ready (see ``AmemApp.model_note``)."""

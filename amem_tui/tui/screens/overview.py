@@ -37,8 +37,7 @@ from textual.worker import get_current_worker
 
 from amem_tui.engine.for_apps import AGENT_FIGURES
 from amem_tui.tui.actions import OVERVIEW_ACTIONS, bindings
-from amem_tui.tui.jump import JumpTarget
-from amem_tui.tui.messages import ActionRefused, ReadProgress, StatsReady
+from amem_tui.tui.messages import ActionRefused, JumpTarget, ReadProgress, StatsReady
 from amem_tui.tui.text import cell, fit_widths, one_line
 from amem_tui.tui.widgets.overview_figures import coming, keep_malformed, pictures
 from amem_tui.tui.widgets.overview_health import HealthPanel, WritesPerDay

@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Label, Sparkline, Static
 
 from amem_tui.engine.for_apps import SEVERITIES
-from amem_tui.tui.jump import JumpTarget
+from amem_tui.tui.messages import JumpTarget
 from amem_tui.tui.text import cell, one_line
 from amem_tui.tui.widgets.overview_charts import LABEL_WIDTH
 
