@@ -39,6 +39,10 @@ class ConsolidateOptions:
     all_agents: bool = flag("--all-agents", help="the nightly pass: every agent")
     due: bool = flag("--due", help="with --all-agents: only if today's pass has not run")
 
+    def __post_init__(self) -> None:
+        if self.threshold is not None and not 0.0 < self.threshold <= 1.0:
+            raise UsageError("--threshold must be above 0 and at most 1")
+
 
 @dataclass(frozen=True)
 class Consolidated:
@@ -71,8 +75,6 @@ def consolidate(ctx: Context, options: ConsolidateOptions) -> Consolidated | All
         raise UsageError("--checks goes with --dry-run, for one agent's consolidation")
     if options.all_agents:
         return all_agents(ctx, options)
-    if options.threshold is not None and not 0.0 < options.threshold <= 1.0:
-        raise UsageError("--threshold must be above 0 and at most 1")
     scope = ctx.reading_scope() if options.dry_run else ctx.writing_scope()
     view = ctx.engine.agent(scope)
     if options.dry_run:  # the plan, shown; its id names nothing undo or history could find

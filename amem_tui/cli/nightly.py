@@ -117,8 +117,6 @@ def all_agents(ctx: Context, options: ConsolidateOptions) -> AllAgentsPass:
     """Consolidate every agent (the nightly pass); refused (exit 75) while another runs it."""
     from amem_tui.engine import NightlyPass
 
-    if options.threshold is not None and not 0.0 < options.threshold <= 1.0:
-        raise UsageError("--threshold must be above 0 and at most 1")
     engine = ctx.engine
     if not options.dry_run:
         engine.check_writable()
