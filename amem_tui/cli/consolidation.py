@@ -12,7 +12,7 @@ from amem_tui.cli.command import Command, NoOptions, UsageError
 from amem_tui.cli.nightly import AllAgentsPass, all_agents, all_agents_text, check_options
 from amem_tui.cli.options import flag, option
 from amem_tui.cli.output import Omitted, Run, flattened, shorten
-from amem_tui.cli.preview import CHECKS_HELP, preview, what_if_lines
+from amem_tui.cli.preview import CHECKS_HELP, preview, what_if_text
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
@@ -242,7 +242,7 @@ def consolidated_text(result: Consolidated | AllAgentsPass) -> str:
         return all_agents_text(result)
     lines = _run_lines(result.run, result.id, result.messages)
     if result.what_if is not None:
-        lines += what_if_lines(result.what_if)
+        lines.append(what_if_text(result.what_if))
     return "\n".join(lines)
 
 

@@ -37,7 +37,7 @@ def preview(ctx: Context, change: Change, checks: str | None) -> WhatIf:
     return ctx.engine.what_if(change, checks=checks, queries=queries)
 
 
-def what_if_lines(result: WhatIf) -> list[str]:
+def what_if_text(result: WhatIf) -> str:
     """The change, the checks that would flip, the recent queries whose top 5 moves."""
     lines = [f"dry run: {result.change}; nothing was written"]
     if result.checks_before is not None:
@@ -62,9 +62,4 @@ def what_if_lines(result: WhatIf) -> list[str]:
         if delta.left:
             lines.append(f"      leaves: {', '.join(delta.left)}")
     lines += [f"  not re-run: {skipped}" for skipped in result.skipped]
-    return lines
-
-
-def what_if_text(result: WhatIf) -> str:
-    """``what_if_lines`` as one text."""
-    return "\n".join(what_if_lines(result))
+    return "\n".join(lines)

@@ -25,11 +25,6 @@ else:
     ImportResult = Any  # a model dumped as itself: see output.emit
 
 
-def real_collection(ctx: Context) -> str:
-    """The collection ``--collection`` names, its alias resolved."""
-    return ctx.engine.real_collection(ctx.settings.collection)
-
-
 # -------------------------------------------------------------------- export
 @contextlib.contextmanager
 def _atomic_text(path: Path) -> Iterator[TextIO]:
@@ -124,7 +119,7 @@ def export(ctx: Context, options: ExportOptions) -> Exported | ExportLines | Exp
     if options.all:
         return export_all(ctx, options)
     engine = ctx.engine
-    collection = real_collection(ctx)
+    collection = engine.real_collection(ctx.settings.collection)
     if not options.output or options.output == "-":
         return ExportLines(engine, collection, options.vectors)
     return _write_export(engine, collection, Path(options.output).expanduser(), options.vectors)
@@ -235,7 +230,7 @@ class Imported:
 def import_notes(ctx: Context, options: ImportOptions) -> Imported:
     """Validate and load a JSON Lines export."""
     engine = ctx.engine
-    collection = real_collection(ctx)
+    collection = engine.real_collection(ctx.settings.collection)
     if not options.dry_run:
         engine.check_writable(collection)  # refuse before reading a single line
     lines: Iterable[str] = (

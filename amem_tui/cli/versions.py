@@ -45,16 +45,11 @@ def list_versions(ctx: Context, options: VersionsOptions) -> VersionList:
     return VersionList(view.versions(options.id), options.diff)
 
 
-def changed_names(version: NoteVersion) -> str:
-    """The fields a version changed, as a list to read."""
-    return ", ".join(version.changed_fields)
-
-
 def version_line(version: NoteVersion) -> str:
     """One version: its number, when, who, what it did and what it changed."""
     when = version.at.replace("T", " ")[:19] if version.at else "(time unknown)"
     who = version.agent or ("import" if version.action == "import" else "-")
-    changed = changed_names(version)
+    changed = ", ".join(version.changed_fields)
     line = f"  {version.number:>3}  {when:<19}  {who:<10} {version.label}"
     return f"{line}: {changed}" if changed else line
 
