@@ -1,8 +1,6 @@
 """``amem-tui``: the TUI by default, and headless subcommands on the same engine.
 
-Exit codes: 0 done; 2 rejected input; 3 permission denied or read-only;
-4 not found or not visible; 5 store or model unavailable; 75 (``EX_TEMPFAIL``) the
-nightly pass runs elsewhere: another process holds its run lock.
+The exit codes are listed once, in ``parser.EPILOG`` (``--help`` shows them).
 
 Layout: ``parser`` lists the subcommand modules (one per concept), each holding its
 typed options, handlers and text renderers; ``options`` makes the parser from the

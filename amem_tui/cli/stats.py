@@ -1,14 +1,5 @@
-"""``stats``: the whole store at a glance.
-
-For each agent its mode, collection and counts (private, shared by it, visible to it,
-soft-deleted, selectively shared, legacy, malformed) and its consolidation savings;
-what gets recalled (the notes it sees that searches returned most, and how many never);
-the notes each agent wrote per week; who wrote the shared scope. Reading only.
-
-The figures come from the store's indexes (counts and facets) where it has them;
-malformed points are found by ``--check``: from the note index an embedded store keeps
-(kept current, and saved beside the store), else by reading every note.
-"""
+"""``stats``: the whole store at a glance: per agent its counts, what gets recalled,
+notes per week, and who wrote the shared scope (see docs/compare.md)."""
 
 from __future__ import annotations
 
