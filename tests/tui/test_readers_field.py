@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from textual.widgets import Input, TextArea
+from textual.widgets import Input, RadioButton, TextArea
 
 from amem_tui.demo import demo_id
 from amem_tui.tui.dialogs.note_editor import NoteEditor
@@ -108,6 +108,25 @@ async def test_a_chosen_reader_reads_apart_from_the_others_without_colour(
         await pilot.press("space")  # dev unchosen: every box alike
         await settle(pilot)
         assert len({listing.render_line(y).text[:3] for y in range(3)}) == 1
+
+
+async def test_the_chosen_scope_reads_apart_from_the_other_without_colour(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = demo_app(demo_engine())
+    async with started(app) as pilot:
+        await pilot.press("a")
+        await settle(pilot)
+        buttons = [editor(app).query_one(f"#{id}", RadioButton) for id in ("private", "shared")]
+
+        def drawn() -> list[str]:
+            return [str(button.render())[:3] for button in buttons]
+
+        assert drawn() == ["▐●▌", "▐ ▌"]
+        await pilot.click(buttons[1])  # shared chosen: the dot moves
+        await settle(pilot)
+        assert drawn() == ["▐ ▌", "▐●▌"]
 
 
 async def test_a_refused_choice_is_said_before_saving_and_keeps_the_form_open() -> None:

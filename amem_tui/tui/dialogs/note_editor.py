@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -34,6 +34,24 @@ class NoteDraft:
     shared: bool
     #: The readers chosen, when they changed (None: as they were; ``[]``: none).
     readers: list[str] | None = None
+
+
+class ScopeButton(RadioButton):
+    """A scope to choose: its dot drawn only when chosen. Textual draws the dot in
+    both states and tells them by colour alone, which NO_COLOR and monochrome
+    terminals lose."""
+
+    def __init__(self, label: str, value: bool = False, **options: Any) -> None:
+        super().__init__(label, value, **options)
+        self._show_dot()
+
+    def watch_value(self) -> None:
+        """Draw the dot when chosen, an empty button when not."""
+        self._show_dot()
+        super().watch_value()
+
+    def _show_dot(self) -> None:
+        self.BUTTON_INNER = RadioButton.BUTTON_INNER if self.value else " "
 
 
 class Fields(VerticalScroll):
@@ -102,8 +120,8 @@ class NoteEditor(Dialog[NoteDraft | None]):
                 )
                 if self.allow_scope:
                     with RadioSet(id="scope"):
-                        yield RadioButton(f"private to {self.agent}", value=True, id="private")
-                        yield RadioButton(
+                        yield ScopeButton(f"private to {self.agent}", value=True, id="private")
+                        yield ScopeButton(
                             "shared (every Mode A agent can read it)",
                             id="shared",
                             disabled=self.shared_reason is not None,
