@@ -17,7 +17,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from amem_tui.engine.isolation.literals import Gate, gate
+from amem_tui.engine.isolation.literals import Gate, Gates, gate
 
 #: Plugins left out (see the module's docstring).
 LEFT_OUT = frozenset(
@@ -63,7 +63,7 @@ def _may_hold_keyword(line: str) -> bool:
 
 
 @functools.cache
-def _plugins() -> tuple[list[tuple[Any, list[Gate]]], Any, list[Gate]]:
+def _plugins() -> tuple[list[tuple[Any, Gates]], Any, Gates]:
     # detect-secrets keeps its settings in one global; reading its plugin table is done
     # once, under a lock, and the plugins are then used directly (no settings involved).
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
@@ -73,19 +73,19 @@ def _plugins() -> tuple[list[tuple[Any, list[Gate]]], Any, list[Gate]]:
         mapping: dict[str, Any] = get_mapping_from_secret_type_to_class()
         shaped = [cls() for kind, cls in sorted(mapping.items()) if kind not in LEFT_OUT]
     # The keyword plugin finds only what one of its patterns matches.
-    keyword = [gate(pattern) for pattern in CONFIG_DENYLIST_REGEX_TO_GROUP]
+    keyword = Gates(tuple(gate(pattern) for pattern in CONFIG_DENYLIST_REGEX_TO_GROUP))
     return [(plugin, _gates(plugin)) for plugin in shaped], KeywordDetector(), keyword
 
 
-def _gates(plugin: Any) -> list[Gate]:
+def _gates(plugin: Any) -> Gates:
     """What a line must hold for the plugin to find anything in it. A plugin that finds
     only what its own patterns match (detect-secrets' regex plugins, and those that
     only check those matches further) is run on a line that one of its patterns could
     match; any other plugin on every line."""
     patterns = getattr(plugin, "denylist", None)
     if not patterns or type(plugin).analyze_string not in _regex_only():
-        return [Gate((), False)]
-    return [gate(p) for p in patterns]
+        return Gates((Gate((), False),))
+    return Gates(tuple(gate(p) for p in patterns))
 
 
 def _placeholder(value: str, line: str) -> bool:
@@ -111,13 +111,13 @@ def secret_kinds(texts: Sequence[str]) -> list[str]:
         for line in text.splitlines() or [text]:
             lowered = line.lower() if line.isascii() else None
             for plugin, gates in shaped:
-                if not any(g.open(line, lowered) for g in gates):
+                if not gates.open(line, lowered):
                     continue
                 if any(True for _ in plugin.analyze_string(line)):
                     found.add(str(plugin.secret_type))
             if not _may_hold_keyword(line):
                 continue
-            if not any(g.open(line, lowered) for g in keyword_gates):
+            if not keyword_gates.open(line, lowered):
                 continue
             values = keyword.analyze_string(
                 line, denylist_regex_to_group=CONFIG_DENYLIST_REGEX_TO_GROUP
