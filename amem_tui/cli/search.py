@@ -52,7 +52,8 @@ def search_notes(ctx: Context, options: SearchOptions) -> FoundNotes:
     scope = ctx.reading_scope()
     # Without --agent, let the engine resolve (and report) a --session-key itself.
     agent = scope if ctx.settings.agent or not ctx.settings.session_key else None
-    result = ctx.engine.agent(agent, session_key=ctx.settings.session_key).search(
+    view = ctx.engine.agent(agent, session_key=ctx.settings.session_key)
+    result = view.search(
         options.query,
         limit=options.limit,
         mode=options.mode,
@@ -62,6 +63,9 @@ def search_notes(ctx: Context, options: SearchOptions) -> FoundNotes:
         subject=options.subject,
         topics=[t.strip() for t in options.topics.split(",")] if options.topics else None,
     )
+    # A dry run of a change later re-runs the agent's recent queries (what would move).
+    searched = view.scope
+    ctx.engine.query_history().record(searched.namespace or searched.agent, options.query)
     notes = ctx.engine.agent(scope).redact([hit.note for hit in result.hits])
     return found_notes(result, options.explain, notes, mem0_view(scope))
 

@@ -43,6 +43,8 @@ async def attempt(main: MainScreen, action: Action) -> None:
         target = main.panes.pane("shared" if action.id == "toggle_get_only" else main.panes.working)
     elif action.target == "browser":
         target = main.browser
+    elif action.target == "search":
+        target = main.search_box
     await main.app.run_action(action.action, target)
 
 

@@ -195,6 +195,19 @@ def test_publish_dry_run_names_the_check_it_breaks_and_writes_nothing(store: Sto
     assert note["agent_id"] == "main"
 
 
+def test_a_search_is_recorded_so_a_dry_run_shows_its_top_5_delta(store: Store) -> None:
+    query = "offsite hotel booking reference Lisbon"
+    quiet = answer(store("publish", P_LINK, "--dry-run", "--json"))
+    assert quiet["deltas"] == []  # nobody has searched yet
+    assert store("--agent", "dev", "search", query).returncode == 0
+    assert store("--agent", "dev", "search", query, "--json").returncode == 0  # kept once
+    preview = answer(store("publish", P_LINK, "--dry-run", "--json"))
+    assert [(d["agent"], d["query"]) for d in preview["deltas"]] == [("dev", query)]
+    assert P_LINK in preview["deltas"][0]["entered"]
+    shown = inert(store("publish", P_LINK, "--dry-run").stdout)
+    assert f"dev searches {query!r}" in shown and f"enters: {P_LINK}" in shown
+
+
 def test_each_change_previews_without_writing(store: Store) -> None:
     store.record(
         ("dev", "staging VPN pre-shared key rotation"), ("main", "mobile app release checklist")

@@ -21,13 +21,19 @@ from amem_tui.tui.messages import ConsolidationFinished, ConsolidationProgress
 from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.browser import NoteBrowser
 from amem_tui.tui.widgets.note_pane import NotePane
+from amem_tui.tui.widgets.search_box import SearchBox
 
 MODE_A = AgentScope(agent="dev", mode="A", collection="amem_notes")
 MODE_B = AgentScope(agent="sandbox", mode="B", collection="amem_notes_sandbox")
 
 
 #: The widget class behind each target of the table.
-TARGETS: dict[str, type[Widget]] = {"screen": MainScreen, "browser": NoteBrowser, "pane": NotePane}
+TARGETS: dict[str, type[Widget]] = {
+    "screen": MainScreen,
+    "browser": NoteBrowser,
+    "pane": NotePane,
+    "search": SearchBox,
+}
 
 
 def test_every_action_runs_a_method_where_its_binding_lives() -> None:

@@ -17,8 +17,9 @@ FocusArea = Literal["search", "private", "shared", "history", "detail"]
 #: ``screen``, the main screen (agents, other screens, the layout, reloads);
 #: ``browser``, the note browser (what acts on the subject, the note the detail shows,
 #: and on what it shows of the search and the history, from anywhere in it);
-#: ``pane``, a note pane (what acts on its own rows: marks, filter, sort).
-Target = Literal["screen", "browser", "pane"]
+#: ``pane``, a note pane (what acts on its own rows: marks, filter, sort);
+#: ``search``, the search box (its query history: only while the focus is in it).
+Target = Literal["screen", "browser", "pane", "search"]
 
 
 @dataclass(frozen=True)

@@ -188,6 +188,57 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         target="browser",
         first=("pane",),
     ),
+    # Up and Down walk the agent's query history, as a shell's and posting's do (a
+    # priority: the input's own Up and Down would scroll it).
+    Action(
+        "search.previous",
+        "up",
+        "history_back",
+        "Previous query",
+        show=False,
+        priority=True,
+        target="search",
+    ),
+    Action(
+        "search.next",
+        "down",
+        "history_forward",
+        "Next query",
+        show=False,
+        priority=True,
+        target="search",
+    ),
+    # Ctrl keys: letters are typed into the box, and Input leaves these two free.
+    Action(
+        "search.history",
+        "ctrl+o",
+        "recent_queries",
+        "Recent queries",
+        key_display="^o",
+        show=False,
+        palette=PaletteEntry(
+            35,
+            "Recent queries of this agent",
+            "pick one to search again (Up in the empty box recalls them too)",
+            "history previous past earlier recall",
+        ),
+        target="search",
+    ),
+    Action(
+        "search.save_check",
+        "ctrl+s",
+        "save_check",
+        "Save as check",
+        key_display="^s",
+        show=False,
+        palette=PaletteEntry(
+            36,
+            "Save the search as a memory check",
+            "the query, agent and top hits as a [[check]] that amem-tui check runs in CI",
+            "test ci regression assert expect toml",
+        ),
+        target="search",
+    ),
     Action(
         "compare",
         "v",

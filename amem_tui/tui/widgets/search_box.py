@@ -13,6 +13,9 @@ keeps the result and whether hidden matches are shown, and says on its status li
 what was found; the screen puts the hits in the panes when told
 (``SearchBox.Results`` and the other messages below).
 
+A query is kept in the agent's query history once its hits have stood on screen for a
+moment, or on Enter (``SearchHistory``: Up and Down recall the kept ones).
+
 An emptied box brings the listings back ``CLEAR_SETTLE`` later, unless text comes
 first: Ctrl+U followed at once by a new query goes straight to the new hits, instead
 of drawing the listings while the keys wait.
@@ -27,11 +30,12 @@ from __future__ import annotations
 import contextlib
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import getters, on, work
 from textual.app import ComposeResult
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import reactive
@@ -41,13 +45,14 @@ from textual.worker import get_current_worker
 
 from amem_tui.engine.for_apps import SearchStopped
 from amem_tui.tui import tuning
-from amem_tui.tui.actions import key_for
+from amem_tui.tui.actions import bindings_of, key_for
 from amem_tui.tui.early import early_status
 from amem_tui.tui.messages import HiddenFound, SearchAbandoned, SearchDone, SearchFailed
 from amem_tui.tui.query_syntax import parse_query
 from amem_tui.tui.sizes import SEARCH_LIMIT
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.query_input import QueryInput
+from amem_tui.tui.widgets.search_history import SearchHistory
 from amem_tui.tui.workers import ReportsWorkerFailures
 
 if TYPE_CHECKING:
@@ -65,12 +70,13 @@ HIDDEN_POLL = 0.02
 CLEAR_SETTLE = 0.03
 
 
-class SearchBox(ReportsWorkerFailures, Vertical):
+class SearchBox(SearchHistory, ReportsWorkerFailures, Vertical):
     """The query input and its status line; owns the search workers and their state."""
 
     DEFAULT_CSS = """
     SearchBox { height: auto; }
     """
+    BINDINGS: ClassVar[list[BindingType]] = bindings_of("search")
 
     #: A short screen: a one-line input, and no line for the resting hint (the status
     #: line comes when there is a search to report). Short until the screen's size says.
@@ -142,6 +148,7 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         self._focus_results = False  # Enter was pressed: go to the hits once they come
         self._resting = True  # the status line shows the resting hint
         self._clear_timer: Timer | None = None  # the emptied box's Cleared, if still to come
+        self.init_history()
 
     def compose(self) -> ComposeResult:
         yield QueryInput(placeholder="Search as this agent…  ( / )", id="search")
@@ -201,6 +208,7 @@ class SearchBox(ReportsWorkerFailures, Vertical):
             return  # more keys of a burst were typed: their own change follows
         self.query_text = event.value.strip()
         self._cancel_clear()
+        self.typed_over()
         if self.early is not None and self.early.query == self.query_text:
             return  # the query typed before the screen showed: its early answer stays
         self.early = None
@@ -233,6 +241,7 @@ class SearchBox(ReportsWorkerFailures, Vertical):
             self.post_message(self.GoToResults())
             return
         self._focus_results = True
+        self.record_query()
         if (
             not self._searching
             and self.result is not None
@@ -346,6 +355,7 @@ class SearchBox(ReportsWorkerFailures, Vertical):
         self.result = message.result
         self.early = None
         self._status_of(message.result)
+        self.keep_when_settled()
         self.post_message(self.Results(message.result, self._take_focus(), self.show_hidden, fresh))
         # Set once the screen has shown the hits (the panes fill on Results, just posted).
         self.call_after_refresh(self.call_after_refresh, message.drawn.set)

@@ -1,0 +1,162 @@
+"""The search box's query history: queries kept once they stand, Up and Down recall
+them per agent, Ctrl+O lists them, and Ctrl+S saves the search as a memory check."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from textual.widgets import Input, OptionList, Static
+
+from amem_tui.demo import seed_demo
+from amem_tui.engine.embed import TEST_MODEL
+from amem_tui.engine.store.edge import EdgeStore
+from amem_tui.tui.actions import ACTIONS_BY_ID
+from amem_tui.tui.app import AmemApp
+from amem_tui.tui.commands import attempt
+from amem_tui.tui.dialogs.query_picker import QueryPicker
+from amem_tui.tui.dialogs.save_check import SaveCheckDialog
+from tests.support.cli import run
+from tests.support.engines import demo_like_settings, make_engine
+from tests.support.tui import demo_app, demo_engine, main_screen, settle, started, until
+
+
+def box_value(app: AmemApp) -> str:
+    return main_screen(app).search_box.query_input.value
+
+
+async def test_a_query_is_kept_once_it_stands_never_while_typed_nor_blank() -> None:
+    engine = demo_engine()
+    history = engine.query_history()
+    async with started(demo_app(engine)) as pilot:
+        await pilot.press("slash", *"deploy freeze")
+        await until(pilot, lambda: history.recent("main") == ["deploy freeze"])
+        await settle(pilot)
+        await pilot.pause(1.3)  # longer than a query must stand: nothing more comes
+        assert history.recent("main") == ["deploy freeze"]  # no prefix of it
+        # Enter keeps a query at once; a blank box keeps nothing.
+        await pilot.press("ctrl+u", *"billing cache", "enter")
+        await until(pilot, lambda: history.recent("main")[:1] == ["billing cache"])
+        await pilot.press("slash", "ctrl+u", "space", "space", "enter")
+        await settle(pilot)
+        await pilot.pause(1.3)
+        assert history.recent("main") == ["billing cache", "deploy freeze"]
+
+
+async def test_up_and_down_walk_the_agents_own_queries() -> None:
+    engine = demo_engine()
+    history = engine.query_history()
+    for query in ("oldest main query", "newer main query"):
+        history.record("main", query)
+    history.record("dev", "a dev query")
+    app = demo_app(engine)
+    async with started(app) as pilot:
+        await pilot.press("slash", "up")
+        assert box_value(app) == "newer main query"
+        await pilot.press("up")
+        assert box_value(app) == "oldest main query"
+        await pilot.press("up")  # the oldest stays
+        assert box_value(app) == "oldest main query"
+        await pilot.press("down")
+        assert box_value(app) == "newer main query"
+        await pilot.press("down")
+        assert box_value(app) == ""
+        # Text being edited is never replaced by Up.
+        await pilot.press(*"half typed", "up")
+        assert box_value(app) == "half typed"
+        # Another agent recalls its own queries.
+        await pilot.press("ctrl+u")
+        main = main_screen(app)
+        main.switch_agent(next(s for s in main.agents if s.agent == "dev"))
+        await until(pilot, lambda: main.scope is not None and main.scope.agent == "dev")
+        await settle(pilot)
+        await pilot.press("up")
+        assert box_value(app) == "a dev query"
+
+
+async def test_the_list_of_recent_queries_by_key_and_palette() -> None:
+    engine = demo_engine()
+    history = engine.query_history()
+    for query in ("deploy freeze", "billing cache"):
+        history.record("main", query)
+    app = demo_app(engine)
+    async with started(app) as pilot:
+        await pilot.press("slash", "ctrl+o")
+        await until(pilot, lambda: isinstance(app.screen, QueryPicker))
+        listed = app.screen.query_one(OptionList)
+        assert listed.option_count == 2
+        await pilot.press("down", "enter")
+        await until(pilot, lambda: box_value(app) == "deploy freeze")
+        await settle(pilot)
+        main = main_screen(app)
+        await attempt(main, ACTIONS_BY_ID["search.history"])  # as the palette runs it
+        await until(pilot, lambda: isinstance(app.screen, QueryPicker))
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is main)
+        assert box_value(app) == "deploy freeze"
+
+
+CONFIG = {
+    "plugins": {
+        "entries": {
+            "openclaw-amem": {
+                "enabled": True,
+                "config": {
+                    "agentId": "main",
+                    "agents": {
+                        "dev": {"agentId": "dev"},
+                        "sandbox": {"agentId": "sandbox", "collection": "amem_notes_sandbox"},
+                    },
+                },
+            }
+        }
+    }
+}
+
+
+def dialog_text(app: AmemApp, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+async def test_save_as_check_shows_the_diff_appends_and_passes_check(tmp_path: Path) -> None:
+    folder = tmp_path / "store"
+    config = tmp_path / "openclaw.json"
+    config.write_text(json.dumps(CONFIG), encoding="utf-8")
+    checks = tmp_path / "ci.toml"
+    checks.write_text("# the team's checks\n", encoding="utf-8")
+    settings = demo_like_settings(model=TEST_MODEL, store_path=folder)
+    with make_engine(EdgeStore(folder), settings=settings) as engine:
+        seed_demo(engine)
+        app = AmemApp(engine, agent="dev", user_config=False)
+        app.animation_level = "none"
+        async with started(app) as pilot:
+            await pilot.press("ctrl+s")  # nothing searched yet: nothing to save
+            await settle(pilot)
+            assert not isinstance(app.screen, SaveCheckDialog)
+            await pilot.press("slash", *"deploy freeze")
+            await settle(pilot)
+            await pilot.press("ctrl+s")
+            await until(pilot, lambda: isinstance(app.screen, SaveCheckDialog))
+            dialog = app.screen
+            path_box = dialog.query_one("#save-check-path", Input)
+            assert path_box.value.endswith("amem-checks.toml")
+            # A folder that does not exist is refused, and nothing is written.
+            path_box.value = str(tmp_path / "missing" / "ci.toml")
+            await pilot.press("enter")
+            await settle(pilot)
+            assert "Not saved" in dialog_text(app, "#save-check-problem")
+            assert app.screen is dialog
+            path_box.value = str(checks)
+            await settle(pilot)
+            diff = dialog_text(app, "#save-check-diff")
+            assert "+[[check]]" in diff and '+agent = "dev"' in diff
+            assert '+query = "deploy freeze"' in diff and "-" + "# the team" not in diff
+            await pilot.press("enter")
+            await until(pilot, lambda: app.screen is main_screen(app))
+    text = checks.read_text(encoding="utf-8")
+    assert text.startswith("# the team's checks\n\n[[check]]\n")
+    args = ["--store", str(folder), "--config", str(config), "check", str(checks), "--json"]
+    verdict: subprocess.CompletedProcess[bytes] = run(args, tmp_path)
+    assert verdict.returncode == 0, verdict.stdout.decode() + verdict.stderr.decode()
+    assert not (tmp_path / "missing").exists()
