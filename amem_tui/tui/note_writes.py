@@ -16,15 +16,17 @@ from amem_tui.engine import AmemError
 from amem_tui.tui.dialogs.confirm import confirm_then
 from amem_tui.tui.messages import ActionDone
 from amem_tui.tui.text import one_line
+from amem_tui.tui.widgets.search_history import checks_file, history_name
 from amem_tui.tui.workers import refusal
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from rich.text import Text
     from textual.widget import Widget
 
     from amem_tui.engine import AgentScope, AgentView, MemoryEngine, MemoryNote, NoteHistory
-    from amem_tui.engine.for_apps import Activity, ActivityKind, NoteVersion
+    from amem_tui.engine.for_apps import Activity, ActivityKind, Change, NoteVersion
     from amem_tui.tui.dialogs.note_editor import NoteDraft
 
 NO_SUBJECT = "Select a note first (arrows in a pane)."
@@ -340,7 +342,35 @@ def _confirm_then_write(
             ACTIVITY_KINDS[action],
             lambda: write(engine.agent(scope), note.id),
         ),
+        preview=_what_if(owner, engine, scope, note, action),
     )
+
+
+def _what_if(
+    owner: Widget, engine: MemoryEngine, scope: AgentScope, note: MemoryNote, action: str
+) -> Callable[[], Text] | None:
+    """What publishing, unpublishing or deleting ``note`` would do (the checks of the
+    file saved to last, the recent queries' top 5), for the dialog to work out."""
+    from amem_tui.engine.for_apps import Delete, Publish, Unpublish
+    from amem_tui.tui.what_if_text import what_if_text
+
+    agent = history_name(scope)
+    change: Change
+    if action == "publish":
+        change = Publish(agent, note.id)
+    elif action == "unpublish":
+        change = Unpublish(agent, note.id)
+    elif action == "delete":
+        change = Delete(agent, note.id)
+    else:
+        return None
+    checks = checks_file(owner)
+
+    def work_out() -> Text:
+        queries = engine.query_history().everyone()
+        return what_if_text(engine.what_if(change, checks=checks, queries=queries))
+
+    return work_out
 
 
 def revert(

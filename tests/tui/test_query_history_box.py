@@ -9,17 +9,26 @@ from pathlib import Path
 
 from textual.widgets import Input, OptionList, Static
 
-from amem_tui.demo import seed_demo
+from amem_tui.demo import demo_id, seed_demo
 from amem_tui.engine.embed import TEST_MODEL
 from amem_tui.engine.store.edge import EdgeStore
 from amem_tui.tui.actions import ACTIONS_BY_ID
 from amem_tui.tui.app import AmemApp
 from amem_tui.tui.commands import attempt
+from amem_tui.tui.dialogs.confirm import ConfirmDialog
 from amem_tui.tui.dialogs.query_picker import QueryPicker
 from amem_tui.tui.dialogs.save_check import SaveCheckDialog
 from tests.support.cli import run
 from tests.support.engines import demo_like_settings, make_engine
-from tests.support.tui import demo_app, demo_engine, main_screen, settle, started, until
+from tests.support.tui import (
+    demo_app,
+    demo_engine,
+    main_screen,
+    select,
+    settle,
+    started,
+    until,
+)
 
 
 def box_value(app: AmemApp) -> str:
@@ -160,3 +169,24 @@ async def test_save_as_check_shows_the_diff_appends_and_passes_check(tmp_path: P
     verdict: subprocess.CompletedProcess[bytes] = run(args, tmp_path)
     assert verdict.returncode == 0, verdict.stdout.decode() + verdict.stderr.decode()
     assert not (tmp_path / "missing").exists()
+
+
+async def test_the_publish_question_shows_how_recent_queries_would_move() -> None:
+    engine = demo_engine()
+    engine.query_history().record("dev", "flight to the Lisbon offsite")
+    app = demo_app(engine)  # as main
+    trip = demo_id("main-trip")
+    async with started(app) as pilot:
+        await select(pilot, "private", trip)
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        preview = app.screen.query_one("#confirm-preview", Static)
+        # The question is there at once; what it would do follows from a worker.
+        await until(pilot, lambda: "computing" not in str(preview.render()))
+        said = str(preview.render())
+        assert "recent queries whose top 5 would change: 1 of 1" in said
+        assert "dev searches 'flight to the Lisbon offsite'" in said
+        assert f"enters: {trip}" in said
+        await pilot.press("n")  # nothing was written
+        await until(pilot, lambda: app.screen is main_screen(app))
+        assert not engine.agent("main").get(trip).is_shared

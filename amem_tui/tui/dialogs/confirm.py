@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
+from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
 from amem_tui.tui.dialogs.base import Dialog, DialogBody
+from amem_tui.tui.what_if_text import COMPUTING
 
 
 class ConfirmDialog(Dialog[bool]):
@@ -34,17 +37,27 @@ class ConfirmDialog(Dialog[bool]):
         Binding("n,escape", "answer(False)", "No", id="confirm.no"),
     ]
 
-    def __init__(self, title: str, body: Text | str, confirm_label: str = "Yes") -> None:
+    def __init__(
+        self,
+        title: str,
+        body: Text | str,
+        confirm_label: str = "Yes",
+        preview: Callable[[], Text] | None = None,
+    ) -> None:
         super().__init__()
         self.title_text = title
         self.body = body if isinstance(body, Text) else Text(body)
         self.confirm_label = confirm_label
+        #: Works out what the change would do (slow: run in a worker, shown when ready).
+        self.preview = preview
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text(self.title_text), classes="title")
             with DialogBody():
                 yield Static(self.body)
+                if self.preview is not None:
+                    yield Static(Text(COMPUTING, style="dim"), id="confirm-preview")
             with Horizontal():
                 yield Button("Cancel", id="no", compact=self.compact)
                 yield Button(self.confirm_label, id="yes", variant="primary", compact=self.compact)
@@ -52,6 +65,22 @@ class ConfirmDialog(Dialog[bool]):
     def on_mount(self) -> None:
         """Focus the confirm button so Enter confirms."""
         self.query_one("#yes", Button).focus()
+        if self.preview is not None:
+            self.work_out(self.preview)
+
+    @work(thread=True, exit_on_error=False, group="preview")
+    def work_out(self, preview: Callable[[], Text]) -> None:
+        """What the change would do, put under the question once known."""
+        try:
+            said = preview()
+        except Exception as exc:  # the question stands; the preview says why it is missing
+            said = Text(f"What it would do could not be worked out: {exc}", style="dim")
+        with contextlib.suppress(Exception):  # the dialog was answered meanwhile
+            self.app.call_from_thread(self._show_preview, said)
+
+    def _show_preview(self, said: Text) -> None:
+        for shown in self.query("#confirm-preview").results(Static):
+            shown.update(said)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Answer with the button pressed."""
@@ -63,13 +92,18 @@ class ConfirmDialog(Dialog[bool]):
 
 
 def confirm_then(
-    app: App[object], title: str, body: Text | str, label: str, then: Callable[[], object]
+    app: App[object],
+    title: str,
+    body: Text | str,
+    label: str,
+    then: Callable[[], object],
+    preview: Callable[[], Text] | None = None,
 ) -> None:
     """Ask ``title`` with ``body`` (plain text, or styled); run ``then`` only if the user
-    confirms."""
+    confirms. ``preview`` (run in a worker) says what the change would do, once known."""
 
     def answer(yes: bool | None) -> None:
         if yes:
             then()
 
-    app.push_screen(ConfirmDialog(title, body, label), answer)
+    app.push_screen(ConfirmDialog(title, body, label, preview), answer)

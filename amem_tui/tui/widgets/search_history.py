@@ -36,6 +36,15 @@ def history_name(scope: AgentScope) -> str:
     return scope.namespace or scope.agent
 
 
+def checks_file(widget: Widget) -> Path | None:
+    """The checks file the search box of ``widget``'s screen saved to last (a dry run in
+    a confirm dialog runs its checks too), if it still exists."""
+    for box in widget.screen.query(SearchHistory).results(SearchHistory):
+        if box.checks_path is not None and box.checks_path.is_file():
+            return box.checks_path
+    return None
+
+
 class SearchHistory(Widget):
     """The search box's history keys and its save-as-check (a part of ``SearchBox``)."""
 
