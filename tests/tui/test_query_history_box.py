@@ -16,6 +16,7 @@ from amem_tui.tui.actions import ACTIONS_BY_ID
 from amem_tui.tui.app import AmemApp
 from amem_tui.tui.commands import attempt
 from amem_tui.tui.dialogs.confirm import ConfirmDialog
+from amem_tui.tui.dialogs.consolidation import ConsolidationPreview
 from amem_tui.tui.dialogs.query_picker import QueryPicker
 from amem_tui.tui.dialogs.save_check import SaveCheckDialog
 from tests.support.cli import run
@@ -190,3 +191,22 @@ async def test_the_publish_question_shows_how_recent_queries_would_move() -> Non
         await pilot.press("n")  # nothing was written
         await until(pilot, lambda: app.screen is main_screen(app))
         assert not engine.agent("main").get(trip).is_shared
+
+
+async def test_the_consolidation_preview_shows_how_recent_queries_would_move() -> None:
+    engine = demo_engine()
+    merge = engine.agent("dev").plan_consolidation().run.merges[0]
+    dropped = engine.agent("dev").get(merge.dropped[0])
+    engine.query_history().record("dev", dropped.content)
+    app = demo_app(engine, agent="dev")
+    async with started(app) as pilot:
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, ConsolidationPreview))
+        said = app.screen.query_one("#consolidation-what-if", Static)
+        await until(pilot, lambda: "computing" not in str(said.render()))
+        text = str(said.render())
+        assert "recent queries whose top 5 would change: 1 of 1" in text
+        assert f"leaves: {dropped.id}" in text
+        await pilot.press("escape")  # nothing was written
+        await until(pilot, lambda: app.screen is main_screen(app))
+    assert engine.agent("dev").get(dropped.id).is_active

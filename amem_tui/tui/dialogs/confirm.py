@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
 from amem_tui.tui.dialogs.base import Dialog, DialogBody
-from amem_tui.tui.what_if_text import COMPUTING
+from amem_tui.tui.dialogs.what_if import WhatIfNote
 
 
 class ConfirmDialog(Dialog[bool]):
@@ -57,7 +55,7 @@ class ConfirmDialog(Dialog[bool]):
             with DialogBody():
                 yield Static(self.body)
                 if self.preview is not None:
-                    yield Static(Text(COMPUTING, style="dim"), id="confirm-preview")
+                    yield WhatIfNote(self.preview, id="confirm-preview")
             with Horizontal():
                 yield Button("Cancel", id="no", compact=self.compact)
                 yield Button(self.confirm_label, id="yes", variant="primary", compact=self.compact)
@@ -65,22 +63,6 @@ class ConfirmDialog(Dialog[bool]):
     def on_mount(self) -> None:
         """Focus the confirm button so Enter confirms."""
         self.query_one("#yes", Button).focus()
-        if self.preview is not None:
-            self.work_out(self.preview)
-
-    @work(thread=True, exit_on_error=False, group="preview")
-    def work_out(self, preview: Callable[[], Text]) -> None:
-        """What the change would do, put under the question once known."""
-        try:
-            said = preview()
-        except Exception as exc:  # the question stands; the preview says why it is missing
-            said = Text(f"What it would do could not be worked out: {exc}", style="dim")
-        with contextlib.suppress(Exception):  # the dialog was answered meanwhile
-            self.app.call_from_thread(self._show_preview, said)
-
-    def _show_preview(self, said: Text) -> None:
-        for shown in self.query("#confirm-preview").results(Static):
-            shown.update(said)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Answer with the button pressed."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -11,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
 from amem_tui.tui.dialogs.base import Dialog, DialogBody
+from amem_tui.tui.dialogs.what_if import WhatIfNote
 from amem_tui.tui.render import merge_text
 from amem_tui.wording import plural
 
@@ -29,6 +31,7 @@ class ConsolidationPreview(Dialog[bool]):
     }
     ConsolidationPreview .title { text-style: bold; margin-bottom: 1; }
     ConsolidationPreview DialogBody { height: 1fr; }
+    ConsolidationPreview WhatIfNote { margin-top: 1; }
     ConsolidationPreview Horizontal { height: auto; margin-top: 1; align-horizontal: right; }
     ConsolidationPreview Button { margin-left: 2; }
     """
@@ -38,10 +41,17 @@ class ConsolidationPreview(Dialog[bool]):
         Binding("a", "apply", "Apply", id="preview.apply"),
     ]
 
-    def __init__(self, run: ConsolidationRun, read_only: bool = False) -> None:
+    def __init__(
+        self,
+        run: ConsolidationRun,
+        read_only: bool = False,
+        what_if: Callable[[], Text] | None = None,
+    ) -> None:
         super().__init__()
         self.run = run
         self.read_only = read_only
+        #: Works out what applying the merges would do to the checks and recent queries.
+        self.what_if = what_if
 
     def compose(self) -> ComposeResult:
         run = self.run
@@ -72,6 +82,8 @@ class ConsolidationPreview(Dialog[bool]):
                     style="dim",
                 )
                 yield Static(body)
+                if merges and self.what_if is not None:
+                    yield WhatIfNote(self.what_if, id="consolidation-what-if")
             with Horizontal():
                 yield Button("Cancel", id="cancel", compact=self.compact)
                 yield Button(

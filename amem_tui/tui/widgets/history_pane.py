@@ -7,7 +7,7 @@ calls the engine in a worker and reports the outcome as a message.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -294,7 +294,25 @@ class HistoryPane(TabbedPane):
 
         from amem_tui.tui.dialogs.consolidation import ConsolidationPreview
 
-        self.app.push_screen(ConsolidationPreview(run, read_only=self.engine.read_only), answer)
+        preview = ConsolidationPreview(
+            run, read_only=self.engine.read_only, what_if=self.what_if_applied(plan)
+        )
+        self.app.push_screen(preview, answer)
+
+    def what_if_applied(self, plan: ConsolidationPlan) -> Callable[[], Text]:
+        """What applying ``plan`` would do to the checks saved to last and to every
+        agent's recent queries, as ``consolidate --dry-run --checks`` says it."""
+        from amem_tui.engine.for_apps import Consolidate
+        from amem_tui.tui.what_if_text import what_if_text
+        from amem_tui.tui.widgets.search_history import checks_file
+
+        engine, checks = self.engine, checks_file(self)
+
+        def work_out() -> Text:
+            queries = engine.query_history().everyone()
+            return what_if_text(engine.what_if(Consolidate(plan), checks=checks, queries=queries))
+
+        return work_out
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="consolidate")
     def apply_consolidation(self, scope: AgentScope, plan: ConsolidationPlan) -> None:
