@@ -142,6 +142,10 @@ def demo_session(cli: Session, tmp: Path) -> None:
     checks.write_text(CHECKS, encoding="utf-8")
     cli("check", "check", str(checks), code=1)
     trip, shared = demo_id("main-trip"), demo_id("shared-freeze")
+    # The searches above were kept as recent queries; their top 5 past the decisive
+    # hits are ties at cosine 0, ordered by hash seed, so the dry runs here answer with
+    # no recent queries (tests/cli/test_cli_isolation.py checks the deltas themselves).
+    (tmp / "data" / "query_history.json").unlink(missing_ok=True)
     cli("publish --dry-run", "publish", trip, "--dry-run", "--checks", str(checks))
     cli("unpublish --dry-run", "unpublish", shared, "--dry-run")
     cli("update --readers --dry-run", "update", trip, "--readers", "dev", "--dry-run")
