@@ -7,7 +7,8 @@ Usage: python bench/leaks.py [--notes 100000] [--runs 3] [--texts unique|templat
 This is a script, not a test. It builds an Edge store of ``--notes`` notes with the
 access fields of the generated corpus (bench/corpus.py: eight Mode A agents, 12 percent
 shared, 3 percent shared with chosen readers, soft-deleted and legacy notes), then runs,
-alternately and ``--runs`` times each after one warm-up run of each:
+alternately and ``--runs`` times each after one warm-up run of each, and prints the
+medians of their wall and CPU times (user and system) with the load average:
 
 - ``stats``: an ``amem-tui stats`` process (the CLI, as a user runs it);
 - ``leaks``: an ``amem-tui leaks --json`` process (the whole audit; it exits 1, having
@@ -34,6 +35,7 @@ import hashlib
 import json
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -129,13 +131,18 @@ def build(folder: Path, n: int, texts_kind: str) -> dict[str, int]:
     return dict(planted)
 
 
-def timed(command: list[str], env: dict[str, str]) -> tuple[float, str]:
-    """Seconds a process took, and what it printed."""
+def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
+    """Seconds a process took (wall, then CPU: user and system time of it and of the
+    children it waited for), and what it printed."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in (0, 1):  # leaks exits 1 when it finds a leak
         raise SystemExit(f"{command[0]} failed ({done.returncode}): {done.stderr.strip()}")
-    return time.perf_counter() - began, done.stdout
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return wall, cpu, done.stdout
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -160,19 +167,24 @@ def main(argv: list[str] | None = None) -> int:
         stats = [cli, "--store", str(store), "--config", config, "stats"]
         leaks = [cli, "--store", str(store), "--config", config, "leaks", "--json"]
         times: dict[str, list[float]] = {"stats": [], "leaks": []}
+        cpu: dict[str, list[float]] = {"stats": [], "leaks": []}
         found = ""
+        print(f"load average before: {_load()}")
         for run in range(args.runs + 1):  # the first run of each warms the page cache
             for name, command in (("stats", stats), ("leaks", leaks)):
-                seconds, printed = timed(command, env)
+                seconds, used, printed = timed(command, env)
                 if run:
                     times[name].append(seconds)
+                    cpu[name].append(used)
                 if name == "leaks":
                     found = printed
-        s, lk = statistics.median(times["stats"]), statistics.median(times["leaks"])
-        print(f"{args.notes:,} notes, Edge, medians of {args.runs} alternated runs:")
-        print(f"  amem-tui stats process   {s:6.2f} s  (runs {_runs(times['stats'])})")
-        print(f"  amem-tui leaks process   {lk:6.2f} s  (runs {_runs(times['leaks'])})  "
-              f"{lk / s:.1f}x stats")  # fmt: skip
+        print(f"{args.notes:,} notes, Edge, medians of {args.runs} alternated runs "
+              f"(load average after: {_load()}):")  # fmt: skip
+        for what, figures in (("wall", times), ("CPU", cpu)):
+            s, lk = statistics.median(figures["stats"]), statistics.median(figures["leaks"])
+            print(f"  {what:4} stats process  {s:6.2f} s  (runs {_runs(figures['stats'])})")
+            print(f"  {what:4} leaks process  {lk:6.2f} s  (runs {_runs(figures['leaks'])})  "
+                  f"{lk / s:.1f}x stats")  # fmt: skip
         print(f"  the audit found: {summary(found)}")
     finally:
         if not args.store:
@@ -187,6 +199,10 @@ def summary(printed: str) -> str:
     sampled = [c for c in report["coverage"] if c["compared"] < c["total"]]
     return json.dumps({"findings": dict(kinds), "notes": report["notes_checked"],
                        "pairs": report["pairs_checked"], "sampled": sampled})  # fmt: skip
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def _runs(values: list[float]) -> str:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
+from threadpoolctl import threadpool_limits
+
 from amem_tui.engine.agents import AgentDirectory
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.isolation.collect import Collector
@@ -69,6 +71,15 @@ def audit_leaks(
 ) -> LeakReport:
     """Read the collections once and report every finding (``progress(done, total)``
     counts the points read)."""
+    # One BLAS thread: the audit's products are many and small, and after each one
+    # OpenBLAS's other threads spin waiting for the next, burning a core the text
+    # scans need; the cosine runs in a thread of its own beside them anyway. The limit
+    # is the process's while the audit runs.
+    with threadpool_limits(1, user_api="blas"):
+        return _audit(collections, setup, progress)
+
+
+def _audit(collections: Sequence[Audited], setup: Setup, progress: Progress | None) -> LeakReport:
     survey = Survey(list(collections))
     for audited in collections:
         if audited.space is not None:
