@@ -22,9 +22,12 @@ if TYPE_CHECKING:
 LABEL_WIDTH = 18
 
 
-def add_field(text: Text, label: str, value: object, style: str = "") -> None:
-    """Append one ``label  value`` line; lists are joined, a missing value says so."""
-    text.append(f"{label:<{LABEL_WIDTH}}", style="bold dim")
+def add_field(
+    text: Text, label: str, value: object, style: str = "", *, width: int = LABEL_WIDTH
+) -> None:
+    """Append one ``label  value`` line, the label in ``width`` cells; lists are joined,
+    a missing value says so."""
+    text.append(f"{label:<{width}}", style="bold dim")
     if isinstance(value, Text):
         text.append_text(value)
     elif isinstance(value, list):

@@ -90,3 +90,15 @@ def fit_widths(
         widths[widest] -= step
         excess -= step
     return widths
+
+
+def table_widths(
+    titles: Sequence[str], rows: Sequence[Sequence[object]], room: int, widest: Sequence[int]
+) -> list[int]:
+    """The widths of a table's columns fitted into ``room`` cells: each column as wide
+    as its title and its longest value (at most ``widest``), the widest cut first."""
+    natural = [
+        min(most, max([len(title), *(len(one_line(row[i], most)) for row in rows)]))
+        for i, (title, most) in enumerate(zip(titles, widest, strict=True))
+    ]
+    return fit_widths(natural, room, [len(title) for title in titles])

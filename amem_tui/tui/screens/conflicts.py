@@ -29,7 +29,7 @@ from amem_tui.tui.actions import CONFLICTS_ACTIONS, READ_ONLY_REASON, bindings
 from amem_tui.tui.dialogs.confirm import confirm_then
 from amem_tui.tui.dialogs.settle import SettleDialog
 from amem_tui.tui.messages import ActionRefused, JumpTarget
-from amem_tui.tui.text import cell, one_line
+from amem_tui.tui.text import cell, one_line, table_widths
 from amem_tui.tui.widgets.conflict_view import ConflictView, settlement_text
 from amem_tui.tui.workers import ReportsWorkerFailures
 
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from amem_tui.engine import AgentScope, ConflictList, MemoryEngine
     from amem_tui.engine.for_apps import DanglingFlag, PairKeep, Settlement
 
-#: (title, widest cells) of each column of the list.
+#: (title, widest cells) of each column of the list (cut to fit the screen).
 COLUMNS: tuple[tuple[str, int], ...] = (
     ("kind", 8),
     ("A", 10),
@@ -86,9 +86,6 @@ class ConflictsScreen(ReportsWorkerFailures, Screen[JumpTarget | None]):
 
     def on_mount(self) -> None:
         """Read the pairs off the UI thread."""
-        table = self.query_one("#conflicts-table", DataTable)
-        for title, width in COLUMNS:
-            table.add_column(title, width=width)
         self.reload()
 
     # ------------------------------------------------------------- reading
@@ -129,20 +126,44 @@ class ConflictsScreen(ReportsWorkerFailures, Screen[JumpTarget | None]):
         chosen = self.chosen()
         keep = self._key(chosen) if chosen is not None else None
         self.query_one("#conflicts-summary", Static).update(self._summary(listing))
-        table.clear()
         self.items = [*listing.pairs, *listing.dangling]
-        for pair in listing.pairs:
-            owners = " / ".join(o or "(none)" for o in pair.owners)
-            row = ("pair", pair.a.id, pair.b.id, owners, pair.reason or "(no reason given)")
-            table.add_row(*(cell(v, w) for v, (_, w) in zip(row, COLUMNS, strict=True)))
-        for flag in listing.dangling:
-            row = ("dangling", flag.note.id, "—", flag.note.owner or "(none)", flag.why)
-            table.add_row(*(cell(v, w) for v, (_, w) in zip(row, COLUMNS, strict=True)))
+        self._fill(table)
         at = next((i for i, item in enumerate(self.items) if self._key(item) == keep), 0)
         if self.items:
             table.move_cursor(row=at)
             table.focus()
         self._show(self.chosen())
+
+    def _fill(self, table: DataTable[Text]) -> None:
+        """The rows, their columns fitted to the screen's width (beside the table's
+        scrollbar): the reason, then the owners, cut first, with an ellipsis."""
+        rows: list[tuple[str, ...]] = []
+        for item in self.items:
+            if isinstance(item, ConflictPair):
+                owners = " / ".join(o or "(none)" for o in item.owners)
+                reason = item.reason or "(no reason given)"
+                rows.append(("pair", item.a.id, item.b.id, owners, reason))
+            else:
+                note = item.note
+                rows.append(("dangling", note.id, "—", note.owner or "(none)", item.why))
+        titles = [title for title, _ in COLUMNS]
+        room = self.app.size.width - 2 - 2 * table.cell_padding * len(COLUMNS)
+        widths = table_widths(titles, rows, room, [most for _, most in COLUMNS])
+        table.clear(columns=True)
+        for title, width in zip(titles, widths, strict=True):
+            table.add_column(title, width=width)
+        for row in rows:
+            table.add_row(*(cell(v, w) for v, w in zip(row, widths, strict=True)))
+
+    def on_resize(self) -> None:
+        """Fit the list's columns to the new width, the cursor kept."""
+        if self.listing is None:
+            return
+        table = self.query_one("#conflicts-table", DataTable)
+        row = table.cursor_row
+        self._fill(table)
+        if self.items:
+            table.move_cursor(row=min(row, len(self.items) - 1))
 
     @staticmethod
     def _key(item: ConflictPair | DanglingFlag) -> tuple[str, ...]:

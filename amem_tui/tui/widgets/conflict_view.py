@@ -23,6 +23,14 @@ from amem_tui.tui.text import literal
 if TYPE_CHECKING:
     from amem_tui.engine.for_apps import ConflictSide, DanglingFlag, Settlement
 
+#: The labels' column: the longest label and a space, so that at 80 columns a side's
+#: scope and timestamp stay on their label's line.
+LABEL = 10
+
+
+def _field(text: Text, label: str, value: object) -> None:
+    add_field(text, label, value, width=LABEL)
+
 
 def side_text(label: str, side: ConflictSide) -> Text:
     """One note of a pair: who owns it, where it is, when written, its text, and why
@@ -31,10 +39,10 @@ def side_text(label: str, side: ConflictSide) -> Text:
     text.append(f"{label}  ", style="bold")
     text.append_text(literal(side.id, style="bold"))
     text.append("\n")
-    add_field(text, "owner", side.owner or "(none)")
-    add_field(text, "scope", f"{side.scope} ({side.collection})")
-    add_field(text, "written", side.timestamp or "(unknown)")
-    add_field(text, "category", side.category)
+    _field(text, "owner", side.owner or "(none)")
+    _field(text, "scope", f"{side.scope} ({side.collection})")
+    _field(text, "written", side.timestamp or "(unknown)")
+    _field(text, "category", side.category)
     text.append("\n")
     text.append_text(literal(side.content))
     if side.refusal:
@@ -52,10 +60,10 @@ def pair_footer(pair: ConflictPair) -> Text:
     text.append("([-removed-] from B, {+added+} in A)\n", style="dim")
     text.append_text(diff_text(pair.diff(), marked=True))
     text.append("\n\n")
-    add_field(text, "reason", pair.reason or "(no reason given)")
-    add_field(text, "scanned", pair.scanned_at or "never")
+    _field(text, "reason", pair.reason or "(no reason given)")
+    _field(text, "scanned", pair.scanned_at or "never")
     if pair.one_sided:
-        add_field(text, "flagged", "on one side only (a sweep that stopped half-way)")
+        _field(text, "flagged", "on one side only (a sweep that stopped half-way)")
     return text
 
 
@@ -63,7 +71,7 @@ def flag_text(flag: DanglingFlag) -> Text:
     """A dangling flag: the note, and why its partner is not there to decide against."""
     text = side_text("flagged", flag.note)
     text.append("\n\n")
-    add_field(text, "dangling", flag.why)
+    _field(text, "dangling", flag.why)
     text.append("\nx clears the flag (the partner is named no more).", style="dim")
     return text
 

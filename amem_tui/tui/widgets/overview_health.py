@@ -20,20 +20,20 @@ from textual.widgets import DataTable, Label, Sparkline, Static
 
 from amem_tui.engine.for_apps import SEVERITIES
 from amem_tui.tui.messages import JumpTarget
-from amem_tui.tui.text import cell, one_line
+from amem_tui.tui.text import cell, one_line, table_widths
 from amem_tui.tui.widgets.overview_charts import LABEL_WIDTH
 
 if TYPE_CHECKING:
     from amem_tui.engine import HealthReport
     from amem_tui.engine.for_apps import Problem
 
-#: (title, widest cells) of the problems' columns.
+#: (title, widest cells) of the problems' columns (cut to fit the screen).
 COLUMNS: tuple[tuple[str, int], ...] = (
     ("severity", 8),
     ("kind", 19),
     ("agent", 12),
     ("notes", 5),
-    ("why", 100),
+    ("why", 160),
 )
 SEVERITY_STYLES = {"error": "bold red", "warning": "yellow", "info": "dim"}
 
@@ -90,18 +90,36 @@ class HealthPanel(Vertical):
 
     def on_mount(self) -> None:
         """Fill the table, most severe first."""
-        if not self.problems:
-            return
+        if self.problems:
+            self._fill()
+
+    def on_resize(self) -> None:
+        """Fit the columns to the new width, the cursor kept."""
+        if self.problems:
+            self._fill()
+
+    def _fill(self) -> None:
+        """The rows, their columns fitted to the screen (beside the screen's scrollbar
+        and the table's): the why cut first, with an ellipsis."""
         table = self.query_one("#health-problems", DataTable)
-        for title, width in COLUMNS:
+        row_at = table.cursor_row
+        rows = [
+            (p.severity, p.kind, p.agent or "(store)", p.count or len(p.notes) or "", p.why)
+            for p in self.problems
+        ]
+        titles = [title for title, _ in COLUMNS]
+        room = self.app.size.width - 4 - 2 * table.cell_padding * len(COLUMNS)
+        widths = table_widths(titles, rows, room, [most for _, most in COLUMNS])
+        table.clear(columns=True)
+        for title, width in zip(titles, widths, strict=True):
             table.add_column(title, width=width)
-        for problem in self.problems:
-            row = (problem.kind, problem.agent or "(store)", len(problem.notes) or "", problem.why)
+        for problem, row in zip(self.problems, rows, strict=True):
             style = SEVERITY_STYLES.get(problem.severity, "")
             table.add_row(
-                cell(problem.severity, COLUMNS[0][1], style),
-                *(cell(v, w) for v, (_, w) in zip(row, COLUMNS[1:], strict=True)),
+                cell(row[0], widths[0], style),
+                *(cell(v, w) for v, w in zip(row[1:], widths[1:], strict=True)),
             )
+        table.move_cursor(row=min(max(row_at, 0), len(rows) - 1))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """Enter: the first note behind the problem, as its agent (who reads it)."""
