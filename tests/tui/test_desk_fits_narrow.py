@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from textual.widgets import DataTable
 
 from amem_tui.demo_desk import MONITOR, plant_conflicts_and_health
@@ -26,8 +25,12 @@ def cells(table: DataTable[Any], column: int) -> list[str]:
     return [str(table.get_row_at(i)[column]) for i in range(table.row_count)]
 
 
-@pytest.mark.parametrize("size", SIZES)
-async def test_the_conflicts_list_and_the_sides_fit_the_width(size: tuple[int, int]) -> None:
+async def test_the_conflicts_list_and_the_sides_fit_the_width() -> None:
+    for size in SIZES:
+        await conflicts_fit(size)
+
+
+async def conflicts_fit(size: tuple[int, int]) -> None:
     engine = demo_engine()
     plant_conflicts_and_health(engine)
     app = demo_app(engine, agent="main")
@@ -47,8 +50,12 @@ async def test_the_conflicts_list_and_the_sides_fit_the_width(size: tuple[int, i
         assert any(line.count("written ") == 2 and line.count("2026-") == 2 for line in lines)
 
 
-@pytest.mark.parametrize("size", SIZES)
-async def test_the_health_problems_fit_the_width(size: tuple[int, int]) -> None:
+async def test_the_health_problems_fit_the_width() -> None:
+    for size in SIZES:
+        await health_fits(size)
+
+
+async def health_fits(size: tuple[int, int]) -> None:
     engine = demo_engine()
     plant_conflicts_and_health(engine)
     app = demo_app(engine, agent=MONITOR)
