@@ -15,7 +15,6 @@ from textual.message import Message
 if TYPE_CHECKING:
     from amem_tui.engine import (
         AgentScope,
-        ConsolidationPlan,
         ConsolidationRun,
         HiddenMatch,
         MemoryNote,
@@ -230,14 +229,6 @@ class ActionRefused(Message):
 
 # -------------------------------------------------------------- consolidation
 @dataclass
-class PreviewReady(Message):
-    """A consolidation plan is ready to preview (and, if the user says so, apply)."""
-
-    scope: AgentScope
-    plan: ConsolidationPlan
-
-
-@dataclass
 class ConsolidationProgress(Message):
     """Progress of an applied consolidation; a burst of these costs one repaint."""
 
@@ -252,14 +243,6 @@ class ConsolidationProgress(Message):
 @dataclass
 class ConsolidationFinished(Message):
     """An applied consolidation ended (done or failed): the progress bar goes."""
-
-
-@dataclass
-class HistoryRefreshed(Message):
-    """The consolidation runs of ``agent``, reloaded while a run is going."""
-
-    agent: str
-    runs: list[ConsolidationRun]
 
 
 # ------------------------------------------------------- compare and overview

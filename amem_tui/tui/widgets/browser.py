@@ -397,20 +397,20 @@ class NoteBrowser(ReportsWorkerFailures, Vertical):
     def action_consolidate(self) -> None:
         """Preview a consolidation of the agent (a dry run), then maybe apply it."""
         if self.scope is not None:
-            self.panes.history.consolidate(self.scope)
+            self.panes.history.writer.consolidate(self.scope)
 
     def action_undo(self) -> None:
         """Undo the consolidation run under the cursor in the history pane."""
         if self.scope is not None:
-            self.panes.history.undo_selected_run(self.scope)
+            self.panes.history.writer.undo_run(self.scope, self.panes.history.current_run)
 
     def action_undo_merge(self) -> None:
         """Undo the merge chosen in the run the detail view shows."""
         run, keeper = self.detail.run, self.detail.chosen_merge
         if self.scope is not None:
-            self.panes.history.undo_chosen_merge(self.scope, run, keeper)
+            self.panes.history.writer.undo_chosen_merge(self.scope, run, keeper)
 
     @on(NoteDetail.MergeChosen)
     def _merge_chosen(self, message: NoteDetail.MergeChosen) -> None:
         if not said_off(self, "undo_merge") and self.scope is not None:
-            self.panes.history.undo_one_merge(self.scope, self.detail.run, message.keeper)
+            self.panes.history.writer.undo_one_merge(self.scope, self.detail.run, message.keeper)
