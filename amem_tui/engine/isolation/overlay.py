@@ -31,6 +31,7 @@ from amem_tui.engine.store.base import (
     SCAN_PAGE,
     CollectionInfo,
     NoteStore,
+    PointPage,
     ScoredPoint,
     StoredPoint,
     Vector,
@@ -38,7 +39,7 @@ from amem_tui.engine.store.base import (
 from amem_tui.engine.store.filters import Filter, HasId
 from amem_tui.engine.store.ids import store_order
 from amem_tui.engine.store.journal import ChangeLog
-from amem_tui.engine.store.points import ordered_by_reading
+from amem_tui.engine.store.points import ordered_by_reading, pages_of
 
 #: Marks a point deleted in the overlay.
 _GONE = None
@@ -244,6 +245,20 @@ class OverlayStore:
             return
         theirs = self.inner.scan(real, self._outside(collection, flt), with_vectors, page, fields)
         yield from heapq.merge(theirs, mine, key=lambda p: store_order(p.id))
+
+    def scan_pages(
+        self,
+        collection: str,
+        flt: Filter | None = None,
+        with_vectors: bool = False,
+        page: int = SCAN_PAGE,
+        fields: Sequence[str] | None = None,
+    ) -> Iterator[PointPage]:
+        """``scan`` a page at a time (the real store's own pages when nothing is written)."""
+        real = self._real(collection)
+        if not self._touched(collection) and real not in self._created:
+            return self.inner.scan_pages(real, flt, with_vectors, page, fields)
+        return pages_of(self.scan(collection, flt, with_vectors, page, fields), page, with_vectors)
 
     def scroll(
         self,

@@ -113,28 +113,28 @@ class Survey:
             # each point is read whole into a note (mem0 memories, a server's store).
             known = service.index.malformed_note_ids() if service.format == "amem" else None
             bad = set(known or ())
-            vectors: list[list[float]] = []
-            pending: list[tuple[int, bool, bool]] = []
-            for point in service.store.scan(
+            space = audited.space
+            for page in service.store.scan_pages(
                 audited.name,
-                with_vectors=audited.space is not None,
+                with_vectors=space is not None,
                 page=PAGE,
                 fields=None if known is None else FIELDS,
             ):
                 if known is None:
-                    added = self._add(number, audited, service.note(point.id, point.payload))
+                    added = [
+                        self._add(number, audited, service.note(i, payload))
+                        for i, payload in zip(page.ids, page.payloads, strict=True)
+                    ]
                 else:
-                    added = self._add_fields(number, audited, point.id, point.payload, bad)
-                if audited.space is not None and point.vector is not None:
-                    vectors.append(point.vector)
-                    pending.append(added)
-                    if len(vectors) >= PAGE:
-                        self._vectors(audited.space, vectors, pending)
-                done += 1
-                if progress is not None and done % PAGE == 0:
-                    progress(done, total)
-            if audited.space is not None:
-                self._vectors(audited.space, vectors, pending)
+                    added = [
+                        self._add_fields(number, audited, i, payload, bad)
+                        for i, payload in zip(page.ids, page.payloads, strict=True)
+                    ]
+                if space is not None and page.vectors is not None:
+                    self._vectors(space, page.vectors, page.has_vector, added)
+                done += len(added)
+                if progress is not None:
+                    progress(done, max(done, total))
         if progress is not None:
             progress(done, max(done, total))
 
@@ -210,16 +210,17 @@ class Survey:
 
     @staticmethod
     def _vectors(
-        space: VectorSpace, vectors: list[list[float]], pending: list[tuple[int, bool, bool]]
+        space: VectorSpace,
+        rows: np.ndarray,
+        has: np.ndarray | None,
+        added: list[tuple[int, bool, bool]],
     ) -> None:
-        if not pending:
-            return
-        notes = np.fromiter((p[0] for p in pending), dtype=np.int64, count=len(pending))
-        source = np.fromiter((p[1] for p in pending), dtype=bool, count=len(pending))
-        target = np.fromiter((p[2] for p in pending), dtype=bool, count=len(pending))
-        space.add(notes, np.asarray(vectors, dtype=np.float32), source, target)
-        vectors.clear()
-        pending.clear()
+        notes = np.fromiter((a[0] for a in added), dtype=np.int64, count=len(added))
+        source = np.fromiter((a[1] for a in added), dtype=bool, count=len(added))
+        target = np.fromiter((a[2] for a in added), dtype=bool, count=len(added))
+        if has is not None and not has.all():  # points stored without a dense vector
+            notes, rows, source, target = notes[has], rows[has], source[has], target[has]
+        space.add(notes, rows, source, target)
 
     def fetch_vectors(self, notes: Sequence[int]) -> dict[int, np.ndarray]:
         """The stored vectors of these notes, read again from the store."""

@@ -11,10 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from amem_tui.engine.store.filters import Filter
 from amem_tui.engine.store.journal import ChangeLog
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Vector = list[float]
 
@@ -39,6 +42,22 @@ class StoredPoint:
     payload: dict[str, Any]
     vector: Vector | None = None
     sparse: dict[str, SparseVector] = field(default_factory=dict)
+
+
+@dataclass
+class PointPage:
+    """A page of a scan: ids and payloads by position, and (when asked for) the dense
+    vectors as the rows of one float32 array, so a caller that wants a matrix gets one
+    without a list per point.
+
+    ``has_vector`` says which points have a dense vector; a point without one has a row
+    of zeros. A page with no dense vector at all has a matrix of no columns.
+    """
+
+    ids: list[str]
+    payloads: list[dict[str, Any]]
+    vectors: np.ndarray | None = None
+    has_vector: np.ndarray | None = None
 
 
 @dataclass
@@ -187,6 +206,19 @@ class NoteStore(Protocol):
         Pages go by point id, so each page costs the same however far the scan is.
         ``fields`` reads only those payload keys (None: the whole payload).
         """
+        ...
+
+    def scan_pages(
+        self,
+        collection: str,
+        flt: Filter | None = None,
+        with_vectors: bool = False,
+        page: int = SCAN_PAGE,
+        fields: Sequence[str] | None = None,
+    ) -> Iterator[PointPage]:
+        """What ``scan`` reads, a page at a time (no page empty), the dense vectors of a
+        page in one float32 array: for callers that compute on every vector of a
+        collection (the leak audit's cosine)."""
         ...
 
     def count(self, collection: str, flt: Filter | None = None) -> int:

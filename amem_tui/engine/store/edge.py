@@ -35,6 +35,7 @@ from amem_tui.engine.store.base import (
     KEYWORD_INDEXES,
     ORDERED_INDEXES,
     CollectionInfo,
+    PointPage,
     ScoredPoint,
     StoredPoint,
     Vector,
@@ -57,6 +58,7 @@ from amem_tui.engine.store.edge_shard import (
 from amem_tui.engine.store.edge_translate import (
     EdgeId,
     edge_vectors,
+    point_page,
     schema_type,
     stored_point,
     to_edge_filter,
@@ -389,6 +391,32 @@ class EdgeStore:
         fields: Sequence[str] | None = None,
     ) -> Iterator[StoredPoint]:
         """Every matching point in id order, paged by point id (no offset to skip)."""
+        for records in self._scroll_all(collection, flt, with_vectors, page, fields):
+            for p in records:
+                yield stored_point(p, with_vectors)
+
+    def scan_pages(
+        self,
+        collection: str,
+        flt: Filter | None = None,
+        with_vectors: bool = False,
+        page: int = 4096,
+        fields: Sequence[str] | None = None,
+    ) -> Iterator[PointPage]:
+        """Every matching point in id order, a page at a time, each vector copied
+        straight into its row of the page's matrix."""
+        for records in self._scroll_all(collection, flt, with_vectors, page, fields):
+            yield point_page(records, with_vectors)
+
+    def _scroll_all(
+        self,
+        collection: str,
+        flt: Filter | None,
+        with_vectors: bool,
+        page: int,
+        fields: Sequence[str] | None,
+    ) -> Iterator[list[Any]]:
+        """Edge's records of every matching point, a page at a time (none empty)."""
         opened = self._open(collection)
         if opened is None:
             return
@@ -405,8 +433,8 @@ class EdgeStore:
             )
             with opened.lock.reading(), self._calls("reading"):
                 points, cursor = opened.shard.scroll(request)
-            for p in points:
-                yield stored_point(p, with_vectors)
+            if points:
+                yield points
             if cursor is None or not points:
                 return
 

@@ -9,7 +9,7 @@ from uuid import UUID
 import numpy as np
 import qdrant_edge as qe
 
-from amem_tui.engine.store.base import StoredPoint
+from amem_tui.engine.store.base import PointPage, StoredPoint
 from amem_tui.engine.store.filters import (
     Before,
     Condition,
@@ -23,7 +23,7 @@ from amem_tui.engine.store.filters import (
     Since,
 )
 from amem_tui.engine.store.ids import qdrant_id, valid_id
-from amem_tui.engine.store.points import sparse_of, vector_of
+from amem_tui.engine.store.points import dense_rows, sparse_of, vector_of
 
 #: A point id as Edge takes it.
 EdgeId = int | UUID | str
@@ -86,6 +86,16 @@ def stored_point(record: Any, with_vectors: bool) -> StoredPoint:
         vector_of(raw, qe.SparseVector),
         sparse_of(raw, qe.SparseVector),
     )
+
+
+def point_page(records: list[Any], with_vectors: bool) -> PointPage:
+    """A page of points Edge returned (the payload Edge hands over is already a dict of
+    its own), each vector copied straight into its row of the page's matrix."""
+    out = dense_rows([r.vector for r in records], qe.SparseVector) if with_vectors else None
+    page = out or PointPage([], [])
+    page.ids = [str(r.id) for r in records]
+    page.payloads = [r.payload or {} for r in records]
+    return page
 
 
 def edge_vectors(point: StoredPoint) -> Any:

@@ -1,14 +1,23 @@
 """What the backends share to read points: their vectors as floats, whatever form the
-client gives them in, and an ordered read for a field no numeric index orders.
+client gives them in (one point's, or a page's as a matrix), and an ordered read for a
+field no numeric index orders.
 """
 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from amem_tui.engine.store.base import NoteStore, SparseVector, StoredPoint, Vector
+import numpy as np
+
+from amem_tui.engine.store.base import (
+    NoteStore,
+    PointPage,
+    SparseVector,
+    StoredPoint,
+    Vector,
+)
 from amem_tui.engine.store.filters import Filter
 
 
@@ -28,6 +37,48 @@ def vector_of(raw: Any, sparse_type: type = SparseVector) -> Vector | None:
     if isinstance(raw, list) and all(type(x) is float for x in raw[:1]):
         return list(raw)
     return [float(x) for x in raw]
+
+
+def dense_rows(raws: Sequence[Any], sparse_type: type = SparseVector) -> PointPage:
+    """The dense vectors of a page of points (each as the client gives it, or None) as
+    the rows of one float32 array, and which points have one; ``ids`` and ``payloads``
+    are left for the caller to fill."""
+    has = np.zeros(len(raws), dtype=bool)
+    rows: np.ndarray | None = None
+    for i, raw in enumerate(raws):
+        # A plain list is the common case (an unnamed vector): numpy copies it into its
+        # row in one call, with no list made in between.
+        dense = raw if type(raw) is list else vector_of(raw, sparse_type)
+        if dense is None:
+            continue
+        if rows is None:
+            rows = np.zeros((len(raws), len(dense)), dtype=np.float32)
+        rows[i] = dense
+        has[i] = True
+    if rows is None:
+        rows = np.zeros((len(raws), 0), dtype=np.float32)
+    return PointPage([], [], rows, has)
+
+
+def pages_of(points: Iterable[StoredPoint], page: int, with_vectors: bool) -> Iterator[PointPage]:
+    """Points read one by one (``scan``), as pages: ``scan_pages`` for a store that has
+    no faster way."""
+    batch: list[StoredPoint] = []
+    for point in points:
+        batch.append(point)
+        if len(batch) >= page:
+            yield page_of(batch, with_vectors)
+            batch = []
+    if batch:
+        yield page_of(batch, with_vectors)
+
+
+def page_of(points: Sequence[StoredPoint], with_vectors: bool) -> PointPage:
+    """A page of points read one by one."""
+    out = dense_rows([p.vector for p in points]) if with_vectors else PointPage([], [])
+    out.ids = [p.id for p in points]
+    out.payloads = [p.payload for p in points]
+    return out
 
 
 def sparse_of(raw: Any, sparse_type: type) -> dict[str, SparseVector]:

@@ -26,6 +26,7 @@ from amem_tui.engine.store.base import (
     KEYWORD_INDEXES,
     ORDERED_INDEXES,
     CollectionInfo,
+    PointPage,
     ScoredPoint,
     StoredPoint,
     Vector,
@@ -34,7 +35,12 @@ from amem_tui.engine.store.filters import Filter
 from amem_tui.engine.store.ids import qdrant_id, valid_id
 from amem_tui.engine.store.journal import SIDECAR_DIR, ChangeLog, WriteJournal
 from amem_tui.engine.store.points import ordered_by_reading
-from amem_tui.engine.store.qdrant_translate import qdrant_vectors, stored_point, to_qdrant_filter
+from amem_tui.engine.store.qdrant_translate import (
+    point_page,
+    qdrant_vectors,
+    stored_point,
+    to_qdrant_filter,
+)
 
 #: Values a facet returns at most: far more agents and owners than any store holds.
 FACET_LIMIT = 100_000
@@ -381,6 +387,32 @@ class QdrantStore:
         fields: Sequence[str] | None = None,
     ) -> Iterator[StoredPoint]:
         """Every matching point in id order, paged by point id (no offset to skip)."""
+        for records in self._scroll_all(collection, flt, with_vectors, page, fields):
+            for p in records:
+                yield stored_point(p.id, p.payload, p.vector)
+
+    def scan_pages(
+        self,
+        collection: str,
+        flt: Filter | None = None,
+        with_vectors: bool = False,
+        page: int = 4096,
+        fields: Sequence[str] | None = None,
+    ) -> Iterator[PointPage]:
+        """Every matching point in id order, a page at a time, each vector copied
+        straight into its row of the page's matrix."""
+        for records in self._scroll_all(collection, flt, with_vectors, page, fields):
+            yield point_page(records, with_vectors)
+
+    def _scroll_all(
+        self,
+        collection: str,
+        flt: Filter | None,
+        with_vectors: bool,
+        page: int,
+        fields: Sequence[str] | None,
+    ) -> Iterator[list[qm.Record]]:
+        """The client's records of every matching point, a page at a time (none empty)."""
         name = self.resolve_alias(collection)
         cursor: Any = None
         payload: bool | list[str] = True if fields is None else list(fields)
@@ -394,8 +426,8 @@ class QdrantStore:
                     with_payload=payload,
                     with_vectors=with_vectors,
                 )
-            for p in points:
-                yield stored_point(p.id, p.payload, p.vector)
+            if points:
+                yield points
             if cursor is None or not points:
                 return
 

@@ -3,11 +3,12 @@ and points."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from qdrant_client import models as qm
 
-from amem_tui.engine.store.base import StoredPoint
+from amem_tui.engine.store.base import PointPage, StoredPoint
 from amem_tui.engine.store.filters import (
     Before,
     Condition,
@@ -21,7 +22,7 @@ from amem_tui.engine.store.filters import (
     Since,
 )
 from amem_tui.engine.store.ids import qdrant_id, valid_id
-from amem_tui.engine.store.points import sparse_of, vector_of
+from amem_tui.engine.store.points import dense_rows, sparse_of, vector_of
 
 
 def to_qdrant_filter(flt: Filter | None) -> qm.Filter | None:
@@ -70,6 +71,16 @@ def stored_point(point_id: Any, payload: dict[str, Any] | None, raw: Any) -> Sto
         vector_of(raw, qm.SparseVector),
         sparse_of(raw, qm.SparseVector),
     )
+
+
+def point_page(records: Sequence[qm.Record], with_vectors: bool) -> PointPage:
+    """A page of points qdrant-client returned, each vector copied straight into its
+    row of the page's matrix."""
+    out = dense_rows([r.vector for r in records], qm.SparseVector) if with_vectors else None
+    page = out or PointPage([], [])
+    page.ids = [str(r.id) for r in records]
+    page.payloads = [dict(r.payload or {}) for r in records]
+    return page
 
 
 def qdrant_vectors(point: StoredPoint) -> Any:

@@ -11,6 +11,7 @@ from amem_tui.engine.store.base import (
     SCAN_PAGE,
     CollectionInfo,
     NoteStore,
+    PointPage,
     ScoredPoint,
     StoredPoint,
     Vector,
@@ -91,6 +92,17 @@ class ReadOnlyGuard:
     ) -> Iterator[StoredPoint]:
         """Every matching point, a page at a time."""
         return self.inner.scan(collection, flt, with_vectors, page, fields)
+
+    def scan_pages(
+        self,
+        collection: str,
+        flt: Filter | None = None,
+        with_vectors: bool = False,
+        page: int = SCAN_PAGE,
+        fields: Sequence[str] | None = None,
+    ) -> Iterator[PointPage]:
+        """Every matching point, a page at a time, the vectors as a matrix."""
+        return self.inner.scan_pages(collection, flt, with_vectors, page, fields)
 
     def count(self, collection: str, flt: Filter | None = None) -> int:
         """How many points match."""
