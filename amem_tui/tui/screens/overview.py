@@ -35,8 +35,10 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, ProgressBar, Static
 from textual.worker import get_current_worker
 
+from amem_tui.engine import AmemError, NotFound
 from amem_tui.engine.for_apps import AGENT_FIGURES
 from amem_tui.tui.actions import OVERVIEW_ACTIONS, bindings
+from amem_tui.tui.dialogs.problem_notes import NoteRow, ProblemNotes
 from amem_tui.tui.messages import ActionRefused, JumpTarget, ReadProgress, StatsReady
 from amem_tui.tui.text import cell, fit_widths, one_line
 from amem_tui.tui.widgets.overview_figures import coming, keep_malformed, pictures
@@ -45,6 +47,7 @@ from amem_tui.tui.workers import ReportsWorkerFailures
 
 if TYPE_CHECKING:
     from amem_tui.engine import HealthReport, MemoryEngine, StoreStats
+    from amem_tui.engine.for_apps import Problem
 
 
 #: Seconds between two looks at the store's revisions while following.
@@ -192,9 +195,36 @@ class OverviewScreen(ReportsWorkerFailures, Screen[JumpTarget | None]):
             await holder.remove_children()
             await holder.mount(picture)
 
-    def on_health_panel_open(self, message: HealthPanel.Open) -> None:
-        """Go to the note behind a problem in the main screen."""
-        self.dismiss(message.target)
+    @dataclass
+    class ProblemRead(Message):
+        """The notes behind a problem are read, to list."""
+
+        problem: Problem
+        rows: list[NoteRow]
+
+    def on_health_panel_chosen(self, message: HealthPanel.Chosen) -> None:
+        """Open a problem: its notes read first (none to read: opened at once)."""
+        if message.problem.notes:
+            self.read_problem_notes(message.problem)
+        else:
+            self.on_overview_screen_problem_read(self.ProblemRead(message.problem, []))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="overview-problem")
+    def read_problem_notes(self, problem: Problem) -> None:
+        """The notes behind a problem, as its agent reads them, off the UI thread."""
+        self.post_message(self.ProblemRead(problem, problem_rows(self.engine, problem)))
+
+    def on_overview_screen_problem_read(self, message: ProblemRead) -> None:
+        """List the problem's notes; the one chosen is shown in the main screen as the
+        problem's agent."""
+        problem = message.problem
+
+        def chosen(note_id: str | None) -> None:
+            if note_id is not None:
+                agents = (problem.agent,) if problem.agent else ()
+                self.dismiss(JumpTarget(note_id, agents, problem.collection, as_named=True))
+
+        self.app.push_screen(ProblemNotes(problem, message.rows), chosen)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="overview-recount")
     def recount(self) -> None:
@@ -305,3 +335,22 @@ class OverviewScreen(ReportsWorkerFailures, Screen[JumpTarget | None]):
             table.add_column(title, key=key, width=width)
         for row in rows:
             table.add_row(*(cell(value, width) for value, width in zip(row, widths, strict=True)))
+
+
+def problem_rows(engine: MemoryEngine, problem: Problem) -> list[NoteRow]:
+    """Each note behind a problem as its agent reads it (the configured agent for the
+    store's own): its owner and first words, or why it could not be read."""
+    try:
+        view = engine.agent(problem.agent)
+    except AmemError as error:
+        return [NoteRow(i, "?", one_line(f"(not read: {error})", 200)) for i in problem.notes]
+    rows = []
+    for note_id in problem.notes:
+        try:
+            note = view.get(note_id)
+        except NotFound:
+            rows.append(NoteRow(note_id, "?", f"(not readable as {view.scope.agent})"))
+            continue
+        owner = note.owner or note.agent_id or "(none)"
+        rows.append(NoteRow(note.id, owner, one_line(note.content, 200)))
+    return rows

@@ -1,5 +1,5 @@
 """The overview's health: the problems of ``amem-tui health`` grouped by severity, each
-opening the notes behind it, and the writes per agent per day.
+opening (Enter) to its whole why and the notes behind it, and the writes per agent per day.
 
 The writes are one sparkline per agent over the same days (Textual's ``Sparkline``, as
 the weekly notes above them), each row saying its total, its last write and, for an
@@ -19,7 +19,6 @@ from textual.message import Message
 from textual.widgets import DataTable, Label, Sparkline, Static
 
 from amem_tui.engine.for_apps import SEVERITIES
-from amem_tui.tui.messages import JumpTarget
 from amem_tui.tui.text import cell, one_line, table_widths
 from amem_tui.tui.widgets.overview_charts import LABEL_WIDTH
 
@@ -54,7 +53,8 @@ def not_checked(report: HealthReport) -> list[str]:
 
 
 class HealthPanel(Vertical):
-    """The health problems, most severe first; Enter opens the notes behind one."""
+    """The health problems, most severe first; Enter opens one (the screen lists the
+    notes behind it)."""
 
     DEFAULT_CSS = """
     HealthPanel { height: auto; }
@@ -64,10 +64,10 @@ class HealthPanel(Vertical):
     """
 
     @dataclass
-    class Open(Message):
-        """Show a note behind a problem in the main screen."""
+    class Chosen(Message):
+        """A problem to open: its why in full, and the notes behind it."""
 
-        target: JumpTarget
+        problem: Problem
 
     def __init__(self, report: HealthReport, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -79,7 +79,7 @@ class HealthPanel(Vertical):
         worst = " · ".join(f"{counts[s]} {s}" for s in reversed(SEVERITIES))
         summary = f"{len(self.problems)} problem(s): {worst}."
         if self.problems:
-            summary += " Enter on one shows the first note behind it."
+            summary += " Enter on one lists the notes behind it."
         yield Static(Text(summary), id="health-summary")
         if self.problems:
             yield DataTable(id="health-problems", cursor_type="row", zebra_stripes=True)
@@ -122,17 +122,10 @@ class HealthPanel(Vertical):
         table.move_cursor(row=min(max(row_at, 0), len(rows) - 1))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        """Enter: the first note behind the problem, as its agent (who reads it)."""
+        """Enter: open the problem (its whole why, the notes behind it)."""
         event.stop()
-        if not 0 <= event.cursor_row < len(self.problems):
-            return
-        problem = self.problems[event.cursor_row]
-        if not problem.notes:
-            self.app.notify(f"No note behind this problem: {problem.why}", markup=False)
-            return
-        agents = (problem.agent,) if problem.agent else ()
-        target = JumpTarget(problem.notes[0], agents, problem.collection, as_named=True)
-        self.post_message(self.Open(target))
+        if 0 <= event.cursor_row < len(self.problems):
+            self.post_message(self.Chosen(self.problems[event.cursor_row]))
 
 
 class WritesPerDay(Vertical):
