@@ -72,6 +72,13 @@ class AuditScreen(Screen[JumpTarget | None]):
         ("links", "Cross-scope links", "cross_scope_links"),
         ("agents", "Unconfigured", "unconfigured_agents"),
     )
+    #: Shorter titles, where even those would not fit (80 columns).
+    NARROW_TITLES: ClassVar[dict[str, str]] = {
+        "shared": "Shared",
+        "readers": "Readers",
+        "links": "Links",
+        "agents": "Agents",
+    }
 
     def __init__(self, build: Callable[[], AuditReport]) -> None:
         super().__init__()
@@ -103,14 +110,14 @@ class AuditScreen(Screen[JumpTarget | None]):
         """Show the built report, the first tab's table focused (Down moves in it)."""
         report = self.report = message.report
         self.query_one("#audit-summary", Static).update(self._summary(report))
-        counts = report.counts()
+        titles = self._titles(report)
         panes = [
             TabPane(
-                f"{title} ({counts[key]})",
+                title,
                 DataTable(id=f"audit-{tab}-table", cursor_type="row", zebra_stripes=True),
                 id=f"audit-{tab}",
             )
-            for tab, title, key in self.TABS
+            for (tab, *_), title in zip(self.TABS, titles, strict=True)
         ]
         tabs = TabbedContent(id="audit-tabs")
         await self.mount(tabs, before=self.query_one(Footer))
@@ -118,6 +125,24 @@ class AuditScreen(Screen[JumpTarget | None]):
             await tabs.add_pane(pane)
         self._fill_tables(report)
         self.query_one(f"#audit-{self.TABS[0][0]}-table", DataTable).focus()
+
+    def _titles(self, report: AuditReport) -> list[str]:
+        """The tabs' titles with their counts: the short ones when the strip would be
+        wider than the screen (each tab is padded by a cell either side)."""
+        counts = report.counts()
+        titles = [f"{title} ({counts[key]})" for _, title, key in self.TABS]
+        if sum(len(title) + 2 for title in titles) <= self.app.size.width:
+            return titles
+        narrow = self.NARROW_TITLES
+        return [f"{narrow.get(tab, title)} ({counts[key]})" for tab, title, key in self.TABS]
+
+    def on_resize(self) -> None:
+        """Title the tabs for the new width."""
+        if self.report is None or not self.query("#audit-tabs"):
+            return
+        tabs = self.query_one("#audit-tabs", TabbedContent)
+        for (tab, *_), title in zip(self.TABS, self._titles(self.report), strict=True):
+            tabs.get_tab(f"audit-{tab}").label = title
 
     def action_focus_rows(self) -> None:
         """Down on the tab strip: into the rows of the tab shown."""
