@@ -5,7 +5,8 @@ the full vectors of the few private notes whose bound comes close."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -18,6 +19,7 @@ from amem_tui.engine.isolation.copies import TextIndex
 from amem_tui.engine.isolation.reach import Identity, Reach, ReachTable
 from amem_tui.engine.isolation.vectors import VectorSpace
 from amem_tui.engine.models import EvolutionEntry, MemoryNote, parse_evolution_history
+from amem_tui.engine.store.base import PointPage
 
 #: Points read per store call, and vectors handled at a time.
 PAGE = 1024
@@ -81,6 +83,8 @@ class Survey:
     #: Sentences about each access group, made once (see ``exposure``).
     words: dict[tuple[int, int], str] = field(default_factory=dict)
     _receivers: dict[tuple[int, int, int, int], tuple[str, ...]] = field(default_factory=dict)
+    #: Per (collection, access group): whether its notes are sources, and targets.
+    _roles: dict[tuple[int, int], tuple[bool, bool]] = field(default_factory=dict)
     _by_id: dict[str, int] = field(default_factory=dict)
 
     def reach(self, note: int) -> Reach:
@@ -114,12 +118,13 @@ class Survey:
             known = service.index.malformed_note_ids() if service.format == "amem" else None
             bad = set(known or ())
             space = audited.space
-            for page in service.store.scan_pages(
+            pages = service.store.scan_pages(
                 audited.name,
                 with_vectors=space is not None,
                 page=PAGE,
                 fields=None if known is None else FIELDS,
-            ):
+            )
+            for page in _read_ahead(pages):
                 if known is None:
                     added = [
                         self._add(number, audited, service.note(i, payload))
@@ -193,10 +198,13 @@ class Survey:
         self._by_id[f"{number} {note_id}"] = position
         if links:
             self.links[position] = list(links)
-        source = reach.holder is not None
+        roles = self._roles.get((number, code))
+        if roles is None:
+            roles = (reach.holder is not None, reach.note.active and bool(reach.exposed_to()))
+            self._roles[(number, code)] = roles
+        source, target = roles
         if source:
             self.sources.append(position)
-        target = reach.note.active and bool(reach.exposed_to())
         if target:
             self.targets.append(position)
             self.index.add(position, text)
@@ -238,6 +246,17 @@ class Survey:
                     if vector is not None:
                         out[note] = vector
         return out
+
+
+def _read_ahead(pages: Iterator[PointPage]) -> Iterator[PointPage]:
+    """The pages, each next one read in a thread while the caller works on the one
+    before: the stores let go of the interpreter while they read (Edge's scroll, a
+    server's answer), so the reading and the caller's work overlap."""
+    with ThreadPoolExecutor(1, thread_name_prefix="leaks-read") as pool:
+        pending = pool.submit(next, pages, None)
+        while (page := pending.result()) is not None:
+            pending = pool.submit(next, pages, None)
+            yield page
 
 
 def _key(payload: dict[str, Any], malformed: bool) -> tuple[object, ...]:

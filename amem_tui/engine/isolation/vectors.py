@@ -33,8 +33,13 @@ ENERGY = 0.6
 FIT = 2048
 #: Products of kept parts the comparison may make (private x readable notes).
 BUDGET = 4_000_000_000
-#: Private notes compared at a time.
+#: Bounds computed at a time (private notes x readable ones), at most ``CHUNK`` private
+#: notes and at least ``FEWEST_ROWS``: a block this small stays in the processor's cache
+#: between the product that writes it and the comparison that reads it, where a block
+#: of a thousand private notes went out to memory and back.
+BLOCK = 1 << 20
 CHUNK = 1024
+FEWEST_ROWS = 32
 #: Slack for float rounding in the bound.
 SLACK = 1e-4
 
@@ -123,8 +128,9 @@ class VectorSpace:
         if len(sources) > allowed:  # a seeded sample, said in the coverage
             order = np.sort(np.random.default_rng(0).choice(len(sources), allowed, replace=False))
         candidates: list[tuple[int, int]] = []
-        for start in range(0, len(order), CHUNK):
-            rows = order[start : start + CHUNK]
+        step = max(FEWEST_ROWS, min(CHUNK, BLOCK // len(targets)))
+        for start in range(0, len(order), step):
+            rows = order[start : start + step]
             bound = packed[rows] @ packed_t
             near = np.flatnonzero(bound.max(axis=1) >= NEAR - SLACK)
             if len(near) == 0:
