@@ -14,7 +14,7 @@ from amem_tui.tui.dialogs.note_editor import NoteEditor
 from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.note_pane import NotePane
 from amem_tui.tui.widgets.readers_field import ReadersField, ReadersList, ReadersSaid
-from tests.support.tui import demo_app, demo_engine, main_screen, settle, started
+from tests.support.tui import demo_app, demo_engine, main_screen, screen_lines, settle, started
 
 
 def editor(app: Any) -> NoteEditor:
@@ -244,3 +244,19 @@ async def test_the_list_stays_in_view_when_what_is_said_grows() -> None:
         fields = editor(app).query_one("#fields").region
         listing = field(app).query_one(ReadersList).region
         assert fields.contains_region(listing), (fields, listing)
+
+
+async def test_a_mode_b_add_form_keeps_no_blank_rows_for_a_list_it_never_shows() -> None:
+    app = demo_app(agent="sandbox")
+    async with started(app, size=(120, 40)) as pilot:
+        await pilot.press("a")
+        await settle(pilot)
+        lines = screen_lines(app)
+        title = next(i for i, line in enumerate(lines) if "Readers: agents" in line)
+        assert "Read-only (readers: none but sandbox)" in lines[title + 1], lines[title + 1]
+    app = demo_app(agent="dev")  # a list to show: the form keeps its height
+    async with started(app, size=(120, 40)) as pilot:
+        await pilot.press("a")
+        await settle(pilot)
+        assert field(app).query_one(ReadersList).display
+        assert editor(app).query_one("#form").region.height == 32

@@ -109,7 +109,7 @@ class NoteEditor(Dialog[NoteDraft | None]):
         self.readers_loader = readers
 
     def compose(self) -> ComposeResult:
-        with Vertical():
+        with Vertical(id="form"):
             yield Static(Text(self.title_text), classes="title")
             with Fields(id="fields"):
                 yield TextArea(self.initial, id="content", soft_wrap=True, show_line_numbers=False)
@@ -182,6 +182,20 @@ class NoteEditor(Dialog[NoteDraft | None]):
         """Say, below the fields, what the readers chosen mean."""
         message.stop()
         self.query_one(ReadersSaid).show(message)
+        self.call_after_refresh(self._fit_without_list)
+
+    def _fit_without_list(self) -> None:
+        """With no readers list to show (a Mode B agent's note: read-only and none), the
+        form is made shorter by the rows kept for the list, so no blank stays under the
+        readers' title."""
+        field = self.readers_field
+        if field is None or field.readers_list.display:
+            return
+        # The readers field is the last of the fields: below it, the rows kept for nothing.
+        spare = self.query_one("#fields", Fields).region.bottom - field.region.bottom
+        if spare > 0:
+            form = self.query_one("#form", Vertical)
+            form.styles.height = form.region.height - spare
 
     def on_readers_list_submitted(self, message: ReadersList.Submitted) -> None:
         """Enter in the readers list saves the form."""
