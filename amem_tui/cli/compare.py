@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from amem_tui.cli.command import Command, UsageError
 from amem_tui.cli.options import option
-from amem_tui.cli.output import agent_names, shorten, warn
+from amem_tui.cli.output import agent_names, note_row, shorten, warn
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
@@ -116,7 +116,7 @@ def _hits_text(label: str, hits: list[ComparedHit], own: Literal["a", "b"]) -> l
         because = (note.a if own == "a" else note.b).because or "-"
         lines.append(
             f"  #{hit.rank:<3} {hit.score:.3f}  {mark:<{len(label) + 5}}  [{because}]  "
-            f"{note.id}  {shorten(note.content, 50)}"
+            f"{note_row(note.id, note.content, 50)}"
         )
         lines.append(f"        {hit.other_reason}")
     if not hits:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from amem_tui.cli.command import Command, UsageError
 from amem_tui.cli.options import flag, option, optional_argument
-from amem_tui.cli.output import Omitted, Run, shorten
+from amem_tui.cli.output import Omitted, Run, decision_words, shorten
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
@@ -170,13 +170,7 @@ def decided_text(result: ConflictList | Decided) -> str:
     """A listing, or a decision: what it keeps, each note's change, how to undo it."""
     if not isinstance(result, Decided):
         return list_text(result)
-    if result.action == "clear":
-        head = f"clear the dangling flag on {result.a}"
-    elif result.keep == "both":
-        head = f"keep both {result.a} and {result.b}: not a contradiction"
-    else:
-        kept = result.a if result.keep == "A" else result.b
-        head = f"keep {kept}, retire {result.retired}"
+    head = decision_words(result.keep or "flag", result.a, result.b or "")
     head += " (dry run, nothing written)" if result.dry_run else f" (run {result.run.id})"
     lines = [head, *(_change_line(change) for change in result.changes)]
     if not result.dry_run:

@@ -11,7 +11,7 @@ from pydantic import model_serializer
 from amem_tui.cli.command import Command, NoOptions, UsageError
 from amem_tui.cli.nightly import AllAgentsPass, all_agents, all_agents_text, check_options
 from amem_tui.cli.options import flag, option
-from amem_tui.cli.output import Omitted, Run, flattened, shorten
+from amem_tui.cli.output import Omitted, Run, decision_words, first_of, flattened, shorten
 from amem_tui.cli.preview import CHECKS_HELP, preview, what_if_text
 from amem_tui.wording import plural
 
@@ -138,15 +138,13 @@ def _run_named(runs: list[ConsolidationRun], given: str) -> ConsolidationRun | N
     found = _by_prefix(given, [run.id for run in runs])
     if len(found) > 1:
         matching = [run for run in runs if run.id in found]
-        shown = "; ".join(
+        shown = [
             f"{run.id} (agent {run.agent}, {run.started_at}, {plural(len(run.merges), 'merge')})"
-            for run in matching[:MATCHES_SHOWN]
-        )
-        more = len(matching) - MATCHES_SHOWN
+            for run in matching
+        ]
         raise AmbiguousId(
-            f"run id '{given}' is the start of {len(found)} runs: {shown}"
-            + (f" and {more} more" if more > 0 else "")
-            + "; give more of the id",
+            f"run id '{given}' is the start of {len(found)} runs: "
+            f"{first_of(shown, MATCHES_SHOWN, sep='; ')}; give more of the id",
             found,
         )
     return next((run for run in runs if run.id in found), None)
@@ -191,13 +189,7 @@ def _decision_lines(run: ConsolidationRun, run_id: str | None) -> list[str]:
     if any(merge.undone for merge in run.merges):
         state += ", undone"
     head = f"{run_id or 'plan'}  {run.started_at}  agent {run.agent}  {run.trigger}  {state}"
-    a, b = decision.a, decision.b
-    what = {
-        "A": f"keep {a}, retire {b}",
-        "B": f"keep {b}, retire {a}",
-        "both": f"keep both {a} and {b}: not a contradiction",
-        "flag": f"clear the dangling flag on {a}",
-    }[decision.keep]
+    what = decision_words(decision.keep, decision.a, decision.b)
     if run.undoes:
         head += f"  undoes {run.undoes}"
         what = f"taken back: {what}"

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from amem_tui.cli.options import CommonOptions
-from amem_tui.cli.output import warn
+from amem_tui.cli.output import first_of, warn
 from amem_tui.config import Settings, load_settings
 from amem_tui.demo_fallback import demo_in_place_of_default
 from amem_tui.engine import AmemError, InvalidInput
@@ -70,9 +70,7 @@ class Stranger:
 
 
 def _listing(names: list[str]) -> str:
-    shown = ", ".join(names[:NAMES_SHOWN]) or "none"
-    more = len(names) - NAMES_SHOWN
-    return shown + (f" and {more} more" if more > 0 else "")
+    return first_of(names, NAMES_SHOWN) or "none"
 
 
 def _did_you_mean(name: str, known: list[str]) -> str:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from amem_tui.cli.command import Command, FailedWithReport
 from amem_tui.cli.options import option
-from amem_tui.cli.output import shorten
+from amem_tui.cli.output import finding_lines, first_of, section, shorten
 from amem_tui.engine import AmemError
 from amem_tui.wording import plural
 
@@ -60,28 +60,24 @@ def _agent_line(agent: AgentHealth, days: int) -> str:
     last = agent.last_write.replace("T", " ")[:16] if agent.last_write else "never"
     recent = sum(agent.writes_per_day)
     return (
-        f"  {agent.agent:<12} last write {last:<16}  "
+        f"{agent.agent:<12} last write {last:<16}  "
         f"{plural(recent, 'write')} in {days} days  {agent.silence}"
     )
 
 
 def _problem_lines(problem: Problem) -> list[str]:
     who = problem.agent or problem.collection or "store"
-    lines = [f"  {problem.severity:<7} {problem.kind:<20} {who}: {problem.why}"]
-    if problem.notes:
-        shown = ", ".join(problem.notes[:IDS_SHOWN])
-        more = max(problem.count, len(problem.notes)) - IDS_SHOWN
-        lines.append(f"          notes: {shown}" + (f" and {more} more" if more > 0 else ""))
-    if problem.path:
-        lines.append(f"          file: {problem.path}")
-    return lines
+    details = (
+        [f"notes: {first_of(problem.notes, IDS_SHOWN, problem.count)}"] if problem.notes else []
+    )
+    details += [f"file: {problem.path}"] if problem.path else []
+    return finding_lines(problem.severity, f"{problem.kind:<20} {who}: {problem.why}", details)
 
 
 def health_text(report: HealthReport) -> str:
     """The agents, the problems worst first, what was not checked, the side files."""
     lines = [f"health at {report.at}"]
-    lines.append(f"agents ({len(report.agents)})")
-    lines += [_agent_line(a, len(report.days)) for a in report.agents.values()]
+    lines += section("agents", [_agent_line(a, len(report.days)) for a in report.agents.values()])
     lines.append(f"problems ({len(report.problems)})" if report.problems else "problems: none")
     for problem in report.problems:
         lines += _problem_lines(problem)

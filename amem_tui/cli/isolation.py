@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from amem_tui.cli.command import Command, FailedWithReport
 from amem_tui.cli.options import option
-from amem_tui.cli.output import shorten
+from amem_tui.cli.output import finding_lines, note_row, shorten
 from amem_tui.engine import AmemError
 from amem_tui.wording import plural
 
@@ -56,11 +56,8 @@ def leaks(ctx: Context, options: LeaksOptions) -> LeakReport:
 def _finding_lines(finding: LeakFinding) -> list[str]:
     first, *exposed = finding.notes
     how = f"{finding.path}, {finding.certainty}" if finding.path != "none" else finding.certainty
-    lines = [f"  {finding.severity:<7} {finding.kind:<16} {first}  ({how})"]
-    lines.append(f"          {shorten(finding.why, 160)}")
-    if exposed:
-        lines.append(f"          exposes {', '.join(exposed)}")
-    return lines
+    details = [shorten(finding.why, 160)] + ([f"exposes {', '.join(exposed)}"] if exposed else [])
+    return finding_lines(finding.severity, f"{finding.kind:<16} {first}  ({how})", details)
 
 
 def leaks_text(report: LeakReport) -> str:
@@ -116,7 +113,7 @@ def verdict_lines(verdict: CheckVerdict) -> list[str]:
     lines += [f"      - {failure}" for failure in verdict.failures]
     if not verdict.passed:
         for hit in verdict.hits[:5]:
-            lines.append(f"      {hit.rank}. {hit.id}  {shorten(hit.content, 60)}")
+            lines.append(f"      {hit.rank}. {note_row(hit.id, hit.content)}")
     if verdict.notice:
         lines.append(f"      note: {verdict.notice}")
     return lines

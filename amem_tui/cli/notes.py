@@ -18,6 +18,7 @@ from amem_tui.cli.output import (
     Mem0View,
     Note,
     Omitted,
+    count_of,
     flattened,
     mem0_view,
     note_text,
@@ -26,7 +27,6 @@ from amem_tui.cli.output import (
     warn,
 )
 from amem_tui.cli.preview import PreviewOptions, preview, what_if_text
-from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
@@ -262,8 +262,7 @@ def list_text(listing: NoteListing) -> str:
     """A heading (whose notes, how many of how many), then each note's block."""
     run = f" of run {listing.run_id}" if listing.run_id is not None else ""
     who = scope_label(listing.agent, listing.mode, listing.collection, listing.mem0)
-    listed = plural(listing.total, f"{listing.scope} note")
-    head = f"{who}: {len(listing.notes)} of {listed}{run}"
+    head = f"{who}: {count_of(len(listing.notes), listing.total, f'{listing.scope} note')}{run}"
     return "\n".join([head, *(note_text(note) for note in listing.notes)])
 
 

@@ -23,6 +23,7 @@ from pydantic import (
 )
 
 from amem_tui.engine import ConsolidationRun, MemoryNote
+from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.engine import AgentScope
@@ -63,6 +64,44 @@ def shorten(text: str, width: int = 80) -> str:
     """``text`` on one line, cut to ``width`` with "…"."""
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+# ------------------------------------------------------------------ text
+# One renderer per shape of line that several commands print alike.
+def note_row(note_id: str, content: str, width: int = 60) -> str:
+    """A note in a list of hits or notes: its id, then its content cut to ``width``."""
+    return f"{note_id}  {shorten(content, width)}"
+
+
+def count_of(count: int, total: int, noun: str, plural_form: str | None = None) -> str:
+    """Part of a whole: ``3 of 12 notes``."""
+    return f"{count} of {plural(total, noun, plural_form)}"
+
+
+def section(title: str, rows: Sequence[str], indent: str = "  ") -> list[str]:
+    """A counted list: ``TITLE (N)``, then its rows, indented."""
+    return [f"{title} ({len(rows)})", *(indent + row for row in rows)]
+
+
+def first_of(names: Sequence[str], most: int, total: int = 0, sep: str = ", ") -> str:
+    """The first ``most`` names, then `` and N more`` (of ``total``, if more)."""
+    more = max(total, len(names)) - most
+    return sep.join(names[:most]) + (f" and {more} more" if more > 0 else "")
+
+
+def finding_lines(severity: str, head: str, details: Sequence[str]) -> list[str]:
+    """A problem or finding: its severity and what, then its details under it."""
+    return [f"  {severity:<7} {head}", *(f"          {detail}" for detail in details)]
+
+
+def decision_words(keep: str, a: str, b: str) -> str:
+    """What a conflict decision keeps and retires (``b``: the note retired by ``A``)."""
+    return {
+        "A": f"keep {a}, retire {b}",
+        "B": f"keep {b}, retire {a}",
+        "both": f"keep both {a} and {b}: not a contradiction",
+        "flag": f"clear the dangling flag on {a}",
+    }[keep]
 
 
 def agent_names(names: Sequence[str], most: int = 8) -> str:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from amem_tui.cli.command import UsageError
 from amem_tui.cli.options import flag, option
-from amem_tui.wording import plural
+from amem_tui.cli.output import count_of
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
@@ -51,10 +51,8 @@ def what_if_text(result: WhatIf) -> str:
             )
             lines += [f"      - {failure}" for failure in flip.failures]
     moved = result.changed
-    lines.append(
-        f"recent queries whose top 5 would change: {len(moved)} of "
-        f"{plural(len(result.deltas), 'query', 'queries')}"
-    )
+    changed = count_of(len(moved), len(result.deltas), "query", "queries")
+    lines.append(f"recent queries whose top 5 would change: {changed}")
     for delta in moved:
         lines.append(f"  {delta.agent} searches {delta.query!r}")
         if delta.entered:

@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from amem_tui.cli.command import Command, UsageError
 from amem_tui.cli.options import flag, option, switch
-from amem_tui.cli.output import Mem0View, Note, Omitted, flattened, mem0_view, scope_label, shorten
+from amem_tui.cli.output import (
+    Mem0View,
+    Note,
+    Omitted,
+    flattened,
+    mem0_view,
+    note_row,
+    scope_label,
+)
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
@@ -189,8 +197,7 @@ def search_text(found: FoundNotes) -> str:
     if found.notice:
         lines.append(f"note: {found.notice}")
     for hit in found.hits:
-        content = shorten(hit.note.content, 60)
-        lines.append(f"{hit.score:.3f}  [{hit.because}]  {hit.id}  {content}")
+        lines.append(f"{hit.score:.3f}  [{hit.because}]  {note_row(hit.id, hit.note.content)}")
         if hit.explained is not None:
             lines.append(f"       {hit.explained['explanation']}")
     if found.hidden is not None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command
 from amem_tui.cli.options import flag
-from amem_tui.cli.output import flattened, shorten
+from amem_tui.cli.output import count_of, flattened, note_row
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ def _recalls(figures: StoreFigures) -> list[str]:
         if agent.never_recalled is None:
             lines.append(f"{agent.label}: no recall counts ({agent.format} keeps none)")
             continue
-        never = f"{agent.never_recalled} of {plural(agent.visible, 'note')} never recalled"
+        never = f"{count_of(agent.never_recalled, agent.visible, 'note')} never recalled"
         lines.append(
             f"{agent.label}: {never}" + ("; most recalled:" if agent.most_recalled else "")
         )
@@ -113,8 +113,8 @@ def _recalls(figures: StoreFigures) -> list[str]:
             when = note.last_accessed[:10] or "?"
             where = "shared" if note.agent_id == "shared" else "private"
             lines.append(
-                f"  {note.retrieval_count:>6}x  last {when}  {where:<7}  {note.id}  "
-                f"{shorten(note.content, 60)}"
+                f"  {note.retrieval_count:>6}x  last {when}  {where:<7}  "
+                f"{note_row(note.id, note.content)}"
             )
     return lines
 

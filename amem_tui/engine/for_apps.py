@@ -31,7 +31,7 @@ if TYPE_CHECKING:
         run_activity,
     )
     from amem_tui.engine.agents import label as agent_label
-    from amem_tui.engine.audit import NoteRef
+    from amem_tui.engine.audit import CrossScopeLink, NoteRef
     from amem_tui.engine.compare import (
         COMPARE_SCOPES,
         ComparedAgent,
