@@ -7,9 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from pydantic import model_serializer
+
 from amem_tui.cli.command import Command, UsageError
 from amem_tui.cli.options import flag, option, optional_argument
-from amem_tui.cli.output import Omitted, Run, decision_words, shorten
+from amem_tui.cli.output import decision_words, shorten
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
@@ -17,7 +19,7 @@ if TYPE_CHECKING:
     from amem_tui.engine import ConflictList
     from amem_tui.engine.for_apps import ConflictPair, ConflictSide, NoteChange, Settlement
 else:  # models dumped as themselves: see output.emit
-    ConflictList = ConflictPair = NoteChange = Any
+    ConflictList = ConflictPair = Settlement = Any
 
 #: What a decision keeps (the engine's ``PairKeep``).
 Keep = Literal["A", "B", "both"]
@@ -42,17 +44,23 @@ class ConflictsOptions:
 
 @dataclass(frozen=True)
 class Decided:
-    """A decision made (or planned): what it keeps and retires, each note's change, and
-    its run."""
+    """A decision made (or planned), as the engine answers it: what it keeps and
+    retires, each note's change, and its run."""
 
-    action: Literal["resolve", "clear"]
-    dry_run: bool
-    keep: Omitted[str]
-    a: str
-    b: Omitted[str]
-    retired: str | None
-    changes: list[NoteChange]
-    run: Run
+    done: Settlement
+
+    @model_serializer
+    def _json(self) -> dict[str, Any]:
+        done, decision = self.done, self.done.decision
+        clear = decision.keep == "flag"
+        answer: dict[str, Any] = {"action": "clear" if clear else "resolve"}
+        answer |= {"dry_run": done.dry_run} | ({} if clear else {"keep": decision.keep})
+        answer |= {"a": decision.a} | ({"b": decision.b} if decision.b else {})
+        return answer | {
+            "retired": done.retired,
+            "changes": done.changes,
+            "run": done.run.to_json(),
+        }
 
 
 def _check_words(options: ConflictsOptions) -> None:
@@ -103,21 +111,7 @@ def conflicts(ctx: Context, options: ConflictsOptions) -> ConflictList | Decided
         )
     else:
         done = desk.clear(options.a, reason=reason, dry_run=options.dry_run)
-    return _decided(options.action, done)
-
-
-def _decided(action: Literal["resolve", "clear"], done: Settlement) -> Decided:
-    decision = done.decision
-    return Decided(
-        action=action,
-        dry_run=done.dry_run,
-        keep=decision.keep if action == "resolve" else None,
-        a=decision.a,
-        b=decision.b or None,
-        retired=done.retired,
-        changes=done.changes,
-        run=done.run,
-    )
+    return Decided(done)
 
 
 # ----------------------------------------------------------------- rendering
@@ -170,11 +164,12 @@ def decided_text(result: ConflictList | Decided) -> str:
     """A listing, or a decision: what it keeps, each note's change, how to undo it."""
     if not isinstance(result, Decided):
         return list_text(result)
-    head = decision_words(result.keep or "flag", result.a, result.b or "")
-    head += " (dry run, nothing written)" if result.dry_run else f" (run {result.run.id})"
-    lines = [head, *(_change_line(change) for change in result.changes)]
-    if not result.dry_run:
-        lines.append(f"take it back: amem-tui --agent {result.run.agent} undo {result.run.id}")
+    done = result.done
+    head = decision_words(done.decision.keep, done.decision.a, done.decision.b)
+    head += " (dry run, nothing written)" if done.dry_run else f" (run {done.run.id})"
+    lines = [head, *(_change_line(change) for change in done.changes)]
+    if not done.dry_run:
+        lines.append(f"take it back: amem-tui --agent {done.run.agent} undo {done.run.id}")
     return "\n".join(lines)
 
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import model_serializer
 
 from amem_tui.cli.command import FailedWithReport, UsageError
 from amem_tui.cli.output import LiveLine, json_text, sanitize
@@ -16,38 +18,45 @@ from amem_tui.wording import plural
 if TYPE_CHECKING:
     from amem_tui.cli.consolidation import ConsolidateOptions
     from amem_tui.cli.context import Context
-    from amem_tui.engine import ConsolidationRun
-    from amem_tui.engine.for_apps import PassProgress, PassRecord
+    from amem_tui.engine.for_apps import PassProgress, PassResult
 else:
-    PassRecord = Any  # a model dumped as itself: see output.emit
-
-
-@dataclass(frozen=True)
-class AgentOutcome:
-    """One agent's part of a pass: its run or why it failed."""
-
-    agent: str
-    collection: str | None
-    run_id: str | None
-    merges: int
-    candidates: int
-    error: str | None = None
+    PassResult = Any  # dumped by the answer's own serializer
 
 
 @dataclass(frozen=True)
 class AllAgentsPass:
-    """The pass: its day, whether it ran, each agent's outcome, and its record."""
+    """The pass as the engine answers it, the trigger it recorded, and what to tell."""
 
-    day: str
-    slot: str
-    ran: bool
-    skipped: bool
-    dry_run: bool
+    result: PassResult
     trigger: str
-    agents: list[AgentOutcome]
-    merges: int
-    record: PassRecord | None
-    messages: list[str] = field(default_factory=list)
+    messages: list[str]
+
+    @property
+    def agents(self) -> list[dict[str, Any]]:
+        """Each agent's part of the pass: its run, or why it failed."""
+        runs = [
+            {"agent": run.agent, "collection": run.collection, "run_id": run.id}
+            | {"merges": len(run.merges), "candidates": run.candidates, "error": None}
+            for run in self.result.runs
+        ]
+        return runs + [
+            {"agent": agent, "collection": None, "run_id": None}
+            | {"merges": 0, "candidates": 0, "error": error}
+            for agent, error in self.result.errors.items()
+        ]
+
+    @model_serializer
+    def _json(self) -> dict[str, Any]:
+        done, agents = self.result, self.agents
+        return {"day": done.day, "slot": done.slot.isoformat(), "ran": done.ran} | {
+            "skipped": done.skipped,
+            "dry_run": done.dry_run,
+            "trigger": self.trigger,
+            "agents": agents,
+            "merges": sum(agent["merges"] for agent in agents),
+            "record": done.record,
+            "messages": self.messages,
+        }
 
 
 def runner_label(options: ConsolidateOptions) -> str:
@@ -109,10 +118,6 @@ class PassProgressLine(LiveLine):
         print(line, file=sys.stderr, flush=True)
 
 
-def _outcome(run: ConsolidationRun) -> AgentOutcome:
-    return AgentOutcome(run.agent, run.collection, run.id, len(run.merges), run.candidates)
-
-
 def all_agents(ctx: Context, options: ConsolidateOptions) -> AllAgentsPass:
     """Consolidate every agent (the nightly pass); refused (exit 75) while another runs it."""
     from amem_tui.engine import NightlyPass
@@ -134,8 +139,6 @@ def all_agents(ctx: Context, options: ConsolidateOptions) -> AllAgentsPass:
         )
     finally:
         progress.close()
-    outcomes = [_outcome(run) for run in result.runs]
-    outcomes += [AgentOutcome(a, None, None, 0, 0, error) for a, error in result.errors.items()]
     messages: list[str] = []
     if result.skipped and result.record is not None:
         messages.append(
@@ -154,18 +157,8 @@ def all_agents(ctx: Context, options: ConsolidateOptions) -> AllAgentsPass:
             "this Qdrant server ignores conditional writes (1.16 and later honour them): "
             "the run lock was only best effort"
         )
-    found = AllAgentsPass(
-        day=result.day,
-        slot=result.slot.isoformat(),
-        ran=result.ran,
-        skipped=result.skipped,
-        dry_run=result.dry_run,
-        trigger=result.record.trigger if result.record is not None else trigger,
-        agents=outcomes,
-        merges=sum(o.merges for o in outcomes),
-        record=result.record,
-        messages=messages,
-    )
+    recorded = result.record.trigger if result.record is not None else trigger
+    found = AllAgentsPass(result, recorded, messages)
     if result.errors:
         failed = ", ".join(sorted(result.errors))
         raise FailedWithReport(
@@ -178,25 +171,26 @@ def all_agents(ctx: Context, options: ConsolidateOptions) -> AllAgentsPass:
     return found
 
 
-def all_agents_text(result: AllAgentsPass) -> str:
+def all_agents_text(answer: AllAgentsPass) -> str:
     """A heading line, one line per agent, then the notes."""
+    result = answer.result
     if result.skipped or not (result.ran or result.dry_run):
-        return "\n".join(result.messages)
+        return "\n".join(answer.messages)
     kind = "dry run of the nightly pass" if result.dry_run else "nightly pass"
-    head = (
-        f"{kind} of {result.day} (the day from {result.slot}): "
-        f"{plural(len(result.agents), 'agent')}, {plural(result.merges, 'merge')}, "
-        f"trigger {result.trigger}"
-    )
-    lines = [head]
-    for outcome in result.agents:
-        if outcome.error is not None:
-            lines.append(f"  {outcome.agent}: failed: {outcome.error}")
+    agents = answer.agents
+    merges = sum(agent["merges"] for agent in agents)
+    lines = [
+        f"{kind} of {result.day} (the day from {result.slot.isoformat()}): "
+        f"{plural(len(agents), 'agent')}, {plural(merges, 'merge')}, trigger {answer.trigger}"
+    ]
+    for agent in agents:
+        if agent["error"] is not None:
+            lines.append(f"  {agent['agent']}: failed: {agent['error']}")
             continue
-        run = "plan" if result.dry_run else f"run {outcome.run_id}"
+        run = "plan" if result.dry_run else f"run {agent['run_id']}"
         lines.append(
-            f"  {outcome.agent} ({outcome.collection}): {run}, "
-            f"{plural(outcome.merges, 'merge')} of {plural(outcome.candidates, 'candidate')}"
+            f"  {agent['agent']} ({agent['collection']}): {run}, "
+            f"{plural(agent['merges'], 'merge')} of {plural(agent['candidates'], 'candidate')}"
         )
-    lines += [f"  note: {message}" for message in result.messages]
+    lines += [f"  note: {message}" for message in answer.messages]
     return "\n".join(lines)

@@ -3,16 +3,16 @@ and (``--hidden``, on purpose) the close matches it is not allowed to see."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import model_serializer
 
 from amem_tui.cli.command import Command, UsageError
 from amem_tui.cli.options import flag, option, switch
 from amem_tui.cli.output import (
     Mem0View,
-    Note,
-    Omitted,
-    flattened,
     mem0_view,
     note_row,
     scope_label,
@@ -21,9 +21,9 @@ from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
-    from amem_tui.engine import MemoryNote, QueryEmbedding, SearchResult
+    from amem_tui.engine import MemoryNote, SearchHit, SearchResult
 else:
-    QueryEmbedding = Any  # a model dumped as itself: see output.emit
+    SearchResult = MemoryNote = Any  # models the answer's own serializer dumps
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def search_notes(ctx: Context, options: SearchOptions) -> FoundNotes:
     searched = view.scope
     ctx.engine.query_history().record(searched.namespace or searched.agent, options.query)
     notes = ctx.engine.agent(scope).redact([hit.note for hit in result.hits])
-    return found_notes(result, options.explain, notes, mem0_view(scope))
+    return FoundNotes(result, notes, options.explain, mem0_view(scope))
 
 
 def rounded(value: Any) -> Any:
@@ -83,6 +83,8 @@ def rounded(value: Any) -> Any:
     return round(value, 6) if isinstance(value, float) else value
 
 
+#: What an answer says first, in the order of its JSON keys.
+ANSWERED = ("agent", "mode", "collection", "query", "search_mode", "ranking", "exact", "notice")
 #: How a hit ranked (``--explain``), in the order of its JSON keys.
 EXPLAINED = (
     "similarity",
@@ -112,100 +114,67 @@ HIDDEN = (
 
 
 @dataclass(frozen=True)
-class Hit:
-    """One hit: its note as the agent may see it, its score, why it is visible, and
-    (``--explain``) how it ranked."""
-
-    id: str
-    score: float
-    because: str
-    note: Note
-    explained: dict[str, Any] | None = None
-    _json = flattened("note", "explained")
-
-
-@dataclass(frozen=True)
 class FoundNotes:
-    """A search's answer: who searched, how, the hits and (``--hidden``) the matches
-    it cannot see."""
+    """A search's answer: the engine's result, its hits' notes as the agent may see
+    them, whether to say how each ranked (``explain``), and the mem0 view it read."""
 
-    agent: str
-    mode: str
-    collection: str
-    query: str
-    search_mode: str
-    ranking: str
-    exact: bool
-    notice: str | None
-    hits: list[Hit]
-    session_key: Omitted[str] = None
-    total: Omitted[int] = None
-    candidates: Omitted[int] = None
-    hidden: Omitted[list[dict[str, Any]]] = None
-    mem0: Mem0View | None = None
-    embedding: Omitted[QueryEmbedding] = None
-    _json = flattened("mem0")
+    result: SearchResult
+    notes: list[MemoryNote]
+    explain: bool
+    mem0: Mem0View | None
 
+    def explained(self, hit: SearchHit) -> dict[str, Any]:
+        """How ``hit`` ranked (``--explain``), in words last."""
+        from amem_tui.engine.for_apps import explain_hit
 
-def found_notes(
-    result: SearchResult, explain: bool, notes: list[MemoryNote], mem0: Mem0View | None
-) -> FoundNotes:
-    """A search result as the CLI answers it, with the hits' redacted ``notes``."""
-    from amem_tui.engine.for_apps import explain_hit
+        return {name: rounded(getattr(hit, name)) for name in EXPLAINED} | {
+            "explanation": explain_hit(hit)
+        }
 
-    hits = [
-        Hit(
-            hit.note.id,
-            rounded(hit.score),
-            hit.because,
-            note,
-            {name: rounded(getattr(hit, name)) for name in EXPLAINED}
-            | {"explanation": explain_hit(hit)}
-            if explain
-            else None,
-        )
-        for hit, note in zip(result.hits, notes, strict=True)
-    ]
-    hidden = [
-        {name: rounded(getattr(match, name)) for name in HIDDEN} | {"deciding": match.deciding()}
-        for match in result.hidden
-    ]
-    return FoundNotes(
-        result.agent,
-        result.mode,
-        result.collection,
-        result.query,
-        result.search_mode,
-        result.ranking,
-        result.exact,
-        result.notice,
-        hits,
-        result.session_key,
-        result.total if explain else None,
-        result.candidates if explain else None,
-        hidden or None,
-        mem0,
-        result.embedding,
-    )
+    @model_serializer
+    def _json(self) -> dict[str, Any]:
+        result = self.result
+        answer: dict[str, Any] = {name: getattr(result, name) for name in ANSWERED}
+        answer["hits"] = [
+            {"id": hit.note.id, "score": rounded(hit.score), "because": hit.because}
+            | {"id": note.id, **note.to_payload()}
+            | (self.explained(hit) if self.explain else {})
+            for hit, note in zip(result.hits, self.notes, strict=True)
+        ]
+        more: dict[str, Any] = {"session_key": result.session_key}
+        if self.explain:
+            more |= {"total": result.total, "candidates": result.candidates}
+        more["hidden"] = [
+            {name: rounded(getattr(match, name)) for name in HIDDEN}
+            | {"deciding": match.deciding()}
+            for match in result.hidden
+        ] or None
+        answer |= {key: value for key, value in more.items() if value is not None}
+        answer |= dataclasses.asdict(self.mem0) if self.mem0 is not None else {}
+        if result.embedding is not None:
+            answer["embedding"] = result.embedding
+        return answer
 
 
 def search_text(found: FoundNotes) -> str:
     """One line per hit, then the hidden matches."""
-    where = scope_label(found.agent, found.mode, found.collection, found.mem0)
-    how = (found.ranking or found.search_mode) + ("" if found.exact else ", approximate")
-    lines = [f"{where}: {plural(len(found.hits), 'hit')} ({how})"]
-    if found.notice:
-        lines.append(f"note: {found.notice}")
-    for hit in found.hits:
-        lines.append(f"{hit.score:.3f}  [{hit.because}]  {note_row(hit.id, hit.note.content)}")
-        if hit.explained is not None:
-            lines.append(f"       {hit.explained['explanation']}")
-    if found.hidden is not None:
-        lines.append(f"hidden from {found.agent}: {len(found.hidden)}")
-        for hidden in found.hidden:
-            lines.append(f"{hidden['score']:.3f}  {hidden['id']}  {hidden['reason']}")
-            if hidden["deciding"]:
-                lines.append(f"       {hidden['deciding']}")
+    result = found.result
+    where = scope_label(result.agent, result.mode, result.collection, found.mem0)
+    how = (result.ranking or result.search_mode) + ("" if result.exact else ", approximate")
+    lines = [f"{where}: {plural(len(result.hits), 'hit')} ({how})"]
+    if result.notice:
+        lines.append(f"note: {result.notice}")
+    for hit, note in zip(result.hits, found.notes, strict=True):
+        row = note_row(note.id, note.content)
+        lines.append(f"{rounded(hit.score):.3f}  [{hit.because}]  {row}")
+        if found.explain:
+            lines.append(f"       {found.explained(hit)['explanation']}")
+    if result.hidden:
+        lines.append(f"hidden from {result.agent}: {len(result.hidden)}")
+        for match in result.hidden:
+            lines.append(f"{rounded(match.score):.3f}  {match.id}  {match.reason}")
+            if match.deciding():
+                lines.append(f"       {match.deciding()}")
     return "\n".join(lines)
 
 
