@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from amem_tui.cli.command import Command, UsageError
 from amem_tui.cli.options import option
-from amem_tui.cli.output import agent_names, note_row, shorten, warn
+from amem_tui.cli.output import agent_names, note_row, shorten
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
@@ -53,11 +53,10 @@ def compare_agents(ctx: Context, options: CompareOptions) -> Comparison:
     known = engine.known_agents()
     for name, side in ((options.agent_a, comparison.a), (options.agent_b, comparison.b)):
         if name not in known and name != side.namespace:
-            warn(
+            ctx.warn(
                 f"compare: no agent '{name}' in the configuration or the store "
                 f"(known: {', '.join(sorted(known)) or 'none'}); it sees what a new agent "
                 "would",
-                ctx.as_json,
                 "unknown_agent",
                 {"agent": name, "known_agents": sorted(known)},
             )

@@ -98,10 +98,9 @@ def conflicts(ctx: Context, options: ConflictsOptions) -> ConflictList | Decided
     if options.action is None:
         if options.all_agents:
             return ctx.engine.conflicts()
-        return ctx.engine.agent(ctx.reading_scope()).conflicts.list()
+        return ctx.reader().conflicts.list()
     # A dry run writes nothing, so a read-only store still shows it.
-    scope = ctx.reading_scope() if options.dry_run else ctx.writing_scope()
-    desk = ctx.engine.agent(scope).conflicts
+    desk = (ctx.reader() if options.dry_run else ctx.writer()).conflicts
     reason = options.reason or ""
     assert options.a is not None  # _check_words
     if options.action == "resolve":

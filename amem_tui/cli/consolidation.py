@@ -75,8 +75,7 @@ def consolidate(ctx: Context, options: ConsolidateOptions) -> Consolidated | All
         raise UsageError("--checks goes with --dry-run, for one agent's consolidation")
     if options.all_agents:
         return all_agents(ctx, options)
-    scope = ctx.reading_scope() if options.dry_run else ctx.writing_scope()
-    view = ctx.engine.agent(scope)
+    view = ctx.reader() if options.dry_run else ctx.writer()
     if options.dry_run:  # the plan, shown; its id names nothing undo or history could find
         from amem_tui.engine.for_apps import Consolidate
 

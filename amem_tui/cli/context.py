@@ -8,7 +8,7 @@ import difflib
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.options import CommonOptions
 from amem_tui.cli.output import first_of, warn
@@ -19,7 +19,7 @@ from amem_tui.paths import default_store_dir, demo_dir
 from amem_tui.wording import empty_store_hint
 
 if TYPE_CHECKING:
-    from amem_tui.engine import AgentScope, MemoryEngine
+    from amem_tui.engine import AgentScope, AgentView, MemoryEngine
 
 #: How many known names an unknown-agent message lists before "… and N more".
 NAMES_SHOWN = 12
@@ -137,6 +137,18 @@ class Context:
         self._check_known(scope, UnknownAgent, "write")
         return scope
 
+    def reader(self) -> AgentView:
+        """The acting agent's view, for a read (see ``reading_scope``)."""
+        return self.engine.agent(self.reading_scope())
+
+    def writer(self) -> AgentView:
+        """The acting agent's view, for a write (see ``writing_scope``)."""
+        return self.engine.agent(self.writing_scope())
+
+    def warn(self, message: str, kind: str, facts: dict[str, Any] | None = None) -> None:
+        """A warning on stderr, in JSON with ``--json``; the command goes on."""
+        warn(message, self.as_json, kind, facts)
+
     def _check_known(self, scope: AgentScope, refusal: type[UnknownAgent], verb: str) -> None:
         stranger = None if self.new_agent else self._stranger(scope)
         if stranger is not None:
@@ -206,7 +218,7 @@ class Context:
     def said_after(self, reads: bool) -> None:
         """On stderr after success: the store made, or (``reads``) how to fill an empty one."""
         if self.created is not None:
-            warn(f"created a new store at {self.created}", self.as_json, "store_created")
+            self.warn(f"created a new store at {self.created}", "store_created")
         if reads:
             self.hint_if_empty()
 
@@ -216,7 +228,7 @@ class Context:
             return
         hint = empty_store_hint(self.settings, self._engine)
         if hint is not None:
-            warn(hint, self.as_json, "empty_store", {"store": self.settings.store_label})
+            self.warn(hint, "empty_store", {"store": self.settings.store_label})
 
     def close(self) -> None:
         """Wait for the background work, then close the engine if it was opened."""

@@ -24,13 +24,12 @@ from amem_tui.cli.output import (
     note_text,
     scope_label,
     shorten,
-    warn,
 )
 from amem_tui.cli.preview import PreviewOptions, preview, what_if_text
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
-    from amem_tui.engine import AgentScope, MemoryNote, WhatIf
+    from amem_tui.engine import AgentView, MemoryNote, WhatIf
     from amem_tui.engine.for_apps import ListScope as EngineListScope
 
 
@@ -46,9 +45,9 @@ class ShownNote:
     _json = flattened("note")
 
 
-def shown(ctx: Context, scope: AgentScope, note: MemoryNote) -> ShownNote:
-    """A note as the acting agent may see it (see ``MemoryEngine.redact``)."""
-    (visible,) = ctx.engine.agent(scope).redact([note])
+def shown(view: AgentView, note: MemoryNote) -> ShownNote:
+    """A note as the acting agent may see it (see ``AgentView.redact``)."""
+    (visible,) = view.redact([note])
     return ShownNote(visible)
 
 
@@ -100,10 +99,9 @@ def warn_unknown_readers(ctx: Context, readers: list[str]) -> None:
     known = ctx.engine.known_agents() if readers else set()
     for reader in readers:
         if reader not in known:
-            warn(
+            ctx.warn(
                 f"reader '{reader}' is not a known agent (neither configured nor in the "
                 "store): it is kept, and reads the note once it exists",
-                ctx.as_json,
                 "unknown_reader",
                 {"agent": reader, "known_agents": sorted(known)},
             )
@@ -113,11 +111,10 @@ def add_note(ctx: Context, options: AddOptions) -> ShownNote:
     """Write a note (private unless --shared)."""
     tags = comma_list(options.tags)
     readers = comma_list(options.readers)
-    scope = ctx.writing_scope()
-    content = text_argument(options.text)
-    note = ctx.engine.agent(scope).add(content, shared=options.shared, tags=tags, readers=readers)
+    view = ctx.writer()
+    note = view.add(text_argument(options.text), shared=options.shared, tags=tags, readers=readers)
     warn_unknown_readers(ctx, readers)
-    return shown(ctx, scope, note)
+    return shown(view, note)
 
 
 def changed_by(action: str, help: str) -> Callable[[Context, NoteId], ShownNote | WhatIf]:
@@ -128,16 +125,16 @@ def changed_by(action: str, help: str) -> Callable[[Context, NoteId], ShownNote 
     def change(ctx: Context, options: NoteId) -> ShownNote | WhatIf:
         from amem_tui.engine import for_apps
 
-        scope = ctx.writing_scope()
+        view = ctx.writer()
         if isinstance(options, ChangeNote) and options.dry_run:
             kind = getattr(for_apps, action.capitalize())
-            return preview(ctx, kind(scope.agent, options.id), options.checks)
-        note = getattr(ctx.engine.agent(scope), action)(options.id)
-        answer = shown(ctx, scope, note)
+            return preview(ctx, kind(view.scope.agent, options.id), options.checks)
+        note = getattr(view, action)(options.id)
+        answer = shown(view, note)
         if action != "publish":
             return answer
         before = for_apps.access_before_publish(note)
-        said = for_apps.publish_sentence(note.effective_owner or scope.agent, *before)
+        said = for_apps.publish_sentence(note.effective_owner or view.scope.agent, *before)
         return dataclasses.replace(answer, access_change=said)
 
     change.__doc__ = help
@@ -146,10 +143,9 @@ def changed_by(action: str, help: str) -> Callable[[Context, NoteId], ShownNote 
 
 def show_note(ctx: Context, options: NoteId) -> ShownNote:
     """Show one note, if the agent may read it."""
-    scope = ctx.reading_scope()
-    view = ctx.engine.agent(scope)
+    view = ctx.reader()
     note = view.get(options.id)
-    return ShownNote(shown(ctx, scope, note).note, view.get_only_sentence(note))
+    return ShownNote(shown(view, note).note, view.get_only_sentence(note))
 
 
 @dataclass(frozen=True)
@@ -174,7 +170,7 @@ def update_note(ctx: Context, options: UpdateOptions) -> ShownNote | WhatIf:
     readers: list[str] | None = [] if options.no_readers else None
     if options.readers is not None:
         readers = comma_list(options.readers)
-    scope = ctx.writing_scope()
+    view = ctx.writer()
     if options.dry_run:
         from amem_tui.engine.for_apps import SetReaders
 
@@ -183,14 +179,16 @@ def update_note(ctx: Context, options: UpdateOptions) -> ShownNote | WhatIf:
                 "update --dry-run previews a change of readers: give --readers or "
                 "--no-readers, and no --content or --tags"
             )
-        return preview(ctx, SetReaders(scope.agent, options.id, tuple(readers)), options.checks)
+        return preview(
+            ctx, SetReaders(view.scope.agent, options.id, tuple(readers)), options.checks
+        )
     # The engine checks the write rule before the quality gate: a note another agent
     # owns answers PERMISSION_DENIED whatever the new content is.
-    note = ctx.engine.agent(scope).update(
+    note = view.update(
         options.id, content=content, tags=tags, expected_hash=options.expect_hash, readers=readers
     )
     warn_unknown_readers(ctx, readers or [])
-    return shown(ctx, scope, note)
+    return shown(view, note)
 
 
 # ------------------------------------------------------------- a page of notes
@@ -235,8 +233,8 @@ def list_notes(ctx: Context, options: ListOptions) -> NoteListing:
     """List notes: a page of private, shared or all visible notes, with their total."""
     if options.limit < 1 or options.offset < 0:
         raise UsageError("--limit must be at least 1 and --offset at least 0")
-    scope = ctx.reading_scope()
-    view = ctx.engine.agent(scope)
+    view = ctx.reader()
+    scope = view.scope
     page = view.list_notes(
         cast("EngineListScope", options.scope.replace("-", "_")),
         limit=options.limit,

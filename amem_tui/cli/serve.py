@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command, UsageError
 from amem_tui.cli.options import flag, option
-from amem_tui.cli.output import json_text, warn
+from amem_tui.cli.output import json_text
 from amem_tui.engine import AmemError
 
 if TYPE_CHECKING:
@@ -129,21 +129,19 @@ def serve(ctx: Context, args: ServeOptions) -> dict[str, Any]:
     public = public.rstrip("/")
     changes = " and can change it" if args.writable else ""
     if remote:
-        warn(
+        ctx.warn(
             f"serving on {host}: anyone who can reach port {port} and has the token sees "
             f"this memory store (private data){changes}",
-            ctx.as_json,
             "remote_access",
         )
         if not args.public_url:
-            warn(
+            ctx.warn(
                 "browsers on other machines also need --public-url "
                 f"http://<this machine>:{port} (the page connects back to it)",
-                ctx.as_json,
                 "public_url_needed",
             )
     if args.writable:
-        warn("--writable: browsers can change memory here", ctx.as_json, "writable_sessions")
+        ctx.warn("--writable: browsers can change memory here", "writable_sessions")
     command = session_command(ctx.options, args.writable)
     options: dict[str, Any] = {"host": host, "port": port, "title": "amem-tui"}
     options["public_url"] = public

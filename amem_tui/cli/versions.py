@@ -41,7 +41,7 @@ class VersionList:
 
 def list_versions(ctx: Context, options: VersionsOptions) -> VersionList:
     """List a note's versions: every change, who made it, what it changed."""
-    view = ctx.engine.agent(ctx.reading_scope())
+    view = ctx.reader()
     return VersionList(view.versions(options.id), options.diff)
 
 
@@ -104,13 +104,12 @@ def revert_note(ctx: Context, options: RevertOptions) -> Reverted:
     """Bring a note back to one of its versions (as a new version)."""
     if options.to < 1:
         raise UsageError("--to must be a version number (1 is the oldest)")
-    scope = ctx.writing_scope()
-    view = ctx.engine.agent(scope)
+    view = ctx.writer()
     note = view.revert(options.id, options.to, expected_hash=options.expect_hash)
     latest = view.versions(options.id).latest
     number = latest.number if latest is not None else 0
     changed = latest.changed_fields if latest is not None else []
-    return Reverted(shown(ctx, scope, note).note, options.to, number, changed)
+    return Reverted(shown(view, note).note, options.to, number, changed)
 
 
 def reverted_text(answer: Reverted) -> str:
