@@ -180,41 +180,10 @@ def undo(ctx: Context, options: UndoOptions) -> Consolidated:
 
 
 # ----------------------------------------------------------------- rendering
-def _decision_lines(run: ConsolidationRun, run_id: str | None) -> list[str]:
-    """A conflict decision (``settles``): what it kept and retired, and why."""
-    decision = run.settles
-    assert decision is not None
-    state = "dry run, not stored" if run.dry_run else run.status
-    if any(merge.undone for merge in run.merges):
-        state += ", undone"
-    head = f"{run_id or 'plan'}  {run.started_at}  agent {run.agent}  {run.trigger}  {state}"
-    what = decision_words(decision.keep, decision.a, decision.b)
-    if run.undoes:
-        head += f"  undoes {run.undoes}"
-        what = f"taken back: {what}"
-    lines = [head, f"  {what}"]
-    if decision.conflict_reason:
-        lines.append(f"    flagged: {shorten(decision.conflict_reason, 70)}")
-    if decision.reason:
-        lines.append(f"    decided: {shorten(decision.reason, 70)}")
-    return lines
-
-
-def _run_lines(run: ConsolidationRun, run_id: str | None, messages: list[str]) -> list[str]:
-    if run.settles is not None:
-        return _decision_lines(run, run_id) + [f"  note: {m}" for m in messages]
-    state = "dry run, not stored" if run.dry_run else run.status
-    head = (
-        f"{run_id or 'plan'}  {run.started_at}  agent {run.agent}  {run.trigger}  "
-        f"{state}  threshold {run.threshold:.2f}  {plural(len(run.merges), 'merge')}"
-    )
-    if run.undoes:
-        head += f"  undoes {run.undoes}"
-    lines = [head]
+def _merge_lines(run: ConsolidationRun) -> list[str]:
+    lines = []
     for merge in run.merges:
-        flags = []
-        if merge.undone:
-            flags.append("undone")
+        flags = ["undone"] if merge.undone else []
         if merge.status != "done" and not run.dry_run:
             flags.append(str(merge.status))
         mark = f" [{', '.join(flags)}]" if flags else ""
@@ -223,8 +192,27 @@ def _run_lines(run: ConsolidationRun, run_id: str | None, messages: list[str]) -
             f"similarity {merge.similarity:.3f}{mark}"
         )
         lines.append(f"    {shorten(merge.content_after, 70)}")
-    lines += [f"  note: {message}" for message in messages]
     return lines
+
+
+def _run_lines(run: ConsolidationRun, run_id: str | None, messages: list[str]) -> list[str]:
+    """A heading, then each merge or the conflict decision the run records, then notes."""
+    state = "dry run, not stored" if run.dry_run else run.status
+    decision = run.settles
+    if decision is None:
+        state += f"  threshold {run.threshold:.2f}  {plural(len(run.merges), 'merge')}"
+    elif any(merge.undone for merge in run.merges):
+        state += ", undone"
+    head = f"{run_id or 'plan'}  {run.started_at}  agent {run.agent}  {run.trigger}  {state}"
+    lines = [head + (f"  undoes {run.undoes}" if run.undoes else "")]
+    if decision is None:
+        lines += _merge_lines(run)
+    else:
+        what = decision_words(decision.keep, decision.a, decision.b)
+        lines.append(f"  taken back: {what}" if run.undoes else f"  {what}")
+        for label, why in (("flagged", decision.conflict_reason), ("decided", decision.reason)):
+            lines += [f"    {label}: {shorten(why, 70)}"] if why else []
+    return lines + [f"  note: {message}" for message in messages]
 
 
 def consolidated_text(result: Consolidated | AllAgentsPass) -> str:
