@@ -149,11 +149,10 @@ def show_note(ctx: Context, options: NoteId) -> ShownNote:
 
 
 @dataclass(frozen=True)
-class UpdateOptions(PreviewOptions):
+class UpdateOptions(PreviewOptions, NoteId):
     """``update``: the note, its new content, tags and/or readers, the hash it must
     still have (``--dry-run``: only a change of readers is previewed)."""
 
-    id: str = option()
     content: str | None = option("--content", help="new content; - reads it from standard input")
     expect_hash: str | None = option("--expect-hash", metavar="MD5", help=EXPECT_HASH_HELP)
     tags: str | None = option("--tags", help="comma-separated tags (replaces them)")

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command, UsageError
-from amem_tui.cli.notes import EXPECT_HASH_HELP, shown
+from amem_tui.cli.notes import EXPECT_HASH_HELP, NoteId, shown
 from amem_tui.cli.options import flag, option
 from amem_tui.cli.output import Note, TextOnly, flattened, note_text, shorten
 from amem_tui.engine import NoteHistory
@@ -23,10 +23,9 @@ DIFF_WIDTH = 160
 
 
 @dataclass(frozen=True)
-class VersionsOptions:
+class VersionsOptions(NoteId):
     """``versions``: the note, and whether to show whole content diffs."""
 
-    id: str = option()
     diff: bool = flag("--diff", help="show each change of the content in full")
 
 
@@ -81,10 +80,9 @@ def versions_text(answer: VersionList) -> str:
 
 
 @dataclass(frozen=True)
-class RevertOptions:
+class RevertOptions(NoteId):
     """``revert``: the note, the version to go back to, the hash it must still have."""
 
-    id: str = option()
     to: int = option("--to", required=True, metavar="N", help="the version to go back to")
     expect_hash: str | None = option("--expect-hash", metavar="MD5", help=EXPECT_HASH_HELP)
 
