@@ -40,7 +40,7 @@ def run_tui(
 
         raise missing_store(Path(options.store).expanduser())
     try:
-        from amem_tui.tui.app import run
+        from amem_tui.tui.launch import run
     except ImportError:
         print("amem-tui: the TUI is not available in this build", file=sys.stderr)
         return 0

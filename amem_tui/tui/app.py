@@ -1,9 +1,8 @@
-"""The Textual inspector app and its entry point ``run(settings)``."""
+"""The Textual inspector app (``launch.run`` starts it)."""
 
 from __future__ import annotations
 
 import contextlib
-import time
 import tomllib
 from collections import deque
 from collections.abc import Callable
@@ -27,8 +26,9 @@ from amem_tui.tui.themes import bundled_theme_dir, load_themes, user_theme_dir
 if TYPE_CHECKING:
     from textual.theme import Theme
 
-    from amem_tui.config import Settings
     from amem_tui.engine import MemoryEngine, SavedIndexSearch
+    from amem_tui.tui.messages import JumpTarget
+    from amem_tui.tui.screens.main import MainScreen
 
 # The first frame is drawn before the settings, pydantic, numpy, the store or the
 # model are loaded: this module imports Textual and light project modules only. The
@@ -36,13 +36,6 @@ if TYPE_CHECKING:
 # imported where they are first needed.
 
 DEFAULT_THEME = "amem-dark"
-#: While a person types at the opening screen (a key within this many seconds), the
-#: store's load waits: it holds the interpreter for seconds at a million notes, and
-#: the saved index answers each query meanwhile. It waits ``TYPING_CAP`` at most.
-TYPING_PAUSE = 0.4
-TYPING_CAP = 4.0
-#: Left for a drawn frame to reach the terminal before the load holds the interpreter.
-FRAME_FLUSH = 0.05
 
 
 def palette_commands() -> type[Provider]:
@@ -106,6 +99,8 @@ class AmemApp(App[int]):
         self.notice_log: deque[tuple[str, str]] = deque(maxlen=200)
         #: The keys rebound by binding id (keymap.toml), for the help screen to list.
         self.keymap: dict[str, str] = {}
+        #: The main screen, once the store is open: the store-wide screens open over it.
+        self.main_screen: MainScreen | None = None
 
     def notify(
         self,
@@ -198,6 +193,7 @@ class AmemApp(App[int]):
         # On top of the opening screen, which is the stack's first: Textual empties the
         # stack when its first screen is switched away.
         self.push_screen(screen)
+        self.main_screen = screen
         if opening is not None:
             opening.retire()
         for problem in self.startup_problems:
@@ -238,26 +234,17 @@ class AmemApp(App[int]):
     def answer_early(self, searcher: SavedIndexSearch | None) -> None:
         """From the thread opening the store, before it loads: let the opening screen
         answer typed queries from ``searcher`` (the saved index), and return once the
-        query in the box has its answer on screen and the typing has paused (at most
-        ``TYPING_CAP`` seconds), or at once when there is nothing to answer with."""
+        query in the box has its answer on screen and the typing has paused (see
+        ``OpeningScreen.wait_for_answer``), or at once when there is nothing to answer
+        with."""
         if searcher is None:
             return
         try:
             screen = self.call_from_thread(self._early_screen, searcher)
         except RuntimeError:  # the app closed meanwhile
             return
-        if screen is None:
-            return
-        deadline = time.monotonic() + TYPING_CAP
-        while (left := deadline - time.monotonic()) > 0:
-            if not screen.answered.wait(left):
-                break
-            quiet = TYPING_PAUSE - (time.monotonic() - screen.last_change)
-            if quiet <= 0:
-                break
-            time.sleep(min(quiet, max(0.0, deadline - time.monotonic())))
-        if screen.shown_answer is not None:
-            time.sleep(FRAME_FLUSH)
+        if screen is not None:
+            screen.wait_for_answer()
 
     def _early_screen(self, searcher: SavedIndexSearch) -> OpeningScreen | None:
         screen = self.screen
@@ -322,48 +309,75 @@ class AmemApp(App[int]):
         rows.append(("ctrl+p", "command palette", ""))
         self.push_screen(HelpScreen(rows))
 
+    # ---------------------------------------------------- store-wide screens
+    # Opened by the main screen's keys, over it; each gives back the note chosen there,
+    # if any, for the main screen to show (``MainScreen.jump_to``). Each is imported
+    # where it opens: the first frame needs none of them.
+    def _main(self) -> MainScreen:
+        if self.main_screen is None:
+            raise RuntimeError("the store is still opening")
+        return self.main_screen
+
+    def action_overview(self) -> None:
+        """The overview of the whole store (built in a worker, with progress)."""
+        from amem_tui.tui.screens.overview import OverviewScreen
+
+        main = self._main()
+        overview = OverviewScreen(self.engine, following=main.follow_bar.following)
+        self.push_screen(overview, main.jump_to)
+
+    def action_graph(self) -> None:
+        """The subject's links, two out both ways, as the agent sees them."""
+        from amem_tui.tui.screens.graph import GraphScreen
+
+        main = self._main()
+        if main.scope is None or (note := main.subject()) is None:
+            self.notify("Highlight a note first: its links are shown.", markup=False)
+            return
+        self.push_screen(GraphScreen(self.engine, main.scope, note.id))
+
+    def action_audit(self) -> None:
+        """The audit report of the whole store (Enter on a row goes to its note)."""
+        from amem_tui.tui.screens.audit import AuditScreen
+
+        self.push_screen(AuditScreen(self.engine.audit), self._main().jump_to)
+
+    def action_leaks(self) -> None:
+        """The leak audit of the whole store (Enter on a finding goes to its note as the
+        agent the leak reaches)."""
+        from amem_tui.tui.screens.leaks import LeaksScreen
+
+        self.push_screen(LeaksScreen(self.engine.leaks), self._main().jump_to)
+
+    def action_conflicts(self) -> None:
+        """The flagged pairs the agent can read, to settle (Enter goes to note A)."""
+        from amem_tui.tui.screens.conflicts import ConflictsScreen
+
+        main = self._main()
+        screen = ConflictsScreen(self.engine, main.scope)
+
+        def closed(target: JumpTarget | None) -> None:
+            if target is None and screen.changed:
+                main.reload_scope()  # a decision retired or changed notes listed there
+            main.jump_to(target)
+
+        self.push_screen(screen, closed)
+
+    def action_compare(self) -> None:
+        """Compare the agent's view with another agent's (Enter on a row goes to it)."""
+        from amem_tui.tui.screens.compare import CompareScreen
+
+        main = self._main()
+        self.push_screen(CompareScreen(self.engine, main.scope), main.jump_to)
+
+    def action_activity_log(self) -> None:
+        """Show what follow mode has seen happen."""
+        from amem_tui.tui.screens.activity import ActivityScreen
+
+        bar = self._main().follow_bar
+        self.push_screen(ActivityScreen(bar.activity, bar.following))
+
 
 def _key_list(keys: str) -> str:
     """Keys as a binding holds them: comma-separated, no spaces around the commas."""
     return ",".join(key.strip() for key in keys.split(","))
-
-
-def run(
-    open_settings: Callable[[], Settings],
-    follow: bool = False,
-    agent_hint: str | None = None,
-    store_hint: str = "",
-) -> int:
-    """Run the inspector on the store the settings name; the exit code is returned.
-
-    The settings are read and the store opened after the first frame, in a worker
-    (``agent_hint`` and ``store_hint`` label the empty layout meanwhile). What stops
-    them (a configuration error, a store held by another process or unreachable) is
-    raised here once the app has closed, for the caller to report. ``follow`` starts
-    in follow mode.
-    """
-
-    def open_engine() -> MemoryEngine:
-        from amem_tui.engine import MemoryEngine, SavedIndexSearch
-
-        settings = open_settings()
-        app.answer_early(SavedIndexSearch.open(settings, agent_hint))
-        engine = MemoryEngine(settings)
-        if not settings.url:
-            # An embedded store loads here, behind the opening screen and its early
-            # answers, rather than under the main screen's first search. (A server's
-            # collection costs a request, and an unreachable one would be waited for
-            # twice.)
-            with contextlib.suppress(Exception):  # the main screen says what went wrong
-                engine.open_collection_of(agent_hint)
-        return engine
-
-    app = AmemApp(opener=open_engine, store_label=store_hint, agent_hint=agent_hint, follow=follow)
-    try:
-        app.run()
-    finally:
-        if app.engine_open:
-            app.engine.close()
-    if app.start_error is not None:
-        raise app.start_error
-    return int(app.return_code or 0)

@@ -19,7 +19,7 @@ from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.header import VIEW_LABELS
 
 if TYPE_CHECKING:
-    from textual.widget import Widget
+    from textual.dom import DOMNode
 
 
 #: (title, what it runs, help line) of one palette command.
@@ -38,8 +38,10 @@ async def attempt(main: MainScreen, action: Action) -> None:
     pane's action on the pane worked in (the get-only listing is the Shared pane's)."""
     if said_off(main, action.action):
         return
-    target: Widget = main
-    if action.target == "pane":
+    target: DOMNode = main
+    if action.target == "app":
+        target = main.app
+    elif action.target == "pane":
         target = main.panes.pane("shared" if action.id == "toggle_get_only" else main.panes.working)
     elif action.target == "browser":
         target = main.browser

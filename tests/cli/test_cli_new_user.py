@@ -167,7 +167,7 @@ def test_the_tui_on_a_missing_store_is_refused_before_it_opens(
     def opened(*_: object, **__: object) -> int:
         raise AssertionError("the TUI opened on a store that does not exist")
 
-    monkeypatch.setattr("amem_tui.tui.app.run", opened)
+    monkeypatch.setattr("amem_tui.tui.launch.run", opened)
     missing = tmp_path / "typo"
     for argv in (["--store", str(missing)], ["--store", str(missing), "--agent", "dev"]):
         code, out, err = cli(capsys, *argv)

@@ -27,8 +27,9 @@ MODE_A = AgentScope(agent="dev", mode="A", collection="amem_notes")
 MODE_B = AgentScope(agent="sandbox", mode="B", collection="amem_notes_sandbox")
 
 
-#: The widget class behind each target of the table.
-TARGETS: dict[str, type[Widget]] = {
+#: The class behind each target of the table.
+TARGETS: dict[str, type[Widget] | type[AmemApp]] = {
+    "app": AmemApp,
     "screen": MainScreen,
     "browser": NoteBrowser,
     "pane": NotePane,
@@ -49,11 +50,21 @@ def test_binding_ids_are_unique_and_bindings_follow_the_table() -> None:
     assert len(ACTIONS_BY_ID) == len(MAIN_ACTIONS) + len(APP_ACTIONS)
     held: list[str] = []
     for target, holder in TARGETS.items():
+        if target == "app":
+            continue  # the app's own bindings are APP_ACTIONS; its main ones the screen holds
         ids = [b.id for b in vars(holder).get("BINDINGS", []) if isinstance(b, Binding)]
-        assert ids == [a.id for a in MAIN_ACTIONS if target in (a.target, *a.first)], target
+        assert ids == [a.id for a in MAIN_ACTIONS if target in (a.held_by, *a.first)], target
         held += ids
     # Each action is held once, and once more by each widget that acts on it first.
     assert sorted(held) == sorted(a.id for a in MAIN_ACTIONS for _ in (a.target, *a.first))
+
+
+def test_the_screen_holds_the_keys_of_the_apps_actions_and_runs_them_on_the_app() -> None:
+    bound = {b.id: b.action for b in MainScreen.BINDINGS if isinstance(b, Binding)}
+    for action in MAIN_ACTIONS:
+        if action.target == "app":
+            assert bound[action.id] == f"app.{action.action}", action.id
+    assert "overview" in bound and not hasattr(MainScreen, "action_overview")
 
 
 def test_palette_offers_each_entry_once_in_rank_order() -> None:

@@ -13,13 +13,15 @@ from textual.binding import Binding, BindingType
 #: Where the focus is on the main screen, as far as the footer cares.
 FocusArea = Literal["search", "private", "shared", "history", "detail"]
 
-#: The widget that holds an action (its binding and its ``action_<name>`` method):
-#: ``screen``, the main screen (agents, other screens, the layout, reloads);
+#: What runs an action (its ``action_<name>`` method), and so holds its binding:
+#: ``app``, the app, which owns the screens (the store-wide screens it opens over the
+#: main screen; their keys are the main screen's, which names the app as the target);
+#: ``screen``, the main screen (agents, the layout, reloads, follow mode);
 #: ``browser``, the note browser (what acts on the subject, the note the detail shows,
 #: and on what it shows of the search and the history, from anywhere in it);
 #: ``pane``, a note pane (what acts on its own rows: marks, filter, sort);
 #: ``search``, the search box (its query history: only while the focus is in it).
-Target = Literal["screen", "browser", "pane", "search"]
+Target = Literal["app", "screen", "browser", "pane", "search"]
 
 
 @dataclass(frozen=True)
@@ -69,11 +71,17 @@ class Action:
     #: ``action_<action>``, or passes the key on with ``SkipAction``.
     first: tuple[Target, ...] = ()
 
+    @property
+    def held_by(self) -> Target:
+        """The widget whose ``BINDINGS`` hold the key: the target, but the main screen
+        for the app's actions (their keys work there only)."""
+        return "screen" if self.target == "app" else self.target
+
     def binding(self) -> Binding:
-        """The Textual binding for this action."""
+        """The Textual binding for this action (run on the app for the target ``app``)."""
         return Binding(
             self.key,
-            self.action,
+            f"app.{self.action}" if self.target == "app" else self.action,
             self.description,
             show=self.show,
             key_display=self.key_display,

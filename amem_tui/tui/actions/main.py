@@ -1,5 +1,5 @@
 """The main screen's actions, in footer order: one table, whose rows name the widget
-that holds each (the screen, the note browser or a note pane).
+that runs each (the app, the screen, the note browser, a note pane or the search box).
 """
 
 from __future__ import annotations
@@ -139,6 +139,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         palette=PaletteEntry(
             13, "Activity log", "what follow mode saw change", "changes events history feed"
         ),
+        target="app",
     ),
     Action(
         "audit",
@@ -153,6 +154,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
             "shared notes, readers, malformed points, links",
             "check report problems isolation permissions",
         ),
+        target="app",
     ),
     Action(
         "leaks",
@@ -164,6 +166,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         palette=PaletteEntry(
             32, "Find leaks between agents", "what of one's private memory another reaches"
         ),
+        target="app",
     ),
     Action(
         "conflicts",
@@ -178,6 +181,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
             "the pairs amem flagged, side by side with a word diff; keep A, B or both",
             "conflicts contradictions flagged review resolve",
         ),
+        target="app",
     ),
     Action(
         "clear_search",
@@ -251,6 +255,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
             "what only one sees, what both see, and why",
             "diff difference versus",
         ),
+        target="app",
     ),
     Action(
         "overview",
@@ -264,6 +269,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
             "notes over time, who shares what, consolidation savings",
             "dashboard statistics stats charts summary",
         ),
+        target="app",
     ),
     Action(
         "graph",
@@ -277,5 +283,6 @@ MAIN_ACTIONS: tuple[Action, ...] = (
             "two links out, both ways, as this agent sees them; unreadable notes counted",
             "graph links neighbours network related connections",
         ),
+        target="app",
     ),
 )

@@ -25,8 +25,9 @@ WRITE_ACTIONS: frozenset[str] = frozenset(a.action for a in MAIN_ACTIONS if a.wr
 
 
 def bindings_of(target: Target) -> list[BindingType]:
-    """The bindings ``target`` holds: of the main actions it runs, in table order."""
-    return bindings(a for a in MAIN_ACTIONS if a.target == target or target in a.first)
+    """The bindings ``target`` holds: of the main actions it runs (the screen: and the
+    app's), in table order."""
+    return bindings(a for a in MAIN_ACTIONS if a.held_by == target or target in a.first)
 
 
 def palette_actions() -> list[tuple[Action, PaletteEntry]]:

@@ -2,8 +2,10 @@
 detail view), the follow bar and the footer, and the agent loader, which draws nothing.
 
 The screen shows what the loader read (every pane of an agent in one frame), and holds
-the actions of the action table whose target is the screen: the agent, the other
-screens, the layout, reloads and follow mode. The widgets own the rest: the browser
+the actions of the action table whose target is the screen: the agent, the layout,
+reloads and follow mode. It holds the keys of the app's actions too: the app opens the
+store-wide screens over it, and they come back with a note to show (``jump_to``). The
+widgets own the rest: the browser
 acts on the subject and holds the search box's and the history's keys, a note pane
 acts on its rows, the loader reads agents and finds where a note is shown. How work
 ended is said here, where every outcome bubbles up to. Whether an action may run now
@@ -331,8 +333,7 @@ class MainScreen(ReportsWorkerFailures, Screen[None]):
         on_ = self.follow_bar.toggle()
         self.app.notify(said if on_ else "Stopped following.", markup=False, timeout=3)
 
-    # ---------------------------------------------------------- other screens
-    # Each is imported where it opens: the first frame needs none of them.
+    # ------------------------------------------------------------ agents
     def action_switch_agent(self) -> None:
         """Choose another agent (mem0: another user and agent) from a list."""
         if not self.agents:
@@ -347,66 +348,12 @@ class MainScreen(ReportsWorkerFailures, Screen[None]):
 
         self.app.push_screen(AgentPicker(self.agents, self.scope, mem0=self.mem0), chosen)
 
-    def action_overview(self) -> None:
-        """The overview of the whole store (built in a worker, with progress)."""
-        from amem_tui.tui.screens.overview import OverviewScreen
-
-        overview = OverviewScreen(self.engine, following=self.follow_bar.following)
-        self.app.push_screen(overview, self.jump_to)
-
-    def action_graph(self) -> None:
-        """The subject's links, two out both ways, as the agent sees them."""
-        from amem_tui.tui.screens.graph import GraphScreen
-
-        if self.scope is None or (note := self.subject()) is None:
-            self.app.notify("Highlight a note first: its links are shown.", markup=False)
-            return
-        self.app.push_screen(GraphScreen(self.engine, self.scope, note.id))
-
-    def action_audit(self) -> None:
-        """The audit report of the whole store (Enter on a row goes to its note)."""
-        from amem_tui.tui.screens.audit import AuditScreen
-
-        self.app.push_screen(AuditScreen(self.engine.audit), self.jump_to)
-
-    def action_leaks(self) -> None:
-        """The leak audit of the whole store (Enter on a finding goes to its note as the
-        agent the leak reaches)."""
-        from amem_tui.tui.screens.leaks import LeaksScreen
-
-        self.app.push_screen(LeaksScreen(self.engine.leaks), self.jump_to)
-
-    def action_conflicts(self) -> None:
-        """The flagged pairs the agent can read, to settle (Enter goes to note A)."""
-        from amem_tui.tui.screens.conflicts import ConflictsScreen
-
-        screen = ConflictsScreen(self.engine, self.scope)
-
-        def closed(target: JumpTarget | None) -> None:
-            if target is None and screen.changed:
-                self.reload_scope()  # a decision retired or changed notes listed here
-            self.jump_to(target)
-
-        self.app.push_screen(screen, closed)
-
-    def action_compare(self) -> None:
-        """Compare the agent's view with another agent's (Enter on a row goes to it)."""
-        from amem_tui.tui.screens.compare import CompareScreen
-
-        self.app.push_screen(CompareScreen(self.engine, self.scope), self.jump_to)
-
-    def action_activity_log(self) -> None:
-        """Show what follow mode has seen happen."""
-        from amem_tui.tui.screens.activity import ActivityScreen
-
-        bar = self.follow_bar
-        self.app.push_screen(ActivityScreen(bar.activity, bar.following))
-
     # ------------------------------------------------------------ jumps
     def jump_to(self, target: JumpTarget | None) -> None:
-        """Show a note another screen chose: highlighted in the pane that lists it, as
-        the agent shown if its panes list it, else as an agent whose panes do (the agent
-        switches), else in the detail view (the loader finds where)."""
+        """Show a note a store-wide screen chose (they return here, see ``AmemApp``):
+        highlighted in the pane that lists it, as the agent shown if its panes list it,
+        else as an agent whose panes do (the agent switches), else in the detail view
+        (the loader finds where)."""
         if target is not None:
             self.app.notify(f"Looking for note {target.note_id}…", markup=False, timeout=2)
             self.loader.find(target, self.scope, self.agents)

@@ -42,6 +42,13 @@ if TYPE_CHECKING:
 PANE_TITLES = (("private", "Private"), ("shared", "Shared"), ("history", "Consolidation history"))
 #: The history pane's width before it has runs to measure (its empty message's).
 HISTORY_WIDTH = 33
+#: While a person types here (a key within this many seconds), the store's load waits:
+#: it holds the interpreter for seconds at a million notes, and the saved index answers
+#: each query meanwhile. It waits ``TYPING_CAP`` at most.
+TYPING_PAUSE = 0.4
+TYPING_CAP = 4.0
+#: Left for a drawn frame to reach the terminal before the load holds the interpreter.
+FRAME_FLUSH = 0.05
 
 
 class OpeningScreen(Screen[None]):
@@ -137,6 +144,20 @@ class OpeningScreen(Screen[None]):
         (the saved index) until the main screen takes over."""
         self.early = searcher
         self._search_early()
+
+    def wait_for_answer(self) -> None:
+        """From the thread opening the store: return once the query in the box has its
+        answer on screen and the typing has paused, ``TYPING_CAP`` seconds at most."""
+        deadline = time.monotonic() + TYPING_CAP
+        while (left := deadline - time.monotonic()) > 0:
+            if not self.answered.wait(left):
+                break
+            quiet = TYPING_PAUSE - (time.monotonic() - self.last_change)
+            if quiet <= 0:
+                break
+            time.sleep(min(quiet, max(0.0, deadline - time.monotonic())))
+        if self.shown_answer is not None:
+            time.sleep(FRAME_FLUSH)
 
     def retire(self) -> None:
         """The main screen has taken over (and stays on top of this one): let the saved
