@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import tomllib
 from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -19,16 +18,19 @@ from amem_tui.engine import AmemError
 from amem_tui.paths import config_dir
 from amem_tui.tui import tuning
 from amem_tui.tui.actions import APP_ACTIONS, bindings, help_rows
+from amem_tui.tui.keymap import key_list, read_keymap
 from amem_tui.tui.preferences import FILE_NAME, PreferenceStore
 from amem_tui.tui.screens.opening import OpeningScreen
+from amem_tui.tui.text import one_line
 from amem_tui.tui.themes import bundled_theme_dir, load_themes, user_theme_dir
 
 if TYPE_CHECKING:
     from textual.theme import Theme
 
     from amem_tui.engine import MemoryEngine, SavedIndexSearch
-    from amem_tui.tui.messages import JumpTarget
+    from amem_tui.tui.messages import ActionDone, BulkDone, JumpTarget
     from amem_tui.tui.screens.main import MainScreen
+    from amem_tui.tui.widgets.note_pane import NotePane
 
 # The first frame is drawn before the settings, pydantic, numpy, the store or the
 # model are loaded: this module imports Textual and light project modules only. The
@@ -115,14 +117,33 @@ class AmemApp(App[int]):
         self.notice_log.append((title, message))
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
+    # -------------------------------------------------------- how work ended
+    # A write's outcome bubbles up here once the main screen has logged it and started
+    # the reload; the app says it.
+    def on_action_done(self, message: ActionDone) -> None:
+        """Say what changed."""
+        self.notify(one_line(message.message, 300), title="Done", markup=False)
+
+    def on_bulk_done(self, message: BulkDone) -> None:
+        """Say what a bulk write did and left alone."""
+        said = one_line(message.message, 600)
+        if message.left:
+            self.notify(said, title="Done, in part", severity="warning", timeout=12, markup=False)
+        else:
+            self.notify(said, title="Done", markup=False)
+
+    def on_note_pane_sorted(self, message: NotePane.Sorted) -> None:
+        """Remember the order a pane was sorted in for the next start."""
+        self.preferences.update(sort={message.pane.which: message.order.to_text()})
+
     def set_keymap(self, keymap: Keymap) -> None:
         """Rebind keys by binding id (keymap.toml); remembered in ``keymap``."""
-        self.keymap = {str(k): _key_list(v) for k, v in keymap.items()}
+        self.keymap = {str(k): key_list(v) for k, v in keymap.items()}
         super().set_keymap(keymap)
 
     def update_keymap(self, keymap: Keymap) -> None:
         """Rebind more keys by binding id, over those rebound before."""
-        self.keymap = {**self.keymap, **{str(k): _key_list(v) for k, v in keymap.items()}}
+        self.keymap = {**self.keymap, **{str(k): key_list(v) for k, v in keymap.items()}}
         super().update_keymap(keymap)
 
     @property
@@ -158,7 +179,10 @@ class AmemApp(App[int]):
         # Subscribed once the theme is set: only a theme the user picks is remembered.
         self.theme_changed_signal.subscribe(self, self._theme_chosen)
         if self.user_config:
-            self._load_keymap()
+            keymap, problem = read_keymap(config_dir() / "keymap.toml")
+            self.startup_problems += [problem] if problem else []
+            if keymap:
+                self.set_keymap(keymap)
         if self._engine is not None:
             self._show_main(self._engine)
             return
@@ -260,17 +284,6 @@ class AmemApp(App[int]):
     def _open_failed(self, error: Exception) -> None:
         self.start_error = error
         self.exit(return_code=error.exit_code if isinstance(error, AmemError) else 1)
-
-    def _load_keymap(self) -> None:
-        path = config_dir() / "keymap.toml"
-        if not path.is_file():
-            return
-        try:
-            keymap = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            self.startup_problems.append(f"{path.name}: {exc}")
-            return
-        self.set_keymap({str(k): str(v) for k, v in keymap.items() if isinstance(v, str)})
 
     def _start_model_load(self) -> None:
         if self.engine.embedder.loaded:
@@ -376,8 +389,3 @@ class AmemApp(App[int]):
 
         bar = self._main().follow_bar
         self.push_screen(ActivityScreen(bar.activity, bar.following))
-
-
-def _key_list(keys: str) -> str:
-    """Keys as a binding holds them: comma-separated, no spaces around the commas."""
-    return ",".join(key.strip() for key in keys.split(","))

@@ -64,7 +64,7 @@ class AmemCommands(Provider):
         if main is None:
             return []
         out: list[Command] = []
-        for scope in main.agents:
+        for scope in main.loader.agents:
             mark = " (current)" if scope == main.scope else ""
             if scope.user is not None:
                 view = scope.view or "search"

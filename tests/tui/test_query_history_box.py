@@ -78,7 +78,7 @@ async def test_up_and_down_walk_the_agents_own_queries() -> None:
         # Another agent recalls its own queries.
         await pilot.press("ctrl+u")
         main = main_screen(app)
-        main.switch_agent(next(s for s in main.agents if s.agent == "dev"))
+        main.switch_agent(next(s for s in main.loader.agents if s.agent == "dev"))
         await until(pilot, lambda: main.scope is not None and main.scope.agent == "dev")
         await settle(pilot)
         await pilot.press("up")

@@ -1,15 +1,12 @@
 """The main screen: the header, the store banner, the browser (search box, panes and
 detail view), the follow bar and the footer, and the agent loader, which draws nothing.
 
-The screen shows what the loader read (every pane of an agent in one frame), and holds
-the actions of the action table whose target is the screen: the agent, the layout,
-reloads and follow mode. It holds the keys of the app's actions too: the app opens the
-store-wide screens over it, and they come back with a note to show (``jump_to``). The
-widgets own the rest: the browser
-acts on the subject and holds the search box's and the history's keys, a note pane
-acts on its rows, the loader reads agents and finds where a note is shown. How work
-ended is said here, where every outcome bubbles up to. Whether an action may run now
-is answered once, by ``MainScreen.verdict``.
+The screen shows what the loader read (every pane of an agent in one frame), reloads
+after each write (the app says how it ended), and holds the actions whose target is the
+screen: the agent, the layout, reloads, follow mode; and the keys of the app's, which
+opens the store-wide screens over it (they come back to ``jump_to``). The widgets own
+the rest: the browser acts on the subject, a pane on its rows, the loader reads agents
+and finds where a note is shown. ``MainScreen.verdict`` says if an action may run now.
 """
 
 from __future__ import annotations
@@ -51,7 +48,6 @@ if TYPE_CHECKING:
     from amem_tui.tui.messages import (
         ActionDone,
         ActionRefused,
-        AgentsLoaded,
         BulkDone,
         FollowFailed,
         FollowUpdate,
@@ -106,12 +102,7 @@ class MainScreen(ReportsWorkerFailures, Screen[None]):
         self.draft = draft  # a query typed before the screen showed; was its box focused
         #: The draft's answer from the saved index, shown until its own search answers.
         self.early = early
-        self.agents: list[AgentScope] = []
         self.mem0 = False  # the agent's collection is a mem0 one (read, never written)
-        #: The note a jump goes to, until its agent's panes show; a jump waiting for the
-        #: listings to come back (the query typed cleared first).
-        self.jump_wanted: str | None = None
-        self.jump_waiting: JumpFound | None = None
 
     def compose(self) -> ComposeResult:
         yield HeaderBar(self.engine.settings.store_label, self.engine.read_only, id="header")
@@ -166,10 +157,6 @@ class MainScreen(ReportsWorkerFailures, Screen[None]):
         self.preferences.update(layout=layout)
         self.app.notify(f"Layout: {LAYOUT_LABELS[layout]}.", markup=False, timeout=2)
 
-    def on_note_pane_sorted(self, message: NotePane.Sorted) -> None:
-        """Remember the order a pane was sorted in for the next start."""
-        self.preferences.update(sort={message.pane.which: message.order.to_text()})
-
     # ------------------------------------------------------------ may it run
     def verdict(self, action: str) -> Verdict:
         """May ``action`` run now, and if not, why: for bindings, keys, palette, footer."""
@@ -212,25 +199,17 @@ class MainScreen(ReportsWorkerFailures, Screen[None]):
         self.store_banner.problem = None  # the store answered
 
     def on_action_done(self, message: ActionDone) -> None:
-        """Say what changed, log it and read every pane of the agent again."""
+        """Log what changed and read every pane of the agent again (the app says it)."""
         self.store_banner.problem = None
-        self.app.notify(one_line(message.message, 300), title="Done", markup=False)
         self._record([message.activity] if message.activity is not None else [])
         if message.run is not None:
             self.panes.history.select_next = message.run
         self.reload_scope(select=message.select)
 
     def on_bulk_done(self, message: BulkDone) -> None:
-        """Say what a bulk write did and left alone, unmark what it wrote, and reload."""
+        """Unmark what a bulk write wrote, log it and reload (the app says it)."""
         self.store_banner.problem = None
         self.panes.pane(message.pane).drop_marks(message.done)
-        said = one_line(message.message, 600)
-        if message.left:
-            self.app.notify(
-                said, title="Done, in part", severity="warning", timeout=12, markup=False
-            )
-        else:
-            self.app.notify(said, title="Done", markup=False)
         self._record(message.activities)
         self.reload_scope()
 
@@ -239,11 +218,6 @@ class MainScreen(ReportsWorkerFailures, Screen[None]):
             self.follow_bar.record(self.scope.agent, activities)
 
     # ---------------------------------------------------------------- agents
-    def on_agents_loaded(self, message: AgentsLoaded) -> None:
-        self.agents = message.agents
-        if self.scope is not None and self.scope not in self.agents:
-            self.agents.append(self.scope)
-
     def switch_agent(self, agent: AgentScope | str) -> None:
         """Act as ``agent`` (a name, or exactly this scope): every pane follows."""
         self.browser.forget()
@@ -269,21 +243,13 @@ class MainScreen(ReportsWorkerFailures, Screen[None]):
     def on_scope_loaded(self, message: ScopeLoaded) -> None:
         """Show an agent's panes, all of them in one frame."""
         data, select = message.data, message.select
-        self.scope, self.mem0, self.collection_refusal = (
-            data.scope,
-            data.mem0,
-            data.collection_refusal,
-        )
-        if self.agents and data.scope not in self.agents:
-            self.agents.append(data.scope)
+        self.scope, self.mem0 = data.scope, data.mem0
+        self.collection_refusal = data.collection_refusal
         self.store_banner.problem = None
         self.header_bar.show(data.scope, data.counts, mem0=data.mem0)
         self.header_bar.search_note = data.search_note
         self.follow_bar.target = FollowTarget(data.scope, self.generation, self.show_deleted)
         self.browser.show_agent(data, self.show_deleted, select)
-        if self.jump_wanted is not None and self.jump_wanted == select:
-            self.jump_wanted = None  # the jump to it ends there
-            self.browser.go_to(select)
         if data.notice:
             self.app.notify(data.notice, title="Choose a user", markup=False, timeout=12)
 
@@ -312,8 +278,6 @@ class MainScreen(ReportsWorkerFailures, Screen[None]):
             return
         self.browser.merge(message)
         self.header_bar.counts = message.counts
-        if message.runs is not None:
-            self.panes.history.show_runs(message.runs)
 
     # --------------------------------------------------------------- actions
     def action_toggle_deleted(self) -> None:
@@ -336,7 +300,7 @@ class MainScreen(ReportsWorkerFailures, Screen[None]):
     # ------------------------------------------------------------ agents
     def action_switch_agent(self) -> None:
         """Choose another agent (mem0: another user and agent) from a list."""
-        if not self.agents:
+        if not (agents := self.loader.agents):
             self.loader.load_agents()
             self.app.notify("Agents are still loading; try again.", markup=False)
             return
@@ -346,7 +310,7 @@ class MainScreen(ReportsWorkerFailures, Screen[None]):
             if scope is not None:
                 self.switch_agent(scope)
 
-        self.app.push_screen(AgentPicker(self.agents, self.scope, mem0=self.mem0), chosen)
+        self.app.push_screen(AgentPicker(agents, self.scope, mem0=self.mem0), chosen)
 
     # ------------------------------------------------------------ jumps
     def jump_to(self, target: JumpTarget | None) -> None:
@@ -356,33 +320,13 @@ class MainScreen(ReportsWorkerFailures, Screen[None]):
         (the loader finds where)."""
         if target is not None:
             self.app.notify(f"Looking for note {target.note_id}…", markup=False, timeout=2)
-            self.loader.find(target, self.scope, self.agents)
+            self.loader.find(target, self.scope)
 
     def on_jump_found(self, message: JumpFound) -> None:
-        """Go where the note was found: the listings first (a query cleared), then its
-        agent loaded with it selected."""
-        place, note_id = message.place, message.note_id
-        if place is None:
-            said = f"No agent here may read note {note_id}: nothing to show."
-            self.app.notify(said, severity="warning", markup=False)
-        elif self.search_box.query_text:  # the listings first: go on once they are back
-            self.jump_waiting = message
-            self.search_box.clear_query()
-        else:
-            self.jump_wanted = note_id
-            if place.scope != self.scope:
-                self.browser.forget()
-                self.app.clear_notifications()  # what was said was about the other agent
-            if not place.listed:
-                said = f"{place.scope.agent} reads note {note_id} only by id: no pane lists it"
-                self.app.notify(said + ", the detail shows it.", markup=False)
-            self.load_scope(place.scope, select=note_id)
+        self.browser.jump(message)  # the loader found where: the browser goes there
 
-    def on_search_box_cleared(self) -> None:
-        """The query is cleared: a jump waiting for the listings goes on."""
-        waiting, self.jump_waiting = self.jump_waiting, None
-        if waiting is not None:
-            self.on_jump_found(waiting)
+    def on_note_browser_agent_wanted(self, message: NoteBrowser.AgentWanted) -> None:
+        self.load_scope(message.scope, select=message.note_id)
 
     def _model_noted(self, note: str | None) -> None:
         """Say in the header whether the model is ready (see ``AmemApp.model_note``)."""

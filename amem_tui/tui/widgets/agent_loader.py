@@ -1,6 +1,7 @@
 """The main screen's loader: every pane of an agent read together in a worker
 (``load_scope_data``), so that a switch changes them
-all at once, and the agents there are to choose from. It draws nothing.
+all at once, and the agents there are to choose from (kept: ``agents``). It draws
+nothing.
 
 It also finds, in a worker, which agent to show a note as that another screen chose
 (an audit row, a compare row: a ``JumpTarget``): the agent shown now if its panes list
@@ -79,6 +80,10 @@ class AgentLoader(ReportsWorkerFailures, Widget):
         self.engine = engine
         #: Loads started: only the newest is said.
         self.generation = 0
+        #: The agents to choose from, once read (and each agent loaded, if not among them).
+        self.agents: list[AgentScope] = []
+        #: The agent of the newest load said.
+        self.shown: AgentScope | None = None
 
     def load(self, agent: AgentScope | str | None, select: str | None, deleted: bool) -> None:
         """Read every pane of ``agent`` (a name, or exactly this scope; None: the
@@ -100,18 +105,27 @@ class AgentLoader(ReportsWorkerFailures, Widget):
         """Drop a load a newer one overtook; the newest goes on up to the screen."""
         if message.generation != self.generation:
             message.stop()
+            return
+        self.shown = message.data.scope
+        if self.agents and self.shown not in self.agents:
+            self.agents.append(self.shown)
 
     @work(thread=True, exit_on_error=False, group="agents")
     def load_agents(self) -> None:
         """The agents of the configuration and of the store (mem0: user and agent pairs)."""
         self.post_message(AgentsLoaded(self.engine.agents()))
 
-    def find(
-        self, target: JumpTarget, current: AgentScope | None, agents: Sequence[AgentScope]
-    ) -> None:
+    def on_agents_loaded(self, message: AgentsLoaded) -> None:
+        """Keep the agents read (with the agent shown, if the store has it not yet)."""
+        message.stop()
+        self.agents = message.agents
+        if self.shown is not None and self.shown not in self.agents:
+            self.agents.append(self.shown)
+
+    def find(self, target: JumpTarget, current: AgentScope | None) -> None:
         """Find which agent to show ``target``'s note as (the agent shown now is
         ``current``); says ``JumpFound``."""
-        self._find(target.note_id, candidates(target, current, agents))
+        self._find(target.note_id, candidates(target, current, self.agents))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="jump")
     def _find(self, note_id: str, scopes: list[AgentScope]) -> None:

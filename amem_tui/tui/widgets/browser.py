@@ -6,7 +6,9 @@ consolidation under them), and keeps the detail view on
 ``amem_tui.tui.widgets.panes``), or a linked note in no pane that the user chose to
 follow. The detail view shows a consolidation run instead while the history pane has
 the focus, and the hidden matches of a search while they are asked for. Every note
-action acts on the subject (``NoteBrowser.subject``).
+action acts on the subject (``NoteBrowser.subject``). A note chosen on another screen
+is gone to from here too (``jump``): the agent it is shown as is asked for
+(``AgentWanted``), and the note is the subject once that agent's panes show.
 
 The browser holds the actions of the action table whose target is ``browser``: what
 acts on the subject (the writes themselves are ``note_writes`` and ``bulk_writes``),
@@ -15,11 +17,13 @@ the search box's and the history's. Its keys work wherever the focus is inside i
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import getters, on
 from textual.binding import BindingType
 from textual.containers import Vertical
+from textual.message import Message
 from textual.reactive import var
 from textual.widgets import ProgressBar
 
@@ -51,7 +55,13 @@ if TYPE_CHECKING:
     )
     from amem_tui.engine.for_apps import EarlyAnswer
     from amem_tui.tui.actions import FocusArea
-    from amem_tui.tui.messages import ConsolidationProgress, FollowUpdate, NoteLoaded, ScopeData
+    from amem_tui.tui.messages import (
+        ConsolidationProgress,
+        FollowUpdate,
+        JumpFound,
+        NoteLoaded,
+        ScopeData,
+    )
 
 #: Seconds the detail view waits after a search (or a cleared one) before it loads the
 #: subject: the hits come first, and keys typed meanwhile are not slowed by drawing a
@@ -90,6 +100,13 @@ class NoteBrowser(ReportsWorkerFailures, Vertical):
 
     BINDINGS: ClassVar[list[BindingType]] = bindings_of("browser")
 
+    @dataclass
+    class AgentWanted(Message):
+        """Load ``scope`` with ``note_id`` selected: where a jump goes (see ``jump``)."""
+
+        scope: AgentScope
+        note_id: str
+
     #: Soft-deleted notes are listed (the screen's choice, bound to it).
     show_deleted: var[bool] = var(False)
 
@@ -114,6 +131,10 @@ class NoteBrowser(ReportsWorkerFailures, Vertical):
         #: The detail view shows the hidden matches of the search on screen (as the
         #: search box last said: it posts each change).
         self.hidden_shown = False
+        #: The note a jump goes to, until its agent's panes show; a jump waiting for the
+        #: listings to come back (the query typed cleared first).
+        self.jump_wanted: str | None = None
+        self.jump_waiting: JumpFound | None = None
 
     def compose(self) -> ComposeResult:
         yield SearchBox(self.engine, id="search-box")
@@ -177,6 +198,9 @@ class NoteBrowser(ReportsWorkerFailures, Vertical):
             self.show_run(history.current_run)  # a run just applied or undone
         else:
             self.reselect(select, detail.note_id)
+        if self.jump_wanted is not None and self.jump_wanted == select:
+            self.jump_wanted = None  # the jump to it ends here
+            self.go_to(select)
 
     def forget(self) -> None:
         """Another agent is about to be shown: what was selected and found goes."""
@@ -185,8 +209,11 @@ class NoteBrowser(ReportsWorkerFailures, Vertical):
         self.hidden_shown = False
 
     def merge(self, update: FollowUpdate) -> None:
-        """Merge what follow mode found into the panes; a changed subject loads again,
-        and so does the next row's note when the subject's row went."""
+        """Merge what follow mode found into the panes (and the runs, if they changed); a
+        changed subject loads again, and so does the next row's note when the subject's
+        row went."""
+        if update.runs is not None:
+            self.panes.history.show_runs(update.runs)
         subject, loaded = self.selected_id, self.detail.note_data is not None
         changed = self.panes.merge(update) and not self.link_shown
         if self.selected_id != subject:
@@ -257,6 +284,26 @@ class NoteBrowser(ReportsWorkerFailures, Vertical):
             self.link_shown = note_id
             self.detail.load_note(self.scope, note_id, None)
 
+    def jump(self, found: JumpFound) -> None:
+        """Go where a note chosen on another screen was found: the listings first (a
+        query cleared), then its agent loaded with it selected."""
+        place, note_id = found.place, found.note_id
+        if place is None:
+            said = f"No agent here may read note {note_id}: nothing to show."
+            self.app.notify(said, severity="warning", markup=False)
+        elif self.search_box.query_text:  # the listings first: go on once they are back
+            self.jump_waiting = found
+            self.search_box.clear_query()
+        else:
+            self.jump_wanted = note_id
+            if place.scope != self.scope:
+                self.forget()
+                self.app.clear_notifications()  # what was said was about the other agent
+            if not place.listed:
+                said = f"{place.scope.agent} reads note {note_id} only by id: no pane lists it"
+                self.app.notify(said + ", the detail shows it.", markup=False)
+            self.post_message(self.AgentWanted(place.scope, note_id))
+
     # ------------------------------------------------------------ the runs
     def on_descendant_focus(self, event: DescendantFocus) -> None:
         """The focus left the history: the detail view is the subject's again (the
@@ -301,11 +348,15 @@ class NoteBrowser(ReportsWorkerFailures, Vertical):
             self.panes.forget_early()
 
     def on_search_box_cleared(self) -> None:
-        """The query is gone: the listings come back, the hit highlighted stays so."""
+        """The query is gone: the listings come back, the hit highlighted stays so; a
+        jump waiting for them goes on."""
         subject = self.selected_id
         self.hidden_shown = False
         self.panes.show_listings()
         self.reselect(subject, after=DETAIL_AFTER_SEARCH)
+        waiting, self.jump_waiting = self.jump_waiting, None
+        if waiting is not None:
+            self.jump(waiting)
 
     def on_search_box_results(self, message: SearchBox.Results) -> None:
         """Hits in the panes they belong to; a new query's best hit is the subject."""
