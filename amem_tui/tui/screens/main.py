@@ -293,9 +293,7 @@ class MainScreen(ReportsWorkerFailures, Screen[None]):
 
     def action_toggle_follow(self) -> None:
         """Follow the agent live (the panes keep up with other writers), or stop."""
-        said = "Following: the panes keep up with changes made elsewhere."
-        on_ = self.follow_bar.toggle()
-        self.app.notify(said if on_ else "Stopped following.", markup=False, timeout=3)
+        self.follow_bar.toggle()
 
     # ------------------------------------------------------------ agents
     def action_switch_agent(self) -> None:

@@ -148,11 +148,13 @@ class FollowBar(Static):
             self._timer = None
 
     def toggle(self) -> bool:
-        """Turn follow mode on or off; returns True when it is now on."""
+        """Turn follow mode on or off, and say which; returns True when it is now on."""
         if self.following:
             self.stop()
         else:
             self.start()
+        said = "Following: the panes keep up with changes made elsewhere."
+        self.app.notify(said if self.following else "Stopped following.", markup=False, timeout=3)
         return self.following
 
     # ----------------------------------------------------------------- polls
