@@ -218,6 +218,20 @@ class MainScreen(ReportsWorkerFailures, Screen[None]):
             self.follow_bar.record(self.scope.agent, activities)
 
     # ---------------------------------------------------------------- agents
+    def action_switch_agent(self) -> None:
+        """Choose another agent (mem0: another user and agent) from a list."""
+        if not (agents := self.loader.agents):
+            self.loader.load_agents()
+            self.app.notify("Agents are still loading; try again.", markup=False)
+            return
+        from amem_tui.tui.dialogs.agent_picker import AgentPicker
+
+        def chosen(scope: AgentScope | None) -> None:
+            if scope is not None:
+                self.switch_agent(scope)
+
+        self.app.push_screen(AgentPicker(agents, self.scope, mem0=self.mem0), chosen)
+
     def switch_agent(self, agent: AgentScope | str) -> None:
         """Act as ``agent`` (a name, or exactly this scope): every pane follows."""
         self.browser.forget()
@@ -294,21 +308,6 @@ class MainScreen(ReportsWorkerFailures, Screen[None]):
     def action_toggle_follow(self) -> None:
         """Follow the agent live (the panes keep up with other writers), or stop."""
         self.follow_bar.toggle()
-
-    # ------------------------------------------------------------ agents
-    def action_switch_agent(self) -> None:
-        """Choose another agent (mem0: another user and agent) from a list."""
-        if not (agents := self.loader.agents):
-            self.loader.load_agents()
-            self.app.notify("Agents are still loading; try again.", markup=False)
-            return
-        from amem_tui.tui.dialogs.agent_picker import AgentPicker
-
-        def chosen(scope: AgentScope | None) -> None:
-            if scope is not None:
-                self.switch_agent(scope)
-
-        self.app.push_screen(AgentPicker(agents, self.scope, mem0=self.mem0), chosen)
 
     # ------------------------------------------------------------ jumps
     def jump_to(self, target: JumpTarget | None) -> None:
