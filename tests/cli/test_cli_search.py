@@ -13,6 +13,7 @@ import pytest
 from amem_tui.cli import main
 from amem_tui.engine.embed import TEST_MODEL
 from amem_tui.engine.store.qdrant import QdrantStore
+from tests.support import cli
 from tests.support.engines import demo_like_settings, make_engine
 from tests.support.paths import REPO_ROOT
 
@@ -171,3 +172,24 @@ def test_search_as_session_key_in_a_subprocess(
     assert data["agent"] == "dev" and data["session_key"] == "agent:dev:3b5c"
     assert {h["id"] for h in data["hits"]} == {filled[2]["shared"], filled[2]["dev"]}
     assert filled[2]["trip"] in {h["id"] for h in data["hidden"]}
+
+
+#: Searches on the demo whose hits past the decisive ones tie (the test embedder gives
+#: unrelated notes cosine 0, and notes sharing one word of the query one cosine).
+TIED_SEARCHES = [("dev", "deploy freeze"), ("main", "standup"), ("main", "deploy freeze")]
+
+
+def test_search_answers_alike_in_every_process(tmp_path: Path) -> None:
+    """Two demo stores, each filled and searched in processes of their own hash seed,
+    answer every search alike: notes of equal score rank in id order, not in the order
+    the store's layout (which differs from one filling to the next) hands them back."""
+    answers = []
+    for seed in ("1", "2"):
+        options = cli.demo_store(tmp_path / f"store-{seed}")
+        hits = []
+        for agent, query in TIED_SEARCHES:
+            args = [*options, "--agent", agent, "--json", "search", query, "--explain"]
+            found = cli.answer(cli.run(args, tmp_path / f"home-{seed}", PYTHONHASHSEED=seed))
+            hits.append([(h["id"], h["dense_rank"], h["bm25_rank"]) for h in found["hits"]])
+        answers.append(hits)
+    assert answers[0] == answers[1]

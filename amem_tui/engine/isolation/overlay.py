@@ -361,7 +361,8 @@ class OverlayStore:
             if point.id in scores:
                 payload = copy.deepcopy(point.payload) if with_payload else {}
                 found.append(ScoredPoint(point.id, payload, scores[point.id]))
-        found.sort(key=lambda p: -p.score)
+        # Ties in id order, as every backend orders its own answer.
+        found.sort(key=lambda p: (-p.score, store_order(p.id)))
         return found[: max(limit, 0)]
 
     # ------------------------------------------------------------ the rest

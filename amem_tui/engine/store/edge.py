@@ -68,7 +68,7 @@ from amem_tui.engine.store.filters import (
 )
 from amem_tui.engine.store.ids import qdrant_id, valid_id
 from amem_tui.engine.store.journal import SIDECAR_DIR, ChangeLog, WriteJournal
-from amem_tui.engine.store.points import ordered_by_reading
+from amem_tui.engine.store.points import nearest_first, ordered_by_reading
 from amem_tui.engine.store.shard_files import is_compact
 
 #: Points written since the last optimize that make a bulk load worth optimizing.
@@ -524,20 +524,27 @@ class EdgeStore:
         exact: bool = True,
         with_payload: bool = True,
     ) -> list[ScoredPoint]:
-        """Nearest points by cosine similarity (payloads left empty without ``with_payload``)."""
+        """Nearest points by cosine similarity, ties in id order (payloads left empty
+        without ``with_payload``)."""
         opened = self._open(collection)
         if opened is None or limit <= 0:
             return []
-        request = qe.QueryRequest(
-            limit=limit,
-            query=qe.Query.Nearest([float(x) for x in vector]),
-            filter=to_edge_filter(flt),
-            with_payload=with_payload,
-            params=opened.search_params(exact, limit),
-        )
-        with opened.lock.reading(), self._calls("searching"):
-            points = opened.shard.query(request)
-        return [ScoredPoint(str(p.id), dict(p.payload or {}), float(p.score)) for p in points]
+        query = qe.Query.Nearest([float(x) for x in vector])
+        edge_filter = to_edge_filter(flt)
+
+        def ask(count: int) -> list[ScoredPoint]:
+            request = qe.QueryRequest(
+                limit=count,
+                query=query,
+                filter=edge_filter,
+                with_payload=with_payload,
+                params=opened.search_params(exact, count),
+            )
+            with opened.lock.reading(), self._calls("searching"):
+                points = opened.shard.query(request)
+            return [ScoredPoint(str(p.id), dict(p.payload or {}), float(p.score)) for p in points]
+
+        return nearest_first(ask, limit)
 
     def delete_points(self, collection: str, ids: Sequence[str]) -> None:
         """Remove points for good."""

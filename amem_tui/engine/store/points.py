@@ -1,12 +1,12 @@
 """What the backends share to read points: their vectors as floats, whatever form the
-client gives them in (one point's, or a page's as a matrix), and an ordered read for a
-field no numeric index orders.
+client gives them in (one point's, or a page's as a matrix), an ordered read for a
+field no numeric index orders, and one order for the nearest points, ties included.
 """
 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -14,11 +14,40 @@ import numpy as np
 from amem_tui.engine.store.base import (
     NoteStore,
     PointPage,
+    ScoredPoint,
     SparseVector,
     StoredPoint,
     Vector,
 )
 from amem_tui.engine.store.filters import Filter
+from amem_tui.engine.store.ids import store_order
+
+#: How many times ``limit`` (plus ``TIE_SLACK``) a search reads at most to take in every
+#: point tied with the last one kept; past that, the store's own pick among them stands.
+TIE_READ_FACTOR = 4
+TIE_SLACK = 64
+
+
+def nearest_first(ask: Callable[[int], list[ScoredPoint]], limit: int) -> list[ScoredPoint]:
+    """The ``limit`` nearest points by score, equal scores in store id order.
+
+    ``ask(k)`` is the backend's own search for its ``k`` nearest. Qdrant orders equal
+    scores as its segments happen to lie (they move when it optimizes), and a tie
+    decides a note's dense rank, so its fused score: without one order, two processes
+    on one store could answer a search differently. So one point more than wanted is
+    read, and while the last point read ties with the last one kept, more are read, so
+    that the points kept at the cut are the first by id too.
+    """
+    if limit <= 0:
+        return []
+    most = TIE_READ_FACTOR * limit + TIE_SLACK
+    asked = limit + 1
+    points = ask(asked)
+    while len(points) == asked and asked < most and points[-1].score == points[limit - 1].score:
+        asked = min(2 * asked, most)
+        points = ask(asked)
+    points.sort(key=lambda p: (-p.score, store_order(p.id)))
+    return points[:limit]
 
 
 def vector_of(raw: Any, sparse_type: type = SparseVector) -> Vector | None:

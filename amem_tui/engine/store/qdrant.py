@@ -34,7 +34,7 @@ from amem_tui.engine.store.base import (
 from amem_tui.engine.store.filters import Filter
 from amem_tui.engine.store.ids import qdrant_id, valid_id
 from amem_tui.engine.store.journal import SIDECAR_DIR, ChangeLog, WriteJournal
-from amem_tui.engine.store.points import ordered_by_reading
+from amem_tui.engine.store.points import nearest_first, ordered_by_reading
 from amem_tui.engine.store.qdrant_translate import (
     point_page,
     qdrant_vectors,
@@ -518,19 +518,28 @@ class QdrantStore:
         exact: bool = True,
         with_payload: bool = True,
     ) -> list[ScoredPoint]:
-        """Nearest points by cosine similarity (payloads left empty without ``with_payload``)."""
-        with self._calls("searching"):
-            response = self.client.query_points(
-                self.resolve_alias(collection),
-                query=vector,
-                query_filter=to_qdrant_filter(flt),
-                limit=limit,
-                with_payload=with_payload,
-                search_params=None if self.embedded else qm.SearchParams(exact=exact),
-            )
-        return [
-            ScoredPoint(str(p.id), dict(p.payload or {}), float(p.score)) for p in response.points
-        ]
+        """Nearest points by cosine similarity, ties in id order (payloads left empty
+        without ``with_payload``)."""
+        real = self.resolve_alias(collection)
+        query_filter = to_qdrant_filter(flt)
+        params = None if self.embedded else qm.SearchParams(exact=exact)
+
+        def ask(count: int) -> list[ScoredPoint]:
+            with self._calls("searching"):
+                response = self.client.query_points(
+                    real,
+                    query=vector,
+                    query_filter=query_filter,
+                    limit=count,
+                    with_payload=with_payload,
+                    search_params=params,
+                )
+            return [
+                ScoredPoint(str(p.id), dict(p.payload or {}), float(p.score))
+                for p in response.points
+            ]
+
+        return nearest_first(ask, limit)
 
     def delete_points(self, collection: str, ids: Sequence[str]) -> None:
         """Remove points for good."""

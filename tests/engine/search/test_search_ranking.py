@@ -348,3 +348,32 @@ def test_negative_cosines_are_no_dense_candidates(fixed_engine: MemoryEngine) ->
         (nid(1), 1, None),
         (nid(2), None, 1),
     ]
+
+
+def test_equal_scores_rank_in_id_order_whatever_order_the_store_holds(
+    fixed_engine: MemoryEngine,
+) -> None:
+    """Notes at one cosine are ranked in id order, on every backend and whatever order
+    they were written in: a tie decides their dense ranks, so their fused scores too,
+    and the answer must not depend on the store's layout. (openclaw-amem keeps
+    Qdrant's order for them, which Qdrant leaves undefined.)"""
+    written = [7, 3, 9, 1, 5, 8, 2]
+    notes = [private("main", n, f"note {n}") for n in written]
+    fixed_engine.put_notes("amem_notes", notes, [at_cosine(0.5)] * len(notes))
+    for mode in ("hybrid", "dense"):
+        result = fixed_engine.agent("main").search("zzz", limit=5, links=False, mode=mode)
+        assert [h.note.id for h in result.hits] == [nid(n) for n in (1, 2, 3, 5, 7)], mode
+        assert [h.dense_rank for h in result.hits] == [1, 2, 3, 4, 5], mode
+
+
+def test_ties_at_the_cut_keep_the_lowest_ids(fixed_engine: MemoryEngine) -> None:
+    """More notes tie than the store is asked for (5 hits, or 20 dense candidates of
+    30): the ones kept are the first by id, not whichever the store met first."""
+    written = list(range(30, 0, -1))
+    notes = [private("main", n, f"note {n}") for n in written]
+    fixed_engine.put_notes("amem_notes", notes, [at_cosine(0.5)] * len(notes))
+    for mode in ("hybrid", "dense"):
+        result = fixed_engine.agent("main").search("zzz", limit=5, links=False, mode=mode)
+        assert [h.note.id for h in result.hits] == [nid(n) for n in range(1, 6)], mode
+    hidden = fixed_engine.agent("dev").search("zzz", limit=3, hidden=True, mode="dense")
+    assert [h.id for h in hidden.hidden] == [nid(n) for n in range(1, 4)]
