@@ -54,7 +54,8 @@ def what_if_text(result: WhatIf) -> str:
     changed = count_of(len(moved), len(result.deltas), "query", "queries")
     lines.append(f"recent queries whose top 5 would change: {changed}")
     for delta in moved:
-        lines.append(f"  {delta.agent} searches {delta.query!r}")
+        filters = f" ({delta.filters()})" if delta.filters() else ""
+        lines.append(f"  {delta.agent} searches {delta.query!r}{filters}")
         if delta.entered:
             lines.append(f"      enters: {', '.join(delta.entered)}")
         if delta.left:

@@ -61,6 +61,7 @@ def search_notes(ctx: Context, options: SearchOptions) -> FoundNotes:
     # Without --agent, let the engine resolve (and report) a --session-key itself.
     agent = scope if ctx.settings.agent or not ctx.settings.session_key else None
     view = ctx.engine.agent(agent, session_key=ctx.settings.session_key)
+    topics = [t.strip() for t in options.topics.split(",")] if options.topics else None
     result = view.search(
         options.query,
         limit=options.limit,
@@ -69,11 +70,14 @@ def search_notes(ctx: Context, options: SearchOptions) -> FoundNotes:
         exact=options.exact,
         first_turn=options.first_turn,
         subject=options.subject,
-        topics=[t.strip() for t in options.topics.split(",")] if options.topics else None,
+        topics=topics,
     )
-    # A dry run of a change later re-runs the agent's recent queries (what would move).
+    # A dry run of a change later re-runs the agent's recent queries (what would move),
+    # with their filters.
     searched = view.scope
-    ctx.engine.query_history().record(searched.namespace or searched.agent, options.query)
+    ctx.engine.query_history().record(
+        searched.namespace or searched.agent, options.query, options.subject, topics or ()
+    )
     notes = ctx.engine.agent(scope).redact([hit.note for hit in result.hits])
     return FoundNotes(result, notes, options.explain, mem0_view(scope))
 

@@ -9,6 +9,7 @@ stays in the query.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 SUBJECT = "subject:"
@@ -36,6 +37,14 @@ class TypedQuery:
         if self.topics:
             parts.append(f"knowledge notes with topics {', '.join(self.topics)}")
         return " · ".join(parts)
+
+
+def as_typed(text: str, subject: str | None = None, topics: Sequence[str] = ()) -> str:
+    """A query and its filters as the box takes them (``parse_query`` reads it back)."""
+    words = [f"{SUBJECT}{subject}"] if subject is not None else []
+    if topics:
+        words.append(f"{TOPICS[0]}{','.join(topics)}")
+    return " ".join([*words, text])
 
 
 def parse_query(typed: str) -> TypedQuery:

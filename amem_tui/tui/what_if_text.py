@@ -31,6 +31,8 @@ def what_if_text(result: WhatIf) -> Text:
     out.append(f"\nrecent queries whose top 5 would change: {len(moved)} of {len(result.deltas)}")
     for delta in moved:
         out.append(f"\n  {delta.agent} searches {one_line(delta.query, 40)!r}")
+        if delta.filters():
+            out.append(f" ({one_line(delta.filters(), 40)})")
         if delta.entered:
             out.append(f"\n    enters: {', '.join(delta.entered)}", style="yellow")
         if delta.left:

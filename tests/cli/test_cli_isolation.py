@@ -208,6 +208,27 @@ def test_a_search_is_recorded_so_a_dry_run_shows_its_top_5_delta(store: Store) -
     assert f"dev searches {query!r}" in shown and f"enters: {P_LINK}" in shown
 
 
+def test_a_search_is_previewed_with_the_filters_it_was_asked_with(store: Store) -> None:
+    """``search --subject`` keeps its subject with the query: the dry run searches the
+    notes about that person or nobody, as the search did, so publishing a note about
+    someone else moves nothing, and one about nobody still enters."""
+    settings = demo_like_settings(model=TEST_MODEL, store_path=store.folder)
+    with make_engine(EdgeStore(store.folder), settings=settings) as engine:
+        bob = engine.agent("main").add(
+            "Offsite hotel booking reference for Bob in Lisbon", extra={"subjects": ["Bob"]}
+        )
+    query = "offsite hotel booking reference Lisbon"
+    assert store("--agent", "dev", "search", query, "--subject", "Alice").returncode == 0
+    about_bob = answer(store("publish", bob.id, "--dry-run", "--checks", store.checks(), "--json"))
+    [delta] = about_bob["deltas"]
+    assert bob.id not in delta["after"] and not delta["entered"] and not delta["left"]
+    assert (delta["agent"], delta["query"], delta["subject"]) == ("dev", query, "Alice")
+    about_nobody = answer(store("publish", P_LINK, "--dry-run", "--json"))
+    assert P_LINK in about_nobody["deltas"][0]["entered"]
+    shown = inert(store("publish", P_LINK, "--dry-run").stdout)
+    assert f"dev searches {query!r} (subject Alice)" in shown
+
+
 def test_each_change_previews_without_writing(store: Store) -> None:
     store.record(
         ("dev", "staging VPN pre-shared key rotation"), ("main", "mobile app release checklist")

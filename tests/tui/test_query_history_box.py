@@ -210,3 +210,36 @@ async def test_the_consolidation_preview_shows_how_recent_queries_would_move() -
         await pilot.press("escape")  # nothing was written
         await until(pilot, lambda: app.screen is main_screen(app))
     assert engine.agent("dev").get(dropped.id).is_active
+
+
+async def test_a_query_with_filter_words_is_kept_and_previewed_as_searched() -> None:
+    """``subject:`` and ``topics:`` are kept as the filters they are, not as words: Up
+    gives the query back as typed, and a dry run re-runs it with its filters."""
+    engine = demo_engine()
+    history = engine.query_history()
+    app = demo_app(engine, agent="dev")
+    typed = "subject:Bob topics:travel flight to the Lisbon offsite"
+    async with started(app) as pilot:
+        await pilot.press("slash", *typed, "enter")
+        await until(pilot, lambda: history.recent_entries("dev")[:1] != [])
+        [kept] = history.recent_entries("dev")
+        assert (kept.query, kept.subject, kept.topics) == (
+            "flight to the Lisbon offsite",
+            "Bob",
+            ["travel"],
+        )
+        await pilot.press("ctrl+u", "up")
+        assert box_value(app) == typed
+        await pilot.press("ctrl+u")
+        main = main_screen(app)
+        main.switch_agent(next(s for s in main.loader.agents if s.agent == "main"))
+        await until(pilot, lambda: main.scope is not None and main.scope.agent == "main")
+        await settle(pilot)
+        await select(pilot, "private", demo_id("main-trip"))
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        preview = app.screen.query_one("#confirm-preview", Static)
+        await until(pilot, lambda: "computing" not in str(preview.render()))
+        said = str(preview.render())
+        assert "dev searches 'flight to the Lisbon offsite' (subject Bob; topics travel)" in said
+        await pilot.press("n")

@@ -3,7 +3,10 @@ lists, and what a change's preview re-runs (which results would enter or leave e
 agent's top hits).
 
 One JSON file holds every store's queries, each under its store's label and agent
-(newest first). A query asked again moves to the top instead of repeating; each agent
+(newest first), with the filters it was asked with (openclaw-amem's ``subject`` and
+``topicsFilter``: a search box's ``subject:`` words, the CLI's ``--subject``), so a
+preview re-runs it as it was asked. A query asked again moves to the top instead of
+repeating; each agent
 keeps ``PER_AGENT`` queries and the file ``TOTAL`` (the oldest go first), so
 the file stays small. Writes replace the file whole (write, then rename): a reader
 never sees half of one, and two processes writing at once lose at most a query.
@@ -15,12 +18,12 @@ import contextlib
 import json
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 #: Queries kept per agent of a store, and in the whole file.
 PER_AGENT = 100
@@ -29,13 +32,23 @@ TOTAL = 5000
 LONGEST = 500
 
 
+#: What makes two recorded queries the same question: agent, text, subject, topics.
+Asked = tuple[str, str, str | None, tuple[str, ...]]
+
+
 class RecordedQuery(BaseModel):
-    """One query an agent's search was asked."""
+    """One query an agent's search was asked: its text and its filters."""
 
     store: str
     agent: str
     query: str
     at: str
+    subject: str | None = None
+    topics: list[str] = Field(default_factory=list)
+
+    def asked(self) -> Asked:
+        """The question it asked: agent, text and filters."""
+        return (self.agent, self.query, self.subject, tuple(self.topics))
 
 
 class QueryHistory:
@@ -62,19 +75,31 @@ class QueryHistory:
         tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
         os.replace(tmp, self.path)
 
-    def record(self, agent: str, query: str) -> None:
-        """Keep ``query`` as ``agent``'s newest (empty and over-long queries are not kept)."""
+    def record(
+        self,
+        agent: str,
+        query: str,
+        subject: str | None = None,
+        topics: Sequence[str] = (),
+    ) -> None:
+        """Keep ``query`` (searched with ``subject`` and ``topics``) as ``agent``'s newest
+        (empty and over-long queries are not kept)."""
         text = query.strip()
         if not text or len(text) > LONGEST:
             return
+        new = RecordedQuery(
+            store=self.store,
+            agent=agent,
+            query=text,
+            at=self._clock().isoformat(),
+            subject=subject,
+            topics=list(topics),
+        )
         with self._lock:
             entries = [
-                e
-                for e in self._read()
-                if not (e.store == self.store and e.agent == agent and e.query == text)
+                e for e in self._read() if not (e.store == self.store and e.asked() == new.asked())
             ]
-            now = self._clock().isoformat()
-            entries.insert(0, RecordedQuery(store=self.store, agent=agent, query=text, at=now))
+            entries.insert(0, new)
             kept: list[RecordedQuery] = []
             per: dict[tuple[str, str], int] = {}
             for entry in entries:
@@ -86,8 +111,12 @@ class QueryHistory:
                 self._write(kept)
 
     def recent(self, agent: str, limit: int = PER_AGENT) -> list[str]:
-        """``agent``'s queries, newest first."""
-        found = [e.query for e in self._read() if e.store == self.store and e.agent == agent]
+        """``agent``'s queries' text, newest first."""
+        return [e.query for e in self.recent_entries(agent, limit)]
+
+    def recent_entries(self, agent: str, limit: int = PER_AGENT) -> list[RecordedQuery]:
+        """``agent``'s queries with their filters, newest first."""
+        found = [e for e in self._read() if e.store == self.store and e.agent == agent]
         return found[:limit]
 
     def everyone(self, per_agent: int = PER_AGENT) -> list[RecordedQuery]:

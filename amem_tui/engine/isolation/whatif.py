@@ -22,7 +22,7 @@ from amem_tui.engine.consolidation import ConsolidationPlan
 from amem_tui.engine.errors import AmemError
 from amem_tui.engine.isolation.checkfile import CheckFile
 from amem_tui.engine.isolation.checks import CheckRun
-from amem_tui.engine.isolation.history import RecordedQuery
+from amem_tui.engine.isolation.history import Asked, RecordedQuery
 
 #: How many of an agent's hits a preview compares by default.
 TOP = 5
@@ -108,6 +108,9 @@ class QueryDelta(BaseModel):
 
     agent: str
     query: str
+    #: The filters the query was asked with (it is re-run with them).
+    subject: str | None = None
+    topics: list[str] = Field(default_factory=list)
     before: list[str]
     after: list[str]
     entered: list[str] = Field(default_factory=list)
@@ -117,6 +120,13 @@ class QueryDelta(BaseModel):
     def changed(self) -> bool:
         """True when a note enters or leaves the top hits."""
         return bool(self.entered or self.left)
+
+    def filters(self) -> str:
+        """The query's filters in words ("" without any)."""
+        parts = [f"subject {self.subject}"] if self.subject is not None else []
+        if self.topics:
+            parts.append(f"topics {', '.join(self.topics)}")
+        return "; ".join(parts)
 
 
 class WhatIf(BaseModel):
@@ -171,14 +181,17 @@ def make(view: AgentView, change: Change) -> None:
 
 def _tops(
     shadow: Shadow, queries: Sequence[RecordedQuery], top: int, skipped: list[str]
-) -> dict[tuple[str, str], list[str]]:
-    out: dict[tuple[str, str], list[str]] = {}
+) -> dict[Asked, list[str]]:
+    out: dict[Asked, list[str]] = {}
     for recorded in queries:
-        key = (recorded.agent, recorded.query)
+        key = recorded.asked()
         if key in out:
             continue
         try:
-            result = shadow.named_agent(recorded.agent).search(recorded.query)
+            # Searched as it was asked: its filters are filters, not words.
+            result = shadow.named_agent(recorded.agent).search(
+                recorded.query, subject=recorded.subject, topics=recorded.topics or None
+            )
         except AmemError as exc:
             skipped.append(f"{recorded.agent}: {recorded.query!r}: {exc.message}")
             continue
@@ -203,7 +216,7 @@ def what_if(
     before = _tops(shadow, queries, top, skipped)
     make(view, change)
     checks_after = shadow.check(checks) if checks is not None else None
-    after = _tops(shadow, [q for q in queries if (q.agent, q.query) in before], top, [])
+    after = _tops(shadow, [q for q in queries if q.asked() in before], top, [])
     flips = []
     if checks_before is not None and checks_after is not None:
         for old, new in zip(checks_before.verdicts, checks_after.verdicts, strict=True):
@@ -220,8 +233,9 @@ def what_if(
                     )
                 )
     deltas = []
-    for (agent, query), old_top in before.items():
-        new_top = after.get((agent, query), [])
+    for asked, old_top in before.items():
+        agent, query, subject, topics = asked
+        new_top = after.get(asked, [])
         deltas.append(
             QueryDelta(
                 agent=agent,
@@ -230,6 +244,8 @@ def what_if(
                 after=new_top,
                 entered=[n for n in new_top if n not in old_top],
                 left=[n for n in old_top if n not in new_top],
+                subject=subject,
+                topics=list(topics),
             )
         )
     return WhatIf(

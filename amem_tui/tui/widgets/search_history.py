@@ -18,6 +18,7 @@ from textual.widget import Widget
 
 from amem_tui.tui.dialogs.query_picker import QueryPicker
 from amem_tui.tui.dialogs.save_check import SaveCheckDialog
+from amem_tui.tui.query_syntax import as_typed, parse_query
 from amem_tui.tui.saved_check import DEFAULT_FILE, SavedCheck
 
 if TYPE_CHECKING:
@@ -95,13 +96,17 @@ class SearchHistory(Widget):
 
     @work(thread=True, exit_on_error=False, group="history")
     def _write_history(self, agent: str, query: str) -> None:
-        self.engine.query_history().record(agent, query)
+        # Kept as searched: the filter words as filters, so a preview re-runs it alike.
+        typed = parse_query(query)
+        self.engine.query_history().record(agent, typed.text, typed.subject, typed.topics)
 
     def recent_queries(self) -> list[str]:
-        """The agent's kept queries, newest first (a small file: read when asked)."""
+        """The agent's kept queries as the box takes them, newest first (a small file:
+        read when asked)."""
         if self.scope is None:
             return []
-        return self.engine.query_history().recent(history_name(self.scope))
+        entries = self.engine.query_history().recent_entries(history_name(self.scope))
+        return list(dict.fromkeys(as_typed(e.query, e.subject, e.topics) for e in entries))
 
     # ------------------------------------------------------------- recalling
     def _put(self, query: str) -> None:

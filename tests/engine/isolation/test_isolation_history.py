@@ -64,3 +64,22 @@ def test_the_default_file_is_in_the_data_folder(engine: MemoryEngine) -> None:
     kept.record("main", "hello")
     assert kept.path.name == "query_history.json"
     assert kept.path.parent.name == "data"  # AMEM_DATA_DIR, set for every test
+
+
+def test_a_query_is_kept_with_its_filters(engine: MemoryEngine, tmp_path: Path) -> None:
+    """The subject and topics a query was searched with are part of it: the same words
+    with another subject are another query, and a file kept before filters still reads."""
+    path = tmp_path / "q.json"
+    old = {"store": engine.settings.store_label, "agent": "dev", "query": "old", "at": "2026"}
+    path.write_text(json.dumps({"version": 1, "queries": [old]}), encoding="utf-8")
+    kept = engine.query_history(path)
+    kept.record("dev", "deploy freeze", "Priya")
+    kept.record("dev", "deploy freeze", "Bob", ["ops", "ci"])
+    kept.record("dev", "deploy freeze", "Priya")  # asked again: moves up, not repeated
+    entries = kept.recent_entries("dev")
+    assert [(e.query, e.subject, e.topics) for e in entries] == [
+        ("deploy freeze", "Priya", []),
+        ("deploy freeze", "Bob", ["ops", "ci"]),
+        ("old", None, []),
+    ]
+    assert kept.recent("dev") == ["deploy freeze", "deploy freeze", "old"]
