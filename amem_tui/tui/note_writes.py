@@ -170,7 +170,18 @@ def edit(owner: Widget, engine: MemoryEngine, scope: AgentScope, note: MemoryNot
         if content is None and tags is None and draft.readers is None:
             _say(owner, "Nothing changed.")
             return
-        _update(owner, engine, scope, note, content=content, tags=tags, readers=draft.readers)
+        if draft.readers is None:  # text and tags only: saved at once
+            _update(owner, engine, scope, note, content=content, tags=tags)
+            return
+        from amem_tui.tui.readers_question import confirm_readers
+
+        readers = draft.readers
+
+        def write() -> None:
+            _update(owner, engine, scope, note, content=content, tags=tags, readers=readers)
+
+        text_too = content is not None or tags is not None
+        confirm_readers(owner, engine, scope, note, readers, text_too, write)
 
     from amem_tui.tui.dialogs.note_editor import NoteEditor
     from amem_tui.tui.readers_choice import readers_choice
@@ -352,7 +363,7 @@ def _what_if(
     """What publishing, unpublishing or deleting ``note`` would do (the checks of the
     file saved to last, the recent queries' top 5), for the dialog to work out."""
     from amem_tui.engine.for_apps import Delete, Publish, Unpublish
-    from amem_tui.tui.what_if_text import what_if_text
+    from amem_tui.tui.what_if_text import work_out
 
     agent = history_name(scope)
     change: Change
@@ -364,13 +375,7 @@ def _what_if(
         change = Delete(agent, note.id)
     else:
         return None
-    checks = checks_file(owner)
-
-    def work_out() -> Text:
-        queries = engine.query_history().everyone()
-        return what_if_text(engine.what_if(change, checks=checks, queries=queries))
-
-    return work_out
+    return work_out(engine, change, checks_file(owner))
 
 
 def revert(

@@ -11,9 +11,24 @@ from rich.text import Text
 from amem_tui.tui.text import one_line
 
 if TYPE_CHECKING:
-    from amem_tui.engine import WhatIf
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from amem_tui.engine import MemoryEngine, WhatIf
+    from amem_tui.engine.for_apps import Change
 
 COMPUTING = "What it would do: computing…"
+
+
+def work_out(engine: MemoryEngine, change: Change, checks: Path | None) -> Callable[[], Text]:
+    """What ``change`` would do to the checks in ``checks`` and every agent's recent
+    queries, said as ``what_if_text`` says it: for a dialog's worker to run."""
+
+    def run() -> Text:
+        queries = engine.query_history().everyone()
+        return what_if_text(engine.what_if(change, checks=checks, queries=queries))
+
+    return run
 
 
 def what_if_text(result: WhatIf) -> Text:

@@ -8,11 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from textual.widgets import Static
 
 from amem_tui.demo import demo_id
+from amem_tui.tui.dialogs.confirm import ConfirmDialog
 from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.readers_field import ReadersList
-from tests.support.tui import demo_app, demo_engine, settle, snapshot
+from tests.support.tui import demo_app, demo_engine, settle, snapshot, until
 
 SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 
@@ -45,3 +47,30 @@ def test_edit_note_readers_read_only(snap_compare: Any, size: tuple[int, int]) -
     oncall = engine.agent("dev").get(demo_id("shared-oncall"))
     engine.put_notes("amem_notes", [oncall.model_copy(update={"writers": ["*"]})])
     assert snapshot(snap_compare, demo_app(engine), size=size, then=_edit_oncall)
+
+
+async def _readers_question(pilot: Any) -> None:
+    screen = pilot.app.screen
+    assert isinstance(screen, MainScreen)
+    assert screen.panes.select(demo_id("dev-selective"))
+    await settle(pilot)
+    await pilot.press("e")
+    await settle(pilot)
+    while not isinstance(pilot.app.focused, ReadersList):
+        await pilot.press("tab")
+    await pilot.press("space", "enter")  # main, the one reader, is let go; then save
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, ConfirmDialog)
+    said = pilot.app.screen.query_one("#confirm-preview", Static)
+    await until(pilot, lambda: "computing" not in str(said.render()))
+    await settle(pilot)
+
+
+@SIZES
+def test_edit_readers_asks_with_what_it_would_do(snap_compare: Any, size: tuple[int, int]) -> None:
+    """dev lets main go from its note's readers: the question before the save, with the
+    checks and recent queries the change would move (here: dev's query, none moved)."""
+    engine = demo_engine()
+    engine.query_history().record("dev", "staging database credentials")
+    app = demo_app(engine, agent="dev")
+    assert snapshot(snap_compare, app, size=size, then=_readers_question)

@@ -7,14 +7,23 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from textual.widgets import Input, RadioButton, TextArea
+from textual.widgets import Input, RadioButton, Static, TextArea
 
 from amem_tui.demo import demo_id
+from amem_tui.tui.dialogs.confirm import ConfirmDialog
 from amem_tui.tui.dialogs.note_editor import NoteEditor
 from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.note_pane import NotePane
 from amem_tui.tui.widgets.readers_field import ReadersField, ReadersList, ReadersSaid
-from tests.support.tui import demo_app, demo_engine, main_screen, screen_lines, settle, started
+from tests.support.tui import (
+    demo_app,
+    demo_engine,
+    main_screen,
+    screen_lines,
+    settle,
+    started,
+    until,
+)
 
 
 def editor(app: Any) -> NoteEditor:
@@ -29,6 +38,18 @@ def field(app: Any) -> ReadersField:
 
 def said(app: Any) -> str:
     return str(editor(app).query_one(ReadersSaid).render())
+
+
+def confirm(app: Any) -> str:
+    """The question on screen (a confirm dialog), as text."""
+    screen = app.screen
+    assert isinstance(screen, ConfirmDialog), type(screen)
+    return str(screen.body)
+
+
+def preview(app: Any) -> str:
+    """What the confirm dialog says the change would do (once worked out)."""
+    return str(app.screen.query_one("#confirm-preview", Static).render())
 
 
 def offered(app: Any) -> list[str]:
@@ -175,14 +196,31 @@ async def test_the_edit_form_shows_and_changes_the_owners_readers() -> None:
         assert "only dev, its owner, reads it" in said(app)
         await pilot.press("enter")
         await settle(pilot)
+        # A change of readers is asked first, with what it would do; n keeps them.
+        question = confirm(app)
+        assert "Readers: main → none but dev." in question
+        await until(pilot, lambda: "computing" not in preview(app))
+        assert "recent queries whose top 5 would change" in preview(app)
+        await pilot.press("n")
+        await settle(pilot)
+        assert engine.agent("dev").get(note_id).readers == ["dev", "main"]
+        await pilot.press("e")
+        await settle(pilot)
+        await choose(pilot, "main")
+        await pilot.press("enter")
+        await settle(pilot)
+        confirm(app)
+        await pilot.press("y")
+        await settle(pilot)
         assert engine.agent("dev").get(note_id).readers == ["dev"]
         assert any("no other agent reads it now" in m for _, m in app.notice_log)
-        # Content only: the readers are left as they are.
+        # Content only: saved at once, the readers left as they are.
         await pilot.press("e")
         await settle(pilot)
         editor(app).query_one("#tags", Input).value = "staging, secrets"
         await pilot.press("ctrl+s")
         await settle(pilot)
+        assert not isinstance(app.screen, ConfirmDialog)
         note = engine.agent("dev").get(note_id)
         assert note.tags == ["staging", "secrets"] and note.readers == ["dev"]
 
