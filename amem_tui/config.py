@@ -99,6 +99,7 @@ def _env_settings(env: Mapping[str, str]) -> dict[str, Any]:
         "AMEM_CONSOLIDATION_THRESHOLD": "consolidation_threshold",
         "AMEM_USER": "user",
         "AMEM_OPENCLAW_DIR": "openclaw_dir",
+        "AMEM_CHECKS": "checks_file",
     }
     for var, field in mapping.items():
         value = env.get(var)
@@ -242,6 +243,7 @@ _ENV_NAMES = {
     "low_quality_patterns": "AMEM_LOW_QUALITY_PATTERNS",
     "user": "AMEM_USER",
     "openclaw_dir": "AMEM_OPENCLAW_DIR",
+    "checks_file": "AMEM_CHECKS",
     "collection_models": "AMEM_COLLECTION_MODELS",
     **{field: var for var, field in embedding_config.ENV_FIELDS.items()},
     "model_folders": "AMEM_MODEL_FOLDERS",

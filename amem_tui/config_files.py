@@ -220,7 +220,8 @@ def _account_name() -> str:
 
 
 def read_own_config(path: Path) -> dict[str, Any]:
-    """Settings from amem-tui's own ``config.toml``: ``[collections.<name>] model = "..."``."""
+    """Settings from amem-tui's own ``config.toml``: ``[collections.<name>] model = "..."``,
+    ``[embeddings]`` and ``[isolation] checks = "FILE"``."""
     import tomllib
 
     try:
@@ -239,7 +240,16 @@ def read_own_config(path: Path) -> dict[str, Any]:
         if not isinstance(model, str) or not model.strip():
             raise ConfigError(f'{path}: collections."{name}".model must be a model name')
         models[str(name)] = model.strip()
-    return {**embeddings, **({"collection_models": models} if models else {})}
+    isolation = raw.get("isolation", {})
+    if not isinstance(isolation, Mapping):
+        raise ConfigError(f"{path}: [isolation] must be a table")
+    checks: dict[str, Any] = {}
+    if "checks" in isolation:
+        file = isolation["checks"]
+        if not isinstance(file, str) or not file.strip():
+            raise ConfigError(f"{path}: isolation.checks must be the path of a checks file")
+        checks["checks_file"] = Path(file).expanduser()
+    return {**embeddings, **checks, **({"collection_models": models} if models else {})}
 
 
 def _kind(value: Any) -> str:

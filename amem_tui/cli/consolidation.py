@@ -82,7 +82,7 @@ def consolidate(ctx: Context, options: ConsolidateOptions) -> Consolidated | All
         plan = view.plan_consolidation(threshold=options.threshold)
         run = plan.run
         messages = [DRY_RUN_MESSAGE, *run.messages]
-        if options.checks is None:
+        if options.checks is None and ctx.settings.checks_file is None:
             return Consolidated(run, None, messages, stored=False)
         what_if = preview(ctx, Consolidate(plan), options.checks)
         return Consolidated(run, None, messages, stored=False, what_if=what_if)

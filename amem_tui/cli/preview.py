@@ -40,9 +40,9 @@ def preview(ctx: Context, change: Change, checks: str | None) -> WhatIf:
 def what_if_text(result: WhatIf) -> str:
     """The change, the checks that would flip, the recent queries whose top 5 moves."""
     lines = [f"dry run: {result.change}; nothing was written"]
-    if result.checks_before is not None:
+    if (run := result.checks_before) is not None:
         lines.append(
-            f"checks that would flip: {len(result.flips)} of {len(result.checks_before.verdicts)}"
+            f"checks in {run.source} that would flip: {len(result.flips)} of {len(run.verdicts)}"
         )
         for flip in result.flips:
             turn = "holds -> fails" if flip.before else "fails -> holds"

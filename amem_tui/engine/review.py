@@ -98,11 +98,14 @@ class StoreReview:
     ) -> WhatIf:
         """What ``change`` (publish, unpublish, readers, delete, a consolidation plan)
         would do, worked out without writing anything: which ``checks`` would flip, and
-        which notes would enter or leave the ``top`` hits of each recorded query. A change
-        the store would refuse raises the same error. See ``isolation.whatif``."""
+        which notes would enter or leave the ``top`` hits of each recorded query (no
+        ``checks``: the settings' ``checks_file``, if any). A change the store would
+        refuse raises the same error. See ``isolation.whatif``."""
         from amem_tui.engine.engine import MemoryEngine
         from amem_tui.engine.isolation import OverlayStore, load_checks, what_if
 
+        if checks is None:  # the configured file, if any (``checks_file``)
+            checks = self.engine.settings.checks_file
         file = load_checks(checks) if isinstance(checks, str | Path) else checks
         if file is not None:
             self.check_ready(file)

@@ -168,6 +168,10 @@ class EngineSettings(BaseModel):
     #: (``AMEM_REMOTE_EMBEDDINGS=1``, ``remote = true`` under ``[embeddings]`` in
     #: config.toml).
     remote_embeddings: bool = False
+    #: The memory checks a change's preview (``what_if``, ``--dry-run``, the inspector's
+    #: questions) runs when none is named: ``AMEM_CHECKS``, or ``checks`` under
+    #: ``[isolation]`` in config.toml.
+    checks_file: Path | None = None
 
     @property
     def collection_chosen(self) -> bool:

@@ -375,7 +375,7 @@ def _what_if(
         change = Delete(agent, note.id)
     else:
         return None
-    return work_out(engine, change, checks_file(owner))
+    return work_out(engine, change, checks_file(owner, engine))
 
 
 def revert(

@@ -51,5 +51,5 @@ def confirm_readers(
         f"{body}\n\n{note.id}\n{one_line(note.content, 70)}",
         "Save",
         save,
-        preview=work_out(engine, change, checks_file(owner)),
+        preview=work_out(engine, change, checks_file(owner, engine)),
     )

@@ -36,7 +36,8 @@ def what_if_text(result: WhatIf) -> Text:
     out = Text("What it would do", style="bold")
     if result.checks_before is not None:
         total = len(result.checks_before.verdicts)
-        out.append(f"\nchecks that would flip: {len(result.flips)} of {total}")
+        source = result.checks_before.source
+        out.append(f"\nchecks in {source} that would flip: {len(result.flips)} of {total}")
         for flip in result.flips:
             turn = "holds → fails" if flip.before else "fails → holds"
             style = "red" if flip.before else "green"

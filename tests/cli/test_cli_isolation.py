@@ -229,6 +229,26 @@ def test_a_search_is_previewed_with_the_filters_it_was_asked_with(store: Store) 
     assert f"dev searches {query!r} (subject Alice)" in shown
 
 
+def test_a_configured_checks_file_is_what_a_dry_run_runs(store: Store) -> None:
+    """``AMEM_CHECKS`` names the checks a dry run runs when ``--checks`` names none (and
+    ``consolidate --dry-run`` runs them too); ``--checks`` wins; the lines say which."""
+    checks = store.checks()
+    common = ["--store", str(store.folder), "--config", str(store.config)]
+    publish = [*common, "publish", P_LINK, "--dry-run"]
+    preview = answer(run([*publish, "--json"], store.home, AMEM_CHECKS=checks))
+    assert [(f["number"], f["before"], f["after"]) for f in preview["flips"]] == [(2, True, False)]
+    shown = inert(run(publish, store.home, AMEM_CHECKS=checks).stdout)
+    assert f"checks in {checks} that would flip: 1 of 2" in shown
+    plan = answer(
+        run([*common, "consolidate", "--dry-run", "--json"], store.home, AMEM_CHECKS=checks)
+    )
+    assert plan["what_if"]["checks_after"]["source"] == checks
+    first = store.home / "first.toml"
+    first.write_text(CHECKS.split("\n\n")[0] + "\n", encoding="utf-8")
+    named = run([*publish, "--checks", str(first)], store.home, AMEM_CHECKS=checks)
+    assert f"checks in {first} that would flip: 0 of 1" in inert(named.stdout)
+
+
 def test_each_change_previews_without_writing(store: Store) -> None:
     store.record(
         ("dev", "staging VPN pre-shared key rotation"), ("main", "mobile app release checklist")

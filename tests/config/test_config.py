@@ -11,6 +11,7 @@ import pytest
 from amem_tui.config import load_settings
 from amem_tui.config_files import read_openclaw_config
 from amem_tui.engine.errors import ConfigError, InvalidInput
+from amem_tui.paths import config_dir
 
 KEY = 'plugins.entries["openclaw-amem"].config'
 
@@ -238,3 +239,18 @@ def test_mode_a_collection_from_env_may_not_equal_a_mode_b_collection(tmp_path: 
     path = write_config(tmp_path, {"agents": {"sb": {"collection": "sandbox_notes"}}})
     with pytest.raises(ConfigError, match="sandbox_notes"):
         load_settings({"config_file": path}, env={"AMEM_COLLECTION": "sandbox_notes"})
+
+
+def test_the_checks_file_from_config_toml_and_the_environment(tmp_path: Path) -> None:
+    """One setting names the memory checks a preview runs by default: ``checks`` under
+    ``[isolation]`` in config.toml, over which ``AMEM_CHECKS`` wins."""
+    assert load_settings({}, env={}).checks_file is None
+    config_dir().mkdir(parents=True, exist_ok=True)
+    own = config_dir() / "config.toml"
+    own.write_text(f'[isolation]\nchecks = "{tmp_path / "team.toml"}"\n', encoding="utf-8")
+    assert load_settings({}, env={}).checks_file == tmp_path / "team.toml"
+    mine = str(tmp_path / "mine.toml")
+    assert load_settings({}, env={"AMEM_CHECKS": mine}).checks_file == Path(mine)
+    own.write_text("[isolation]\nchecks = 3\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"config\.toml: isolation\.checks must be the path"):
+        load_settings({}, env={})

@@ -243,3 +243,23 @@ async def test_a_query_with_filter_words_is_kept_and_previewed_as_searched() -> 
         said = str(preview.render())
         assert "dev searches 'flight to the Lisbon offsite' (subject Bob; topics travel)" in said
         await pilot.press("n")
+
+
+async def test_the_questions_run_the_configured_checks_file(tmp_path: Path) -> None:
+    """With a checks file configured (``AMEM_CHECKS``), a question runs its checks
+    though nothing was saved as a check here, and says which file it ran."""
+    checks = tmp_path / "team.toml"
+    checks.write_text(
+        '[[check]]\nagent = "dev"\nquery = "flight to the Lisbon offsite"\nforbid = ["seat 12A"]\n',
+        encoding="utf-8",
+    )
+    app = demo_app(demo_engine(checks_file=checks))  # as main
+    async with started(app) as pilot:
+        await select(pilot, "private", demo_id("main-trip"))
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+        preview = app.screen.query_one("#confirm-preview", Static)
+        await until(pilot, lambda: "computing" not in str(preview.render()))
+        said = str(preview.render())
+        assert f"checks in {checks} that would flip: 1 of 1" in said
+        await pilot.press("n")

@@ -126,7 +126,8 @@ class RunWriter(ReportsWorkerFailures, Widget):
         from amem_tui.tui.what_if_text import what_if_text
         from amem_tui.tui.widgets.search_history import checks_file
 
-        engine, checks = self.engine, checks_file(self)
+        engine = self.engine
+        checks = checks_file(self, engine)
 
         def work_out() -> Text:
             queries = engine.query_history().everyone()

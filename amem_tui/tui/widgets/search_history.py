@@ -37,9 +37,12 @@ def history_name(scope: AgentScope) -> str:
     return scope.namespace or scope.agent
 
 
-def checks_file(widget: Widget) -> Path | None:
-    """The checks file the search box of ``widget``'s screen saved to last (a dry run in
-    a confirm dialog runs its checks too), if it still exists."""
+def checks_file(widget: Widget, engine: MemoryEngine) -> Path | None:
+    """The checks file a what-if asked from ``widget`` runs: the configured one
+    (``AMEM_CHECKS``, ``[isolation] checks`` in config.toml), else the one the search box
+    of its screen saved to last, if it still exists."""
+    if engine.settings.checks_file is not None:
+        return engine.settings.checks_file
     for box in widget.screen.query(SearchHistory).results(SearchHistory):
         if box.checks_path is not None and box.checks_path.is_file():
             return box.checks_path
