@@ -3,14 +3,13 @@ user and agent pairs, one per ``user_id``)."""
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import model_serializer
 
 from amem_tui.cli.command import Command, NoOptions
-from amem_tui.cli.output import mem0_view
+from amem_tui.cli.output import mem0_fields, mem0_view
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
@@ -30,8 +29,7 @@ class AgentList:
     @model_serializer
     def _json(self) -> list[dict[str, Any]]:
         return [
-            {"agent": s.agent, "mode": s.mode, "collection": s.collection}
-            | (dataclasses.asdict(view) if (view := mem0_view(s)) is not None else {})
+            {"agent": s.agent, "mode": s.mode, "collection": s.collection} | mem0_fields(s)
             for s in self.scopes
         ]
 

@@ -12,15 +12,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, cast
 
+from pydantic import model_serializer
+
 from amem_tui.cli.command import Command, UsageError, comma_list, text_argument
 from amem_tui.cli.options import flag, option
 from amem_tui.cli.output import (
-    Mem0View,
     Note,
     Omitted,
     count_of,
     flattened,
+    mem0_fields,
     mem0_view,
+    note_json,
     note_text,
     scope_label,
     shorten,
@@ -29,8 +32,10 @@ from amem_tui.cli.preview import PreviewOptions, preview, what_if_text
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
-    from amem_tui.engine import AgentView, MemoryNote, WhatIf
+    from amem_tui.engine import AgentScope, AgentView, MemoryNote, NotePage, WhatIf
     from amem_tui.engine.for_apps import ListScope as EngineListScope
+else:
+    AgentScope = NotePage = Any  # dumped by the answer's own serializer
 
 
 @dataclass(frozen=True)
@@ -213,19 +218,23 @@ class ListOptions:
 
 @dataclass(frozen=True)
 class NoteListing:
-    """A page of notes as the acting agent may see them, with the total."""
+    """A page of notes as the acting agent may see them, with the total, the listing
+    asked for and (mem0: ``list --run``) the session whose memories these are."""
 
-    agent: str
-    mode: str
-    collection: str
-    scope: ListScope
-    total: int
-    offset: int
-    notes: list[Note]
-    mem0: Mem0View | None
-    #: mem0: the session whose short-term memories these are (``list --run``).
-    run_id: Omitted[str] = None
-    _json = flattened("mem0")
+    scope: AgentScope
+    page: NotePage
+    listed: ListScope
+    run_id: str | None
+
+    @model_serializer
+    def _json(self) -> dict[str, Any]:
+        scope, page = self.scope, self.page
+        answer: dict[str, Any] = {"agent": scope.agent, "mode": scope.mode}
+        answer["collection"] = scope.collection
+        answer |= {"scope": self.listed, "total": page.total, "offset": page.offset}
+        answer["notes"] = [note_json(note) for note in page.notes]
+        answer |= mem0_fields(scope)
+        return answer | ({"run_id": self.run_id} if self.run_id is not None else {})
 
 
 def list_notes(ctx: Context, options: ListOptions) -> NoteListing:
@@ -233,7 +242,6 @@ def list_notes(ctx: Context, options: ListOptions) -> NoteListing:
     if options.limit < 1 or options.offset < 0:
         raise UsageError("--limit must be at least 1 and --offset at least 0")
     view = ctx.reader()
-    scope = view.scope
     page = view.list_notes(
         cast("EngineListScope", options.scope.replace("-", "_")),
         limit=options.limit,
@@ -242,25 +250,17 @@ def list_notes(ctx: Context, options: ListOptions) -> NoteListing:
         low_quality=options.low_quality,
         run_id=options.run,
     )
-    return NoteListing(
-        scope.agent,
-        scope.mode,
-        scope.collection,
-        options.scope,
-        page.total,
-        page.offset,
-        view.redact(page.notes),
-        mem0_view(scope),
-        options.run,
-    )
+    page = page.model_copy(update={"notes": view.redact(page.notes)})
+    return NoteListing(view.scope, page, options.scope, options.run)
 
 
 def list_text(listing: NoteListing) -> str:
     """A heading (whose notes, how many of how many), then each note's block."""
+    scope, notes = listing.scope, listing.page.notes
     run = f" of run {listing.run_id}" if listing.run_id is not None else ""
-    who = scope_label(listing.agent, listing.mode, listing.collection, listing.mem0)
-    head = f"{who}: {count_of(len(listing.notes), listing.total, f'{listing.scope} note')}{run}"
-    return "\n".join([head, *(note_text(note) for note in listing.notes)])
+    who = scope_label(scope.agent, scope.mode, scope.collection, mem0_view(scope))
+    head = f"{who}: {count_of(len(notes), listing.page.total, f'{listing.listed} note')}{run}"
+    return "\n".join([head, *(note_text(note) for note in notes)])
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (

@@ -6,6 +6,7 @@ or restyle the terminal.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import sys
@@ -33,8 +34,13 @@ T = TypeVar("T")
 
 
 # ------------------------------------------------------------------ JSON
-#: A note in a result: its id, then its payload as it is stored.
-Note = Annotated[MemoryNote, PlainSerializer(lambda note: {"id": note.id, **note.to_payload()})]
+def note_json(note: MemoryNote) -> dict[str, Any]:
+    """A note in an answer: its id, then its payload as it is stored."""
+    return {"id": note.id, **note.to_payload()}
+
+
+#: A note in a result (see ``note_json``).
+Note = Annotated[MemoryNote, PlainSerializer(note_json)]
 #: A consolidation run in a result: without its replay machinery.
 Run = Annotated[ConsolidationRun, PlainSerializer(ConsolidationRun.to_json)]
 #: A field the JSON answer holds only when it is set.
@@ -179,6 +185,12 @@ def mem0_view(scope: AgentScope) -> Mem0View | None:
     if scope.user is None and scope.namespace is None:
         return None
     return Mem0View(scope.user, scope.namespace, scope.view)
+
+
+def mem0_fields(scope: AgentScope) -> dict[str, Any]:
+    """The mem0 view a scope reads, as an answer's JSON adds it (none for openclaw-amem)."""
+    view = mem0_view(scope)
+    return dataclasses.asdict(view) if view is not None else {}
 
 
 def scope_label(agent: str, mode: str, collection: str, mem0: Mem0View | None) -> str:

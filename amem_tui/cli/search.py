@@ -3,7 +3,6 @@ and (``--hidden``, on purpose) the close matches it is not allowed to see."""
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -12,8 +11,9 @@ from pydantic import model_serializer
 from amem_tui.cli.command import Command, UsageError
 from amem_tui.cli.options import flag, option, switch
 from amem_tui.cli.output import (
-    Mem0View,
+    mem0_fields,
     mem0_view,
+    note_json,
     note_row,
     scope_label,
 )
@@ -21,9 +21,9 @@ from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
-    from amem_tui.engine import MemoryNote, SearchHit, SearchResult
+    from amem_tui.engine import AgentScope, MemoryNote, SearchHit, SearchResult
 else:
-    SearchResult = MemoryNote = Any  # models the answer's own serializer dumps
+    SearchResult = MemoryNote = AgentScope = Any  # models the answer's own serializer dumps
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def search_notes(ctx: Context, options: SearchOptions) -> FoundNotes:
         searched.namespace or searched.agent, options.query, options.subject, topics or ()
     )
     notes = ctx.engine.agent(scope).redact([hit.note for hit in result.hits])
-    return FoundNotes(result, notes, options.explain, mem0_view(scope))
+    return FoundNotes(result, notes, options.explain, scope)
 
 
 def rounded(value: Any) -> Any:
@@ -120,12 +120,12 @@ HIDDEN = (
 @dataclass(frozen=True)
 class FoundNotes:
     """A search's answer: the engine's result, its hits' notes as the agent may see
-    them, whether to say how each ranked (``explain``), and the mem0 view it read."""
+    them, whether to say how each ranked (``explain``), and who searched."""
 
     result: SearchResult
     notes: list[MemoryNote]
     explain: bool
-    mem0: Mem0View | None
+    scope: AgentScope
 
     def explained(self, hit: SearchHit) -> dict[str, Any]:
         """How ``hit`` ranked (``--explain``), in words last."""
@@ -141,7 +141,7 @@ class FoundNotes:
         answer: dict[str, Any] = {name: getattr(result, name) for name in ANSWERED}
         answer["hits"] = [
             {"id": hit.note.id, "score": rounded(hit.score), "because": hit.because}
-            | {"id": note.id, **note.to_payload()}
+            | note_json(note)
             | (self.explained(hit) if self.explain else {})
             for hit, note in zip(result.hits, self.notes, strict=True)
         ]
@@ -154,7 +154,7 @@ class FoundNotes:
             for match in result.hidden
         ] or None
         answer |= {key: value for key, value in more.items() if value is not None}
-        answer |= dataclasses.asdict(self.mem0) if self.mem0 is not None else {}
+        answer |= mem0_fields(self.scope)
         if result.embedding is not None:
             answer["embedding"] = result.embedding
         return answer
@@ -163,7 +163,7 @@ class FoundNotes:
 def search_text(found: FoundNotes) -> str:
     """One line per hit, then the hidden matches."""
     result = found.result
-    where = scope_label(result.agent, result.mode, result.collection, found.mem0)
+    where = scope_label(result.agent, result.mode, result.collection, mem0_view(found.scope))
     how = (result.ranking or result.search_mode) + ("" if result.exact else ", approximate")
     lines = [f"{where}: {plural(len(result.hits), 'hit')} ({how})"]
     if result.notice:
