@@ -3,7 +3,6 @@ line rewritten on a terminal, else a line per agent), and what it did."""
 
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -11,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import model_serializer
 
 from amem_tui.cli.command import FailedWithReport, UsageError
-from amem_tui.cli.output import LiveLine, json_text, sanitize
+from amem_tui.cli.output import LiveLine, sanitize, tell
 from amem_tui.engine import AmemError
 from amem_tui.wording import plural
 
@@ -98,24 +97,11 @@ class PassProgressLine(LiveLine):
             return
         if step.phase not in ("done", "failed"):
             return  # a log gets one line per agent
-        if self.as_json:
-            line = json_text(
-                {
-                    "progress": {
-                        "agent": step.agent,
-                        "index": step.index,
-                        "agents": step.agents,
-                        "phase": step.phase,
-                        "merges": step.total,
-                        "seconds": round(now - self.started, 3),
-                    }
-                },
-                one_line=True,
-            )
-        else:
-            said = "failed" if step.phase == "failed" else plural(step.total, "merge")
-            line = f"amem-tui: consolidate: {sanitize(where)}: {said} [{now - self.started:.0f} s]"
-        print(line, file=sys.stderr, flush=True)
+        facts = {"agent": step.agent, "index": step.index, "agents": step.agents}
+        facts |= {"phase": step.phase, "merges": step.total}
+        said = "failed" if step.phase == "failed" else plural(step.total, "merge")
+        text = f"consolidate: {sanitize(where)}: {said} [{now - self.started:.0f} s]"
+        tell("progress", facts | {"seconds": round(now - self.started, 3)}, text, self.as_json)
 
 
 def all_agents(ctx: Context, options: ConsolidateOptions) -> AllAgentsPass:

@@ -327,6 +327,13 @@ def error_facts(error: BaseException) -> dict[str, Any]:
     return {name: value for name, value in facts.items() if value is not None}
 
 
+def tell(label: str, facts: Mapping[str, Any], text: str, as_json: bool) -> None:
+    """One line on stderr beside the answer: ``{LABEL: FACTS}`` with ``--json``, else
+    ``amem-tui: TEXT``."""
+    line = json_text({label: facts}, one_line=True) if as_json else f"amem-tui: {text}"
+    print(line, file=sys.stderr, flush=True)
+
+
 def _to_stderr(
     label: str, message: str, as_json: bool, facts: Mapping[str, Any], text_prefix: str
 ) -> None:
@@ -334,11 +341,8 @@ def _to_stderr(
 
     # The last guard: a message may quote a server URL from a client library's error.
     message = redact_text(message)
-    if as_json:
-        print(json_text({label: {"message": message, **facts}}, one_line=True), file=sys.stderr)
-    else:
-        line = " ".join(sanitize(message).split())
-        print(f"amem-tui: {text_prefix}{line}", file=sys.stderr)
+    line = " ".join(sanitize(message).split())
+    tell(label, {"message": message, **facts}, text_prefix + line, as_json)
 
 
 def report_error(

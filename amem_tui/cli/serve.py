@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command, UsageError
 from amem_tui.cli.options import flag, option
-from amem_tui.cli.output import json_text
+from amem_tui.cli.output import tell
 from amem_tui.engine import AmemError
 
 if TYPE_CHECKING:
@@ -162,12 +162,9 @@ def _say_serving(listening: str, public: str, token: str | None, as_json: bool) 
     from amem_tui.cli.serve_access import TOKEN_PARAMETER
 
     url = f"{public}/?{TOKEN_PARAMETER}={token}" if token else public
-    if as_json:
-        said = {"listening": listening, "open": url, "token_required": token is not None}
-        print(json_text({"serving": said}, one_line=True), file=sys.stderr)
-        return
+    said = {"listening": listening, "open": url, "token_required": token is not None}
     how = "requests without this token get 401" if token else "Ctrl+C stops it"
-    print(f"amem-tui: serving on {listening}; open {url} ({how})", file=sys.stderr)
+    tell("serving", said, f"serving on {listening}; open {url} ({how})", as_json)
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (
