@@ -119,7 +119,7 @@ def test_a_dry_run_says_it_stored_nothing_and_has_no_run_id(
 def test_the_demo_says_how_to_reach_its_store_after_the_tui_closes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import amem_tui.tui.app
+    import amem_tui.tui.launch
 
     def fake_tui(open_settings: Any, **options: Any) -> int:
         assert open_settings().store_label == str(store)
@@ -127,7 +127,7 @@ def test_the_demo_says_how_to_reach_its_store_after_the_tui_closes(
         return 0
 
     store = tmp_path / "store"
-    monkeypatch.setattr(amem_tui.tui.app, "run", fake_tui)
+    monkeypatch.setattr(amem_tui.tui.launch, "run", fake_tui)
     code, out, err = cli(capsys, "demo", "--store", str(store), "--model", TEST_MODEL)
     assert (code, err) == (0, "")
     tui_at = out.index("<the TUI ran here>")
