@@ -83,7 +83,7 @@ def read_owed(folder: Path) -> OwedFile:
     """``amem_nightly_owed.json`` in ``folder``, as found."""
     path = folder / OWED_FILE
     if not path.exists():
-        detail = "not found: openclaw-amem before its nightly merge keeps none"
+        detail = "openclaw-amem before its nightly merge keeps none"
         return OwedFile(
             SideFile(name="nightly-owed", path=str(path), state="not found", detail=detail)
         )
@@ -163,7 +163,7 @@ def read_log(folder: Path) -> LogFile:
     """The end of ``logs/amem-consolidate.log`` in ``folder``, read into runs."""
     path = folder / LOG_FILE
     if not path.exists():
-        detail = "not found: openclaw-amem writes it at its first merge"
+        detail = "openclaw-amem writes it at its first merge"
         return LogFile(
             SideFile(name="consolidate-log", path=str(path), state="not found", detail=detail)
         )
