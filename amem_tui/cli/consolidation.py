@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import model_serializer
 
 from amem_tui.cli.command import Command, NoOptions, UsageError
-from amem_tui.cli.nightly import AllAgentsPass, all_agents, all_agents_text, check_options
+from amem_tui.cli.nightly import AllAgentsPass, all_agents, all_agents_text
 from amem_tui.cli.options import flag, option
 from amem_tui.cli.output import Omitted, Run, decision_words, first_of, flattened, shorten
 from amem_tui.cli.preview import CHECKS_HELP, preview, what_if_text
@@ -68,13 +68,27 @@ class RunList:
         return self.runs
 
 
+def check_options(ctx: Context, options: ConsolidateOptions) -> None:
+    """Refuse flags that cannot go together (exit 2)."""
+    if options.due and not options.all_agents:
+        raise UsageError("--due goes with --all-agents (it skips a day's pass that already ran)")
+    if not options.all_agents:
+        return
+    if ctx.options.agent or ctx.options.session_key:
+        raise UsageError("--all-agents consolidates every agent: leave out --agent/--session-key")
+    if options.due and options.dry_run:
+        raise UsageError("--due decides whether to run; a --dry-run runs nothing: use one")
+
+
 def consolidate(ctx: Context, options: ConsolidateOptions) -> Consolidated | AllAgentsPass:
     """Merge the agent's near-duplicate private notes (every agent's: --all-agents)."""
     check_options(ctx, options)
     if options.checks is not None and (not options.dry_run or options.all_agents):
         raise UsageError("--checks goes with --dry-run, for one agent's consolidation")
     if options.all_agents:
-        return all_agents(ctx, options)
+        return all_agents(
+            ctx, due=options.due, threshold=options.threshold, dry_run=options.dry_run
+        )
     view = ctx.reader() if options.dry_run else ctx.writer()
     if options.dry_run:  # the plan, shown; its id names nothing undo or history could find
         from amem_tui.engine.for_apps import Consolidate

@@ -9,13 +9,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import model_serializer
 
-from amem_tui.cli.command import FailedWithReport, UsageError
+from amem_tui.cli.command import FailedWithReport
 from amem_tui.cli.output import LiveLine, sanitize, tell
 from amem_tui.engine import AmemError
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
-    from amem_tui.cli.consolidation import ConsolidateOptions
     from amem_tui.cli.context import Context
     from amem_tui.engine.for_apps import PassProgress, PassResult
 else:
@@ -58,21 +57,9 @@ class AllAgentsPass:
         }
 
 
-def runner_label(options: ConsolidateOptions) -> str:
+def runner_label(due: bool) -> str:
     """What the pass records as having run it."""
-    return "consolidate --all-agents" + (" --due" if options.due else "")
-
-
-def check_options(ctx: Context, options: ConsolidateOptions) -> None:
-    """Refuse flags that cannot go together (exit 2)."""
-    if options.due and not options.all_agents:
-        raise UsageError("--due goes with --all-agents (it skips a day's pass that already ran)")
-    if not options.all_agents:
-        return
-    if ctx.options.agent or ctx.options.session_key:
-        raise UsageError("--all-agents consolidates every agent: leave out --agent/--session-key")
-    if options.due and options.dry_run:
-        raise UsageError("--due decides whether to run; a --dry-run runs nothing: use one")
+    return "consolidate --all-agents" + (" --due" if due else "")
 
 
 class PassProgressLine(LiveLine):
@@ -104,23 +91,23 @@ class PassProgressLine(LiveLine):
         tell("progress", facts | {"seconds": round(now - self.started, 3)}, text, self.as_json)
 
 
-def all_agents(ctx: Context, options: ConsolidateOptions) -> AllAgentsPass:
+def all_agents(ctx: Context, *, due: bool, threshold: float | None, dry_run: bool) -> AllAgentsPass:
     """Consolidate every agent (the nightly pass); refused (exit 75) while another runs it."""
     from amem_tui.engine import NightlyPass
 
     engine = ctx.engine
-    if not options.dry_run:
+    if not dry_run:
         engine.check_writable()
     # --due is what a scheduler (cron, a systemd timer) runs; without it, a person.
-    trigger: Literal["scheduled", "manual"] = "scheduled" if options.due else "manual"
-    nightly = NightlyPass(engine, runner=runner_label(options))
+    trigger: Literal["scheduled", "manual"] = "scheduled" if due else "manual"
+    nightly = NightlyPass(engine, runner=runner_label(due))
     progress = PassProgressLine(ctx.as_json)
     try:
         result = nightly.run(
-            due=options.due,
+            due=due,
             trigger=trigger,
-            threshold=options.threshold,
-            dry_run=options.dry_run,
+            threshold=threshold,
+            dry_run=dry_run,
             progress=progress,
         )
     finally:
