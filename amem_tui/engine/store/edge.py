@@ -29,6 +29,7 @@ from typing import IO, Any
 import qdrant_edge as qe
 
 import amem_tui.engine.store.edge_counting as counting
+import amem_tui.engine.store.edge_order as order
 from amem_tui.engine.errors import StoreLocked, StoreUnavailable
 from amem_tui.engine.store.base import (
     CREATED_BY,
@@ -420,23 +421,7 @@ class EdgeStore:
         opened = self._open(collection)
         if opened is None:
             return
-        cursor: Any = None
-        edge_filter = to_edge_filter(flt)
-        payload: Any = True if fields is None else qe.PayloadSelector.Include(list(fields))
-        while True:
-            request = qe.ScrollRequest(
-                offset=cursor,
-                limit=page,
-                filter=edge_filter,
-                with_payload=payload,
-                with_vector=with_vectors,
-            )
-            with opened.lock.reading(), self._calls("reading"):
-                points, cursor = opened.shard.scroll(request)
-            if points:
-                yield points
-            if cursor is None or not points:
-                return
+        yield from order.pages(opened, self._calls, to_edge_filter(flt), with_vectors, page, fields)
 
     def count(self, collection: str, flt: Filter | None = None) -> int:
         """Exact count of matching points (see ``edge_counting``)."""
@@ -462,18 +447,8 @@ class EdgeStore:
         opened = self._open(collection)
         if opened is None or limit <= 0:
             return []
-        direction = qe.Direction.Desc if descending else qe.Direction.Asc
-        request = qe.ScrollRequest(
-            limit=limit,
-            filter=to_edge_filter(flt),
-            with_payload=True if fields is None else qe.PayloadSelector.Include(list(fields)),
-            with_vector=False,
-            order_by=qe.OrderBy(key, direction=direction),
-        )
         with opened.lock.reading(), self._calls("reading"):
-            points, _ = opened.shard.scroll(request)
-        found = {str(p.id): stored_point(p, False) for p in points}  # a list field may repeat one
-        return list(found.values())
+            return order.first_by(opened.shard, to_edge_filter(flt), key, limit, fields, descending)
 
     def indexed_fields(self, collection: str) -> dict[str, str]:
         """The shard's payload indexes by field (``keyword``, ``bool``, ``datetime``...)."""
@@ -499,21 +474,8 @@ class EdgeStore:
         opened = self._open(collection)
         if opened is None:
             return None
-        found: list[str] = []
-        for direction in (qe.Direction.Asc, qe.Direction.Desc):
-            request = qe.ScrollRequest(
-                limit=1,
-                with_payload=qe.PayloadSelector.Include([key]),
-                with_vector=False,
-                order_by=qe.OrderBy(key, direction=direction),
-            )
-            with opened.lock.reading(), self._calls("reading"):
-                points, _ = opened.shard.scroll(request)
-            value = (points[0].payload or {}).get(key) if points else None
-            if not isinstance(value, str):
-                return None
-            found.append(value)
-        return found[0], found[1]
+        with opened.lock.reading(), self._calls("reading"):
+            return order.time_bounds(opened.shard, key)
 
     def search(
         self,
