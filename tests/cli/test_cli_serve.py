@@ -55,7 +55,7 @@ class RecordingServer:
 @pytest.fixture
 def recording(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     server_module = pytest.importorskip("textual_serve.server")
-    access = pytest.importorskip("amem_tui.cli.serve_access")  # before Server is replaced
+    access = pytest.importorskip("amem_tui.web.access")  # before Server is replaced
     RecordingServer.made = []
     monkeypatch.setattr(server_module, "Server", RecordingServer)
     monkeypatch.setattr(access, "TokenServer", RecordingServer)

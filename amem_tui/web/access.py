@@ -1,4 +1,4 @@
-"""Who may reach a served inspector: with ``serve --allow-remote``, only who holds its token.
+"""Who may reach a served inspector beyond this machine: only who holds its token.
 
 A browser opens ``/?token=TOKEN`` once; the token then lives in an HttpOnly,
 SameSite=Strict cookie, out of the address bar. Scripts may send a Bearer header.
@@ -16,18 +16,12 @@ from aiohttp import web
 from textual_serve.server import Server
 
 from amem_tui.engine.for_apps import redact_text
+from amem_tui.web.server import TOKEN_PARAMETER
 
-#: The query parameter a browser brings the token in.
-TOKEN_PARAMETER = "token"
 #: What a request without the token is told.
 REFUSED = "amem-tui: this page needs its token: open the URL that amem-tui serve printed\n"
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-
-
-def new_token() -> str:
-    """A fresh random token (about 256 bits, URL-safe)."""
-    return secrets.token_urlsafe(32)
 
 
 def cookie_name(port: int) -> str:
