@@ -284,7 +284,20 @@ class MemoryEngine:
     # ------------------------------------------------------ whole-store reviews
     def _review(self) -> StoreReview:
         # Made per call: a new store brings new collection services.
-        return StoreReview(self, self._collections, self._service, self._directory)
+        return StoreReview(self, self._collections, self._service, self._directory, self._overlaid)
+
+    def _overlaid(self) -> MemoryEngine:
+        # The what-if's shadow: this engine over an overlay that takes the change in
+        # memory, its clock stopped so that both runs see the same moment.
+        from amem_tui.engine.isolation import OverlayStore
+
+        moment = self.clock()
+        return MemoryEngine(
+            self.settings,
+            store=OverlayStore(self.store),
+            embedder=self.embedder,
+            clock=lambda: moment,
+        )
 
     def audit(
         self, collections: Sequence[str] | None = None, *, all_collections: bool = False

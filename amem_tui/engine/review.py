@@ -4,23 +4,27 @@ what-ifs, the flagged conflicts and the health report.
 A part of ``MemoryEngine``, which makes one per call from its own pieces (its
 collection services are rebuilt when the store changes) and keeps the public entry
 points. Each entry reads only and hands the work to its package (``audit``,
-``isolation``, ``conflicts``, ``health``).
+``isolation``, ``conflicts``, ``health``). It sees the engine through
+``ReviewedEngine``, the few public calls it makes, so that this module does not import
+the facade that imports it; the what-if's shadow engine comes from a factory the
+engine passes in.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from amem_tui.paths import data_dir
 
 if TYPE_CHECKING:
+    from amem_tui.engine.agent_view import AgentView
     from amem_tui.engine.agents import AgentDirectory
     from amem_tui.engine.audit import AuditReport
     from amem_tui.engine.collections import Collections, CollectionService
     from amem_tui.engine.conflicts import ConflictList
-    from amem_tui.engine.engine import MemoryEngine
+    from amem_tui.engine.consolidation.nightly import NightlyEngine
     from amem_tui.engine.health import HealthInputs, HealthReport, WriteSeries
     from amem_tui.engine.isolation import (
         Change,
@@ -31,8 +35,30 @@ if TYPE_CHECKING:
         RecordedQuery,
         WhatIf,
     )
+    from amem_tui.engine.isolation.whatif import Shadow
 
 __all__ = ["StoreReview"]
+
+if TYPE_CHECKING:  # the protocols are for the type checker: nothing more is imported
+
+    class ReviewedEngine(NightlyEngine, Protocol):
+        """What a review asks of the engine (the facade), through its public calls."""
+
+        def note_collections(self) -> list[str]:
+            """Every collection of notes in the store, by name."""
+            ...
+
+        def named_agent(self, name: str, *, user: str | None = None) -> AgentView:
+            """An agent's view by name (an agent id, or a mem0 namespace)."""
+            ...
+
+    class ClosingShadow(Shadow, Protocol):
+        """A shadow engine over an overlay of the store, closed once the what-if is done."""
+
+        def close(self) -> None:
+            """Let go of the overlay."""
+            ...
+
 
 Progress = Callable[[int, int], None]
 
@@ -42,12 +68,14 @@ class StoreReview:
 
     def __init__(
         self,
-        engine: MemoryEngine,
+        engine: ReviewedEngine,
         collections: Collections,
         service: Callable[[str], CollectionService],
         directory: Callable[[], AgentDirectory],
+        shadow: Callable[[], ClosingShadow],
     ) -> None:
         self.engine = engine
+        self._shadow = shadow
         self._collections = collections
         self._service = service
         self._directory = directory
@@ -101,22 +129,14 @@ class StoreReview:
         which notes would enter or leave the ``top`` hits of each recorded query (no
         ``checks``: the settings' ``checks_file``, if any). A change the store would
         refuse raises the same error. See ``isolation.whatif``."""
-        from amem_tui.engine.engine import MemoryEngine
-        from amem_tui.engine.isolation import OverlayStore, load_checks, what_if
+        from amem_tui.engine.isolation import load_checks, what_if
 
         if checks is None:  # the configured file, if any (``checks_file``)
             checks = self.engine.settings.checks_file
         file = load_checks(checks) if isinstance(checks, str | Path) else checks
         if file is not None:
             self.check_ready(file)
-        engine = self.engine
-        moment = engine.clock()
-        shadow = MemoryEngine(
-            engine.settings,
-            store=OverlayStore(engine.store),
-            embedder=engine.embedder,
-            clock=lambda: moment,
-        )
+        shadow = self._shadow()
         try:
             return what_if(shadow, change, checks=file, queries=queries, top=top)
         finally:
