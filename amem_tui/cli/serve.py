@@ -67,12 +67,13 @@ def _check(ctx: Context, args: ServeOptions) -> bool:
 def serve(ctx: Context, args: ServeOptions) -> dict[str, Any]:
     """The inspector in a browser, read-only unless --writable (textual-serve)."""
     import amem_tui.web.server as web
+    from amem_tui.web.token import address_to_open, new_token
 
     remote = _check(ctx, args)
     host, port = args.host, args.port
     public = web.public_address(host, port, args.public_url)
     command = web.session_command(session_arguments(ctx.options, args.writable))
-    token = web.new_token() if args.allow_remote else None
+    token = new_token() if args.allow_remote else None
     server = web.inspector_server(command, host, port, public, token)
     changes = " and can change it" if args.writable else ""
     if remote:
@@ -90,7 +91,7 @@ def serve(ctx: Context, args: ServeOptions) -> dict[str, Any]:
     if args.writable:
         ctx.warn("--writable: browsers can change memory here", "writable_sessions")
     # Printed once, here: the token is nowhere else (not in the answer below).
-    listening, url = f"http://{host}:{port}", web.address_to_open(public, token)
+    listening, url = f"http://{host}:{port}", address_to_open(public, token)
     said = {"listening": listening, "open": url, "token_required": token is not None}
     how = "requests without this token get 401" if token else "Ctrl+C stops it"
     tell("serving", said, f"serving on {listening}; open {url} ({how})", ctx.as_json)

@@ -16,7 +16,7 @@ from aiohttp import web
 from textual_serve.server import Server
 
 from amem_tui.engine.for_apps import redact_text
-from amem_tui.web.server import TOKEN_PARAMETER
+from amem_tui.web.token import TOKEN_PARAMETER
 
 #: What a request without the token is told.
 REFUSED = "amem-tui: this page needs its token: open the URL that amem-tui serve printed\n"

@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import os
-import secrets
 import shlex
 import sys
 from collections.abc import Iterator, Sequence
@@ -20,8 +19,6 @@ if TYPE_CHECKING:
 
 #: The install command that adds what serving needs.
 INSTALL_HINT = 'pip install "amem-tui[serve]"'
-#: The query parameter a browser brings the token in.
-TOKEN_PARAMETER = "token"
 
 
 class MissingExtra(AmemError):
@@ -38,20 +35,10 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def new_token() -> str:
-    """A fresh random token (about 256 bits, URL-safe)."""
-    return secrets.token_urlsafe(32)
-
-
 def public_address(host: str, port: int, public_url: str | None) -> str:
     """The address browsers use: ``public_url``, else where the server listens."""
     public = public_url or f"http://{'127.0.0.1' if host == '0.0.0.0' else host}:{port}"
     return public.rstrip("/")
-
-
-def address_to_open(public: str, token: str | None) -> str:
-    """The address a browser opens first: with the token, when one is required."""
-    return f"{public}/?{TOKEN_PARAMETER}={token}" if token else public
 
 
 def session_command(arguments: Sequence[str]) -> str:
