@@ -139,7 +139,7 @@ class NoteBrowser(SubjectView):
         listings = (switched and not kept) or not self.search_box.query_text
         self.panes.show_scope(data, include_inactive, listings)
         if listings:
-            self.search_box.show_status("")
+            self.search_box.status_line.show("")
         self.search_box.set_scope(scope)
         self.nothing_here = None
         if not data.collection_exists:

@@ -7,11 +7,10 @@ fast typist costs at most one extra search. A result that no longer matches the
 box (older text, another agent, a reload) is dropped, never shown.
 
 A change whose text is already out of date (more keys of a burst are in the box)
-starts nothing. The hits come first; the hidden matches (about as much work again)
-follow once the query has stayed in the box for ``HIDDEN_AFTER``. The box
-keeps the result and whether hidden matches are shown, and says on its status line
-what was found; the screen puts the hits in the panes when told
-(``SearchBox.Results`` and the other messages below).
+starts nothing. Each search runs in a thread (``search_thread``: the hits, then the
+hidden matches). The box keeps the result and whether hidden matches are shown, and
+says on its status line (``SearchStatus``) what was found; the screen puts the hits
+in the panes when told (``SearchBox.Results`` and the other messages below).
 
 A query is kept in the agent's query history once its hits have stood on screen for a
 moment, or on Enter (``SearchHistory``: Up and Down recall the kept ones).
@@ -28,11 +27,9 @@ searched again as soon as the rest is ready (``SearchBox.complete_partial``).
 from __future__ import annotations
 
 import contextlib
-import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.text import Text
 from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
@@ -40,31 +37,24 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import reactive
 from textual.timer import Timer
-from textual.widgets import Input, Static
-from textual.worker import get_current_worker
+from textual.widgets import Input
 
-from amem_tui.engine.for_apps import SearchStopped
 from amem_tui.tui import tuning
 from amem_tui.tui.actions import bindings_of, key_for
 from amem_tui.tui.early import early_status
 from amem_tui.tui.messages import HiddenFound, SearchAbandoned, SearchDone, SearchFailed
 from amem_tui.tui.query_syntax import parse_query
-from amem_tui.tui.sizes import SEARCH_LIMIT
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.query_input import QueryInput
 from amem_tui.tui.widgets.search_history import SearchHistory
+from amem_tui.tui.widgets.search_status import SearchStatus, result_status
+from amem_tui.tui.widgets.search_thread import search_in_thread
 from amem_tui.tui.workers import ReportsWorkerFailures
 
 if TYPE_CHECKING:
-    from amem_tui.engine import AgentScope, AgentView, MemoryEngine, SearchResult
+    from amem_tui.engine import AgentScope, MemoryEngine, SearchResult
     from amem_tui.engine.for_apps import EarlyAnswer
 
-#: Seconds a search's thread waits at most for its hits to be drawn (they always are,
-#: or dropped, unless the app is closing).
-DRAWN_WAIT = 0.5
-#: Seconds a query must stay in the box before its hidden matches are looked for.
-HIDDEN_AFTER = 0.15
-HIDDEN_POLL = 0.02
 #: Seconds an emptied box waits before the listings come back: keys typed on at once
 #: after Ctrl+U search the new text without the listings drawn in between.
 CLEAR_SETTLE = 0.03
@@ -84,7 +74,7 @@ class SearchBox(SearchHistory, ReportsWorkerFailures, Vertical):
 
     #: The query input, and the status line under it.
     query_input = getters.child_by_id("search", Input)
-    status_line = getters.child_by_id("search-status", Static)
+    status_line = getters.child_by_id("search-status", SearchStatus)
 
     @dataclass
     class Results(Message):
@@ -146,21 +136,17 @@ class SearchBox(SearchHistory, ReportsWorkerFailures, Vertical):
         self._wanted = False  # the query changed while it ran: search again after
         self._shown: tuple[int, str] | None = None  # (generation, query) on screen
         self._focus_results = False  # Enter was pressed: go to the hits once they come
-        self._resting = True  # the status line shows the resting hint
         self._clear_timer: Timer | None = None  # the emptied box's Cleared, if still to come
         self.init_history()
 
     def compose(self) -> ComposeResult:
         yield QueryInput(placeholder="Search as this agent…  ( / )", id="search")
-        yield Static("", id="search-status", markup=False)
+        yield SearchStatus(id="search-status")
 
     def on_mount(self) -> None:
-        """The status line says what the box does until there is a search to report."""
+        """No blinking cursor headless (the snapshots stay the same)."""
         if self.app.is_headless:
             self.query_input.cursor_blink = False
-        # Hidden until the screen's size says whether a short screen leaves it out.
-        self.status_line.display = False
-        self.show_status("")
 
     # ---------------------------------------------------------------- scope
     def set_scope(self, scope: AgentScope) -> None:
@@ -173,10 +159,11 @@ class SearchBox(SearchHistory, ReportsWorkerFailures, Vertical):
         self.generation += 1
         who = f"{scope.user} · {scope.agent}" if scope.user else scope.agent
         self.query_input.placeholder = f"Search as {who}…  ( / )"
+        self.status_line.agent = scope.agent
         if self.query_text:
             self.start_search()
         else:
-            self.show_status("")  # the hint names the agent
+            self.status_line.show("")  # the hint names the agent
         self.warm_up(scope)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="warm")
@@ -198,7 +185,7 @@ class SearchBox(SearchHistory, ReportsWorkerFailures, Vertical):
     def show_early(self, answer: EarlyAnswer) -> None:
         """Say what the early answer on screen is, until the query's own result."""
         self.early = answer
-        self.show_status(early_status(answer))
+        self.status_line.show(early_status(answer))
 
     # ---------------------------------------------------------------- typing
     @on(Input.Changed, "#search")
@@ -219,14 +206,14 @@ class SearchBox(SearchHistory, ReportsWorkerFailures, Vertical):
             self.result = None
             self._clear_timer = self.set_timer(CLEAR_SETTLE, self._cleared, name="clear-settle")
             return
-        self.show_status(f"searching for {one_line(self.query_text, 60)!r}…")
+        self.status_line.show(f"searching for {one_line(self.query_text, 60)!r}…")
         self.post_message(self.Typed())
         self.start_search()
 
     def _cleared(self) -> None:
         self._clear_timer = None
         if not self.query_text:
-            self.show_status("")  # what the box does, again
+            self.status_line.show("")  # what the box does, again
             self.post_message(self.Cleared())
 
     def _cancel_clear(self) -> None:
@@ -272,64 +259,15 @@ class SearchBox(SearchHistory, ReportsWorkerFailures, Vertical):
 
     @work(exclusive=True, thread=True, exit_on_error=False, group="search")
     def run_search(self, scope: AgentScope, query: str, generation: int) -> None:
-        """Search as the agent; always posts SearchDone, SearchAbandoned or SearchFailed
-        (freeing the slot).
-
-        A search whose query is typed over stops at the engine's next stage, so the
-        newer text waits less. The hits go out first; the hidden matches follow in a
-        HiddenFound, unless a newer query came meanwhile.
-        """
-        view = self.engine.agent(scope)
-        typed = parse_query(query)  # subject:NAME and topics:A,B are memory_search's filters
-        try:
-            # Approximate (HNSW) on big collections, as the agent's own Qdrant searches.
-            result = view.search(
-                typed.text,
-                # On mem0 what the plugin's memory_search returns: its own topK.
-                limit=pane_limit(view),
-                exact=False,
-                stop=lambda: not self._is_current(generation, query),
-                wait=False,
-                subject=typed.subject,
-                topics=typed.topics or None,
-            )
-        except SearchStopped:
-            self.post_message(SearchAbandoned(generation, query))
-            return
-        except Exception as exc:
-            self.post_message(SearchFailed(generation, query, str(exc)))
-            raise  # reported by the worker-error handler
-        done = SearchDone(generation, query, result)
-        self.post_message(done)
-        # The pages of the store's files this search touched go back once its hits are
-        # drawn (or dropped), not while the frame is drawn (see tuning).
-        done.drawn.wait(DRAWN_WAIT)
-        tuning.hand_back_pages(self.engine)
-        if self._hidden_matches(view, query, generation, result.partial is not None):
-            tuning.hand_back_pages(self.engine)  # the hidden-match search touched pages again
-
-    def _hidden_matches(self, view: AgentView, query: str, generation: int, partial: bool) -> bool:
-        """Look for the query's hidden matches once the user has stopped typing it; True
-        when they were searched."""
-        if partial:
-            return False  # searched again once the rest is there
-        worker = get_current_worker()
-        # Hidden matches cost about a search again: only for a query the user has
-        # stopped typing, so they never compete with the next query's search.
-        deadline = time.monotonic() + HIDDEN_AFTER
-        while time.monotonic() < deadline:
-            if not self._is_current(generation, query) or worker.is_cancelled:
-                return False
-            time.sleep(HIDDEN_POLL)
-        if not self._is_current(generation, query) or worker.is_cancelled:
-            return False
-        try:
-            searched = parse_query(query).text
-            hidden, notice = view.hidden_matches(searched, limit=SEARCH_LIMIT, exact=False)
-        except Exception:  # the hits are shown; a failing store shows on the next load
-            return True
-        self.post_message(HiddenFound(generation, query, hidden, notice))
-        return True
+        """Search as the agent (see ``search_in_thread``)."""
+        search_in_thread(
+            self.engine,
+            scope,
+            query,
+            generation,
+            current=lambda: self._is_current(generation, query),
+            post=self.post_message,
+        )
 
     def _is_current(self, generation: int, query: str) -> bool:
         return generation == self.generation and query == self.query_text
@@ -374,7 +312,7 @@ class SearchBox(SearchHistory, ReportsWorkerFailures, Vertical):
         self._shown = None
         self.result = None
         agent = self.scope.agent if self.scope is not None else "?"
-        self.show_status(
+        self.status_line.show(
             f"search for {one_line(message.query, 50)!r} as {agent} failed: "
             f"{one_line(message.error, 200)} · Esc clears"
         )
@@ -416,62 +354,17 @@ class SearchBox(SearchHistory, ReportsWorkerFailures, Vertical):
 
     # ---------------------------------------------------------------- status
     def _status_of(self, result: SearchResult) -> None:
-        weak = sum(1 for hit in result.hits if hit.weak and hit.via != "link")
-        hits = f"{len(result.hits)} hits for {one_line(result.query, 50)!r} as {result.agent}"
-        if weak:
-            hits += f" ({weak} weak)"
-        parts = [hits, result.ranking_name]
-        if filters := parse_query(self.query_text).described():
-            parts.append(filters)
-        if result.hidden:
-            verb = "hide" if self.show_hidden else "show"
-            key = key_for(
-                self.screen.active_bindings,
-                self.app.get_key_display,
-                "toggle_hidden_anywhere",
-                "toggle_hidden",
-            )
-            parts.append(f"{len(result.hidden)} hidden matches ({key} to {verb})")
-        if result.partial:
-            parts.append(f"partial: {result.partial}")
-        if result.notice:
-            parts.append(result.notice)
-        parts.append("Esc clears")
-        self.show_status(" · ".join(parts))
-
-    def show_status(self, text: str) -> None:
-        """Put ``text`` on the status line; an empty text puts back what the box does.
-
-        The line is always there: showing or hiding it would move everything under
-        it, and a moved pane is drawn again whole, which a keystroke must not cost.
-        """
-        status = self.status_line
-        line = Text(text, no_wrap=True, overflow="ellipsis") if text else self._resting_hint()
-        status.update(line, layout=False)
-        self._resting = not text
-        self._fit_status()
+        key = key_for(
+            self.screen.active_bindings,
+            self.app.get_key_display,
+            "toggle_hidden_anywhere",
+            "toggle_hidden",
+        )
+        filters = parse_query(self.query_text).described()
+        self.status_line.show(
+            result_status(result, filters=filters, hidden_key=key, show_hidden=self.show_hidden)
+        )
 
     def watch_compact(self, compact: bool) -> None:
         self.query_input.compact = compact
-        self._fit_status()
-
-    def _fit_status(self) -> None:
-        status = self.status_line
-        shown = not (self.compact and self._resting)
-        if status.display != shown:
-            status.display = shown
-
-    def _resting_hint(self) -> Text:
-        who = self.scope.agent if self.scope is not None else "the agent"
-        return Text(
-            f"Type to search what {who} can see (by meaning and by words); Enter goes to the hits",
-            style="dim",
-            no_wrap=True,
-            overflow="ellipsis",
-        )
-
-
-def pane_limit(view: AgentView) -> int | None:
-    """How many hits to ask for: a pane's worth, or on a mem0 collection the plugin's
-    own limit (None: its topK, as the agent's memory_search asks)."""
-    return None if view.format == "mem0" else SEARCH_LIMIT
+        self.status_line.compact = compact

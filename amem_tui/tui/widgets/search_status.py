@@ -1,0 +1,83 @@
+"""The line under the search box: what the search found, or what the box does.
+
+The line is always there (in a tall box): showing or hiding it would move
+everything under it, and a moved pane is drawn again whole, which a keystroke must
+not cost. In a short box it takes a row only while there is a search to report.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from amem_tui.tui.text import one_line
+
+if TYPE_CHECKING:
+    from amem_tui.engine import SearchResult
+
+
+class SearchStatus(Static):
+    """The search box's status line: a search's report, else the resting hint."""
+
+    #: A short screen: no row for the resting hint. Short until the screen's size says.
+    compact: reactive[bool] = reactive(True, init=False, always_update=True)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id, markup=False)
+        #: The agent searched as, named by the resting hint.
+        self.agent = "the agent"
+        #: The line shows the resting hint (no search to report).
+        self.resting = True
+
+    def on_mount(self) -> None:
+        """Hidden until the screen's size says whether a short screen leaves it out."""
+        self.display = False
+        self.show("")
+
+    def show(self, text: str) -> None:
+        """Put ``text`` on the line; an empty text puts back what the box does."""
+        line = Text(text, no_wrap=True, overflow="ellipsis") if text else self._resting_hint()
+        self.update(line, layout=False)
+        self.resting = not text
+        self._fit()
+
+    def watch_compact(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        shown = not (self.compact and self.resting)
+        if self.display != shown:
+            self.display = shown
+
+    def _resting_hint(self) -> Text:
+        return Text(
+            f"Type to search what {self.agent} can see (by meaning and by words); "
+            "Enter goes to the hits",
+            style="dim",
+            no_wrap=True,
+            overflow="ellipsis",
+        )
+
+
+def result_status(result: SearchResult, *, filters: str, hidden_key: str, show_hidden: bool) -> str:
+    """What the status line says of ``result``: its hits, ranking and filters, the
+    hidden matches and the key that shows them, whether it is partial, its notice."""
+    weak = sum(1 for hit in result.hits if hit.weak and hit.via != "link")
+    hits = f"{len(result.hits)} hits for {one_line(result.query, 50)!r} as {result.agent}"
+    if weak:
+        hits += f" ({weak} weak)"
+    parts = [hits, result.ranking_name]
+    if filters:
+        parts.append(filters)
+    if result.hidden:
+        verb = "hide" if show_hidden else "show"
+        parts.append(f"{len(result.hidden)} hidden matches ({hidden_key} to {verb})")
+    if result.partial:
+        parts.append(f"partial: {result.partial}")
+    if result.notice:
+        parts.append(result.notice)
+    parts.append("Esc clears")
+    return " · ".join(parts)
