@@ -6,8 +6,10 @@ finding from what was read (see ``findings`` for the kinds and their severity).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import gc
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 
 from threadpoolctl import threadpool_limits
 
@@ -75,8 +77,23 @@ def audit_leaks(
     # OpenBLAS's other threads spin waiting for the next, burning a core the text
     # scans need; the cosine runs in a thread of its own beside them anyway. The limit
     # is the process's while the audit runs.
-    with threadpool_limits(1, user_api="blas"):
+    with threadpool_limits(1, user_api="blas"), _collector_paused():
         return _audit(collections, setup, progress)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off while the audit runs (as it was, after)."""
+    # The read keeps every note's fields alive until the end, so each collection pass
+    # walks them all again and frees nothing: the audit makes no reference cycles to
+    # collect. Whatever another thread leaves meanwhile is collected at the next pass.
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
 
 
 def _audit(collections: Sequence[Audited], setup: Setup, progress: Progress | None) -> LeakReport:
