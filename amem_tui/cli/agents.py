@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import model_serializer
 
 from amem_tui.cli.command import Command, NoOptions
-from amem_tui.cli.output import mem0_fields, mem0_view
+from amem_tui.cli.output import mem0_fields
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
@@ -48,7 +48,7 @@ def _row_text(scope: AgentScope) -> str:
 
 def _mem0_hints(agents: AgentList) -> list[str]:
     """How to read each kind of mem0 view from the command line."""
-    views = [view for scope in agents.scopes if (view := mem0_view(scope)) is not None]
+    views = [scope for scope in agents.scopes if mem0_fields(scope)]
     if not views:
         return []
     lines = []
@@ -61,7 +61,7 @@ def _mem0_hints(agents: AgentList) -> list[str]:
                 f"{view.namespace}: written with an explicit agentId, never recalled by "
                 f"main's sessions; read it with --namespace {view.namespace}"
             )
-    if any(s.agent.startswith("subagent-") and mem0_view(s) for s in agents.scopes):
+    if any(s.agent.startswith("subagent-") and mem0_fields(s) for s in agents.scopes):
         lines.append(
             "a subagent's auto-recall reads its user's main memories: "
             "--session-key agent:<id>:<rest>:subagent:<name> --view recall"
@@ -72,7 +72,7 @@ def _mem0_hints(agents: AgentList) -> list[str]:
 def agents_text(agents: AgentList) -> str:
     """One line per agent, the configuration file, and (mem0) how to read each view."""
     lines: list[str] = []
-    if any(mem0_view(scope) is not None for scope in agents.scopes):
+    if any(mem0_fields(scope) for scope in agents.scopes):
         lines.append(f"{'user':<10} {'agent':<18} {'user_id':<32} view")
     lines += [_row_text(scope) for scope in agents.scopes]
     lines.append(f"configuration: {agents.config_file or 'none found (defaults)'}")

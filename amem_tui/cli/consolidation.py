@@ -185,10 +185,10 @@ def undo(ctx: Context, options: UndoOptions) -> Consolidated:
     merge = options.merge
     if run is not None and merge is not None:
         merge = _merge_named(run, merge)
-    if ctx.names_an_agent():
+    if ctx.settings.agent or ctx.settings.session_key:
         agent: str | AgentScope = ctx.writing_scope()
     else:  # no acting agent named: the run's own agent undoes it
-        agent = run.agent if run is not None else ctx.acting_agent()
+        agent = run.agent if run is not None else engine.scope().agent
     done = engine.agent(agent).undo(run_id, merge)
     return Consolidated(done, done.id, done.messages)
 

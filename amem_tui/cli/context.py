@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import difflib
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -60,15 +59,6 @@ def missing_store(folder: Path) -> StoreMissing:
     )
 
 
-@dataclass(frozen=True)
-class Stranger:
-    """An acting agent (or mem0 ``user_id``) nobody knows, and the names known."""
-
-    message: str
-    agent: str
-    known: list[str]
-
-
 def _listing(names: list[str]) -> str:
     return first_of(names, NAMES_SHOWN) or "none"
 
@@ -119,10 +109,6 @@ class Context:
             raise missing_store(folder)
         return folder
 
-    def acting_agent(self) -> str:
-        """The agent the command acts as (``--agent``, ``--session-key`` or the default)."""
-        return self.engine.scope().agent
-
     def reading_scope(self) -> AgentScope:
         """The scope a read acts as; an unknown agent refused (``UnknownReader``)."""
         scope = self.engine.scope()
@@ -152,16 +138,18 @@ class Context:
     def _check_known(self, scope: AgentScope, refusal: type[UnknownAgent], verb: str) -> None:
         stranger = None if self.new_agent else self._stranger(scope)
         if stranger is not None:
+            message, known = stranger
             done = "read" if verb == "read" else "written"
             raise refusal(
-                f"{stranger.message}; nothing was {done} (check --agent, or pass "
-                f"--new-agent to {verb} as a new agent)",
-                stranger.agent,
-                stranger.known,
+                f"{message}; nothing was {done} (check --agent, or pass --new-agent to "
+                f"{verb} as a new agent)",
+                scope.agent,
+                known,
             )
 
-    def _stranger(self, scope: AgentScope) -> Stranger | None:
-        """What is unknown about ``scope``, or None when it names a known agent."""
+    def _stranger(self, scope: AgentScope) -> tuple[str, list[str]] | None:
+        """What is unknown about ``scope`` and the names known, or None when it names a
+        known agent."""
         if scope.namespace is not None or scope.user is not None:
             return self._mem0_stranger(scope)
         if scope.agent in self.settings.configured_agents():
@@ -169,13 +157,12 @@ class Context:
         known = sorted(self.engine.known_agents())
         if scope.agent in known:
             return None
-        message = (
+        return (
             f"agent '{scope.agent}' is neither configured nor in the store"
             f"{_did_you_mean(scope.agent, known)}; known agents: {_listing(known)}"
-        )
-        return Stranger(message, scope.agent, known)
+        ), known
 
-    def _mem0_stranger(self, scope: AgentScope) -> Stranger | None:
+    def _mem0_stranger(self, scope: AgentScope) -> tuple[str, list[str]] | None:
         """A mem0 view's ``user_id`` that holds nothing, named in the plugin's terms."""
         from amem_tui.engine.for_apps import parse_namespace
 
@@ -188,27 +175,20 @@ class Context:
         users = sorted({n.user for n in parsed})
         agents = sorted({n.agent for n in parsed if n.user == scope.user and not n.explicit})
         if self.settings.namespace:
-            message = (
+            return (
                 f"user_id '{wanted}' holds no memories in {where}"
                 f"{_did_you_mean(wanted, namespaces)}; its user_ids: {_listing(namespaces)}"
-            )
-            return Stranger(message, scope.agent, namespaces)
+            ), namespaces
         if scope.user not in users:
-            message = (
+            return (
                 f"user '{scope.user}' has no memories in {where}"
                 f"{_did_you_mean(str(scope.user), users)}; its users: {_listing(users)}"
-            )
-            return Stranger(message, scope.agent, users)
-        message = (
+            ), users
+        return (
             f"agent '{scope.agent}' of user '{scope.user}' has no memories in {where} "
             f"(user_id '{wanted}'){_did_you_mean(scope.agent, agents)}; "
             f"{scope.user}'s agents: {_listing(agents)}"
-        )
-        return Stranger(message, scope.agent, agents)
-
-    def names_an_agent(self) -> bool:
-        """Whether the command line (or environment) named the acting agent."""
-        return bool(self.settings.agent or self.settings.session_key)
+        ), agents
 
     def in_background(self, thread: threading.Thread) -> None:
         """Wait for ``thread`` before the command ends: a library still importing at
@@ -216,17 +196,11 @@ class Context:
         self._background.append(thread)
 
     def said_after(self, reads: bool) -> None:
-        """On stderr after success: the store made, or (``reads``) how to fill an empty one."""
+        """On stderr after success: the store made, or (``reads``) how to get started
+        when the default store holds no notes."""
         if self.created is not None:
             self.warn(f"created a new store at {self.created}", "store_created")
-        if reads:
-            self.hint_if_empty()
-
-    def hint_if_empty(self) -> None:
-        """On stderr, how to get started, when the default store holds no notes."""
-        if self._engine is None:
-            return
-        hint = empty_store_hint(self.settings, self._engine)
+        hint = empty_store_hint(self.settings, self._engine) if reads and self._engine else None
         if hint is not None:
             self.warn(hint, "empty_store", {"store": self.settings.store_label})
 

@@ -37,8 +37,8 @@ class HealthProblems(AmemError):
 def health(ctx: Context, options: HealthOptions) -> HealthReport:
     """Is memory being written and kept well: silent agents, backlogs, failed nights."""
     report = ctx.engine.health()
-    if report.fails(options.fail_on):
-        failing = [p for p in report.problems if _at_least(p.severity, options.fail_on)]
+    failing = report.failing(options.fail_on)
+    if failing:
         worst = report.worst or options.fail_on
         raise FailedWithReport(
             report,
@@ -48,11 +48,6 @@ def health(ctx: Context, options: HealthOptions) -> HealthReport:
             ),
         )
     return report
-
-
-def _at_least(severity: str, floor: FailOn) -> bool:
-    order = ("info", "warning", "error")
-    return order.index(severity) >= order.index(floor)
 
 
 # ----------------------------------------------------------------- rendering

@@ -22,7 +22,6 @@ from amem_tui.cli.output import (
     count_of,
     flattened,
     mem0_fields,
-    mem0_view,
     note_json,
     note_text,
     scope_label,
@@ -122,10 +121,18 @@ def add_note(ctx: Context, options: AddOptions) -> ShownNote:
     return shown(view, note)
 
 
-def changed_by(action: str, help: str) -> Callable[[Context, NoteId], ShownNote | WhatIf]:
+#: The writes to one note by id, and their lines in ``--help``.
+CHANGES = {
+    "publish": "Make a private note shared.",
+    "unpublish": "Make a shared note private to its owner.",
+    "delete": "Soft-delete a note.",
+    "restore": "Restore a soft-deleted note.",
+}
+
+
+def changed_by(action: str) -> Callable[[Context, NoteId], ShownNote | WhatIf]:
     """The handler of a write to one note by id: the acting agent's view does ``action``
-    (publish, unpublish, delete, restore) to it, or with ``--dry-run`` says what that
-    would do; ``help`` is its line in ``--help``."""
+    (one of ``CHANGES``) to it, or with ``--dry-run`` says what that would do."""
 
     def change(ctx: Context, options: NoteId) -> ShownNote | WhatIf:
         from amem_tui.engine import for_apps
@@ -142,7 +149,7 @@ def changed_by(action: str, help: str) -> Callable[[Context, NoteId], ShownNote 
         said = for_apps.publish_sentence(note.effective_owner or view.scope.agent, *before)
         return dataclasses.replace(answer, access_change=said)
 
-    change.__doc__ = help
+    change.__doc__ = CHANGES[action]
     return change
 
 
@@ -258,30 +265,18 @@ def list_text(listing: NoteListing) -> str:
     """A heading (whose notes, how many of how many), then each note's block."""
     scope, notes = listing.scope, listing.page.notes
     run = f" of run {listing.run_id}" if listing.run_id is not None else ""
-    who = scope_label(scope.agent, scope.mode, scope.collection, mem0_view(scope))
+    who = scope_label(scope.agent, scope.mode, scope.collection, scope)
     head = f"{who}: {count_of(len(notes), listing.page.total, f'{listing.listed} note')}{run}"
     return "\n".join([head, *(note_text(note) for note in notes)])
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (
     Command("add", add_note, shown_text, AddOptions, creates=True),
-    Command(
-        "publish",
-        changed_by("publish", "Make a private note shared."),
-        note_answer_text,
-        ChangeNote,
-    ),
-    Command(
-        "unpublish",
-        changed_by("unpublish", "Make a shared note private to its owner."),
-        note_answer_text,
-        ChangeNote,
-    ),
+    Command("publish", changed_by("publish"), note_answer_text, ChangeNote),
+    Command("unpublish", changed_by("unpublish"), note_answer_text, ChangeNote),
     Command("show", show_note, shown_text, NoteId, aliases=("get",), reads=True),
-    Command("delete", changed_by("delete", "Soft-delete a note."), note_answer_text, ChangeNote),
-    Command(
-        "restore", changed_by("restore", "Restore a soft-deleted note."), note_answer_text, NoteId
-    ),
+    Command("delete", changed_by("delete"), note_answer_text, ChangeNote),
+    Command("restore", changed_by("restore"), note_answer_text, NoteId),
     Command("update", update_note, note_answer_text, UpdateOptions),
     Command("list", list_notes, list_text, ListOptions, reads=True),
 )

@@ -6,13 +6,11 @@ or restyle the terminal.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, TextIO, TypeVar
 
 from pydantic import (
@@ -171,35 +169,22 @@ def note_text(note: MemoryNote) -> str:
     return "\n".join(lines)
 
 
-@dataclass(frozen=True)
-class Mem0View:
-    """The mem0 view an answer read: the user, the exact ``user_id`` and the view."""
-
-    user: str | None
-    namespace: str | None
-    view: str | None
-
-
-def mem0_view(scope: AgentScope) -> Mem0View | None:
-    """The mem0 view a scope reads; None for an openclaw-amem scope."""
-    if scope.user is None and scope.namespace is None:
-        return None
-    return Mem0View(scope.user, scope.namespace, scope.view)
-
-
 def mem0_fields(scope: AgentScope) -> dict[str, Any]:
-    """The mem0 view a scope reads, as an answer's JSON adds it (none for openclaw-amem)."""
-    view = mem0_view(scope)
-    return dataclasses.asdict(view) if view is not None else {}
+    """The mem0 view a scope reads (the user, the exact ``user_id`` and the view), as an
+    answer's JSON adds it; none for an openclaw-amem scope."""
+    if scope.user is None and scope.namespace is None:
+        return {}
+    return {"user": scope.user, "namespace": scope.namespace, "view": scope.view}
 
 
-def scope_label(agent: str, mode: str, collection: str, mem0: Mem0View | None) -> str:
-    """Who a listing or search acted as: ``agent dev (Mode A, amem_notes)``."""
-    if mem0 is None:
+def scope_label(agent: str, mode: str, collection: str, scope: AgentScope) -> str:
+    """Who a listing or search acted as: ``agent dev (Mode A, amem_notes)`` (a mem0
+    ``scope``: its user, ``user_id`` and view too)."""
+    if not mem0_fields(scope):
         return f"agent {agent} (Mode {mode}, {collection})"
     return (
-        f"user {mem0.user}, agent {agent} (user_id {mem0.namespace}, "
-        f"{mem0.view} view, {collection})"
+        f"user {scope.user}, agent {agent} (user_id {scope.namespace}, "
+        f"{scope.view} view, {collection})"
     )
 
 

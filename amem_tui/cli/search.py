@@ -10,13 +10,7 @@ from pydantic import model_serializer
 
 from amem_tui.cli.command import Command, UsageError
 from amem_tui.cli.options import flag, option, switch
-from amem_tui.cli.output import (
-    mem0_fields,
-    mem0_view,
-    note_json,
-    note_row,
-    scope_label,
-)
+from amem_tui.cli.output import mem0_fields, note_json, note_row, scope_label
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
@@ -163,7 +157,7 @@ class FoundNotes:
 def search_text(found: FoundNotes) -> str:
     """One line per hit, then the hidden matches."""
     result = found.result
-    where = scope_label(result.agent, result.mode, result.collection, mem0_view(found.scope))
+    where = scope_label(result.agent, result.mode, result.collection, found.scope)
     how = (result.ranking or result.search_mode) + ("" if result.exact else ", approximate")
     lines = [f"{where}: {plural(len(result.hits), 'hit')} ({how})"]
     if result.notice:

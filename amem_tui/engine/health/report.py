@@ -132,9 +132,13 @@ class HealthReport(BaseModel):
             return None
         return max((p.severity for p in self.problems), key=rank)
 
+    def failing(self, at: Severity = "warning") -> list[Problem]:
+        """The problems at or above ``at`` (what ``--fail-on`` asks)."""
+        return [p for p in self.problems if rank(p.severity) >= rank(at)]
+
     def fails(self, at: Severity = "warning") -> bool:
-        """True when a problem at or above ``at`` exists (what ``--fail-on`` asks)."""
-        return any(rank(p.severity) >= rank(at) for p in self.problems)
+        """True when a problem at or above ``at`` exists."""
+        return bool(self.failing(at))
 
     def of_kind(self, kind: ProblemKind) -> list[Problem]:
         """The problems of one kind."""
