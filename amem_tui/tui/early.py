@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from amem_tui.tui.text import one_line
+from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.engine.for_apps import EarlyAnswer, EarlyHit
@@ -29,12 +30,13 @@ _SHOWN = 160
 def early_status(answer: EarlyAnswer) -> str:
     """The search box's status line for an early answer."""
     query = one_line(answer.query, 50)
-    return f"{len(answer.hits)} hits for {query!r} as {answer.agent} · partial: {answer.partial}"
+    hits = plural(len(answer.hits), "hit")
+    return f"{hits} · for {query!r} as {answer.agent} · partial: {answer.partial}"
 
 
 def pane_title(title: str, count: int) -> str:
     """A pane's title while it shows an early answer's hits (as the main screen counts)."""
-    return f"{title}: {count} hit{'' if count == 1 else 's'}"
+    return f"{title}: {plural(count, 'hit')}"
 
 
 def pane_hits(answer: EarlyAnswer, shared: bool) -> list[EarlyHit]:

@@ -18,6 +18,7 @@ from amem_tui.tui.messages import ActionDone
 from amem_tui.tui.text import one_line
 from amem_tui.tui.widgets.search_history import checks_file, history_name
 from amem_tui.tui.workers import refusal
+from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -257,7 +258,7 @@ def copy(owner: Widget, engine: MemoryEngine, scope: AgentScope, note: MemoryNot
         return
     owner.app.copy_to_clipboard(note.content)
     count = len(note.content)
-    _say(owner, f"Copied the content of note {note.id} ({count} characters).")
+    _say(owner, f"Copied the content of note {note.id} ({plural(count, 'character')}).")
 
 
 def copy_id(

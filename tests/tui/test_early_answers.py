@@ -68,10 +68,10 @@ async def test_a_query_typed_at_once_is_answered_from_the_saved_index(tmp_path: 
     app, release, _ = slow_opening(tmp_path, "main")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("slash", *"deploy freeze billing cache")
-        await until(pilot, lambda: "hits for" in status_of(app))
+        await until(pilot, lambda: " · for '" in status_of(app))
         assert isinstance(app.screen, OpeningScreen)
         status = status_of(app)
-        assert "hits for 'deploy freeze billing cache' as main" in status
+        assert " · for 'deploy freeze billing cache' as main" in status
         assert "partial: the store is still opening: matched by words" in status
         private, shared = pane_text(app, "private"), pane_text(app, "shared")
         assert "starts Friday" in private and "Private: 1 hit" in private
@@ -102,7 +102,7 @@ async def test_the_store_loads_once_the_answer_is_on_screen(tmp_path: Path) -> N
         typed.set()
         await until(pilot, lambda: bool(seen))
         # The opener went on to the store only after the answer was drawn.
-        assert "hits for 'deploy freeze' as dev" in seen[0]
+        assert " · for 'deploy freeze' as dev" in seen[0]
         assert "auth hotfix" in pane_text(app, "private")
         assert "starts Friday" not in pane_text(app, "private") + pane_text(app, "shared")
         release.set()
@@ -120,7 +120,7 @@ async def test_no_early_answer_from_an_index_a_write_overtook(tmp_path: Path) ->
         await pilot.press("slash", *"deploy freeze")
         await until(pilot, lambda: bool(seen))
         await pilot.pause(0.2)
-        assert "hits for" not in status_of(app)
+        assert " · for '" not in status_of(app)
         assert "starts Friday" not in pane_text(app, "private")
         release.set()
         await settle(pilot)
@@ -141,7 +141,7 @@ async def test_the_main_screen_keeps_the_early_answer_until_its_own(tmp_path: Pa
     app, release, _ = slow_opening(tmp_path, "main", opened=hold_searches)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("slash", *"deploy freeze billing")
-        await until(pilot, lambda: "hits for" in status_of(app))
+        await until(pilot, lambda: " · for '" in status_of(app))
         release.set()
         await until(pilot, lambda: isinstance(app.screen, MainScreen))
         main: Any = app.screen
@@ -163,7 +163,7 @@ async def test_a_narrow_opening_screen_counts_the_hits_of_every_tab(tmp_path: Pa
     app, release, _ = slow_opening(tmp_path, "main")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("slash", *"deploy freeze billing cache")
-        await until(pilot, lambda: "hits for" in status_of(app))
+        await until(pilot, lambda: " · for '" in status_of(app))
         shown = [pane for pane in app.screen.query("TabbedPane") if pane.display]
         assert len(shown) == 1
         assert "Private: 1 hit │ Shared: 2 hits │" in str(shown[0].border_title)

@@ -105,7 +105,7 @@ async def test_typing_fast_searches_the_first_key_then_only_the_final_text() -> 
         assert gated.calls == [("dev", "f"), ("dev", "frozen deploy")]
         assert gated.most_active == 1
         assert shown == ["frozen deploy"]  # the stale "f" never reached the panes
-        assert "hits for 'frozen deploy' as dev" in search_status(app)
+        assert " · for 'frozen deploy' as dev" in search_status(app)
         assert demo_id("shared-freeze") in main_screen(app).query_one("#shared", NotePane).hits
 
 
@@ -120,7 +120,7 @@ async def test_a_search_typed_over_stops_before_reading_its_notes() -> None:
         await settle(pilot)
         assert gated.calls == [("dev", "f"), ("dev", "frozen")]
         assert gated.finished == ["frozen"]  # the search for "f" stopped early
-        assert "hits for 'frozen' as dev" in search_status(pilot.app)
+        assert " · for 'frozen' as dev" in search_status(pilot.app)
 
 
 async def test_a_slow_result_for_an_older_agent_never_shows() -> None:
@@ -194,7 +194,7 @@ async def test_a_query_typed_on_after_a_clear_goes_straight_to_its_hits(
         await settle(pilot)
         assert listings == []  # the listings were never drawn in between
         assert shown == ["lisbon"] and pane.searching
-        assert "hits for 'lisbon' as dev" in search_status(app)
+        assert " · for 'lisbon' as dev" in search_status(app)
 
 
 async def test_a_clear_alone_brings_the_listings_back() -> None:
@@ -207,7 +207,7 @@ async def test_a_clear_alone_brings_the_listings_back() -> None:
         await pilot.press("ctrl+u")
         await until(pilot, lambda: not pane.searching)  # once the clear has settled
         assert not pane.searching
-        assert "hits for" not in search_status(app)
+        assert " · for '" not in search_status(app)
 
 
 @asynccontextmanager
@@ -236,7 +236,7 @@ async def test_a_typed_query_shows_while_it_is_searched_then_its_hits() -> None:
         assert "searching for 'd'" in search_status(pilot.app)
         gated.gate.set()
         await settle(pilot)
-        assert "hits for 'd' as dev" in search_status(pilot.app)
+        assert " · for 'd' as dev" in search_status(pilot.app)
         assert main_screen(pilot.app).query_one("#private", NotePane).searching
 
 
@@ -305,7 +305,7 @@ async def test_editing_keys_in_a_burst_act_in_the_order_typed() -> None:
         await settle(pilot)
         assert box.value == "deploy"
         status = str(app.screen.query_one("#search-status", Static).render())
-        assert "for 'deploy'" in status
+        assert " · for 'deploy'" in status
 
 
 async def test_a_search_moves_no_pane_on_a_tall_screen() -> None:
@@ -319,7 +319,7 @@ async def test_a_search_moves_no_pane_on_a_tall_screen() -> None:
         assert "Type to search what dev can see" in search_status(app)
         burst(app, "/deploy freeze")
         await settle(pilot)
-        assert "hits for 'deploy freeze' as dev" in search_status(app)
+        assert " · for 'deploy freeze' as dev" in search_status(app)
         assert [pane.region.y for pane in panes] == before
         burst_keys(app, ["ctrl+u"])
         await settle(pilot)
@@ -334,7 +334,7 @@ async def test_a_short_screen_keeps_the_hint_line_for_notes() -> None:
         assert not line.display
         burst(app, "/deploy freeze")
         await settle(pilot)
-        assert line.display and "hits for 'deploy freeze'" in search_status(app)
+        assert line.display and " · for 'deploy freeze'" in search_status(app)
 
 
 class RecordedReads:

@@ -42,7 +42,7 @@ async def test_typed_before_the_model_then_whole(tmp_path: Path) -> None:
     async with app.run_test(size=(160, 40)) as pilot:
         await until(pilot, lambda: getattr(app.screen, "scope", None) is not None)
         await pilot.press("slash", *"deploy")
-        await until(pilot, lambda: "hits for 'deploy'" in search_status(app))
+        await until(pilot, lambda: " · for 'deploy'" in search_status(app))
         assert "partial: the model is still loading: matched by words only" in search_status(app)
         assert "keyword search" in search_status(app)
         header = main_screen(app).header_bar

@@ -120,7 +120,7 @@ async def test_live_search_shows_only_visible_hits_and_clearing_restores() -> No
         assert best.note.id == demo_id("shared-freeze")
         assert "score" in detail_text(app) and "shared scope" in detail_text(app)
         status = str(main_screen(app).query_one("#search-status", Static).render())
-        assert "hits for 'production deploy frozen' as dev" in status
+        assert " · for 'production deploy frozen' as dev" in status
         # Clearing the query brings back the full lists.
         main_screen(app).query_one("#search", Input).value = ""
         # The listings come back once the box has stayed empty a moment (a timer).

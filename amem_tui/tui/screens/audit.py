@@ -26,6 +26,7 @@ from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 from amem_tui.tui.actions import AUDIT_ACTIONS, bindings
 from amem_tui.tui.messages import JumpTarget
 from amem_tui.tui.text import fit_widths
+from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.engine import AuditReport
@@ -154,7 +155,7 @@ class AuditScreen(Screen[JumpTarget | None]):
         lines = [f"Audit of {report.store}   configuration: {config}"]
         for col in report.collections:
             search = "vector search" if col.searchable else "keyword search only"
-            lines.append(f"{col.name}: {col.points} points, {col.format}, {search}")
+            lines.append(f"{col.name}: {plural(col.points, 'point')}, {col.format}, {search}")
         return Text("\n".join(" ".join(_CONTROL.sub(" ", line).split()) for line in lines))
 
     def _fill_tables(self, report: AuditReport) -> None:

@@ -36,6 +36,7 @@ from amem_tui.tui.widgets.access_panel import AccessPanel
 from amem_tui.tui.widgets.compared_list import ComparedList, group_rule, rule_of
 from amem_tui.tui.widgets.query_input import QueryInput
 from amem_tui.tui.workers import ReportsWorkerFailures
+from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.engine import AgentScope, MemoryEngine
@@ -297,7 +298,7 @@ class CompareScreen(ReportsWorkerFailures, Screen[JumpTarget | None]):
         lists[1].display = False
         both = sum(hit.other_rank is not None for hit in search.a_hits)
         notice = f" · {search.notices[0]}" if search.notices else ""
-        status = f"{search.query!r}: {both} hits in both top {comparison.limit}{notice}"
+        status = f"{search.query!r}: {plural(both, 'hit')} in both top {comparison.limit}{notice}"
         self.query_one("#compare-status", Static).update(one_line(status, 300))
 
     def _explain_current(self, lists: list[ComparedList]) -> None:

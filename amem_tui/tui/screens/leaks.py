@@ -25,6 +25,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from amem_tui.tui.actions import LEAKS_ACTIONS, bindings
 from amem_tui.tui.messages import JumpTarget
+from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.engine import LeakReport
@@ -91,8 +92,8 @@ class LeaksScreen(Screen[JumpTarget | None]):
     def _summary(self, report: LeakReport) -> Text:
         counts = ", ".join(f"{n} {severity}" for severity, n in report.counts().items())
         lines = [
-            f"Leak audit: {report.pairs_checked} pairs of agents, "
-            f"{report.notes_checked} notes checked: {counts}"
+            f"Leak audit: {plural(report.pairs_checked, 'pair')} of agents, "
+            f"{plural(report.notes_checked, 'note')} checked: {counts}"
         ]
         lines += [
             f"sampled: {part.check}: {part.compared} of {part.total} ({part.how})"

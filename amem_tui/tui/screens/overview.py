@@ -44,6 +44,7 @@ from amem_tui.tui.text import cell, fit_widths, one_line
 from amem_tui.tui.widgets.overview_figures import coming, keep_malformed, pictures
 from amem_tui.tui.widgets.overview_health import HealthPanel, WritesPerDay
 from amem_tui.tui.workers import ReportsWorkerFailures
+from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.engine import HealthReport, MemoryEngine, StoreStats
@@ -269,8 +270,9 @@ class OverviewScreen(ReportsWorkerFailures, Screen[JumpTarget | None]):
     def _summary(stats: StoreStats) -> str:
         points = sum(c.points for c in stats.collections)
         return (
-            f"{len(stats.agents)} agents · {points:,} points in {len(stats.collections)} "
-            f"collections · shared scope {stats.shared_total:,} notes"
+            f"{plural(len(stats.agents), 'agent')} · {points:,} point{'' if points == 1 else 's'}"
+            f" in {plural(len(stats.collections), 'collection')} · shared scope "
+            f"{stats.shared_total:,} note{'' if stats.shared_total == 1 else 's'}"
         )
 
     def on_stats_ready(self, message: StatsReady) -> None:
@@ -284,7 +286,7 @@ class OverviewScreen(ReportsWorkerFailures, Screen[JumpTarget | None]):
             status += f" · still coming: {coming(stats)} (?)…"
         self.query_one("#overview-status", Static).update(status)
         self.query_one("#sharing-title", Static).update(
-            f"Who shares what · shared scope {stats.shared_total} notes"
+            f"Who shares what · shared scope {plural(stats.shared_total, 'note')}"
         )
         self._fill_figures(self.query_one("#overview-figures", DataTable), stats)
         if first:

@@ -16,6 +16,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from amem_tui.tui.text import one_line
+from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.engine import AgentScope
@@ -74,9 +75,9 @@ def counts_text(
     notes it reads only by id when there are any (``get only 1``, never in visible)."""
     private, shared, visible = (counts.get(k, 0) for k in ("private", "shared", "visible"))
     if mem0:  # one namespace, nothing shared
-        return f"memories {visible}" if long else f"{visible} memories"
+        return f"memories {visible}" if long else plural(visible, "memory")
     if scope is not None and not scope.has_shared_scope:
-        return f"notes {visible}" if long else f"{visible} notes"
+        return f"notes {visible}" if long else plural(visible, "note")
     get_only = counts.get("get_only", 0)
     if long:
         apart = f" · get only {get_only}" if get_only else ""

@@ -21,6 +21,7 @@ from textual.widget import Widget
 from textual.widgets import Label, Sparkline
 
 from amem_tui.tui.text import one_line
+from amem_tui.wording import plural
 
 #: The most weeks drawn; older notes are counted in a line below.
 MAX_WEEKS = 52
@@ -75,9 +76,9 @@ class WeeklyNotes(Vertical):
                 yield Label(f"{total:>5} · peak {peak}/week", classes="series-total")
         if self.axis:
             older = sum(row.older for row in self.rows)
-            span = f"weeks of {self.axis[0]} … {self.axis[-1]} ({len(self.axis)} weeks)"
+            span = f"weeks of {self.axis[0]} … {self.axis[-1]} ({plural(len(self.axis), 'week')})"
             if older:
-                span += f"; {older} older note{'s' if older != 1 else ''} not drawn"
+                span += f"; {plural(older, 'older note')} not drawn"
             yield Label(span, classes="axis", markup=False)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from amem_tui.tui.text import one_line
+from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -53,8 +54,8 @@ def titles(pane: Counted, query: str | None = None) -> tuple[str, str]:
     marked = f" · {len(pane.marked)} marked" if pane.marked else ""
     if query is not None:
         weak = weak_count(pane.hits.values())
-        hits = f"{pane.total} hit{'' if pane.total == 1 else 's'}"
-        title = f"{pane.base_title}: {hits}" + (f", {weak} weak" if weak else "")
+        title = f"{pane.base_title}: {plural(pane.total, 'hit')}"
+        title += f", {weak} weak" if weak else ""
         return title + marked, filter_note(pane)
     deleted = f", {pane.deleted} deleted" if pane.deleted else ""
     count = f"{pane.total - pane.deleted}{deleted}"
@@ -80,5 +81,6 @@ def tab_label(pane: Counted) -> str:
     name = pane.base_title.split(" · ")[0]
     if pane.disabled_view:  # no shared scope (Mode B, mem0)
         return f"{name} (none)"
-    count = pane.total if pane.searching else pane.total - pane.deleted
-    return f"{name} ({count}{' hits' if pane.searching else ''})"
+    if pane.searching:
+        return f"{name} ({plural(pane.total, 'hit')})"
+    return f"{name} ({pane.total - pane.deleted})"

@@ -171,8 +171,9 @@ class RunWriter(ReportsWorkerFailures, Widget):
         confirm_then(
             self.app,
             "Undo this consolidation run?",
-            f"Run {run.id} merged {len(run.merges)} groups. Undo restores the dropped notes "
-            "and gives each keeper its content, tags, keywords and links from before.",
+            f"Run {run.id} merged {plural(len(run.merges), 'group')}. Undo restores the "
+            "dropped notes and gives each keeper its content, tags, keywords and links from "
+            "before.",
             "Undo",
             lambda: self.undo(scope, run.id, None),
         )

@@ -14,6 +14,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from amem_tui.tui.text import one_line
+from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.engine import SearchResult
@@ -63,18 +64,19 @@ class SearchStatus(Static):
 
 
 def result_status(result: SearchResult, *, filters: str, hidden_key: str, show_hidden: bool) -> str:
-    """What the status line says of ``result``: its hits, ranking and filters, the
-    hidden matches and the key that shows them, whether it is partial, its notice."""
+    """What the status line says of ``result``, what matters first (the end of the
+    line is cut on a narrow terminal): its hits, the hidden matches and the key that
+    shows them, the query and agent (the box and the header show them too), the
+    ranking and filters, whether it is partial, its notice."""
     weak = sum(1 for hit in result.hits if hit.weak and hit.via != "link")
-    hits = f"{len(result.hits)} hits for {one_line(result.query, 50)!r} as {result.agent}"
-    if weak:
-        hits += f" ({weak} weak)"
-    parts = [hits, result.ranking_name]
-    if filters:
-        parts.append(filters)
+    parts = [plural(len(result.hits), "hit") + (f" ({weak} weak)" if weak else "")]
     if result.hidden:
         verb = "hide" if show_hidden else "show"
-        parts.append(f"{len(result.hidden)} hidden matches ({hidden_key} to {verb})")
+        found = plural(len(result.hidden), "hidden match", "hidden matches")
+        parts.append(f"{found} ({hidden_key} to {verb})")
+    parts += [f"for {one_line(result.query, 50)!r} as {result.agent}", result.ranking_name]
+    if filters:
+        parts.append(filters)
     if result.partial:
         parts.append(f"partial: {result.partial}")
     if result.notice:
