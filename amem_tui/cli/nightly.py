@@ -57,11 +57,6 @@ class AllAgentsPass:
         }
 
 
-def runner_label(due: bool) -> str:
-    """What the pass records as having run it."""
-    return "consolidate --all-agents" + (" --due" if due else "")
-
-
 class PassProgressLine(LiveLine):
     """The pass's progress on stderr."""
 
@@ -100,7 +95,8 @@ def all_agents(ctx: Context, *, due: bool, threshold: float | None, dry_run: boo
         engine.check_writable()
     # --due is what a scheduler (cron, a systemd timer) runs; without it, a person.
     trigger: Literal["scheduled", "manual"] = "scheduled" if due else "manual"
-    nightly = NightlyPass(engine, runner=runner_label(due))
+    # What the pass records as having run it.
+    nightly = NightlyPass(engine, runner="consolidate --all-agents" + (" --due" if due else ""))
     progress = PassProgressLine(ctx.as_json)
     try:
         result = nightly.run(

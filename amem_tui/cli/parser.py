@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 import difflib
 import re
-from typing import Any, NoReturn, Protocol
+from types import ModuleType
+from typing import Any, NoReturn
 
 # Each module by its own name: importing the package itself from here would make a
 # loop (the package's ``main`` imports this parser).
@@ -40,14 +41,8 @@ EPILOG = (
 )
 
 
-class CommandModule(Protocol):
-    """A module of subcommands."""
-
-    COMMANDS: tuple[Command[Any, Any], ...]
-
-
-#: The subcommand modules, in the order their commands are listed in ``--help``.
-COMMAND_MODULES: tuple[CommandModule, ...] = (
+#: The subcommand modules (each lists its ``COMMANDS``), in the order of ``--help``.
+COMMAND_MODULES: tuple[ModuleType, ...] = (
     agents,
     notes,
     versions,

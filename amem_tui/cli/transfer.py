@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, TextIO
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from amem_tui.cli.command import Command, FailedWithReport
 from amem_tui.cli.options import flag, option
@@ -26,19 +26,6 @@ else:
 
 
 # -------------------------------------------------------------------- export
-@contextlib.contextmanager
-def _atomic_text(path: Path) -> Iterator[TextIO]:
-    """Write a file under a temporary name and move it into place only when complete."""
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    try:
-        with tmp.open("w", encoding="utf-8", newline="\n") as handle:
-            yield handle
-        tmp.replace(path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-
-
 @dataclass(frozen=True)
 class ExportOptions:
     """``export``: with vectors or not, to a file or (``None``, ``-``) to stdout."""
@@ -83,17 +70,22 @@ class ExportedAll:
 
 
 def _write_export(engine: MemoryEngine, collection: str, path: Path, vectors: bool) -> Exported:
-    """One collection into one JSON Lines file, written atomically."""
+    """One collection into one JSON Lines file, moved into place only when complete."""
     from amem_tui.engine.for_apps import dump_line
 
     count = 0
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
     try:
-        with _atomic_text(path) as handle:
+        with tmp.open("w", encoding="utf-8", newline="\n") as handle:
             for record in engine.export_lines(collection, vectors=vectors):
                 handle.write(dump_line(record) + "\n")
                 count += 1
+        tmp.replace(path)
     except OSError as exc:
         raise InvalidInput(f"cannot write {path}: {exc.strerror or exc}") from exc
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
     return Exported(collection, str(path), count, vectors)
 
 
