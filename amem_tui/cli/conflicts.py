@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import model_serializer
 
 from amem_tui.cli.command import Command, UsageError
-from amem_tui.cli.options import flag, option, optional_argument
+from amem_tui.cli.options import flag, option
 from amem_tui.cli.output import decision_words, shorten
 from amem_tui.wording import plural
 
@@ -31,11 +31,15 @@ TEXT_WIDTH = 100
 class ConflictsOptions:
     """``conflicts``: list the pairs; ``resolve A B --keep ...`` or ``clear ID`` decide."""
 
-    action: Literal["resolve", "clear"] | None = optional_argument(
-        "resolve a pair, or clear a dangling flag (none: list the pairs)", "resolve|clear"
+    action: Literal["resolve", "clear"] | None = option(
+        help="resolve a pair, or clear a dangling flag (none: list the pairs)",
+        metavar="resolve|clear",
+        required=False,
     )
-    a: str | None = optional_argument("resolve: note A; clear: the flagged note", "A")
-    b: str | None = optional_argument("resolve: note B", "B")
+    a: str | None = option(
+        help="resolve: note A; clear: the flagged note", metavar="A", required=False
+    )
+    b: str | None = option(help="resolve: note B", metavar="B", required=False)
     all_agents: bool = flag("--all-agents", help="list every pair in the store")
     keep: Keep | None = option("--keep", help="resolve: keep A, B or both")
     reason: str | None = option("--reason", metavar="TEXT", help="why, recorded with it")

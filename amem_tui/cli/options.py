@@ -41,19 +41,14 @@ def option(
     help: str | None = None,
     metavar: str | None = None,
     group: str | None = None,
-    required: bool = False,
+    required: bool | None = None,
 ) -> Any:
-    """A field read from the command line: an option, or without ``flags`` a required
-    positional argument."""
+    """A field read from the command line: an option, or without ``flags`` a positional
+    argument (``required`` unless said otherwise: left out, it is ``default``)."""
     spec = {SPEC: Spec(flags, help, metavar, group)}
-    if not flags or required:
+    if required or (required is None and not flags):
         return field(metadata=spec)
     return field(default=default, metadata=spec)
-
-
-def optional_argument(help: str, metavar: str | None = None) -> Any:
-    """A positional argument that may be left out (None then)."""
-    return field(default=None, metadata={SPEC: Spec((), help, metavar)})
 
 
 def flag(*flags: str, help: str, group: str | None = None) -> Any:
@@ -110,7 +105,7 @@ def add_options(
         if spec.metavar:
             how["metavar"] = spec.metavar
         if not spec.flags:
-            if item.default is not dataclasses.MISSING:  # an optional_argument
+            if item.default is not dataclasses.MISSING:  # not required
                 how |= {"nargs": "?", "default": item.default}
             target.add_argument(item.name, **how)
             continue

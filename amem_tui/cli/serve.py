@@ -47,21 +47,19 @@ def session_arguments(options: CommonOptions, writable: bool = False) -> list[st
     return argv + (["--follow"] if options.follow else [])
 
 
-def _check(ctx: Context, args: ServeOptions) -> bool:
-    """Refuse what ``serve`` must not do; True when it serves beyond this machine."""
+def _check(ctx: Context, args: ServeOptions) -> None:
+    """Refuse what ``serve`` must not do."""
     from amem_tui.web.server import is_loopback
 
     if not 0 < args.port < 65536:
         raise UsageError(f"--port must be between 1 and 65535, not {args.port}")
-    remote = not is_loopback(args.host)
-    if remote and not args.allow_remote:
+    if not is_loopback(args.host) and not args.allow_remote:
         raise UsageError(
             f"--host {args.host} would let other machines see this memory store (private "
             "data); add --allow-remote to do it anyway (every request then needs a token)"
         )
     if args.writable and ctx.settings.read_only:
         raise UsageError("serve --writable contradicts --read-only (or AMEM_READ_ONLY): choose one")
-    return remote
 
 
 def serve(ctx: Context, args: ServeOptions) -> dict[str, Any]:
@@ -69,27 +67,14 @@ def serve(ctx: Context, args: ServeOptions) -> dict[str, Any]:
     import amem_tui.web.server as web
     from amem_tui.web.token import address_to_open, new_token
 
-    remote = _check(ctx, args)
+    _check(ctx, args)
     host, port = args.host, args.port
     public = web.public_address(host, port, args.public_url)
     command = web.session_command(session_arguments(ctx.options, args.writable))
     token = new_token() if args.allow_remote else None
     server = web.inspector_server(command, host, port, public, token)
-    changes = " and can change it" if args.writable else ""
-    if remote:
-        ctx.warn(
-            f"serving on {host}: anyone who can reach port {port} and has the token sees "
-            f"this memory store (private data){changes}",
-            "remote_access",
-        )
-        if not args.public_url:
-            ctx.warn(
-                "browsers on other machines also need --public-url "
-                f"http://<this machine>:{port} (the page connects back to it)",
-                "public_url_needed",
-            )
-    if args.writable:
-        ctx.warn("--writable: browsers can change memory here", "writable_sessions")
+    for message, kind in web.risks(host, port, args.public_url, args.writable):
+        ctx.warn(message, kind)
     # Printed once, here: the token is nowhere else (not in the answer below).
     listening, url = f"http://{host}:{port}", address_to_open(public, token)
     said = {"listening": listening, "open": url, "token_required": token is not None}

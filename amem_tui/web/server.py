@@ -41,6 +41,31 @@ def public_address(host: str, port: int, public_url: str | None) -> str:
     return public.rstrip("/")
 
 
+def risks(host: str, port: int, public_url: str | None, writable: bool) -> list[tuple[str, str]]:
+    """What serving so exposes, to say before it starts: (message, kind) each."""
+    changes = " and can change it" if writable else ""
+    said = []
+    if not is_loopback(host):
+        said.append(
+            (
+                f"serving on {host}: anyone who can reach port {port} and has the token sees "
+                f"this memory store (private data){changes}",
+                "remote_access",
+            )
+        )
+        if not public_url:
+            said.append(
+                (
+                    "browsers on other machines also need --public-url "
+                    f"http://<this machine>:{port} (the page connects back to it)",
+                    "public_url_needed",
+                )
+            )
+    if writable:
+        said.append(("--writable: browsers can change memory here", "writable_sessions"))
+    return said
+
+
 def session_command(arguments: Sequence[str]) -> str:
     """The shell command each browser session runs: ``amem-tui`` with ``arguments``."""
     return shlex.join([sys.executable, "-m", "amem_tui", *arguments])
