@@ -4,6 +4,10 @@ else is, on every backend."""
 
 from __future__ import annotations
 
+import ast
+import subprocess
+import sys
+
 import pytest
 
 from amem_tui.engine import MemoryEngine
@@ -73,3 +77,14 @@ def test_fixing_the_store_clears_the_findings(planted: MemoryEngine) -> None:
         if notes[0] in (C_COPY, C_SECRET)
     }
     assert left == set()
+
+
+def test_the_audit_loads_no_check_or_what_if_module() -> None:
+    code = (
+        "import sys; from amem_tui.engine.isolation import audit_store; "
+        "print(sorted(m for m in sys.modules if m.startswith('amem_tui.engine.isolation.')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = {m.rsplit(".", 1)[-1] for m in ast.literal_eval(out.stdout)}
+    assert "leaks" in loaded
+    assert loaded.isdisjoint({"checkfile", "checks", "history", "overlay", "whatif"})
