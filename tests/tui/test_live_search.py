@@ -316,7 +316,7 @@ async def test_a_search_moves_no_pane_on_a_tall_screen() -> None:
         main = main_screen(app)
         panes = main.query_one("#private", NotePane), main.query_one("#shared", NotePane)
         before = [pane.region.y for pane in panes]
-        assert "Type to search what dev can see" in search_status(app)
+        assert "Press / to search what dev can see" in search_status(app)
         burst(app, "/deploy freeze")
         await settle(pilot)
         assert " · for 'deploy freeze' as dev" in search_status(app)
@@ -325,6 +325,23 @@ async def test_a_search_moves_no_pane_on_a_tall_screen() -> None:
         await settle(pilot)
         assert "Type to search what dev can see" in search_status(app)
         assert [pane.region.y for pane in panes] == before
+
+
+async def test_the_hint_says_slash_first_while_keys_act_on_the_notes() -> None:
+    # Off the box, letters are the panes' keys: a person who types a query at once
+    # would delete a note ("d", then "y" in "deploy" confirms).
+    app = demo_app(agent="dev")
+    async with started(app) as pilot:
+        hint = search_status(app)
+        assert hint.startswith("Press / to search what dev can see")
+        assert "Enter goes to the hits" not in hint
+        await pilot.press("slash")
+        await settle(pilot)
+        assert search_status(app).startswith("Type to search what dev can see")
+        assert "Enter goes to the hits" in search_status(app)
+        await pilot.press("tab")
+        await settle(pilot)
+        assert search_status(app).startswith("Press / to search what dev can see")
 
 
 async def test_a_short_screen_keeps_the_hint_line_for_notes() -> None:

@@ -30,7 +30,7 @@ import contextlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import getters, on, work
+from textual import events, getters, on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Vertical
@@ -188,6 +188,12 @@ class SearchBox(SearchHistory, ReportsWorkerFailures, Vertical):
         self.status_line.show(early_status(answer))
 
     # ---------------------------------------------------------------- typing
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.status_line.box_focused = event.widget is self.query_input
+
+    def on_descendant_blur(self) -> None:
+        self.status_line.box_focused = False  # a focus that moves within comes back
+
     @on(Input.Changed, "#search")
     def _query_changed(self, event: Input.Changed) -> None:
         event.stop()

@@ -25,6 +25,9 @@ class SearchStatus(Static):
 
     #: A short screen: no row for the resting hint. Short until the screen's size says.
     compact: reactive[bool] = reactive(True, init=False, always_update=True)
+    #: The box has the focus, so typed keys search; else they are the panes' keys
+    #: (``d`` deletes), and the hint must say that ``/`` comes first.
+    box_focused: reactive[bool] = reactive(False, init=False)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id, markup=False)
@@ -48,15 +51,21 @@ class SearchStatus(Static):
     def watch_compact(self) -> None:
         self._fit()
 
+    def watch_box_focused(self) -> None:
+        if self.resting:
+            self.show("")
+
     def _fit(self) -> None:
         shown = not (self.compact and self.resting)
         if self.display != shown:
             self.display = shown
 
     def _resting_hint(self) -> Text:
+        seen = f"what {self.agent} can see (by meaning and by words)"
         return Text(
-            f"Type to search what {self.agent} can see (by meaning and by words); "
-            "Enter goes to the hits",
+            f"Type to search {seen}; Enter goes to the hits"
+            if self.box_focused
+            else f"Press / to search {seen}",
             style="dim",
             no_wrap=True,
             overflow="ellipsis",
