@@ -91,7 +91,8 @@ def stored_point(record: Any, with_vectors: bool) -> StoredPoint:
 def point_page(records: list[Any], with_vectors: bool) -> PointPage:
     """A page of points Edge returned (the payload Edge hands over is already a dict of
     its own), each vector copied straight into its row of the page's matrix."""
-    out = dense_rows([r.vector for r in records], qe.SparseVector) if with_vectors else None
+    vectors = (r.vector for r in records)
+    out = dense_rows(len(records), vectors, qe.SparseVector) if with_vectors else None
     page = out or PointPage([], [])
     page.ids = [str(r.id) for r in records]
     page.payloads = [r.payload or {} for r in records]

@@ -68,11 +68,15 @@ def vector_of(raw: Any, sparse_type: type = SparseVector) -> Vector | None:
     return [float(x) for x in raw]
 
 
-def dense_rows(raws: Sequence[Any], sparse_type: type = SparseVector) -> PointPage:
-    """The dense vectors of a page of points (each as the client gives it, or None) as
-    the rows of one float32 array, and which points have one; ``ids`` and ``payloads``
-    are left for the caller to fill."""
-    has = np.zeros(len(raws), dtype=bool)
+def dense_rows(count: int, raws: Iterable[Any], sparse_type: type = SparseVector) -> PointPage:
+    """The dense vectors of a page of ``count`` points (each as the client gives it, or
+    None) as the rows of one float32 array, and which points have one; ``ids`` and
+    ``payloads`` are left for the caller to fill.
+
+    ``raws`` may make each vector as it is asked for (Edge makes a new list of floats
+    each time a record's vector is read): each is copied into its row and let go before
+    the next is made, so a page's worth of lists never lives at once."""
+    has = np.zeros(count, dtype=bool)
     rows: np.ndarray | None = None
     for i, raw in enumerate(raws):
         # A plain list is the common case (an unnamed vector): numpy copies it into its
@@ -81,11 +85,11 @@ def dense_rows(raws: Sequence[Any], sparse_type: type = SparseVector) -> PointPa
         if dense is None:
             continue
         if rows is None:
-            rows = np.zeros((len(raws), len(dense)), dtype=np.float32)
+            rows = np.zeros((count, len(dense)), dtype=np.float32)
         rows[i] = dense
         has[i] = True
     if rows is None:
-        rows = np.zeros((len(raws), 0), dtype=np.float32)
+        rows = np.zeros((count, 0), dtype=np.float32)
     return PointPage([], [], rows, has)
 
 
@@ -104,7 +108,7 @@ def pages_of(points: Iterable[StoredPoint], page: int, with_vectors: bool) -> It
 
 def page_of(points: Sequence[StoredPoint], with_vectors: bool) -> PointPage:
     """A page of points read one by one."""
-    out = dense_rows([p.vector for p in points]) if with_vectors else PointPage([], [])
+    out = dense_rows(len(points), (p.vector for p in points)) if with_vectors else PointPage([], [])
     out.ids = [p.id for p in points]
     out.payloads = [p.payload for p in points]
     return out

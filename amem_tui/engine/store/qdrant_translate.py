@@ -76,7 +76,8 @@ def stored_point(point_id: Any, payload: dict[str, Any] | None, raw: Any) -> Sto
 def point_page(records: Sequence[qm.Record], with_vectors: bool) -> PointPage:
     """A page of points qdrant-client returned, each vector copied straight into its
     row of the page's matrix."""
-    out = dense_rows([r.vector for r in records], qm.SparseVector) if with_vectors else None
+    vectors = (r.vector for r in records)
+    out = dense_rows(len(records), vectors, qm.SparseVector) if with_vectors else None
     page = out or PointPage([], [])
     page.ids = [str(r.id) for r in records]
     page.payloads = [dict(r.payload or {}) for r in records]
