@@ -70,7 +70,7 @@ from amem_tui.engine.store.filters import (
 from amem_tui.engine.store.ids import qdrant_id, valid_id
 from amem_tui.engine.store.journal import SIDECAR_DIR, ChangeLog, WriteJournal
 from amem_tui.engine.store.points import nearest_first, ordered_by_reading
-from amem_tui.engine.store.shard_files import is_compact
+from amem_tui.engine.store.shard_files import is_compact, read_for_scan
 
 #: Points written since the last optimize that make a bulk load worth optimizing.
 OPTIMIZE_AFTER = 1000
@@ -405,7 +405,12 @@ class EdgeStore:
         fields: Sequence[str] | None = None,
     ) -> Iterator[PointPage]:
         """Every matching point in id order, a page at a time, each vector copied
-        straight into its row of the page's matrix."""
+        straight into its row of the page's matrix. To read every point, the shard's
+        payloads (and vectors) are read into memory first, in sequence (see
+        ``shard_files``)."""
+        opened = self._open(collection) if flt is None else None
+        if opened is not None:
+            read_for_scan(opened.folder / "shard", with_vectors)
         for records in self._scroll_all(collection, flt, with_vectors, page, fields):
             yield point_page(records, with_vectors)
 
