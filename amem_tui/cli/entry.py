@@ -118,10 +118,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     as_json = "--json" in (sys.argv[1:] if argv is None else list(argv))
 
     def fail(message: str, code: int, kind: str, error: BaseException | None = None) -> int:
-        from amem_tui.cli.output import error_facts, report_error
+        from amem_tui.cli.output import error_facts, report
 
         facts = error_facts(error) if error is not None else {}
-        return report_error(message, code, as_json, kind, facts)
+        report("error", message, as_json, {"kind": kind, "exit_code": code, **facts})
+        return code
 
     try:
         tui = tui_options(sys.argv[1:] if argv is None else argv)

@@ -319,30 +319,18 @@ def tell(label: str, facts: Mapping[str, Any], text: str, as_json: bool) -> None
     print(line, file=sys.stderr, flush=True)
 
 
-def _to_stderr(
-    label: str, message: str, as_json: bool, facts: Mapping[str, Any], text_prefix: str
-) -> None:
+def report(label: str, message: str, as_json: bool, facts: Mapping[str, Any]) -> None:
+    """A failure (``error``) or a ``warning`` on stderr, one line: ``{LABEL: {"message",
+    FACTS}}`` with ``--json``, else the message (a warning's after ``warning: ``)."""
     from amem_tui.engine.for_apps import redact_text
 
     # The last guard: a message may quote a server URL from a client library's error.
     message = redact_text(message)
     line = " ".join(sanitize(message).split())
-    tell(label, {"message": message, **facts}, text_prefix + line, as_json)
-
-
-def report_error(
-    message: str,
-    code: int,
-    as_json: bool,
-    kind: str = "error",
-    facts: Mapping[str, Any] | None = None,
-) -> int:
-    """Report a failure on stderr (one line: text, or ``{"error": {...}}``); its code."""
-    details = {"kind": kind, "exit_code": code, **(facts or {})}
-    _to_stderr("error", message, as_json, details, "")
-    return code
+    prefix = "warning: " if label == "warning" else ""
+    tell(label, {"message": message, **facts}, prefix + line, as_json)
 
 
 def warn(message: str, as_json: bool, kind: str, facts: Mapping[str, Any] | None = None) -> None:
-    """A warning on stderr (one line: text, or ``{"warning": {...}}``); the command goes on."""
-    _to_stderr("warning", message, as_json, {"kind": kind, **(facts or {})}, "warning: ")
+    """A warning on stderr; the command goes on."""
+    report("warning", message, as_json, {"kind": kind, **(facts or {})})
