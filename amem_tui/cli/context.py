@@ -59,13 +59,12 @@ def missing_store(folder: Path) -> StoreMissing:
     )
 
 
-def _listing(names: list[str]) -> str:
-    return first_of(names, NAMES_SHOWN) or "none"
-
-
-def _did_you_mean(name: str, known: list[str]) -> str:
-    close = difflib.get_close_matches(name, known, n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+def _unknown(said: str, name: str, names: list[str], listed: str) -> tuple[str, list[str]]:
+    """What is unknown (``said`` of ``name``), the nearest of ``names``, and the first of
+    them (``listed``: what they are); then the names."""
+    close = difflib.get_close_matches(name, names, n=1)
+    near = f" (did you mean '{close[0]}'?)" if close else ""
+    return f"{said}{near}; {listed}: {first_of(names, NAMES_SHOWN) or 'none'}", names
 
 
 class Context:
@@ -80,8 +79,6 @@ class Context:
         self.options = options if options is not None else CommonOptions()
         #: ``--json``: warnings go to stderr as JSON objects too.
         self.as_json = self.options.json
-        #: ``--new-agent``: a write may act as an agent nobody knows yet.
-        self.new_agent = self.options.new_agent
         self._engine: MemoryEngine | None = None
         #: The store folder this command made (said once it succeeded: ``said_after``).
         self.created: Path | None = None
@@ -136,7 +133,8 @@ class Context:
         warn(message, self.as_json, kind, facts)
 
     def _check_known(self, scope: AgentScope, refusal: type[UnknownAgent], verb: str) -> None:
-        stranger = None if self.new_agent else self._stranger(scope)
+        # --new-agent: a command may act as an agent nobody knows yet.
+        stranger = None if self.options.new_agent else self._stranger(scope)
         if stranger is not None:
             message, known = stranger
             done = "read" if verb == "read" else "written"
@@ -157,10 +155,8 @@ class Context:
         known = sorted(self.engine.known_agents())
         if scope.agent in known:
             return None
-        return (
-            f"agent '{scope.agent}' is neither configured nor in the store"
-            f"{_did_you_mean(scope.agent, known)}; known agents: {_listing(known)}"
-        ), known
+        said = f"agent '{scope.agent}' is neither configured nor in the store"
+        return _unknown(said, scope.agent, known, "known agents")
 
     def _mem0_stranger(self, scope: AgentScope) -> tuple[str, list[str]] | None:
         """A mem0 view's ``user_id`` that holds nothing, named in the plugin's terms."""
@@ -175,20 +171,16 @@ class Context:
         users = sorted({n.user for n in parsed})
         agents = sorted({n.agent for n in parsed if n.user == scope.user and not n.explicit})
         if self.settings.namespace:
-            return (
-                f"user_id '{wanted}' holds no memories in {where}"
-                f"{_did_you_mean(wanted, namespaces)}; its user_ids: {_listing(namespaces)}"
-            ), namespaces
+            said = f"user_id '{wanted}' holds no memories in {where}"
+            return _unknown(said, wanted, namespaces, "its user_ids")
         if scope.user not in users:
-            return (
-                f"user '{scope.user}' has no memories in {where}"
-                f"{_did_you_mean(str(scope.user), users)}; its users: {_listing(users)}"
-            ), users
-        return (
+            said = f"user '{scope.user}' has no memories in {where}"
+            return _unknown(said, str(scope.user), users, "its users")
+        said = (
             f"agent '{scope.agent}' of user '{scope.user}' has no memories in {where} "
-            f"(user_id '{wanted}'){_did_you_mean(scope.agent, agents)}; "
-            f"{scope.user}'s agents: {_listing(agents)}"
-        ), agents
+            f"(user_id '{wanted}')"
+        )
+        return _unknown(said, scope.agent, agents, f"{scope.user}'s agents")
 
     def in_background(self, thread: threading.Thread) -> None:
         """Wait for ``thread`` before the command ends: a library still importing at
