@@ -61,6 +61,38 @@ async def test_a_narrow_terminal_shows_one_pane_at_a_time_and_tab_moves_between_
         assert screen.selected_id == shared.current_id
 
 
+async def test_tab_reaches_every_pane_as_tabs_wherever_it_starts() -> None:
+    app = demo_app()
+    async with started(app, size=SMALL) as pilot:
+        screen = main_screen(app)
+        screen.panes.history.table.focus()
+        await settle(pilot)
+        areas = []
+        for _ in range(8):  # History, the detail's parts, the search box, then Private
+            await pilot.press("tab")
+            await settle(pilot)
+            areas.append(screen.browser.focus_area(screen.focused))
+            if areas[-1] == "private":
+                break
+        assert areas[-2:] == ["search", "private"], areas
+        assert shown_panes(app) == ["private"]
+        await pilot.press("tab")
+        await settle(pilot)
+        assert shown_panes(app) == ["shared"]
+        # Back the other way: past the first pane to the search box, then around to the
+        # detail and into the last pane.
+        for _ in range(2):
+            await pilot.press("shift+tab")
+            await settle(pilot)
+        assert screen.browser.focus_area(screen.focused) == "search"
+        for _ in range(8):  # the detail's parts, then a pane
+            await pilot.press("shift+tab")
+            await settle(pilot)
+            if screen.browser.focus_area(screen.focused) in ("history", "private", "shared"):
+                break
+        assert shown_panes(app) == ["history"]
+
+
 async def test_the_strip_of_tabs_keeps_up_with_a_count_that_changes() -> None:
     engine = demo_engine()
     app = demo_app(engine)

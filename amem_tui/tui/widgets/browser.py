@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import getters, on
+from textual import events, getters, on
 from textual.binding import BindingType
 from textual.message import Message
 from textual.reactive import var
@@ -114,6 +114,15 @@ class NoteBrowser(SubjectView):
     def on_mount(self) -> None:
         self.progress_bar.display = False
         self.detail.show_message("Loading…")
+
+    def on_key(self, event: events.Key) -> None:
+        """Tab from the search box or the detail: into the panes, the first one (Shift+Tab:
+        the last) when they are tabs; else the key goes on (the screen's Tab, the
+        panes' own between them)."""
+        step = {"tab": 1, "shift+tab": -1}.get(event.key)
+        if step is not None and self.panes.enter_tabs(step):
+            event.stop()
+            event.prevent_default()
 
     def focus_area(self, focused: Widget | None) -> FocusArea | None:
         """Where ``focused`` is, as far as the footer cares: a pane, the search box or the

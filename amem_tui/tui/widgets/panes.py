@@ -5,7 +5,9 @@ note the user works on.
   its rows need; while search hits are shown it steps aside on a medium terminal
   (``app.tcss``), so the hits keep their columns.
 - Narrow: one pane at a time, as tabs. The pane on show lists every pane in its border
-  title, and Tab and Shift+Tab move between them (past the last, on as usual).
+  title, and Tab and Shift+Tab move between them (past the last, on as usual); Tab
+  into the panes from the search box goes to the first pane, Shift+Tab from below to
+  the last, whichever is on show (``enter_tabs``).
 
 **The subject** is the note the detail view shows and every note action acts on: the
 highlighted row of the note pane the user works in (``Panes.working``). That pane
@@ -333,6 +335,20 @@ class Panes(Horizontal):
         if not self.narrow or not 0 <= index < len(TAB_ORDER):
             raise SkipAction()  # the screen's own Tab moves the focus on
         self._focus_tab(TAB_ORDER[index])  # the user's move: the subject changes
+
+    def enter_tabs(self, step: int) -> bool:
+        """Tab from outside the panes while they are tabs: into the first pane (Shift+Tab:
+        the last), whichever is on show, so that every pane is reached. False when the
+        focus goes on as usual (the panes side by side, or not next in the chain)."""
+        focused = self.screen.focused
+        chain = self.screen.focus_chain
+        if not self.narrow or focused not in chain or self.tab_of(focused) is not None:
+            return False
+        after = chain[(chain.index(focused) + step) % len(chain)]
+        if self.tab_of(after) is None:
+            return False
+        self._focus_tab(TAB_ORDER[0] if step > 0 else TAB_ORDER[-1])  # the user's move
+        return True
 
     def arrange_panes(self) -> None:
         """Show the panes as tabs or side by side, at their widths (again as titles and
