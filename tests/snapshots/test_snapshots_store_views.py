@@ -15,7 +15,7 @@ from amem_tui.demo import demo_id
 from amem_tui.tui.screens.compare import CompareScreen
 from amem_tui.tui.screens.overview import OverviewScreen
 from amem_tui.tui.widgets.compared_list import ComparedList
-from tests.support.tui import demo_app, demo_engine, settle, snapshot
+from tests.support.tui import demo_app, demo_engine, settle, snapshot, until
 
 SIZES = {"80x24": (80, 24), "120x40": (120, 40), "200x50": (200, 50)}
 
@@ -66,6 +66,11 @@ def test_overview(snap_compare: Any, size: str) -> None:
     engine.agent("dev").consolidate()  # so that the savings have something to show
 
     async def shown(pilot: Any) -> None:
-        assert isinstance(pilot.app.screen, OverviewScreen)
+        screen = pilot.app.screen
+        assert isinstance(screen, OverviewScreen)
+        # Drawn in full: the problems (focused once in) and the pictures.
+        await until(pilot, lambda: getattr(screen.focused, "id", None) == "health-problems")
+        await until(pilot, lambda: screen.pictured is not None)
+        await settle(pilot)
 
     assert snapshot(snap_compare, demo_app(engine), size=SIZES[size], keys=["o"], then=shown)

@@ -100,3 +100,15 @@ async def test_without_the_plants_no_agent_is_silent() -> None:
         assert not any("SILENT" in words for words in rows.values())
         kinds = [p.kind for p in screen.query_one(HealthPanel).problems]
         assert "silent-agent" not in kinds
+
+
+async def test_the_overview_opens_on_its_problems_and_enter_opens_the_first() -> None:
+    engine = demo_engine()
+    plant_conflicts_and_health(engine)
+    app = demo_app(engine)
+    async with started(app, size=(80, 24)) as pilot:
+        screen = await open_health(pilot)
+        first = screen.query_one(HealthPanel).problems[0]
+        await pilot.press("enter")  # no Tab first
+        await until(pilot, lambda: isinstance(app.screen, ProblemNotes))
+        assert app.screen.problem == first

@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Static
 from amem_tui.tui.dialogs.base import Dialog, DialogBody
 from amem_tui.tui.render import add_field
 from amem_tui.tui.text import cell, literal, table_widths
+from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.engine.for_apps import Problem
@@ -97,7 +98,7 @@ class ProblemNotes(Dialog[str | None]):
             return "No note behind this problem: nothing to open. Escape goes back."
         count = max(problem.count, len(self.rows))
         listed = (
-            f"{count} note(s)"
+            plural(count, "note")
             if count == len(self.rows)
             else (f"the first {len(self.rows)} of {count} notes")
         )

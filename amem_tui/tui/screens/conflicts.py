@@ -32,6 +32,7 @@ from amem_tui.tui.messages import ActionRefused, JumpTarget
 from amem_tui.tui.text import cell, one_line, table_widths
 from amem_tui.tui.widgets.conflict_view import ConflictView, settlement_text
 from amem_tui.tui.workers import ReportsWorkerFailures
+from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.engine import AgentScope, ConflictList, MemoryEngine
@@ -112,7 +113,8 @@ class ConflictsScreen(ReportsWorkerFailures, Screen[JumpTarget | None]):
         if listing.agent:
             who += " (w: the whole store)"
         pairs, dangling = len(listing.pairs), len(listing.dangling)
-        line = f"Conflicts of {who}: {pairs} flagged pair(s), {dangling} dangling flag(s)"
+        counted = f"{plural(pairs, 'flagged pair')}, {plural(dangling, 'dangling flag')}"
+        line = f"Conflicts of {who}: {counted}"
         if not pairs and not dangling:
             line += ". Nothing to settle."
         else:

@@ -195,6 +195,18 @@ class OverviewScreen(ReportsWorkerFailures, Screen[JumpTarget | None]):
             holder = self.query_one(f"#{place}", Vertical)
             await holder.remove_children()
             await holder.mount(picture)
+        self._focus_problems()
+
+    def _focus_problems(self) -> None:
+        """The problems are what the screen acts on (Enter): they take the focus from the
+        body it opened on, unless the user has moved it elsewhere meanwhile. Once the
+        figures are in too: a focus that moves restyles the body, so the figures table
+        is drawn alike whichever came first."""
+        problems = self.query("#health-problems")
+        if self.stats is None or self.stats.pending or not problems:
+            return
+        if self.focused in (None, self.query_one("#overview-body")):
+            problems.first().focus(scroll_visible=False)  # the section title stays in view
 
     @dataclass
     class ProblemRead(Message):
@@ -289,6 +301,7 @@ class OverviewScreen(ReportsWorkerFailures, Screen[JumpTarget | None]):
             f"Who shares what · shared scope {plural(stats.shared_total, 'note')}"
         )
         self._fill_figures(self.query_one("#overview-figures", DataTable), stats)
+        self._focus_problems()
         if first:
             self.call_after_refresh(self._draw_pictures)
         else:

@@ -21,6 +21,7 @@ from textual.widgets import DataTable, Label, Sparkline, Static
 from amem_tui.engine.for_apps import SEVERITIES
 from amem_tui.tui.text import cell, one_line, table_widths
 from amem_tui.tui.widgets.overview_charts import LABEL_WIDTH
+from amem_tui.wording import plural
 
 if TYPE_CHECKING:
     from amem_tui.engine import HealthReport
@@ -76,8 +77,11 @@ class HealthPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         counts = {s: sum(1 for p in self.problems if p.severity == s) for s in SEVERITIES}
-        worst = " · ".join(f"{counts[s]} {s}" for s in reversed(SEVERITIES))
-        summary = f"{len(self.problems)} problem(s): {worst}."
+        # "info" is counted as it is: "3 info".
+        worst = " · ".join(
+            plural(counts[s], s, s if s == "info" else None) for s in reversed(SEVERITIES)
+        )
+        summary = f"{plural(len(self.problems), 'problem')}: {worst}."
         if self.problems:
             summary += " Enter on one lists the notes behind it."
         yield Static(Text(summary), id="health-summary")
