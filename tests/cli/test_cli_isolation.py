@@ -15,7 +15,7 @@ from amem_tui.demo import demo_id
 from amem_tui.engine.embed import TEST_MODEL
 from amem_tui.engine.for_apps import LEAK_KINDS
 from amem_tui.engine.store.edge import EdgeStore
-from tests.support.cli import answer, inert, one_error_line, run
+from tests.support.cli import answer, demo_like_config, inert, one_error_line, run
 from tests.support.engines import demo_like_settings, make_engine
 from tests.support.leak_store import (
     C_COPY,
@@ -26,23 +26,6 @@ from tests.support.leak_store import (
     P_LINK,
     plant_leaks,
 )
-
-CONFIG = {
-    "plugins": {
-        "entries": {
-            "openclaw-amem": {
-                "enabled": True,
-                "config": {
-                    "agentId": "main",
-                    "agents": {
-                        "dev": {"agentId": "dev"},
-                        "sandbox": {"agentId": "sandbox", "collection": "amem_notes_sandbox"},
-                    },
-                },
-            }
-        }
-    }
-}
 
 CHECKS = f"""\
 [[check]]
@@ -66,8 +49,7 @@ class Store:
     def __init__(self, home: Path) -> None:
         self.home = home
         self.folder = home / "store"
-        self.config = home / "openclaw.json"
-        self.config.write_text(json.dumps(CONFIG), encoding="utf-8")
+        self.config = demo_like_config(home)
         settings = demo_like_settings(model=TEST_MODEL, store_path=self.folder)
         with make_engine(EdgeStore(self.folder), settings=settings) as engine:
             plant_leaks(engine)
@@ -124,8 +106,7 @@ def test_leaks_reports_every_planted_case_and_fails_on_a_leak(store: Store) -> N
 
 
 def test_leaks_fail_on_gates_the_exit_status(tmp_path: Path) -> None:
-    folder, config = tmp_path / "store", tmp_path / "openclaw.json"
-    config.write_text(json.dumps(CONFIG), encoding="utf-8")
+    folder, config = tmp_path / "store", demo_like_config(tmp_path)
     args = ["--store", str(folder), "--config", str(config)]
     assert run([*args, "add", "Main's own notes on the roadmap"], tmp_path).returncode == 0
     # A note of an agent nobody configured: a warning, not a leak.

@@ -113,6 +113,19 @@ def demo_store(store: Path) -> list[str]:
     return ["--store", str(store), "--config", str(store / "openclaw.json"), "--model", TEST_MODEL]
 
 
+def demo_like_config(folder: Path) -> Path:
+    """The agents of ``demo_like_settings`` (main and dev in Mode A, sandbox in Mode B)
+    as an openclaw.json written in ``folder``, for the CLI's ``--config``."""
+    agents = {
+        "dev": {"agentId": "dev"},
+        "sandbox": {"agentId": "sandbox", "collection": "amem_notes_sandbox"},
+    }
+    plugin = {"enabled": True, "config": {"agentId": "main", "agents": agents}}
+    path = folder / "openclaw.json"
+    path.write_text(json.dumps({"plugins": {"entries": {"openclaw-amem": plugin}}}), "utf-8")
+    return path
+
+
 def answer(result: subprocess.CompletedProcess[bytes], code: int = 0) -> Any:
     """The JSON a CLI process wrote, once its exit status is ``code``."""
     assert result.returncode == code, result.stderr.decode()

@@ -3,7 +3,6 @@ them per agent, Ctrl+O lists them, and Ctrl+S saves the search as a memory check
 
 from __future__ import annotations
 
-import json
 import subprocess
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from amem_tui.tui.dialogs.confirm import ConfirmDialog
 from amem_tui.tui.dialogs.consolidation import ConsolidationPreview
 from amem_tui.tui.dialogs.query_picker import QueryPicker
 from amem_tui.tui.dialogs.save_check import SaveCheckDialog
-from tests.support.cli import run
+from tests.support.cli import demo_like_config, run
 from tests.support.engines import demo_like_settings, make_engine
 from tests.support.tui import (
     demo_app,
@@ -107,32 +106,13 @@ async def test_the_list_of_recent_queries_by_key_and_palette() -> None:
         assert box_value(app) == "deploy freeze"
 
 
-CONFIG = {
-    "plugins": {
-        "entries": {
-            "openclaw-amem": {
-                "enabled": True,
-                "config": {
-                    "agentId": "main",
-                    "agents": {
-                        "dev": {"agentId": "dev"},
-                        "sandbox": {"agentId": "sandbox", "collection": "amem_notes_sandbox"},
-                    },
-                },
-            }
-        }
-    }
-}
-
-
 def dialog_text(app: AmemApp, selector: str) -> str:
     return str(app.screen.query_one(selector, Static).render())
 
 
 async def test_save_as_check_shows_the_diff_appends_and_passes_check(tmp_path: Path) -> None:
     folder = tmp_path / "store"
-    config = tmp_path / "openclaw.json"
-    config.write_text(json.dumps(CONFIG), encoding="utf-8")
+    config = demo_like_config(tmp_path)
     checks = tmp_path / "ci.toml"
     checks.write_text("# the team's checks\n", encoding="utf-8")
     settings = demo_like_settings(model=TEST_MODEL, store_path=folder)
