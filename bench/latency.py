@@ -9,7 +9,7 @@ read from the screen as a person reads it (bench/terminal.py):
 - clearing: for each query, the previous one is cleared (Ctrl+U); the time runs until
   its results are off the screen;
 - typing: then the whole query is typed as one burst of keys; the time runs until the
-  right hit is on screen: the status line counts the query's hits ("N hits for
+  right hit is on screen: the status line counts the query's hits ("N hits · for
   'query'", not "searching for 'query'") and the first words of the top hit (worked
   out before with the engine, as the agent searches) show in a pane. The floor app, a header, an
   input and a table filtered on every keystroke (bench/floor_app.py) over the same note
@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import subprocess
 import sys
@@ -56,6 +57,20 @@ from terminal import TerminalApp, environment  # noqa: E402
 
 #: Characters of a hit's content looked for on screen (what a narrow column still shows).
 SHOWN = 18
+#: The status line's count of a query's hits, up to where it names the query: "12 hits
+#: for 'q'" and, since the hidden matches lead it, "12 hits (2 weak) · ... · for 'q'"
+#: (so earlier code is read too); never "searching for 'q'".
+COUNTED = r"\d+ hits?\b[^'\n]*?for '"
+
+
+def answered(screen: str, query: str) -> bool:
+    """The status line counts the hits of ``query`` (the first 40 characters shown)."""
+    return re.search(COUNTED + re.escape(query[:40]), screen) is not None
+
+
+def counted(screen: str) -> bool:
+    """The status line counts some query's hits (not cleared yet)."""
+    return re.search(COUNTED, screen) is not None
 
 
 def expected_hits(store: Path, queries: list[str], agent: str) -> list[str]:
@@ -125,12 +140,11 @@ def time_amem(
         if early:  # typed at once: the store may still be opening, the model loading
             app.keys("/")
             app.type(queries[0])
-            marker = f"hits for '{queries[0][:40]}"
             # Its first answer (maybe partial: matched by words while the model loads),
             # then the right hit, which the complete answer has.
-            app.wait_for(lambda s, m=marker: m in s, timeout=600)
+            app.wait_for(lambda s, q=queries[0]: answered(s, q), timeout=600)
             first_answer = time.perf_counter() - app.started - first
-            app.wait_for(lambda s, m=marker, t=tops[0]: m in s and t in s, timeout=600)
+            app.wait_for(lambda s, q=queries[0], t=tops[0]: answered(s, q) and t in s, timeout=600)
             first_query = time.perf_counter() - app.started - first
             app.keys("C-u")
         app.wait_for(lambda s: "visible" in s, timeout=600)
@@ -143,16 +157,14 @@ def time_amem(
         clears: list[float] = []
         for query, top in zip(queries, tops, strict=True):
             app.keys("C-u")
-            clears.append(app.wait_for(lambda s: "hits for" not in s))
+            clears.append(app.wait_for(lambda s: not counted(s)))
             app.type(query)
-            marker = f"hits for '{query[:40]}"
-            latencies.append(app.wait_for(lambda s, m=marker, t=top: m in s and t in s))
+            latencies.append(app.wait_for(lambda s, q=query, t=top: answered(s, q) and t in s))
         after_clear: list[float] = []
         for query, top in zip(queries, tops, strict=True):
             app.keys("C-u")
             app.type(query)
-            marker = f"hits for '{query[:40]}"
-            after_clear.append(app.wait_for(lambda s, m=marker, t=top: m in s and t in s))
+            after_clear.append(app.wait_for(lambda s, q=query, t=top: answered(s, q) and t in s))
         return {
             "first_frame_s": first,
             "filled_s": filled,
