@@ -240,7 +240,8 @@ class NoteBrowser(SubjectView):
         """Hits in the panes they belong to; a new query's best hit is the subject."""
         result, subject = message.result, self.selected_id
         self.hidden_shown = message.show_hidden
-        with self.app.batch_update():  # the hits and the titles in one frame
+        with self.app.batch_update():  # the hits, the titles and the status in one frame
+            self.search_box.show_found(result)
             best = self.panes.show_hits(result)
             if best is not None and message.fresh:
                 self.panes.work_in(best)

@@ -78,7 +78,8 @@ class SearchBox(SearchHistory, ReportsWorkerFailures, Vertical):
 
     @dataclass
     class Results(Message):
-        """The current query's hits are in: show them (and focus them if ``focus``).
+        """The current query's hits are in: show them (and focus them if ``focus``), and
+        have the box say them (``SearchBox.show_found``) in the same frame.
 
         ``fresh``: the query differs from the one whose hits were shown before (its best
         hit becomes the subject); else the same query was searched again (the agent's
@@ -298,8 +299,9 @@ class SearchBox(SearchHistory, ReportsWorkerFailures, Vertical):
         self._shown = (message.generation, message.query)
         self.result = message.result
         self.early = None
-        self._status_of(message.result)
         self.keep_when_settled()
+        # The status line says the hits when the panes show them (``show_found``): set
+        # here, it would be drawn in a frame of its own before theirs.
         self.post_message(self.Results(message.result, self._take_focus(), self.show_hidden, fresh))
         # Set once the screen has shown the hits (the panes fill on Results, just posted).
         self.call_after_refresh(self.call_after_refresh, message.drawn.set)
@@ -359,6 +361,11 @@ class SearchBox(SearchHistory, ReportsWorkerFailures, Vertical):
         self.post_message(self.HiddenMatches(self.result, shown=self.show_hidden))
 
     # ---------------------------------------------------------------- status
+    def show_found(self, result: SearchResult) -> None:
+        """Say on the status line what ``result`` found (its hits are being shown)."""
+        if result is self.result:
+            self._status_of(result)
+
     def _status_of(self, result: SearchResult) -> None:
         key = key_for(
             self.screen.active_bindings,
