@@ -2,7 +2,8 @@
 Versions tab (V) every version of the note.
 
 The view loads the note it is asked to show itself (with the read rule applied),
-and also shows a consolidation run or the hidden matches of a search.
+and also shows a consolidation run or the hidden matches of a search; what it says of
+each is ``detail_text``.
 """
 
 from __future__ import annotations
@@ -23,20 +24,9 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from amem_tui.engine import AmemError, NotFound
-from amem_tui.engine.for_apps import NOTE_FIELDS, is_mem0_note
 from amem_tui.tui.messages import NoteData, NoteLoaded
-from amem_tui.tui.render import (
-    LABEL_WIDTH,
-    add_field,
-    explain_hit,
-    mem0_fields,
-    merge_text,
-    target_line,
-    timeline,
-    unseen,
-    visibility,
-)
-from amem_tui.tui.text import clean, literal, one_line
+from amem_tui.tui.text import one_line
+from amem_tui.tui.widgets.detail_text import hidden_text, merge_keeper, note_text, run_text
 from amem_tui.tui.widgets.note_versions import NoteVersions
 from amem_tui.tui.workers import ReportsWorkerFailures
 
@@ -52,14 +42,11 @@ if TYPE_CHECKING:
         SearchHit,
         SearchResult,
     )
-    from amem_tui.engine.for_apps import MergeRecord, NoteVersion
+    from amem_tui.engine.for_apps import NoteVersion
 
 #: The detail view's tabs: the note's fields, or its versions.
 DetailTab = Literal["note", "versions"]
 
-_SHOWN_APART = {"content", "evolution_history", "links", "conflicts_with"}
-#: Extra keys the engine adds to a note fit to show an agent (counts, never ids).
-_COUNTED = {"unreadable_links", "unreadable_conflicts"}
 #: Conflicting notes looked up for the detail view (the rest are only counted).
 CONFLICTS_SHOWN = 20
 #: Seconds between looks at whether a delayed load is still wanted.
@@ -328,75 +315,7 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
             # Read again: the subject moved on, or the note was written (a revert).
             self._versions_of = note.id
             self.versions.load(self.scope, note.id)
-        extra = note.model_extra or {}
-        hidden_links = _count(extra.get("unreadable_links"))
-        hidden_conflicts = _count(extra.get("unreadable_conflicts"))
-        body = Text()
-        body.append_text(literal(note.content, style="bold"))
-        body.append("\n\n")
-        if data.hit is not None:
-            body.append_text(explain_hit(data.hit))
-            body.append("\n")
-        add_field(body, "scope", visibility(note, agent))
-        if data.writable:
-            add_field(body, "may modify", "yes")
-        else:  # the engine's refusal in full: the rule (or the mem0 reason) is the point
-            why = data.write_refusal or f"{agent} is not a writer"
-            add_field(body, "may modify", literal(f"no: {why}", style="yellow", limit=600))
-        for line in data.notes:
-            body.append(line + "\n", style="italic")
-        for problem in note.problems:
-            add_field(body, "problem", problem, style="red")
-        if note.conflict or note.conflicts_with or hidden_conflicts:
-            body.append("Conflicts         ", style="bold yellow")
-            reason = note.conflict_reason or "(no reason recorded)"
-            body.append_text(literal(reason, limit=2000))
-            body.append("\n")
-            for target_id, target in data.conflicts:
-                target_line(body, target_id, target)
-            if hidden_conflicts:
-                body.append(f"  ⊘ {unseen(hidden_conflicts, 'conflicting note')}\n", style="dim")
-        if is_mem0_note(note):
-            mem0_fields(body, note)
-        else:
-            self._note_fields(body, note)
-        links = f"{len(note.links)} (listed beside the note)" if note.links else "(none)"
-        if hidden_links:
-            links += f"; {unseen(hidden_links, 'link')}"
-        add_field(body, "links", links)
-        side = timeline(note)
-        options = [_link_option(link_id, target) for link_id, target in data.links]
-        if hidden_links:
-            options.append(
-                Option(Text(f"⊘ {unseen(hidden_links, 'link')}", style="dim"), disabled=True)
-            )
-        self._set(body, side, options)
-
-    @staticmethod
-    def _note_fields(body: Text, note: MemoryNote) -> None:
-        """An openclaw-amem note's payload fields, access fields first; unknown keys last."""
-        payload = note.to_payload()
-        derived = {
-            "owner": note.effective_owner,
-            "readers": note.effective_readers,
-            "writers": note.effective_writers,
-            "is_active": True,
-        }
-        first = ("owner", "readers", "writers", "agent_id", "is_active")
-        order = [*first, *(f for f in NOTE_FIELDS if f not in first)]
-        for field in order:
-            if field in _SHOWN_APART:
-                continue
-            if field in payload:
-                value = payload[field]
-                add_field(body, field, value, style="red" if field == "conflict" and value else "")
-            elif derived.get(field) is not None:
-                add_field(body, field, Text(f"{derived[field]} (absent; derived)", style="dim"))
-            else:
-                add_field(body, field, None)
-        extra = {k: v for k, v in payload.items() if k not in NOTE_FIELDS and k not in _COUNTED}
-        for key in sorted(extra)[:40]:
-            add_field(body, clean(key)[: LABEL_WIDTH - 1], extra[key])
+        self._set(*note_text(data, agent))
 
     # ------------------------------------------------------------------- run
     def show_run(self, run: ConsolidationRun, hint: str = "") -> None:
@@ -404,27 +323,7 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
         self.note = None
         self.tab = "note"
         self.border_title = Text(f"Consolidation run {run.id}")
-        body = Text()
-        kind = "dry run (nothing changed)" if run.dry_run else str(run.trigger)
-        add_field(body, "agent", run.agent)
-        add_field(body, "collection", run.collection)
-        add_field(body, "kind", kind)
-        add_field(body, "status", run.status)
-        add_field(body, "started", run.started_at)
-        add_field(body, "finished", run.finished_at)
-        add_field(body, "threshold", f"{run.threshold:.2f}")
-        if run.undoes:
-            add_field(body, "undoes", run.undoes)
-        count = len(run.merges)
-        undoable = bool(count) and not run.dry_run and run.trigger != "undo"
-        body.append(f"\n{count} merge{'' if count == 1 else 's'}\n", style="bold")
-        if undoable and hint:
-            body.append(hint + "\n", style="italic")
-        for message in run.messages:
-            body.append(one_line(message, 200) + "\n", style="italic")
-        for merge in run.merges:
-            body.append_text(merge_text(merge))
-        options = [_merge_option(merge) for merge in run.merges] if undoable else []
+        body, options = run_text(run, hint)
         self._set(body, links=options, list_title="Merges")
         self.run = run
         if options:  # a merge is chosen from the start: the first one still undoable
@@ -439,9 +338,9 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
         option_list = self.link_list
         index = option_list.highlighted
         if index is not None and option_list.display:
-            option_id = option_list.get_option_at_index(index).id or ""
-            if option_id.startswith(_MERGE):
-                return option_id[len(_MERGE) :]
+            keeper = merge_keeper(option_list.get_option_at_index(index).id or "")
+            if keeper is not None:
+                return keeper
         merges = list(self.run.merges)
         return merges[0].keeper if len(merges) == 1 else None
 
@@ -450,54 +349,14 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
         self.note = None
         self.tab = "note"
         self.border_title = Text(f"Hidden matches for {one_line(result.query, 40)!r}")
-        body = Text()
-        hidden = result.hidden
-        if not hidden:
-            body.append(
-                f"No hidden matches: nothing outside {result.agent}'s view matched closely.",
-                style="italic",
-            )
-        for match in hidden:
-            body.append(f"{match.score:.3f}  ", style="bold")
-            body.append(one_line(match.id, 40))
-            body.append(f"  owner {one_line(match.owner or '?', 20)}", style="dim")
-            body.append(f"  in {one_line(match.collection, 30)}\n", style="dim")
-            body.append(f"       {match.deciding()}\n", style="dim")
-            body.append("       not visible: ", style="dim")
-            body.append(one_line(match.reason, 150) + "\n", style="italic")
-        self._set(body)
+        self._set(hidden_text(result))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Follow a visible link, or ask to undo the chosen merge."""
         event.stop()
         option_id = event.option.id or ""
-        if option_id.startswith(_MERGE):
-            self.post_message(self.MergeChosen(option_id[len(_MERGE) :]))
+        keeper = merge_keeper(option_id)
+        if keeper is not None:
+            self.post_message(self.MergeChosen(keeper))
         elif option_id:
             self.post_message(self.FollowLink(option_id))
-
-
-_MERGE = "merge:"  # option ids of merges; note ids never hold a colon
-
-
-def _merge_option(merge: MergeRecord) -> Option:
-    label = Text(f"{one_line(merge.keeper, 13)}  +{len(merge.dropped)} dropped")
-    if merge.undone:
-        label.append("  undone", style="dim")
-    return Option(label, id=f"{_MERGE}{merge.keeper}")
-
-
-def _link_option(link_id: str, target: MemoryNote | None) -> Option:
-    if target is None:  # a link to nothing: the note is gone
-        prompt = Text(f"⊘ {one_line(link_id, 36)[:13]}…  not found", style="dim")
-        return Option(prompt, id=None, disabled=True)
-    prompt = Text("→ ", style="bold")
-    prompt.append(one_line(target.content, 70))
-    if not target.active:
-        prompt.append(" (deleted)", style="red")
-    return Option(prompt, id=link_id)
-
-
-def _count(value: object) -> int:
-    """A count the engine left on a note (0 when there is none)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
