@@ -7,7 +7,8 @@ is gone to from here too (``jump``): the agent it is shown as is asked for
 (``AgentWanted``), and the note is the subject once that agent's panes show.
 
 The browser holds the actions of the action table whose target is ``browser``: what
-acts on the subject (the writes themselves are ``note_writes`` and ``bulk_writes``),
+acts on the subject (the writes themselves are ``note_writes``, ``asked_writes`` and
+``bulk_writes``),
 the search box's and the history's. Its keys work wherever the focus is inside it.
 """
 
@@ -22,7 +23,7 @@ from textual.message import Message
 from textual.reactive import var
 from textual.widgets import ProgressBar
 
-from amem_tui.tui import bulk_writes, note_writes
+from amem_tui.tui import asked_writes, bulk_writes, note_writes
 from amem_tui.tui.actions import binding_state, bindings_of, said_off
 from amem_tui.tui.early import EARLY_NOTE
 from amem_tui.tui.widgets.detail import NoteDetail
@@ -280,9 +281,9 @@ class NoteBrowser(SubjectView):
         return binding_state(self, action)
 
     action_edit = on_the_subject(note_writes.edit)
-    action_publish = on_the_subject(note_writes.publish, bulk="publish")
-    action_unpublish = on_the_subject(note_writes.unpublish, bulk="unpublish")
-    action_delete = on_the_subject(note_writes.delete, bulk="delete")
+    action_publish = on_the_subject(asked_writes.publish, bulk="publish")
+    action_unpublish = on_the_subject(asked_writes.unpublish, bulk="unpublish")
+    action_delete = on_the_subject(asked_writes.delete, bulk="delete")
     action_copy = on_the_subject(note_writes.copy)
     action_copy_id = on_the_subject(note_writes.copy_id)
     action_edit_in_editor = on_the_subject(note_writes.edit_in_editor)
@@ -290,7 +291,7 @@ class NoteBrowser(SubjectView):
     def action_restore(self) -> None:
         """Restore the soft-deleted subject, or every note marked."""
         shown = self.show_deleted
-        restore = lambda *of: note_writes.restore(*of, deleted_shown=shown)  # noqa: E731
+        restore = lambda *of: asked_writes.restore(*of, deleted_shown=shown)  # noqa: E731
         on_the_subject(restore, bulk="restore")(self)
 
     def action_add(self) -> None:
@@ -306,7 +307,7 @@ class NoteBrowser(SubjectView):
     def action_revert(self) -> None:
         """Revert to the version highlighted in the detail's Versions tab (Enter there)."""
         if self.scope is not None:
-            note_writes.revert(self, self.engine, self.scope, self.detail.shown_versions)
+            asked_writes.revert(self, self.engine, self.scope, self.detail.shown_versions)
 
     on_note_versions_revert_chosen = action_revert
 
