@@ -1,10 +1,12 @@
-"""Words the CLI and the TUI both show: counted nouns, and the hint for a first run.
+"""Words the CLI and the TUI both show: counted nouns and severities, and the hint for a
+first run.
 
 Neither interface imports the other, so what they must say alike lives here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -12,7 +14,13 @@ if TYPE_CHECKING:
     from amem_tui.engine import MemoryEngine
 
 #: Nouns whose plural is not the noun and an "s".
-_PLURALS = {"memory": "memories", "entry": "entries", "is": "are", "was": "were"}
+_PLURALS = {
+    "memory": "memories",
+    "entry": "entries",
+    "is": "are",
+    "was": "were",
+    "info": "info",
+}
 
 
 def plural(count: int, noun: str, plural_form: str | None = None) -> str:
@@ -21,6 +29,12 @@ def plural(count: int, noun: str, plural_form: str | None = None) -> str:
     if count == 1:
         return f"{count} {noun}"
     return f"{count} {plural_form or _PLURALS.get(noun, noun + 's')}"
+
+
+def severity_counts(counts: Mapping[str, int], *, zeros: bool = True) -> str:
+    """``2 leaks, 1 warning, 0 info``: a count per severity, the empty ones too unless
+    ``zeros`` is false."""
+    return ", ".join(plural(n, severity) for severity, n in counts.items() if n or zeros)
 
 
 def is_default_store(settings: Settings) -> bool:

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from amem_tui.cli.command import Command, FailedWithReport
 from amem_tui.cli.options import option
-from amem_tui.cli.output import finding_lines, note_row, shorten
+from amem_tui.cli.output import finding_lines, note_row
 from amem_tui.engine import AmemError
-from amem_tui.wording import plural
+from amem_tui.wording import plural, severity_counts
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
@@ -42,8 +42,7 @@ def leaks(ctx: Context, options: LeaksOptions) -> LeakReport:
     report = ctx.engine.leaks()
     failing = report.failing(options.fail_on)
     if failing:
-        counts = report.counts()
-        found = ", ".join(f"{n} {severity}" for severity, n in counts.items() if n)
+        found = severity_counts(report.counts(), zeros=False)
         raise FailedWithReport(
             report,
             LeaksFound(
@@ -53,16 +52,26 @@ def leaks(ctx: Context, options: LeaksOptions) -> LeakReport:
     return report
 
 
+#: Exposed note ids a finding lists in text (``--json`` lists every one).
+EXPOSED_SHOWN = 10
+
+
 def _finding_lines(finding: LeakFinding) -> list[str]:
     first, *exposed = finding.notes
     how = f"{finding.path}, {finding.certainty}" if finding.path != "none" else finding.certainty
-    details = [shorten(finding.why, 160)] + ([f"exposes {', '.join(exposed)}"] if exposed else [])
+    details = [finding.why]
+    if exposed:
+        listed = ", ".join(exposed[:EXPOSED_SHOWN])
+        more = len(exposed) - EXPOSED_SHOWN
+        if more > 0:
+            listed += f" and {more} more (--json lists every one)"
+        details.append(f"exposes {listed}")
     return finding_lines(finding.severity, f"{finding.kind:<16} {first}  ({how})", details)
 
 
 def leaks_text(report: LeakReport) -> str:
     """What was checked, the findings by pair of agents, then what was only sampled."""
-    counts = ", ".join(f"{n} {severity}" for severity, n in report.counts().items())
+    counts = severity_counts(report.counts())
     collections = ", ".join(report.collections) or "no collection"
     lines = [
         f"{plural(report.pairs_checked, 'pair')} of agents, "

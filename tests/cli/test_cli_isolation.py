@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -285,3 +286,9 @@ def test_the_demo_with_leaks_plants_one_case_of_each_finding(tmp_path: Path) -> 
         ["--store", str(plain), "--config", str(plain / "openclaw.json"), "leaks"], tmp_path
     )
     assert clean.returncode == 0
+    # Its text: counts agree with their nouns, a reason is never cut, and a long list
+    # of exposed notes ends by saying how many more --json has.
+    shown = inert(clean.stdout)
+    assert ": 0 leaks, 1 warning, 3 info" in shown.splitlines()[0]
+    assert not [line for line in shown.splitlines() if line.endswith("…")]
+    assert re.search(r"and \d+ more \(--json lists every one\)", shown)

@@ -21,7 +21,7 @@ async def test_leaks_lists_the_findings_and_enter_shows_the_note_as_the_reader()
         await settle(pilot)
         screen = app.screen
         summary = str(screen.query_one("#leaks-summary", Static).render())
-        assert "7 leak, 2 warning, 3 info" in summary
+        assert "7 leaks, 2 warnings, 3 info" in summary
         table = screen.query_one("#leaks-table", DataTable)
         rows = [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
         assert len(rows) == 12
@@ -46,6 +46,6 @@ async def test_escape_closes_and_a_clean_store_says_so() -> None:
         await until(pilot, lambda: app.screen.report is not None)
         await settle(pilot)
         summary = str(app.screen.query_one("#leaks-summary", Static).render())
-        assert "0 leak, 0 warning, 2 info" in summary
+        assert "0 leaks, 0 warnings, 2 info" in summary
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is main_screen(app))

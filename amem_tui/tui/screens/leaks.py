@@ -25,7 +25,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from amem_tui.tui.actions import LEAKS_ACTIONS, bindings
 from amem_tui.tui.messages import JumpTarget
-from amem_tui.wording import plural
+from amem_tui.wording import plural, severity_counts
 
 if TYPE_CHECKING:
     from amem_tui.engine import LeakReport
@@ -90,7 +90,7 @@ class LeaksScreen(Screen[JumpTarget | None]):
         self.post_message(self.Built(self.build()))
 
     def _summary(self, report: LeakReport) -> Text:
-        counts = ", ".join(f"{n} {severity}" for severity, n in report.counts().items())
+        counts = severity_counts(report.counts())
         lines = [
             f"Leak audit: {plural(report.pairs_checked, 'pair')} of agents, "
             f"{plural(report.notes_checked, 'note')} checked: {counts}"
