@@ -46,17 +46,28 @@ from amem_tui.tui.widgets import search_box
 store, agent, queries = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
 drawn: list[float] = []
 searched: dict[str, float] = {}
-# Called once the frame the typed query's answer released is drawn (in this code and
-# in the code of earlier checkouts alike).
-after_frame = search_box.SearchBox._resume_collector
+Box = search_box.SearchBox
+if hasattr(Box, "_resume_collector"):
+    # Earlier checkouts: called once the frame the typed query's answer released is drawn.
+    after_frame = Box._resume_collector
 
+    def note_drawn(self):
+        drawn.append(time.perf_counter())
+        after_frame(self)
 
-def note_drawn(self):
-    drawn.append(time.perf_counter())
-    after_frame(self)
+    Box._resume_collector = note_drawn
+else:
+    # Now: the box tells the search's thread the hits are drawn after two refreshes;
+    # noted at the same moment (a result dropped as stale is never drawn).
+    answered = Box.on_search_done
 
+    def note_answer(self, message):
+        answered(self, message)
+        if self.result is message.result:
+            note = lambda: drawn.append(time.perf_counter())  # noqa: E731
+            self.call_after_refresh(self.call_after_refresh, note)
 
-search_box.SearchBox._resume_collector = note_drawn
+    Box.on_search_done = note_answer
 
 
 async def until(pilot, condition, limit=120.0):
