@@ -9,26 +9,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from amem_tui.engine.words import plural
+
 if TYPE_CHECKING:
     from amem_tui.config import Settings
     from amem_tui.engine import MemoryEngine
 
-#: Nouns whose plural is not the noun and an "s".
-_PLURALS = {
-    "memory": "memories",
-    "entry": "entries",
-    "is": "are",
-    "was": "were",
-    "info": "info",
-}
-
-
-def plural(count: int, noun: str, plural_form: str | None = None) -> str:
-    """``count`` and ``noun``, in the plural unless the count is one: ``1 group``,
-    ``2 groups``, ``0 memories``."""
-    if count == 1:
-        return f"{count} {noun}"
-    return f"{count} {plural_form or _PLURALS.get(noun, noun + 's')}"
+__all__ = [
+    "EMPTY_STORE_HINT",
+    "empty_store_hint",
+    "is_default_store",
+    "plural",
+    "severity_counts",
+]
 
 
 def severity_counts(counts: Mapping[str, int], *, zeros: bool = True) -> str:

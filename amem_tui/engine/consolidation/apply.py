@@ -22,6 +22,7 @@ from amem_tui.engine.run_records import ConsolidationRun, MergeRecord, NoteChang
 from amem_tui.engine.scope import AgentScope
 from amem_tui.engine.store.base import NoteStore, StoredPoint
 from amem_tui.engine.versions import Change, VersionAction, VersionLog
+from amem_tui.engine.words import plural
 
 #: Notes read and changed per step of a run.
 APPLY_BATCH = 32
@@ -147,7 +148,9 @@ class Applier:
                     on_done(i)
         skipped = [m for m in run.merges if m.status == "skipped"]
         if skipped:
-            run.messages.append(f"{len(skipped)} merge(s) skipped: their notes changed meanwhile")
+            run.messages.append(
+                f"{plural(len(skipped), 'merge')} skipped: their notes changed meanwhile"
+            )
         run.status = "done"
         run.finished_at = self.time.now()
         self.log.write_header(run)

@@ -23,6 +23,7 @@ from amem_tui.engine.consolidation.nightly import PassRecord
 from amem_tui.engine.consolidation.runlock import LOCK_TTL
 from amem_tui.engine.health.report import NightlyRun, Problem, Severity
 from amem_tui.engine.health.side_files import LogFile, OwedFile, utc_time
+from amem_tui.engine.words import plural
 
 #: How far back the nightly merge reads, and how long a failed log run matters.
 WINDOW = timedelta(days=7)
@@ -81,7 +82,7 @@ def log_problems(log: LogFile, now: datetime) -> list[Problem]:
         if run.errors:
             first = run.errors[0].splitlines()[0]
             why = (
-                f"the run of {run.started_at} logged {len(run.errors)} error(s) in "
+                f"the run of {run.started_at} logged {plural(len(run.errors), 'error')} in "
                 f"amem-consolidate.log, first: {first}"
             )
             return [Problem(kind="nightly-failed", severity="error", why=why, path=path)]

@@ -32,6 +32,7 @@ from typing import Any
 
 from amem_tui.engine.health.report import NOTES_LISTED, Problem, ProblemKind, Severity
 from amem_tui.engine.models import SHARED
+from amem_tui.engine.words import plural
 
 #: How old an ephemeral note is when amem's quality scan calls it expired.
 EPHEMERAL_LIFE = timedelta(days=7)
@@ -129,7 +130,7 @@ class Findings:
         ]
         for kind, found, what in flagged:
             for agent, ids in sorted(found.items()):
-                why = f"{len(ids)} note(s): {what}"
+                why = f"{plural(len(ids), 'note')}: {what}"
                 out.append(_problem(kind, "warning", agent or None, ids, why))
         for agent, pending in sorted(self.pending.items()):
             out.append(_backlog(agent or None, pending, now, slot))
@@ -176,13 +177,16 @@ def _backlog(
     times = [t for _, t in items if t is not None]
     oldest = min(times) if times else None
     severity: Severity = "info"
-    why = f"{len(ids)} note(s) wait for openclaw-amem's nightly merge (pending_merge)"
+    one = len(ids) == 1
+    waits, some, are = ("waits", "it", "is") if one else ("wait", "some", "are")
+    why = f"{plural(len(ids), 'note')} {waits} for openclaw-amem's nightly merge (pending_merge)"
     if oldest is not None and now - oldest > MERGE_WINDOW:
         severity = "error"
-        why += ": some are older than 7 days, which the nightly merge no longer reads"
+        why += f": {some} {are} older than 7 days, which the nightly merge no longer reads"
     elif oldest is None or oldest < slot:
         severity = "warning"
-        why += ": some predate the last nightly start, whose merge should have taken them"
+        predate = "predates" if one else "predate"
+        why += f": {some} {predate} the last nightly start, whose merge should have taken them"
     return _problem("merge-backlog", severity, agent, ids, why)
 
 
@@ -218,7 +222,7 @@ def _unscanned(
     ]
     if not due:
         return None
-    what = f"{len(due)} note(s) never read by openclaw-amem's contradiction sweep"
+    what = f"{plural(len(due), 'note')} never read by openclaw-amem's contradiction sweep"
     if agent != default_agent:
         why = f"{what}: its nightly sweep reads the default agent's notes only ({default_agent})"
         return _problem("unscanned-conflicts", "info", agent, due, why)

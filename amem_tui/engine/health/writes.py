@@ -23,6 +23,7 @@ from typing import Any
 
 from amem_tui.engine.health.report import AgentHealth, Problem, Severity
 from amem_tui.engine.models import parse_evolution_history, parse_time
+from amem_tui.engine.words import plural
 
 #: Writes closer together than this are one session: the gap between them is not counted.
 SESSION_GAP = timedelta(hours=1)
@@ -131,7 +132,7 @@ def judge(
     usual, gaps = usual_gap(past)
     if usual is None:
         health.silence = (
-            f"not judged: {gaps} gap(s) of an hour or more between writes, "
+            f"not judged: {plural(gaps, 'gap')} of an hour or more between writes, "
             f"{MIN_GAPS} needed to know its rhythm"
         )
         return health, None

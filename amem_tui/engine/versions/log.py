@@ -30,6 +30,7 @@ from amem_tui.engine.store.base import NoteStore, StoredPoint
 from amem_tui.engine.store.filters import Filter, Match, MatchAny
 from amem_tui.engine.versions.records import NoteHistory, NoteVersion, VersionAction
 from amem_tui.engine.versions.snapshot import Snapshot, changed_fields, digest, snapshot
+from amem_tui.engine.words import plural
 
 VERSIONS_MODEL = "amem-tui/versions"
 #: Version points written (and note ids looked up) per store call.
@@ -135,7 +136,7 @@ def known_changes(payload: Mapping[str, Any], since: str | None) -> list[str]:
         )
     if len(known) > KNOWN_SHOWN:
         hidden = len(known) - KNOWN_SHOWN
-        known = [f"{hidden} earlier change(s) not listed", *known[-KNOWN_SHOWN:]]
+        known = [f"{plural(hidden, 'earlier change')} not listed", *known[-KNOWN_SHOWN:]]
     return known
 
 

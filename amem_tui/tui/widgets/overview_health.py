@@ -77,10 +77,7 @@ class HealthPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         counts = {s: sum(1 for p in self.problems if p.severity == s) for s in SEVERITIES}
-        # "info" is counted as it is: "3 info".
-        worst = " · ".join(
-            plural(counts[s], s, s if s == "info" else None) for s in reversed(SEVERITIES)
-        )
+        worst = " · ".join(plural(counts[s], s) for s in reversed(SEVERITIES))
         summary = f"{plural(len(self.problems), 'problem')}: {worst}."
         if self.problems:
             summary += " Enter on one lists the notes behind it."

@@ -3,6 +3,7 @@ its kind, severity, agent and notes, and nothing on the clean look-alikes."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,10 @@ def test_every_planted_problem_is_found_and_nothing_else(store: NoteStore, folde
     assert others == PLANTED_NOTES
     assert report.fails("warning") and report.fails("error")
     assert report.worst == "error"
+    # Each reason counts in words: "1 note", "2 notes", never "note(s)".
+    counted = [p.why for p in report.problems if re.search(r"\d+ (note|error|gap)", p.why)]
+    assert counted
+    assert not [why for why in counted if "(s)" in why or re.search(r"\b1 notes\b", why)]
 
 
 def test_a_store_of_look_alikes_is_clean(store: NoteStore, folder: Path) -> None:
