@@ -242,7 +242,7 @@ class NoteBrowser(SubjectView):
         result, subject = message.result, self.selected_id
         self.hidden_shown = message.show_hidden
         with self.app.batch_update():  # the hits, the titles and the status in one frame
-            self.search_box.show_found(result)
+            self.search_box.status_line.show(message.status, result)
             best = self.panes.show_hits(result)
             if best is not None and message.fresh:
                 self.panes.work_in(best)

@@ -79,7 +79,7 @@ class SearchBox(SearchHistory, ReportsWorkerFailures, Vertical):
     @dataclass
     class Results(Message):
         """The current query's hits are in: show them (and focus them if ``focus``), and
-        have the box say them (``SearchBox.show_found``) in the same frame.
+        ``status`` on the box's status line as they are shown.
 
         ``fresh``: the query differs from the one whose hits were shown before (its best
         hit becomes the subject); else the same query was searched again (the agent's
@@ -90,6 +90,8 @@ class SearchBox(SearchHistory, ReportsWorkerFailures, Vertical):
         focus: bool
         show_hidden: bool
         fresh: bool = True
+        #: What the status line says of the hits (it counts them only once they show).
+        status: str = ""
 
     @dataclass
     class Failed(Message):
@@ -300,9 +302,11 @@ class SearchBox(SearchHistory, ReportsWorkerFailures, Vertical):
         self.result = message.result
         self.early = None
         self.keep_when_settled()
-        # The status line says the hits when the panes show them (``show_found``): set
-        # here, it would be drawn in a frame of its own before theirs.
-        self.post_message(self.Results(message.result, self._take_focus(), self.show_hidden, fresh))
+        # The status line counts the hits as the panes take them: set here, it was often
+        # drawn a frame before them, or long before them behind a busy browser.
+        status = self._status_text(message.result)
+        focus = self._take_focus()
+        self.post_message(self.Results(message.result, focus, self.show_hidden, fresh, status))
         # Set once the screen has shown the hits (the panes fill on Results, just posted).
         self.call_after_refresh(self.call_after_refresh, message.drawn.set)
 
@@ -337,7 +341,8 @@ class SearchBox(SearchHistory, ReportsWorkerFailures, Vertical):
         result.hidden = message.hidden
         if message.notice and message.notice not in (result.notice or ""):
             result.notice = " ".join(filter(None, [result.notice, message.notice]))
-        self._status_of(result)
+        if self.status_line.counted is result:  # else said with the hits, as they show
+            self._status_of(result)
         if self.show_hidden:
             self.post_message(self.HiddenMatches(result, shown=True))
 
@@ -361,12 +366,10 @@ class SearchBox(SearchHistory, ReportsWorkerFailures, Vertical):
         self.post_message(self.HiddenMatches(self.result, shown=self.show_hidden))
 
     # ---------------------------------------------------------------- status
-    def show_found(self, result: SearchResult) -> None:
-        """Say on the status line what ``result`` found (its hits are being shown)."""
-        if result is self.result:
-            self._status_of(result)
-
     def _status_of(self, result: SearchResult) -> None:
+        self.status_line.show(self._status_text(result), result)
+
+    def _status_text(self, result: SearchResult) -> str:
         key = key_for(
             self.screen.active_bindings,
             self.app.get_key_display,
@@ -374,9 +377,7 @@ class SearchBox(SearchHistory, ReportsWorkerFailures, Vertical):
             "toggle_hidden",
         )
         filters = parse_query(self.query_text).described()
-        self.status_line.show(
-            result_status(result, filters=filters, hidden_key=key, show_hidden=self.show_hidden)
-        )
+        return result_status(result, filters=filters, hidden_key=key, show_hidden=self.show_hidden)
 
     def watch_compact(self, compact: bool) -> None:
         self.query_input.compact = compact

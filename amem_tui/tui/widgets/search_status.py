@@ -35,17 +35,21 @@ class SearchStatus(Static):
         self.agent = "the agent"
         #: The line shows the resting hint (no search to report).
         self.resting = True
+        #: The search result the line counts the hits of, if it does.
+        self.counted: SearchResult | None = None
 
     def on_mount(self) -> None:
         """Hidden until the screen's size says whether a short screen leaves it out."""
         self.display = False
         self.show("")
 
-    def show(self, text: str) -> None:
-        """Put ``text`` on the line; an empty text puts back what the box does."""
+    def show(self, text: str, counted: SearchResult | None = None) -> None:
+        """Put ``text`` on the line (the report of ``counted``, if given); an empty text
+        puts back what the box does."""
         line = Text(text, no_wrap=True, overflow="ellipsis") if text else self._resting_hint()
         self.update(line, layout=False)
         self.resting = not text
+        self.counted = counted
         self._fit()
 
     def watch_compact(self) -> None:
