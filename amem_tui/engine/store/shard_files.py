@@ -104,19 +104,8 @@ def read_ahead(shard: Path, compact: bool = False) -> None:
     if not (shard / "segments").is_dir():
         return
     command = find_command(shard, compact)
-    if command is not None:
-        try:
-            done = subprocess.run(
-                [*command, "-exec", "cat", "{}", "+"],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                check=False,
-            )
-        except OSError:
-            pass
-        else:
-            if done.returncode == 0:
-                return
+    if command is not None and _read_in_child([*command, "-exec", "cat", "{}", "+"]):
+        return
     read_here(shard, compact)
 
 
@@ -174,20 +163,20 @@ def read_for_scan(shard: Path, with_vectors: bool) -> None:
     """
     files = list(files_a_scan_reads(shard, with_vectors))
     cat = shutil.which("cat")
-    if cat is not None and files:
-        try:
-            done = subprocess.run(
-                [cat, *map(str, files)],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                check=False,
-            )
-        except OSError:
-            pass
-        else:
-            if done.returncode == 0:
-                return
+    if cat is not None and files and _read_in_child([cat, *map(str, files)]):
+        return
     _read(files)
+
+
+def _read_in_child(command: list[str]) -> bool:
+    """Run ``command``, which reads files to no one; whether it read them all."""
+    try:
+        done = subprocess.run(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False
+        )
+    except OSError:
+        return False
+    return done.returncode == 0
 
 
 def _read(paths: Iterable[Path]) -> int:
