@@ -9,17 +9,11 @@ from typing import Any
 import pytest
 
 from amem_tui.demo import demo_id
-from amem_tui.tui.screens.main import MainScreen
-from tests.support.tui import demo_app, settle, snapshot
+from tests.support.tui import demo_app, press_on_note, snapshot
 
 
 async def _graph_of_freeze(pilot: Any) -> None:
-    screen = pilot.app.screen
-    assert isinstance(screen, MainScreen)
-    assert screen.panes.select(demo_id("shared-freeze"))
-    await settle(pilot)
-    await pilot.press("n")
-    await settle(pilot)
+    await press_on_note(pilot, demo_id("shared-freeze"), "n")
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])

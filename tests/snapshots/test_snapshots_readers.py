@@ -12,9 +12,8 @@ from textual.widgets import Static
 
 from amem_tui.demo import demo_id
 from amem_tui.tui.dialogs.confirm import ConfirmDialog
-from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.readers_field import ReadersList
-from tests.support.tui import demo_app, demo_engine, settle, snapshot, until
+from tests.support.tui import demo_app, demo_engine, press_on_note, settle, snapshot, until
 
 SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 
@@ -28,12 +27,7 @@ async def _dev_chosen(pilot: Any) -> None:
 
 
 async def _edit_oncall(pilot: Any) -> None:
-    screen = pilot.app.screen
-    assert isinstance(screen, MainScreen)
-    assert screen.panes.select(demo_id("shared-oncall"))
-    await settle(pilot)
-    await pilot.press("e")
-    await settle(pilot)
+    await press_on_note(pilot, demo_id("shared-oncall"), "e")
 
 
 @SIZES
@@ -50,12 +44,7 @@ def test_edit_note_readers_read_only(snap_compare: Any, size: tuple[int, int]) -
 
 
 async def _readers_question(pilot: Any) -> None:
-    screen = pilot.app.screen
-    assert isinstance(screen, MainScreen)
-    assert screen.panes.select(demo_id("dev-selective"))
-    await settle(pilot)
-    await pilot.press("e")
-    await settle(pilot)
+    await press_on_note(pilot, demo_id("dev-selective"), "e")
     while not isinstance(pilot.app.focused, ReadersList):
         await pilot.press("tab")
     await pilot.press("space", "enter")  # main, the one reader, is let go; then save

@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 
 from amem_tui.demo import demo_id
-from amem_tui.tui.screens.main import MainScreen
-from tests.support.tui import demo_app, demo_engine, settle, snapshot, until
+from tests.support.tui import demo_app, demo_engine, press_on_note, settle, snapshot, until
 
 TRIP = demo_id("main-trip")
 EDITS = (
@@ -21,12 +20,7 @@ EDITS = (
 
 
 async def _versions_of_trip(pilot: Any) -> None:
-    screen = pilot.app.screen
-    assert isinstance(screen, MainScreen)
-    assert screen.panes.select(TRIP)
-    await settle(pilot)
-    await pilot.press("V")
-    await settle(pilot)
+    screen = await press_on_note(pilot, TRIP, "V")
     await until(pilot, lambda: screen.detail_view.versions.history is not None)
     await pilot.press("down")
     await settle(pilot)

@@ -162,6 +162,18 @@ async def select(pilot: Pilot[Any], which: str, note_id: str) -> None:
     assert detail.note_data is not None and detail.note_data.note.id == note_id
 
 
+async def press_on_note(pilot: Pilot[Any], note_id: str, key: str) -> MainScreen:
+    """Put the main screen's cursor on ``note_id`` (in whichever pane lists it) and press
+    ``key``: a snapshot's steps, with no click (a click leaves a hover in the picture)."""
+    screen = pilot.app.screen
+    assert isinstance(screen, MainScreen)
+    assert screen.panes.select(note_id)
+    await settle(pilot)
+    await pilot.press(key)
+    await settle(pilot)
+    return screen
+
+
 async def until(pilot: Pilot[Any], condition: Any, timeout: float = 30.0) -> None:
     """Let the app run (timers and workers) until ``condition()`` holds."""
     loop = asyncio.get_running_loop()
