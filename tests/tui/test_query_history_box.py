@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from typing import Any
 
+from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
 from amem_tui.demo import demo_id, seed_demo
@@ -33,6 +35,18 @@ from tests.support.tui import (
 
 def box_value(app: AmemApp) -> str:
     return main_screen(app).search_box.query_input.value
+
+
+async def publish_question(pilot: Pilot[Any], note_id: str) -> str:
+    """Ask to publish a private note, as a user does (select it, ``p``), and read what the
+    question says the publish would do once it is worked out (a worker follows)."""
+    app = pilot.app
+    await select(pilot, "private", note_id)
+    await pilot.press("p")
+    await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
+    preview = app.screen.query_one("#confirm-preview", Static)
+    await until(pilot, lambda: "computing" not in str(preview.render()))
+    return str(preview.render())
 
 
 async def test_a_query_is_kept_once_it_stands_never_while_typed_nor_blank() -> None:
@@ -158,13 +172,7 @@ async def test_the_publish_question_shows_how_recent_queries_would_move() -> Non
     app = demo_app(engine)  # as main
     trip = demo_id("main-trip")
     async with started(app) as pilot:
-        await select(pilot, "private", trip)
-        await pilot.press("p")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
-        preview = app.screen.query_one("#confirm-preview", Static)
-        # The question is there at once; what it would do follows from a worker.
-        await until(pilot, lambda: "computing" not in str(preview.render()))
-        said = str(preview.render())
+        said = await publish_question(pilot, trip)
         assert "recent queries whose top 5 would change: 1 of 1" in said
         assert "dev searches 'flight to the Lisbon offsite'" in said
         assert f"enters: {trip}" in said
@@ -215,12 +223,7 @@ async def test_a_query_with_filter_words_is_kept_and_previewed_as_searched() -> 
         main.switch_agent(next(s for s in main.loader.agents if s.agent == "main"))
         await until(pilot, lambda: main.scope is not None and main.scope.agent == "main")
         await settle(pilot)
-        await select(pilot, "private", demo_id("main-trip"))
-        await pilot.press("p")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
-        preview = app.screen.query_one("#confirm-preview", Static)
-        await until(pilot, lambda: "computing" not in str(preview.render()))
-        said = str(preview.render())
+        said = await publish_question(pilot, demo_id("main-trip"))
         assert "dev searches 'flight to the Lisbon offsite' (subject Bob; topics travel)" in said
         await pilot.press("n")
 
@@ -235,11 +238,6 @@ async def test_the_questions_run_the_configured_checks_file(tmp_path: Path) -> N
     )
     app = demo_app(demo_engine(checks_file=checks))  # as main
     async with started(app) as pilot:
-        await select(pilot, "private", demo_id("main-trip"))
-        await pilot.press("p")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
-        preview = app.screen.query_one("#confirm-preview", Static)
-        await until(pilot, lambda: "computing" not in str(preview.render()))
-        said = str(preview.render())
+        said = await publish_question(pilot, demo_id("main-trip"))
         assert f"checks in {checks} that would flip: 1 of 1" in said
         await pilot.press("n")
