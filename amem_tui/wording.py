@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from amem_tui.engine.words import plural
+from amem_tui.engine.words import first_of, plural
 
 if TYPE_CHECKING:
     from amem_tui.config import Settings
@@ -18,16 +18,17 @@ if TYPE_CHECKING:
 __all__ = [
     "EMPTY_STORE_HINT",
     "empty_store_hint",
+    "first_of",
     "is_default_store",
     "plural",
     "severity_counts",
 ]
 
 
-def severity_counts(counts: Mapping[str, int], *, zeros: bool = True) -> str:
-    """``2 leaks, 1 warning, 0 info``: a count per severity, the empty ones too unless
-    ``zeros`` is false."""
-    return ", ".join(plural(n, severity) for severity, n in counts.items() if n or zeros)
+def severity_counts(counts: Mapping[str, int], *, zeros: bool = True, sep: str = ", ") -> str:
+    """``2 leaks, 1 warning, 0 info``: a count per severity, in the order of ``counts``,
+    the empty ones too unless ``zeros`` is false."""
+    return sep.join(plural(n, severity) for severity, n in counts.items() if n or zeros)
 
 
 def is_default_store(settings: Settings) -> bool:

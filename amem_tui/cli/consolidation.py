@@ -11,7 +11,7 @@ from pydantic import model_serializer
 from amem_tui.cli.command import Command, NoOptions, UsageError
 from amem_tui.cli.nightly import AllAgentsPass, all_agents, all_agents_text
 from amem_tui.cli.options import flag, option
-from amem_tui.cli.output import Omitted, Run, decision_words, first_of, flattened, shorten
+from amem_tui.cli.output import Omitted, Run, decision_words, flattened, shorten
 from amem_tui.cli.preview import CHECKS_HELP, preview, what_if_text
 from amem_tui.wording import plural
 
@@ -124,50 +124,12 @@ class UndoOptions:
     merge: str | None = option("--merge", metavar="KEEPER_ID", help="only the merge keeping it")
 
 
-class AmbiguousId(UsageError):
-    """The start of an id that several runs (or merges) share (exit 2)."""
-
-    def __init__(self, message: str, matches: list[str]) -> None:
-        super().__init__(message)
-        self.matches = matches
-
-
-#: How many matching runs an ambiguous id's message lists.
-MATCHES_SHOWN = 8
-
-
-def _by_prefix(given: str, ids: list[str]) -> list[str]:
-    """``given`` itself if it is one of ``ids``, else the ids it starts (any case)."""
-    if given in ids:
-        return [given]
-    start = given.strip().lower()
-    return [known for known in ids if known.lower().startswith(start)]
-
-
-def _run_named(runs: list[ConsolidationRun], given: str) -> ConsolidationRun | None:
-    """The run ``given`` names (its id or the start of it), None when none does."""
-    if not given.strip():
-        raise UsageError("undo needs a run id, or the start of one (see history)")
-    found = _by_prefix(given, [run.id for run in runs])
-    if len(found) > 1:
-        matching = [run for run in runs if run.id in found]
-        shown = [
-            f"{run.id} (agent {run.agent}, {run.started_at}, {plural(len(run.merges), 'merge')})"
-            for run in matching
-        ]
-        raise AmbiguousId(
-            f"run id '{given}' is the start of {len(found)} runs: "
-            f"{first_of(shown, MATCHES_SHOWN, sep='; ')}; give more of the id",
-            found,
-        )
-    return next((run for run in runs if run.id in found), None)
-
-
 def _merge_named(run: ConsolidationRun, given: str) -> str:
     """The keeper id of ``run``'s merge that ``given`` names (or ``given`` itself, for
     the engine to refuse when no merge has it)."""
-    keepers = list(dict.fromkeys(merge.keeper for merge in run.merges))
-    found = _by_prefix(given, keepers) if given.strip() else []
+    from amem_tui.engine.for_apps import AmbiguousId
+
+    found = run.keepers_named(given)
     if len(found) > 1:
         raise AmbiguousId(
             f"--merge '{given}' is the start of {len(found)} kept notes of run {run.id}: "
@@ -180,7 +142,9 @@ def _merge_named(run: ConsolidationRun, given: str) -> str:
 def undo(ctx: Context, options: UndoOptions) -> Consolidated:
     """Revert a consolidation run or one merge."""
     engine = ctx.engine
-    run = _run_named(engine.history(), options.run_id)
+    if not options.run_id.strip():
+        raise UsageError("undo needs a run id, or the start of one (see history)")
+    run = engine.run_named(options.run_id)
     run_id = run.id if run is not None else options.run_id  # unknown: the engine says so
     merge = options.merge
     if run is not None and merge is not None:

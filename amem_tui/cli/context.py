@@ -4,13 +4,12 @@ first asks for it; who it acts as, a mistyped ``--agent`` refused (unless
 
 from __future__ import annotations
 
-import difflib
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.options import CommonOptions
-from amem_tui.cli.output import first_of, warn
+from amem_tui.cli.output import warn
 from amem_tui.config import Settings, load_settings
 from amem_tui.demo_fallback import demo_in_place_of_default
 from amem_tui.engine import AmemError, InvalidInput
@@ -19,9 +18,6 @@ from amem_tui.wording import empty_store_hint
 
 if TYPE_CHECKING:
     from amem_tui.engine import AgentScope, AgentView, MemoryEngine
-
-#: How many known names an unknown-agent message lists before "… and N more".
-NAMES_SHOWN = 12
 
 
 class UnknownAgent(InvalidInput):
@@ -57,14 +53,6 @@ def missing_store(folder: Path) -> StoreMissing:
         + (f" ({'; '.join(found)})" if found else "")
         + "; nothing was created (add or import makes a new store)"
     )
-
-
-def _unknown(said: str, name: str, names: list[str], listed: str) -> tuple[str, list[str]]:
-    """What is unknown (``said`` of ``name``), the nearest of ``names``, and the first of
-    them (``listed``: what they are); then the names."""
-    close = difflib.get_close_matches(name, names, n=1)
-    near = f" (did you mean '{close[0]}'?)" if close else ""
-    return f"{said}{near}; {listed}: {first_of(names, NAMES_SHOWN) or 'none'}", names
 
 
 class Context:
@@ -134,53 +122,15 @@ class Context:
 
     def _check_known(self, scope: AgentScope, refusal: type[UnknownAgent], verb: str) -> None:
         # --new-agent: a command may act as an agent nobody knows yet.
-        stranger = None if self.options.new_agent else self._stranger(scope)
+        stranger = None if self.options.new_agent else self.engine.stranger(scope)
         if stranger is not None:
-            message, known = stranger
             done = "read" if verb == "read" else "written"
             raise refusal(
-                f"{message}; nothing was {done} (check --agent, or pass --new-agent to "
+                f"{stranger.said}; nothing was {done} (check --agent, or pass --new-agent to "
                 f"{verb} as a new agent)",
                 scope.agent,
-                known,
+                stranger.known,
             )
-
-    def _stranger(self, scope: AgentScope) -> tuple[str, list[str]] | None:
-        """What is unknown about ``scope`` and the names known, or None when it names a
-        known agent."""
-        if scope.namespace is not None or scope.user is not None:
-            return self._mem0_stranger(scope)
-        if scope.agent in self.settings.configured_agents():
-            return None  # configured: known without reading the store
-        known = sorted(self.engine.known_agents())
-        if scope.agent in known:
-            return None
-        said = f"agent '{scope.agent}' is neither configured nor in the store"
-        return _unknown(said, scope.agent, known, "known agents")
-
-    def _mem0_stranger(self, scope: AgentScope) -> tuple[str, list[str]] | None:
-        """A mem0 view's ``user_id`` that holds nothing, named in the plugin's terms."""
-        from amem_tui.engine.for_apps import parse_namespace
-
-        namespaces = sorted(self.engine.namespaces(scope.collection))
-        wanted = scope.namespace
-        if wanted is None or wanted in namespaces:
-            return None
-        where = f"collection '{scope.collection}'"
-        parsed = [parse_namespace(n) for n in namespaces]
-        users = sorted({n.user for n in parsed})
-        agents = sorted({n.agent for n in parsed if n.user == scope.user and not n.explicit})
-        if self.settings.namespace:
-            said = f"user_id '{wanted}' holds no memories in {where}"
-            return _unknown(said, wanted, namespaces, "its user_ids")
-        if scope.user not in users:
-            said = f"user '{scope.user}' has no memories in {where}"
-            return _unknown(said, str(scope.user), users, "its users")
-        said = (
-            f"agent '{scope.agent}' of user '{scope.user}' has no memories in {where} "
-            f"(user_id '{wanted}')"
-        )
-        return _unknown(said, scope.agent, agents, f"{scope.user}'s agents")
 
     def in_background(self, thread: threading.Thread) -> None:
         """Wait for ``thread`` before the command ends: a library still importing at

@@ -53,34 +53,11 @@ def demo_store_settings(options: CommonOptions) -> Settings:
 
 def fill_demo(ctx: Context, options: DemoOptions) -> DemoStore | OpenTui[DemoStore]:
     """Fill a demo store and open the TUI on it."""
-    from amem_tui.demo import (  # only for this command
-        demo_config,
-        demo_config_path,
-        demo_epoch,
-        seed_demo,
-    )
-    from amem_tui.demo_desk import plant_conflicts_and_health
     from amem_tui.demo_fallback import demo_stands_in_for_default
+    from amem_tui.demo_store import fill_demo_store  # only for this command
 
-    # Dated from now: the health report, on the real clock, sees the demo as meant (only
-    # monitor silent) whatever day it is made; an injected clock keeps it fixed.
-    epoch = demo_epoch(ctx.engine.clock())
-    counts = seed_demo(ctx.engine, leak_cases=options.leaks, epoch=epoch)
-    planted = plant_conflicts_and_health(ctx.engine, epoch)
-    counts["amem_notes"] = counts.get("amem_notes", 0) + planted
+    counts, config = fill_demo_store(ctx.engine, ctx.settings, leaks=options.leaks)
     settings = ctx.settings
-    config = settings.config_file
-    ours = demo_config_path(settings)
-    if config is None or config == ours:
-        # Later commands need the demo's agents (sandbox is Mode B): leave them a config,
-        # once: a configuration the user has since edited is theirs, as the notes are.
-        config = ours
-        try:
-            ours.parent.mkdir(parents=True, exist_ok=True)
-            if not ours.exists():
-                ours.write_text(demo_config() + "\n", encoding="utf-8")
-        except OSError:
-            config = None
     where, why = _store_words(settings)
     if config is not None:
         where += f" --config {shlex.quote(str(config))}"

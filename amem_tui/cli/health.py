@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from amem_tui.cli.command import Command, FailedWithReport
 from amem_tui.cli.options import option
-from amem_tui.cli.output import finding_lines, first_of, section, shorten
+from amem_tui.cli.output import finding_lines, section, shorten
 from amem_tui.engine import AmemError
-from amem_tui.wording import plural
+from amem_tui.wording import first_of, plural
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context

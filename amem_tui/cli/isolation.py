@@ -10,7 +10,7 @@ from amem_tui.cli.command import Command, FailedWithReport
 from amem_tui.cli.options import option
 from amem_tui.cli.output import finding_lines, note_row
 from amem_tui.engine import AmemError
-from amem_tui.wording import plural, severity_counts
+from amem_tui.wording import first_of, plural, severity_counts
 
 if TYPE_CHECKING:
     from amem_tui.cli.context import Context
@@ -61,11 +61,8 @@ def _finding_lines(finding: LeakFinding) -> list[str]:
     how = f"{finding.path}, {finding.certainty}" if finding.path != "none" else finding.certainty
     details = [finding.why]
     if exposed:
-        listed = ", ".join(exposed[:EXPOSED_SHOWN])
-        more = len(exposed) - EXPOSED_SHOWN
-        if more > 0:
-            listed += f" and {more} more (--json lists every one)"
-        details.append(f"exposes {listed}")
+        more = " (--json lists every one)" if len(exposed) > EXPOSED_SHOWN else ""
+        details.append(f"exposes {first_of(exposed, EXPOSED_SHOWN)}{more}")
     return finding_lines(finding.severity, f"{finding.kind:<16} {first}  ({how})", details)
 
 

@@ -68,21 +68,14 @@ class PassProgressLine(LiveLine):
         now = time.perf_counter()
         where = f"agent {step.index} of {step.agents}, {step.agent}"
         if self.shown:
-            doing = {
-                "planning": "planning",
-                "merging": f"merging {step.done}/{step.total}",
-                "done": f"{plural(step.total, 'merge')}",
-                "failed": "failed",
-            }[step.phase]
             final = step.phase != "merging" or step.done == step.total
-            self.show(f"{sanitize(where)}: {doing}", final=final)
+            self.show(f"{sanitize(where)}: {step.doing()}", final=final)
             return
         if step.phase not in ("done", "failed"):
             return  # a log gets one line per agent
         facts = {"agent": step.agent, "index": step.index, "agents": step.agents}
         facts |= {"phase": step.phase, "merges": step.total}
-        said = "failed" if step.phase == "failed" else plural(step.total, "merge")
-        text = f"consolidate: {sanitize(where)}: {said} [{now - self.started:.0f} s]"
+        text = f"consolidate: {sanitize(where)}: {step.doing()} [{now - self.started:.0f} s]"
         tell("progress", facts | {"seconds": round(now - self.started, 3)}, text, self.as_json)
 
 
@@ -108,24 +101,7 @@ def all_agents(ctx: Context, *, due: bool, threshold: float | None, dry_run: boo
         )
     finally:
         progress.close()
-    messages: list[str] = []
-    if result.skipped and result.record is not None:
-        messages.append(
-            f"the nightly pass of {result.day} already ran {result.record.describe()}; "
-            f"nothing was done (the next one is due at {nightly.next_slot().isoformat()})"
-        )
-    if result.dry_run:
-        messages.append("dry run: every agent planned, nothing stored and no lock taken")
-    if not result.ran and not result.skipped and not result.dry_run:
-        messages.append(
-            "no agent to consolidate: this store holds only mem0 memories, which are never "
-            "consolidated; nothing was done"
-        )
-    if result.best_effort_lock:
-        messages.append(
-            "this Qdrant server ignores conditional writes (1.16 and later honour them): "
-            "the run lock was only best effort"
-        )
+    messages = nightly.said(result)
     recorded = result.record.trigger if result.record is not None else trigger
     found = AllAgentsPass(result, recorded, messages)
     if result.errors:

@@ -87,12 +87,6 @@ def section(title: str, rows: Sequence[str], indent: str = "  ") -> list[str]:
     return [f"{title} ({len(rows)})", *(indent + row for row in rows)]
 
 
-def first_of(names: Sequence[str], most: int, total: int = 0, sep: str = ", ") -> str:
-    """The first ``most`` names, then `` and N more`` (of ``total``, if more)."""
-    more = max(total, len(names)) - most
-    return sep.join(names[:most]) + (f" and {more} more" if more > 0 else "")
-
-
 def finding_lines(severity: str, head: str, details: Sequence[str]) -> list[str]:
     """A problem or finding: its severity and what, then its details under it."""
     return [f"  {severity:<7} {head}", *(f"          {detail}" for detail in details)]
@@ -196,20 +190,13 @@ def sanitize(text: str) -> str:
     )
 
 
-def _json_escape(ch: str) -> str:
-    code = ord(ch)
-    if code > 0xFFFF:  # JSON spells astral characters as a surrogate pair
-        code -= 0x10000
-        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
-    return f"\\u{code:04x}"
-
-
 def json_text(data: object, *, one_line: bool = False) -> str:
-    """``data`` as JSON safe to print: non-printable characters as \\u escapes
-    (``json.dumps`` leaves DEL, C1 controls, bidi overrides and lone surrogates raw)."""
+    """``data`` as JSON safe to print (see ``engine.words.json_escaped``), its line
+    breaks kept."""
+    from amem_tui.engine.for_apps import json_escaped
+
     indent = None if one_line else 2
-    raw = json.dumps(data, ensure_ascii=False, indent=indent, default=str)
-    return "".join(ch if ch.isprintable() or ch == "\n" else _json_escape(ch) for ch in raw)
+    return json_escaped(json.dumps(data, ensure_ascii=False, indent=indent, default=str), "\n")
 
 
 class JsonLines:

@@ -96,19 +96,6 @@ EXPLAINED = (
     "via_note",
     "hop",
 )
-#: What a hidden match says (``--hidden``), in the order of its JSON keys.
-HIDDEN = (
-    "id",
-    "reason",
-    "kind",
-    "owner",
-    "agent_id",
-    "collection",
-    "score",
-    "similarity",
-    "dense_rank",
-    "bm25_rank",
-)
 
 
 @dataclass(frozen=True)
@@ -143,7 +130,7 @@ class FoundNotes:
         if self.explain:
             more |= {"total": result.total, "candidates": result.candidates}
         more["hidden"] = [
-            {name: rounded(getattr(match, name)) for name in HIDDEN}
+            {name: rounded(value) for name, value in match.model_dump().items()}
             | {"deciding": match.deciding()}
             for match in result.hidden
         ] or None

@@ -3,8 +3,6 @@ file (validated first: nothing is written while a line is rejected)."""
 
 from __future__ import annotations
 
-import contextlib
-import os
 import sys
 import time
 from collections.abc import Iterable, Iterator
@@ -70,22 +68,10 @@ class ExportedAll:
 
 
 def _write_export(engine: MemoryEngine, collection: str, path: Path, vectors: bool) -> Exported:
-    """One collection into one JSON Lines file, moved into place only when complete."""
-    from amem_tui.engine.for_apps import dump_line
+    """One collection into one JSON Lines file (see ``engine.export_files``)."""
+    from amem_tui.engine.for_apps import write_export
 
-    count = 0
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    try:
-        with tmp.open("w", encoding="utf-8", newline="\n") as handle:
-            for record in engine.export_lines(collection, vectors=vectors):
-                handle.write(dump_line(record) + "\n")
-                count += 1
-        tmp.replace(path)
-    except OSError as exc:
-        raise InvalidInput(f"cannot write {path}: {exc.strerror or exc}") from exc
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
+    count = write_export(engine.export_lines(collection, vectors=vectors), path)
     return Exported(collection, str(path), count, vectors)
 
 
@@ -131,51 +117,6 @@ def export_text(result: Exported | ExportLines | ExportedAll) -> str:
 
 
 # -------------------------------------------------------------------- import
-def json_lines(lines: Iterable[str]) -> Iterator[str]:
-    """JSON Lines, or the array ``export --json`` writes, as JSON Lines in which every
-    record keeps its line number."""
-    array: bool | None = None
-    for line in lines:
-        if array is None and line.strip():
-            array = line.strip() == "["
-            if array:
-                yield "\n"
-                continue
-        if not array:
-            yield line
-            continue
-        record = line.strip()
-        if record == "]":
-            yield "\n"
-            continue
-        yield record.removesuffix(",") + "\n"
-
-
-def decoded(lines: Iterable[bytes]) -> Iterator[str]:
-    """Lines of bytes as text, a BOM dropped; bad UTF-8 kept for the line's rejection."""
-    first = True
-    for line in lines:
-        if first:
-            line, first = line.removeprefix(b"\xef\xbb\xbf"), False
-        yield line.decode("utf-8", "surrogateescape")
-
-
-class ImportFile:
-    """The lines of an import file, read afresh each time (the import reads them twice)."""
-
-    def __init__(self, name: str) -> None:
-        self.path = Path(name).expanduser()
-
-    def __iter__(self) -> Iterator[str]:
-        try:
-            with self.path.open("rb") as handle:
-                yield from json_lines(decoded(handle))
-        except FileNotFoundError as exc:
-            raise InvalidInput(f"{self.path}: file not found") from exc
-        except OSError as exc:
-            raise InvalidInput(f"{self.path}: cannot be read ({exc.strerror or exc})") from exc
-
-
 class ProgressLine(LiveLine):
     """An import's progress line."""
 
@@ -225,10 +166,10 @@ def import_notes(ctx: Context, options: ImportOptions) -> Imported:
     collection = engine.real_collection(ctx.settings.collection)
     if not options.dry_run:
         engine.check_writable(collection)  # refuse before reading a single line
+    from amem_tui.engine.for_apps import ExportFile, export_records
+
     lines: Iterable[str] = (
-        list(json_lines(decoded(sys.stdin.buffer)))
-        if options.file == "-"
-        else ImportFile(options.file)
+        list(export_records(sys.stdin.buffer)) if options.file == "-" else ExportFile(options.file)
     )
     progress = ProgressLine()
     try:

@@ -10,6 +10,9 @@ another (see ``amem_tui.engine.formats.mem0``).
 
 from __future__ import annotations
 
+import difflib
+from dataclasses import dataclass
+
 import amem_tui.engine.scope as rules
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.errors import InvalidInput, UserNotChosen
@@ -18,9 +21,12 @@ from amem_tui.engine.models import SHARED
 from amem_tui.engine.scope import DEFAULT_AGENT, AgentScope
 from amem_tui.engine.settings import EngineSettings
 from amem_tui.engine.store.filters import Filter, MatchAny
+from amem_tui.engine.words import first_of
 
 #: Points read per step while looking for the agents a collection holds.
 AGENT_PAGE = 64
+#: How many known names a stranger's sentence lists before "… and N more".
+NAMES_SHOWN = 12
 
 
 def label(scope: AgentScope) -> str:
@@ -254,3 +260,53 @@ class AgentDirectory:
                 return seen
             seen |= new
             exclude = (SHARED, *sorted(seen))
+
+
+# ------------------------------------------------------------------ strangers
+@dataclass(frozen=True)
+class Stranger:
+    """What a store does not know of a scope (``said``: a sentence naming the nearest
+    known name, then the first of them) and the names it knows instead (``known``)."""
+
+    said: str
+    known: list[str]
+
+
+def _stranger(said: str, name: str, names: list[str], listed: str) -> Stranger:
+    """``said`` of ``name``, the nearest of ``names``, and the first of them
+    (``listed``: what they are)."""
+    close = difflib.get_close_matches(name, names, n=1)
+    near = f" (did you mean '{close[0]}'?)" if close else ""
+    return Stranger(f"{said}{near}; {listed}: {first_of(names, NAMES_SHOWN) or 'none'}", names)
+
+
+def agent_stranger(agent: str, known: list[str]) -> Stranger | None:
+    """An agent none of the ``known`` (configured or in the store) is, or None."""
+    if agent in known:
+        return None
+    said = f"agent '{agent}' is neither configured nor in the store"
+    return _stranger(said, agent, known, "known agents")
+
+
+def mem0_stranger(scope: AgentScope, namespaces: list[str], exact: bool) -> Stranger | None:
+    """A mem0 view whose ``user_id`` holds nothing of its collection's ``namespaces``,
+    named in the plugin's terms (``exact``: the ``user_id`` was given as it is), or
+    None."""
+    wanted = scope.namespace
+    if wanted is None or wanted in namespaces:
+        return None
+    where = f"collection '{scope.collection}'"
+    parsed = [mem0.parse_namespace(n) for n in namespaces]
+    users = sorted({n.user for n in parsed})
+    agents = sorted({n.agent for n in parsed if n.user == scope.user and not n.explicit})
+    if exact:
+        said = f"user_id '{wanted}' holds no memories in {where}"
+        return _stranger(said, wanted, namespaces, "its user_ids")
+    if scope.user not in users:
+        said = f"user '{scope.user}' has no memories in {where}"
+        return _stranger(said, str(scope.user), users, "its users")
+    said = (
+        f"agent '{scope.agent}' of user '{scope.user}' has no memories in {where} "
+        f"(user_id '{wanted}')"
+    )
+    return _stranger(said, scope.agent, agents, f"{scope.user}'s agents")

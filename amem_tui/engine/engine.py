@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.engine.agent_view import AgentView
-from amem_tui.engine.agents import AgentDirectory
+from amem_tui.engine.agents import AgentDirectory, Stranger, agent_stranger, mem0_stranger
 from amem_tui.engine.bookkeeping import is_own_bookkeeping
 from amem_tui.engine.clock import Clock, IdFactory, Timekeeper, iso, new_uuid, utc_now
 from amem_tui.engine.collections import Collections, CollectionService
@@ -439,6 +439,17 @@ class MemoryEngine:
         is none of them)."""
         return {scope.agent for scope in self.agents()}
 
+    def stranger(self, scope: AgentScope) -> Stranger | None:
+        """What this store does not know of ``scope`` (an agent neither configured nor in
+        the store; a mem0 view whose ``user_id`` holds nothing), with the nearest known
+        name, or None when it knows it: a mistyped name would read or write nothing."""
+        if scope.namespace is not None or scope.user is not None:
+            namespaces = sorted(self.namespaces(scope.collection))
+            return mem0_stranger(scope, namespaces, exact=bool(self.settings.namespace))
+        if scope.agent in self.settings.configured_agents():
+            return None  # configured: known without reading the store
+        return agent_stranger(scope.agent, sorted(self.known_agents()))
+
     # --------------------------------------------------------- one agent's view
     def _space(self, scope: AgentScope) -> SearchSpace:
         dedicated = self.settings.dedicated_collections()
@@ -531,7 +542,7 @@ class MemoryEngine:
         graph built) and the note index saved, so the next session starts quick;
         ``progress(phase, done, total)`` hears of every step.
         """
-        from amem_tui.engine.transfer import import_lines
+        from amem_tui.engine.transfer import import_lines, settle
 
         if not dry_run:
             self.check_writable(collection)  # refuse before reading the file
@@ -547,22 +558,8 @@ class MemoryEngine:
             progress=progress,
         )
         if result.written:
-            self.settle(collection, progress)
+            settle(self.store, service, progress)
         return result
-
-    def settle(self, collection: str, progress: ImportProgress | None = None) -> None:
-        """After a bulk write: let the store finish its background work and save the
-        collection's note index, so the next session neither waits nor competes."""
-        service = self._service(collection)
-        if progress is not None:
-            progress("optimizing", 0, 1)
-        self.store.settle(service.real_name)
-        if progress is not None:
-            progress("optimizing", 1, 1)
-            progress("indexing", 0, 1)
-        service.index.prepare()
-        if progress is not None:
-            progress("indexing", 1, 1)
 
     # -------------------------------------------------------- consolidation
     def history(self) -> list[ConsolidationRun]:
@@ -572,6 +569,14 @@ class MemoryEngine:
 
         services = [self._service(s.collection) for s in self.agents()]
         return Consolidator(self.store, self.time, self._lock).history(services, None)
+
+    def run_named(self, given: str) -> ConsolidationRun | None:
+        """The run of any agent (see ``history``) whose id is ``given`` or starts with
+        it, in any case; None when none is. ``AmbiguousId`` names the runs it starts
+        when there are several."""
+        from amem_tui.engine.run_records import run_named
+
+        return run_named(self.history(), given)
 
     @property
     def scheduler(self) -> ConsolidationScheduler:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from amem_tui.engine.words import first_of
+
 
 class AmemError(Exception):
     """Base of every error the engine raises on purpose."""
@@ -51,7 +53,7 @@ class PlanOutdated(InvalidInput):
         why: str = "",
     ) -> None:
         parts = [
-            f"{label}: {_some(ids, self.SHOWN)}"
+            f"{label}: {first_of(ids, self.SHOWN)}"
             for label, ids in (("modified", modified), ("deleted", deleted), ("added", added))
             if ids
         ]
@@ -69,9 +71,13 @@ class PlanOutdated(InvalidInput):
         self.added = added
 
 
-def _some(ids: tuple[str, ...], shown: int) -> str:
-    more = len(ids) - shown
-    return ", ".join(ids[:shown]) + (f" and {more} more" if more > 0 else "")
+class AmbiguousId(InvalidInput):
+    """The start of an id that several runs (or a run's merges) share: ``matches``
+    holds their ids."""
+
+    def __init__(self, message: str, matches: list[str]) -> None:
+        super().__init__(message)
+        self.matches = matches
 
 
 class UserNotChosen(InvalidInput):

@@ -48,12 +48,13 @@ if TYPE_CHECKING:
         PairKeep,
         Settlement,
     )
-    from amem_tui.engine.consolidation.nightly import PassProgress, PassRecord, PassResult
     from amem_tui.engine.consolidation.nightly_time import parse_hhmm, zone_of
+    from amem_tui.engine.consolidation.pass_records import PassProgress, PassRecord, PassResult
     from amem_tui.engine.consolidation.runlock import BUSY_EXIT_CODE, Holder, LockLost
     from amem_tui.engine.consolidation.scheduler import ConsolidationScheduler
     from amem_tui.engine.embed import load_in_background
     from amem_tui.engine.errors import (
+        AmbiguousId,
         CheckFileError,
         ConfigError,
         ConflictNoteMissing,
@@ -61,6 +62,7 @@ if TYPE_CHECKING:
         SearchStopped,
         UserNotChosen,
     )
+    from amem_tui.engine.export_files import ExportFile, export_records, write_export
     from amem_tui.engine.formats.mem0 import is_mem0_note, parse_namespace
     from amem_tui.engine.graph import Neighbour, Neighbourhood
     from amem_tui.engine.health import (
@@ -124,6 +126,7 @@ if TYPE_CHECKING:
     from amem_tui.engine.transfer import dump_line
     from amem_tui.engine.versions import DiffPart, NoteVersion, plain_diff, word_diff
     from amem_tui.engine.watch import Probe
+    from amem_tui.engine.words import json_escaped
 else:
     from amem_tui.lazy_exports import lazy_exports
 

@@ -9,6 +9,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from amem_tui.engine.errors import AmbiguousId
+from amem_tui.engine.words import first_of, plural
+
 #: What started a consolidation run (``undo`` and ``openclaw`` runs are recorded, never
 #: asked for): by hand, an outside scheduler (``consolidate --all-agents --due``
 #: from cron or a systemd timer), the nightly pass in a long-running process (the TUI,
@@ -16,6 +19,8 @@ from pydantic import BaseModel, Field
 #: ``resolve``: a person's decision on notes openclaw-amem flagged as contradicting each
 #: other (a run of the contradiction desk, ``amem_tui.engine.conflicts``).
 RunTrigger = Literal["manual", "scheduled", "nightly", "undo", "openclaw", "resolve"]
+#: How many runs the refusal of an ambiguous run id lists.
+MATCHES_SHOWN = 8
 
 
 class NoteChange(BaseModel):
@@ -131,3 +136,35 @@ class ConsolidationRun(BaseModel):
                 for c in data["link_changes"]
             ]
         return data
+
+    def keepers_named(self, given: str) -> list[str]:
+        """The keepers of the run's merges that ``given`` names: its id, else every one
+        whose id starts with it (any case)."""
+        keepers = list(dict.fromkeys(merge.keeper for merge in self.merges))
+        return _named(given, keepers) if given.strip() else []
+
+
+def _named(given: str, ids: list[str]) -> list[str]:
+    """``given`` itself if it is one of ``ids``, else the ids it starts (any case)."""
+    if given in ids:
+        return [given]
+    start = given.strip().lower()
+    return [known for known in ids if known.lower().startswith(start)]
+
+
+def run_named(runs: list[ConsolidationRun], given: str) -> ConsolidationRun | None:
+    """The run of ``runs`` that ``given`` names (its id, or the start of it in any case),
+    None when none does; ``AmbiguousId`` when it starts several."""
+    found = _named(given, [run.id for run in runs])
+    if len(found) > 1:
+        matching = [run for run in runs if run.id in found]
+        shown = [
+            f"{run.id} (agent {run.agent}, {run.started_at}, {plural(len(run.merges), 'merge')})"
+            for run in matching
+        ]
+        raise AmbiguousId(
+            f"run id '{given}' is the start of {len(found)} runs: "
+            f"{first_of(shown, MATCHES_SHOWN, sep='; ')}; give more of the id",
+            found,
+        )
+    return next((run for run in runs if run.id in found), None)

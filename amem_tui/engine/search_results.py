@@ -69,15 +69,16 @@ WEAK_SIMILARITY = 0.3
 
 
 class HiddenMatch(BaseModel):
-    """A close match the agent cannot see, and the reason it cannot."""
+    """A close match the agent cannot see, and the reason it cannot (the fields in the
+    order a JSON answer dumps them: ``search --hidden``)."""
 
     id: str
     reason: str
+    kind: HiddenKind = "private"
     owner: str | None
     agent_id: str | None
     collection: str
     score: float
-    kind: HiddenKind = "private"
     #: Cosine similarity to the query (``score`` is the fused score in hybrid mode).
     similarity: float | None = None
     #: Its rank among the hidden notes of its collection by meaning (dense) and by words

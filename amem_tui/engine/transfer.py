@@ -31,7 +31,8 @@ from amem_tui.engine.formats import payload_format
 from amem_tui.engine.models import SHARED, MemoryNote
 from amem_tui.engine.notes import NoteWriter
 from amem_tui.engine.scope import validate_agent_id
-from amem_tui.engine.store.base import SparseVector
+from amem_tui.engine.store.base import NoteStore, SparseVector
+from amem_tui.engine.words import json_escaped
 
 EXPORT_PAGE = 512
 IMPORT_BATCH = 256
@@ -74,16 +75,7 @@ def dump_line(record: dict[str, Any]) -> str:
     ``\\u`` escapes they decode to the same value, and neither a line reader nor
     a terminal that shows the export can be fooled by them.
     """
-    text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-    return "".join(ch if ch.isprintable() else _escape(ch) for ch in text)
-
-
-def _escape(ch: str) -> str:
-    code = ord(ch)
-    if code > 0xFFFF:  # JSON spells astral characters as a surrogate pair
-        code -= 0x10000
-        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
-    return f"\\u{code:04x}"
+    return json_escaped(json.dumps(record, ensure_ascii=False, separators=(",", ":")))
 
 
 # -------------------------------------------------------------------- import
@@ -479,3 +471,15 @@ def _write(
     result.vectors_kept += kept
     result.reembedded += len(batch) - kept
     return True
+
+
+def settle(store: NoteStore, service: CollectionService, progress: ImportProgress | None) -> None:
+    """After a bulk write: let the store finish its background work and save the
+    collection's note index, so the next session neither waits nor competes."""
+    tell = progress or (lambda phase, done, total: None)
+    tell("optimizing", 0, 1)
+    store.settle(service.real_name)
+    tell("optimizing", 1, 1)
+    tell("indexing", 0, 1)
+    service.index.prepare()
+    tell("indexing", 1, 1)

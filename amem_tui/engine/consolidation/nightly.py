@@ -14,11 +14,8 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
-from typing import Literal, Protocol
-
-from pydantic import BaseModel, Field
+from typing import Protocol
 
 from amem_tui.engine.clock import iso
 from amem_tui.engine.consolidation.nightly_time import (
@@ -27,6 +24,12 @@ from amem_tui.engine.consolidation.nightly_time import (
     next_occurrence,
     parse_hhmm,
     zone_of,
+)
+from amem_tui.engine.consolidation.pass_records import (
+    PassListener,
+    PassProgress,
+    PassRecord,
+    PassResult,
 )
 from amem_tui.engine.consolidation.runlock import (
     HEARTBEAT,
@@ -44,67 +47,6 @@ from amem_tui.engine.store.filters import Filter, Match
 
 PASS_KIND = "nightly_pass"
 _NAMESPACE = uuid.UUID("0c3f7a9e-51d2-4f6b-a8e4-2d9b6c1e7f30")
-
-
-class PassRecord(BaseModel):
-    """One day's pass as recorded in the store: its day, who ran it, and what it did."""
-
-    #: The local date of the scheduled start the pass belongs to.
-    day: str
-    #: That scheduled start (ISO, UTC).
-    slot: str
-    started_at: str
-    finished_at: str | None = None
-    #: ``stopped``: its process was told to stop, between two agents (the agents it
-    #: names were consolidated; a later ``--due`` pass runs the day again).
-    status: Literal["running", "done", "stopped"] = "running"
-    trigger: RunTrigger = "manual"
-    host: str = "?"
-    pid: int = 0
-    runner: str = "?"
-    agents: list[str] = Field(default_factory=list)
-    runs: list[str] = Field(default_factory=list)
-    merges: int = 0
-    errors: dict[str, str] = Field(default_factory=dict)
-
-    def describe(self) -> str:
-        """``at 2026-11-20T02:30:04.120Z by consolidate --all-agents on host db1 (pid 42)``."""
-        return f"at {self.started_at} by {self.runner} on host {self.host} (pid {self.pid})"
-
-
-@dataclass(frozen=True)
-class PassProgress:
-    """Where a pass is: agent ``index`` of ``agents`` (from 1), and that agent's merges
-    applied (``done`` of ``total``) in ``phase``."""
-
-    agent: str
-    index: int
-    agents: int
-    phase: Literal["planning", "merging", "done", "failed"]
-    done: int = 0
-    total: int = 0
-
-
-PassListener = Callable[[PassProgress], None]
-
-
-@dataclass
-class PassResult:
-    """What a pass did: the runs made (one per agent), the agents that failed and why,
-    and the record; or (``skipped``) the record of the day's pass that made it unneeded."""
-
-    day: str
-    slot: datetime
-    ran: bool
-    skipped: bool = False
-    dry_run: bool = False
-    record: PassRecord | None = None
-    runs: list[ConsolidationRun] = field(default_factory=list)
-    errors: dict[str, str] = field(default_factory=dict)
-    #: The lock was only best effort (a server that ignores conditional writes).
-    best_effort_lock: bool = False
-    #: Told to stop, the pass ended before an agent (``runs`` has the ones it did).
-    stopped: bool = False
 
 
 class ConsolidatingView(Protocol):
@@ -268,6 +210,30 @@ class NightlyPass:
         return self.lock().holder()
 
     # ----------------------------------------------------------------- the pass
+    def said(self, result: PassResult) -> list[str]:
+        """What to tell of ``result`` beside its runs: the day's pass that ran already
+        (and when the next is due), a dry run, a store with nothing to consolidate, a
+        lock that was only best effort."""
+        said: list[str] = []
+        if result.skipped and result.record is not None:
+            said.append(
+                f"the nightly pass of {result.day} already ran {result.record.describe()}; "
+                f"nothing was done (the next one is due at {self.next_slot().isoformat()})"
+            )
+        if result.dry_run:
+            said.append("dry run: every agent planned, nothing stored and no lock taken")
+        if not result.ran and not result.skipped and not result.dry_run:
+            said.append(
+                "no agent to consolidate: this store holds only mem0 memories, which are never "
+                "consolidated; nothing was done"
+            )
+        if result.best_effort_lock:
+            said.append(
+                "this Qdrant server ignores conditional writes (1.16 and later honour them): "
+                "the run lock was only best effort"
+            )
+        return said
+
     def run(
         self,
         *,

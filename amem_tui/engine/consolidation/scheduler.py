@@ -22,12 +22,8 @@ from amem_tui.engine.consolidation.nightly_time import (
 from amem_tui.engine.run_records import ConsolidationRun
 
 if TYPE_CHECKING:
-    from amem_tui.engine.consolidation.nightly import (
-        NightlyEngine,
-        NightlyPass,
-        PassListener,
-        PassResult,
-    )
+    from amem_tui.engine.consolidation.nightly import NightlyEngine, NightlyPass
+    from amem_tui.engine.consolidation.pass_records import PassListener, PassResult
     from amem_tui.engine.consolidation.runlock import Holder
     from amem_tui.engine.scope import AgentScope
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from amem_tui.engine.collections import CollectionService
-from amem_tui.engine.consolidation.nightly import PassRecord
+from amem_tui.engine.consolidation.pass_records import PassRecord
 from amem_tui.engine.health.collections import mixed_models, stale_aliases
 from amem_tui.engine.health.nightly import (
     RUNS_LISTED,

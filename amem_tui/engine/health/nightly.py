@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from amem_tui.engine.consolidation.nightly import PassRecord
+from amem_tui.engine.consolidation.pass_records import PassRecord
 from amem_tui.engine.consolidation.runlock import LOCK_TTL
 from amem_tui.engine.health.report import NightlyRun, Problem, Severity
 from amem_tui.engine.health.side_files import LogFile, OwedFile, utc_time

@@ -69,13 +69,8 @@ def last_said(record: PassRecord) -> str:
 
 def progress_said(step: PassProgress) -> str:
     """``nightly pass running: agent 2 of 3 (dev), merging 3/5``."""
-    doing = {
-        "planning": "planning",
-        "merging": f"merging {step.done}/{step.total}",
-        "done": plural(step.total, "merge"),
-        "failed": "failed",
-    }[step.phase]
-    return f"Nightly pass running: agent {step.index} of {step.agents} ({step.agent}), {doing}"
+    where = f"agent {step.index} of {step.agents} ({step.agent})"
+    return f"Nightly pass running: {where}, {step.doing()}"
 
 
 def pass_said(result: PassResult) -> str:

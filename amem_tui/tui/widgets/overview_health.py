@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Label, Sparkline, Static
 from amem_tui.engine.for_apps import SEVERITIES
 from amem_tui.tui.text import cell, one_line, table_widths
 from amem_tui.tui.widgets.overview_charts import LABEL_WIDTH
-from amem_tui.wording import plural
+from amem_tui.wording import plural, severity_counts
 
 if TYPE_CHECKING:
     from amem_tui.engine import HealthReport
@@ -76,8 +76,10 @@ class HealthPanel(Vertical):
         self.problems = by_severity(report)
 
     def compose(self) -> ComposeResult:
-        counts = {s: sum(1 for p in self.problems if p.severity == s) for s in SEVERITIES}
-        worst = " · ".join(plural(counts[s], s) for s in reversed(SEVERITIES))
+        counts: dict[str, int] = {
+            s: sum(1 for p in self.problems if p.severity == s) for s in SEVERITIES[::-1]
+        }
+        worst = severity_counts(counts, sep=" · ")
         summary = f"{plural(len(self.problems), 'problem')}: {worst}."
         if self.problems:
             summary += " Enter on one lists the notes behind it."

@@ -74,6 +74,9 @@ def test_every_agent_once_a_day_with_due(store: NoteStore) -> None:
         (agent, phase) for agent in AGENTS for phase in ("planning", "done")
     ]
     assert {s.agents for s in steps} == {4}
+    # Each step in the words both front ends show.
+    said = [step.doing() for step in steps if step.agent == "main"]
+    assert said == ["planning", "merging 0/1", "merging 1/1", "1 merge"], said
     record = first.record
     assert record is not None and record.status == "done" and record.day == "2026-11-20"
     assert record.runs == [r.id for r in first.runs] and record.merges == 4
@@ -85,6 +88,11 @@ def test_every_agent_once_a_day_with_due(store: NoteStore) -> None:
     again = nightly.run(due=True, trigger="scheduled")
     assert again.skipped and not again.ran and again.runs == []
     assert again.record is not None and again.record.started_at == record.started_at
+    assert nightly.said(again) == [
+        f"the nightly pass of 2026-11-20 already ran {record.describe()}; nothing was done "
+        "(the next one is due at 2026-11-21T02:30:00+00:00)"
+    ]
+    assert nightly.said(first) == []
     assert len(engine.history()) == 4
     # Without --due the pass runs whenever asked (nothing left to merge now).
     manual = nightly.run()
