@@ -35,14 +35,14 @@ class Command(NamedTuple):
 
 async def attempt(main: MainScreen, action: Action) -> None:
     """Run ``action`` as its key would, or say why it is off. It runs on its target: a
-    pane's action on the pane worked in (the get-only listing is the Shared pane's)."""
+    pane's action on the pane worked in."""
     if said_off(main, action.action):
         return
     target: DOMNode = main
     if action.target == "app":
         target = main.app
     elif action.target == "pane":
-        target = main.panes.pane("shared" if action.id == "toggle_get_only" else main.panes.working)
+        target = main.panes.pane(main.panes.working)
     elif action.target == "browser":
         target = main.browser
     elif action.target == "search":

@@ -21,6 +21,7 @@ from amem_tui.tui.messages import ConsolidationFinished, ConsolidationProgress
 from amem_tui.tui.screens.main import MainScreen
 from amem_tui.tui.widgets.browser import NoteBrowser
 from amem_tui.tui.widgets.note_pane import NotePane
+from amem_tui.tui.widgets.rows_table import RowsTable
 from amem_tui.tui.widgets.search_box import SearchBox
 
 MODE_A = AgentScope(agent="dev", mode="A", collection="amem_notes")
@@ -34,6 +35,7 @@ TARGETS: dict[str, type[Widget] | type[AmemApp]] = {
     "browser": NoteBrowser,
     "pane": NotePane,
     "search": SearchBox,
+    "table": RowsTable,
 }
 
 

@@ -68,20 +68,21 @@ async def test_tab_reaches_every_pane_as_tabs_wherever_it_starts() -> None:
         screen.panes.history.table.focus()
         await settle(pilot)
         areas = []
-        for _ in range(8):  # History, the detail's parts, the search box, then Private
+        for _ in range(8):  # History, the detail's parts, the search box, then a pane
             await pilot.press("tab")
             await settle(pilot)
             areas.append(screen.browser.focus_area(screen.focused))
-            if areas[-1] == "private":
+            if areas[-1] == "history":
                 break
-        assert areas[-2:] == ["search", "private"], areas
-        assert shown_panes(app) == ["private"]
-        await pilot.press("tab")
-        await settle(pilot)
-        assert shown_panes(app) == ["shared"]
+        # Back into the panes at the one on show (History, left last), then the others.
+        assert areas[-2:] == ["search", "history"], areas
+        for expected in ("private", "shared"):
+            await pilot.press("tab")
+            await settle(pilot)
+            assert shown_panes(app) == [expected]
         # Back the other way: past the first pane to the search box, then around to the
-        # detail and into the last pane.
-        for _ in range(2):
+        # detail and into the pane on show.
+        for _ in range(3):
             await pilot.press("shift+tab")
             await settle(pilot)
         assert screen.browser.focus_area(screen.focused) == "search"
@@ -91,6 +92,64 @@ async def test_tab_reaches_every_pane_as_tabs_wherever_it_starts() -> None:
             if screen.browser.focus_area(screen.focused) in ("history", "private", "shared"):
                 break
         assert shown_panes(app) == ["history"]
+
+
+def focus_round(app: Any) -> str | None:
+    """Where the focus is, as the footer names it."""
+    screen = main_screen(app)
+    return screen.browser.focus_area(screen.focused)
+
+
+async def test_tab_from_the_search_box_goes_to_the_pane_on_show_then_to_every_other() -> None:
+    app = demo_app()
+    async with started(app, size=SMALL) as pilot:
+        screen = main_screen(app)
+        await pilot.press("slash", *"production deploy frozen")
+        await settle(pilot)
+        # The best hit is shared: its tab is on show, the cursor still in the box.
+        assert shown_panes(app) == ["shared"] and focus_round(app) == "search"
+        seen = []
+        for _ in range(3):
+            await pilot.press("tab")
+            await settle(pilot)
+            seen.append(focus_round(app))
+            assert shown_panes(app) == [seen[-1]]
+        assert seen == ["shared", "history", "private"]
+        await pilot.press("tab")  # every pane seen: on to the detail
+        await settle(pilot)
+        assert focus_round(app) == "detail"
+        back = []
+        for _ in range(4):
+            await pilot.press("shift+tab")
+            await settle(pilot)
+            back.append(focus_round(app))
+        assert back == ["private", "history", "shared", "search"]
+        assert screen.search_box.query_text == "production deploy frozen"
+        # Side by side (History steps aside for the hits), Tab goes left to right.
+        await pilot.resize_terminal(*MEDIUM)
+        await settle(pilot)
+        seen = []
+        for _ in range(3):
+            await pilot.press("tab")
+            await settle(pilot)
+            seen.append(focus_round(app))
+        assert seen == ["private", "shared", "detail"]
+
+
+async def test_shift_tab_from_the_detail_goes_to_the_pane_on_show_then_to_every_other() -> None:
+    app = demo_app()
+    async with started(app, size=SMALL) as pilot:
+        screen = main_screen(app)
+        screen.panes.focus_tab("shared")
+        await settle(pilot)
+        screen.detail_view.body_scroll.focus()
+        await settle(pilot)
+        back = []
+        for _ in range(4):
+            await pilot.press("shift+tab")
+            await settle(pilot)
+            back.append(focus_round(app))
+        assert back == ["shared", "private", "history", "search"]
 
 
 async def test_the_strip_of_tabs_keeps_up_with_a_count_that_changes() -> None:

@@ -20,8 +20,9 @@ FocusArea = Literal["search", "private", "shared", "history", "detail"]
 #: ``browser``, the note browser (what acts on the subject, the note the detail shows,
 #: and on what it shows of the search and the history, from anywhere in it);
 #: ``pane``, a note pane (what acts on its own rows: marks, filter, sort);
-#: ``search``, the search box (its query history: only while the focus is in it).
-Target = Literal["app", "screen", "browser", "pane", "search"]
+#: ``search``, the search box (its query history: only while the focus is in it);
+#: ``table``, a pane's table of notes or runs (what its own keys do to the row).
+Target = Literal["app", "screen", "browser", "pane", "search", "table"]
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ class Action:
     show: bool = True
     #: Where the focus must be for the footer to offer it although ``show`` is off
     #: (``history``: the consolidation history or the run it shows).
-    shown_in: FocusArea | None = None
+    shown_in: tuple[FocusArea, ...] = ()
     #: When the footer is too narrow for every key, the highest ranks go first.
     footer_rank: int = 50
     key_display: str | None = None

@@ -23,6 +23,19 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         target="browser",
     ),
     Action("switch_agent", "s", "switch_agent", "Agent", footer_rank=2),
+    # Enter on a row opens it in the detail view, as a file manager's Enter does; Escape
+    # comes back. The table's own key: it says the row was selected after the keys
+    # typed before it have moved the cursor, and the browser opens what it says.
+    Action(
+        "open",
+        "enter",
+        "select_cursor",
+        "Open",
+        show=False,
+        shown_in=("private", "shared", "history"),
+        footer_rank=8,
+        target="table",
+    ),
     *NOTE_ACTIONS,
     *PANE_ACTIONS,
     # + changes the split, as lazygit's + changes its screen mode.
@@ -59,7 +72,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "Undo run",
         writes=True,
         show=False,
-        shown_in="history",
+        shown_in=("history",),
         footer_rank=2,
         palette=PaletteEntry(7, "Undo the selected consolidation run", "from the history pane"),
         target="browser",
@@ -71,7 +84,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "Undo merge",
         writes=True,
         show=False,
-        shown_in="history",
+        shown_in=("history",),
         footer_rank=2,
         target="browser",
     ),

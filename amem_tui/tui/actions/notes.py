@@ -111,7 +111,7 @@ NOTE_ACTIONS: tuple[Action, ...] = (
         "Versions",
         key_display="V",
         show=False,
-        shown_in="detail",
+        shown_in=("detail",),
         footer_rank=4,
         palette=PaletteEntry(
             30,
@@ -129,7 +129,7 @@ NOTE_ACTIONS: tuple[Action, ...] = (
         key_display="R",
         writes=True,
         show=False,
-        shown_in="detail",
+        shown_in=("detail",),
         footer_rank=4,
         palette=PaletteEntry(
             31,
@@ -202,18 +202,19 @@ PANE_ACTIONS: tuple[Action, ...] = (
     ),
 )
 
-#: The Shared pane's listing of the notes the agent reads only by id.
+#: The Shared pane's listing of the notes the agent reads only by id: the browser holds
+#: it, so that g works from either pane (and the detail), as the help says.
 GET_ONLY = Action(
     "toggle_get_only",
     "g",
     "toggle_get_only",
     "Get only",
     show=False,
-    shown_in="shared",
+    shown_in=("shared",),
     palette=PaletteEntry(
         18,
         "List what this agent reads only by id",
         "the Shared pane lists its get-only notes (readers name it), never in its searches",
     ),
-    target="pane",
+    target="browser",
 )

@@ -80,7 +80,7 @@ def footer_entries(
             by_id.setdefault(bound.binding.id, bound)
     offered: list[tuple[Action, ActiveBinding]] = []
     for action in (*MAIN_ACTIONS, *APP_ACTIONS):
-        if not action.show and (area is None or action.shown_in != area):
+        if not action.show and area not in action.shown_in:
             continue
         found = by_id.get(action.id)
         if found is not None:

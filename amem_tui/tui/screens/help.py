@@ -40,7 +40,8 @@ INTRO: tuple[tuple[str, str], ...] = (
         "Detail",
         "every field of the selected note, who may modify it (and why not), its "
         "evolution history, conflicts and links. Links and conflicts to notes the agent "
-        "may not read are only counted, never named.",
+        "may not read are only counted, never named. Enter on a row puts the focus here, "
+        "to read it whole; Escape goes back to the row.",
     ),
     (
         "Search",

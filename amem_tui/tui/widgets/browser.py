@@ -21,7 +21,7 @@ from textual import events, getters, on
 from textual.binding import BindingType
 from textual.message import Message
 from textual.reactive import var
-from textual.widgets import ProgressBar
+from textual.widgets import DataTable, ProgressBar
 
 from amem_tui.tui import asked_writes, bulk_writes, note_writes
 from amem_tui.tui.actions import binding_state, bindings_of, said_off
@@ -117,9 +117,8 @@ class NoteBrowser(SubjectView):
         self.detail.show_message("Loading…")
 
     def on_key(self, event: events.Key) -> None:
-        """Tab from the search box or the detail: into the panes, the first one (Shift+Tab:
-        the last) when they are tabs; else the key goes on (the screen's Tab, the
-        panes' own between them)."""
+        """Tab from the search box or the detail: into the pane on show when they are
+        tabs; else the key goes on (the screen's Tab, the panes' own between them)."""
         step = {"tab": 1, "shift+tab": -1}.get(event.key)
         if step is not None and self.panes.enter_tabs(step):
             event.stop()
@@ -280,6 +279,15 @@ class NoteBrowser(SubjectView):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return binding_state(self, action)
 
+    @on(DataTable.RowSelected)
+    def _open_row(self, event: DataTable.RowSelected) -> None:
+        """Enter on a pane's row (or a click on the row under the cursor): the detail view
+        takes the focus, to read the note (or the run) whole; Escape comes back."""
+        if self.panes.tab_of(event.data_table) is None:
+            return  # a table of the detail's own (versions)
+        event.stop()
+        self.detail.focus_shown()
+
     action_edit = on_the_subject(note_writes.edit)
     action_publish = on_the_subject(asked_writes.publish, bulk="publish")
     action_unpublish = on_the_subject(asked_writes.unpublish, bulk="unpublish")
@@ -319,9 +327,17 @@ class NoteBrowser(SubjectView):
         """Show or hide the close matches this agent cannot see."""
         self.search_box.toggle_hidden()
 
+    def action_toggle_get_only(self) -> None:
+        """List the notes the agent reads only by id in the Shared pane, or its shared
+        scope again (from either pane: the help and the palette offer it everywhere)."""
+        self.panes.toggle_get_only()
+
     def action_clear_search(self) -> None:
         """Clear the query (a pane clears its filter or its marks first): the listings
-        come back."""
+        come back. From the detail view, back to the row it shows first (the query stays)."""
+        if self.detail.has_focus_within:
+            self.panes.focus_tab("history" if self.detail.run is not None else self.panes.working)
+            return
         self.search_box.clear_query()
         self.panes.focus_tab(self.panes.working)
 

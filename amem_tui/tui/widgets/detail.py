@@ -159,6 +159,14 @@ class NoteDetail(ReportsWorkerFailures, Vertical):
             else:
                 self.screen.focus_next()
 
+    def focus_shown(self) -> None:
+        """Put the focus in what the view shows, to read it: the text of the note (or of
+        the run), or the list of versions on the Versions tab."""
+        if self.tab == "versions":
+            self.versions.version_list.focus()
+        else:
+            self.body_scroll.focus()
+
     @property
     def shown_versions(self) -> tuple[NoteHistory, NoteVersion] | None:
         """The versions shown in the Versions tab and the one highlighted (None while the

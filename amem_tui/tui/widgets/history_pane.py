@@ -21,6 +21,7 @@ from textual.widgets import DataTable, Static
 
 from amem_tui.tui.text import cell
 from amem_tui.tui.widgets.nightly import NightlyWatch
+from amem_tui.tui.widgets.rows_table import RowsTable
 from amem_tui.tui.widgets.run_writer import RunWriter
 from amem_tui.tui.widgets.tabbed_pane import TabbedPane
 
@@ -115,7 +116,7 @@ class HistoryPane(TabbedPane):
         self.set_titles(HISTORY_TITLE)
 
     def compose(self) -> ComposeResult:
-        table: DataTable[Text] = DataTable(cursor_type="row")
+        table: DataTable[Text] = RowsTable(cursor_type="row")
         yield table
         yield Static("", classes="pane-message", markup=False)
         yield NightlyWatch(self.engine, id="nightly")

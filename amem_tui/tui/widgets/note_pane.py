@@ -174,8 +174,6 @@ class NotePane(PaneRows):
 
     # ---------------------------------------------------------------- actions
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "toggle_get_only" and self.which != "shared":
-            return False  # only the Shared pane lists what is read by id
         return binding_state(self, action)
 
     def _say(self, text: str, timeout: float | None = None) -> None:
@@ -231,15 +229,14 @@ class NotePane(PaneRows):
                 timeout=4,
             )
 
-    def action_toggle_get_only(self) -> None:
+    def toggle_get_only(self) -> bool:
         """List the notes the agent reads only by id (its readers name it), or the shared
-        scope again: the two are never mixed."""
+        scope again: the two are never mixed. False, said, when there is no shared scope."""
         if self.disabled_view:
             self._say("This agent has no shared scope: nothing is read by id apart.")
-            return
+            return False
         self.list_kind("shared" if self.kind == "get_only" else "get_only")
-        if not self.has_focus_within:  # asked from the palette: the pane is worked in
-            self.table.focus()
+        return True
 
     def action_clear_search(self) -> None:
         """Escape: the filter goes, else the marks; else the key goes on to clear the

@@ -32,8 +32,9 @@ from textual import events
 from textual.color import Color
 from textual.geometry import Offset, Region
 from textual.strip import Strip
-from textual.widgets import DataTable
 from textual.widgets.data_table import Row
+
+from amem_tui.tui.widgets.rows_table import RowsTable
 
 
 @dataclass
@@ -49,7 +50,7 @@ class _Frame:
     hover: Style | None = None
 
 
-class NoteTable(DataTable[Text]):
+class NoteTable(RowsTable):
     """A DataTable whose plain rows are cut and styled without Rich's layout."""
 
     def __init__(self, **options: Any) -> None:

@@ -5,9 +5,10 @@ note the user works on.
   its rows need; while search hits are shown it steps aside on a medium terminal
   (``app.tcss``), so the hits keep their columns.
 - Narrow: one pane at a time, as tabs. The pane on show lists every pane in its border
-  title, and Tab and Shift+Tab move between them (past the last, on as usual); Tab
-  into the panes from the search box goes to the first pane, Shift+Tab from below to
-  the last, whichever is on show (``enter_tabs``).
+  title. Tab into the panes (from the search box; Shift+Tab from below) goes to the
+  pane on show, and Tab and Shift+Tab then go round the others, in order, from that
+  one: every pane is reached before the focus goes on as usual (``enter_tabs``,
+  ``step_tab``).
 
 **The subject** is the note the detail view shows and every note action acts on: the
 highlighted row of the note pane the user works in (``Panes.working``). That pane
@@ -106,6 +107,8 @@ class Panes(Horizontal):
         super().__init__(*children, id=id)
         #: The note pane the user works in: its highlighted row is the subject.
         self.working: PaneName = "private"
+        #: As tabs, the round Tab makes of the panes: from the pane the focus came in at.
+        self.tab_round: tuple[TabName, ...] = TAB_ORDER
 
     def on_mount(self) -> None:
         # The panes are arranged again as their titles change (a strip of tabs shows
@@ -114,6 +117,7 @@ class Panes(Horizontal):
             self.watch(pane, "title_text", self.arrange_panes, init=False)
         self.watch(self.history, "subtitle_text", self.arrange_panes, init=False)
         self.watch(self.private, "searching", self.arrange_panes, init=False)
+        self.watch(self.screen, "focused", self._focus_moved, init=False)
 
     def watch_narrow(self) -> None:
         self.arrange_panes()
@@ -275,6 +279,12 @@ class Panes(Horizontal):
         if self.shares:
             self.shared.show_hits([], query)
 
+    def toggle_get_only(self) -> None:
+        """The Shared pane lists what the agent reads only by id, or its shared scope
+        again, and is worked in (on show, as a tab); said why not without a shared scope."""
+        if self.shared.toggle_get_only():
+            self._focus_tab("shared")  # the user's move: the subject follows
+
     # ---------------------------------------------------------------- following
     def watched(self, subject: str | None) -> Watched:
         """What the note panes show, for follow mode's next poll."""
@@ -328,18 +338,34 @@ class Panes(Horizontal):
         # At once, not after this message: keys typed in the same burst follow the focus.
         self.screen.set_focus(table if table.display else pane)
 
+    def _focus_moved(self, before: Widget | None, now: Widget | None) -> None:
+        """The focus came into the panes (a click, a search's hits, a key): Tab's round
+        starts from the pane it came in at."""
+        came_in = self.tab_of(now)
+        if came_in is not None and self.tab_of(before) is None:
+            self.tab_round = self._round_from(came_in)
+
+    @staticmethod
+    def _round_from(first: TabName) -> tuple[TabName, ...]:
+        at = TAB_ORDER.index(first)
+        return TAB_ORDER[at:] + TAB_ORDER[:at]
+
     def action_step_tab(self, step: int) -> None:
-        """Tab: while the panes are tabs, on to the next pane, then on as usual."""
+        """Tab: while the panes are tabs, on to the next pane of the round, then on as
+        usual once every pane was reached."""
         current = self.tab_of(self.screen.focused)
-        index = TAB_ORDER.index(current) + step if current is not None else -1
-        if not self.narrow or not 0 <= index < len(TAB_ORDER):
+        if not self.narrow or current is None:
             raise SkipAction()  # the screen's own Tab moves the focus on
-        self._focus_tab(TAB_ORDER[index])  # the user's move: the subject changes
+        index = self.tab_round.index(current) + step
+        if not 0 <= index < len(self.tab_round):
+            raise SkipAction()
+        self._focus_tab(self.tab_round[index])  # the user's move: the subject changes
 
     def enter_tabs(self, step: int) -> bool:
-        """Tab from outside the panes while they are tabs: into the first pane (Shift+Tab:
-        the last), whichever is on show, so that every pane is reached. False when the
-        focus goes on as usual (the panes side by side, or not next in the chain)."""
+        """Tab from outside the panes while they are tabs: into the pane on show, the
+        first of Tab's round (Shift+Tab: the last of it, the round going back). False
+        when the focus goes on as usual (the panes side by side, or not next in the
+        chain)."""
         focused = self.screen.focused
         chain = self.screen.focus_chain
         if not self.narrow or focused not in chain or self.tab_of(focused) is not None:
@@ -347,7 +373,10 @@ class Panes(Horizontal):
         after = chain[(chain.index(focused) + step) % len(chain)]
         if self.tab_of(after) is None:
             return False
-        self._focus_tab(TAB_ORDER[0] if step > 0 else TAB_ORDER[-1])  # the user's move
+        shown = self.current_tab
+        self._focus_tab(shown)  # the user's move
+        round_ = self._round_from(shown)
+        self.tab_round = round_ if step > 0 else (*round_[1:], shown)
         return True
 
     def arrange_panes(self) -> None:
