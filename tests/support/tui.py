@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -172,6 +172,23 @@ async def press_on_note(pilot: Pilot[Any], note_id: str, key: str) -> MainScreen
     await pilot.press(key)
     await settle(pilot)
     return screen
+
+
+@contextlib.contextmanager
+def messages_held(widget: Widget) -> Iterator[None]:
+    """``widget`` takes no message while inside (a busy widget, as a loaded machine may
+    leave one); they wait in its queue. Pilot's pauses wait for it: let the loop run with
+    ``asyncio.sleep`` instead."""
+    gate = asyncio.Event()
+
+    async def busy() -> None:
+        await gate.wait()
+
+    widget.call_later(busy)
+    try:
+        yield
+    finally:
+        gate.set()  # a failed check must not leave the widget blocked
 
 
 async def until(pilot: Pilot[Any], condition: Any, timeout: float = 30.0) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -25,6 +26,8 @@ from tests.support.tui import (
     demo_app,
     demo_engine,
     main_screen,
+    messages_held,
+    screen_lines,
     search_status,
     settle,
     started,
@@ -120,6 +123,30 @@ async def test_a_search_typed_over_stops_before_reading_its_notes() -> None:
         await settle(pilot)
         assert gated.calls == [("dev", "f"), ("dev", "frozen")]
         assert gated.finished == ["frozen"]  # the search for "f" stopped early
+        assert " · for 'frozen' as dev" in search_status(pilot.app)
+
+
+async def test_a_search_stops_for_keys_in_the_box_before_their_change_arrives() -> None:
+    # The first key of a burst starts a search before the rest are in; the box's own
+    # handling of their changes can lag behind (a busy box): the search stops anyway.
+    engine = demo_engine()
+    gated = GatedSearch(engine)
+    async with started(demo_app(engine, agent="dev")) as pilot:
+        await pilot.press("slash", "f")
+        await wait_started(pilot, gated)
+        box = main_screen(pilot.app).search_box
+        with messages_held(box):
+            box.query_input.value = "frozen"  # in the box; its change waits
+            await asyncio.sleep(0.05)
+            gated.gate.set()
+            for _ in range(200):  # the held search runs to its end or stops
+                if not gated.active:
+                    break
+                await asyncio.sleep(0.01)
+            assert gated.finished == [], "the search for 'f' ran to its end"
+        await settle(pilot)
+        assert gated.calls == [("dev", "f"), ("dev", "frozen")]
+        assert gated.finished == ["frozen"]
         assert " · for 'frozen' as dev" in search_status(pilot.app)
 
 
@@ -306,6 +333,26 @@ async def test_editing_keys_in_a_burst_act_in_the_order_typed() -> None:
         assert box.value == "deploy"
         status = str(app.screen.query_one("#search-status", Static).render())
         assert " · for 'deploy'" in status
+
+
+async def test_a_query_longer_than_the_box_keeps_its_end_in_view() -> None:
+    # The box repaints as its text grows without a layout of the screen: it must still
+    # scroll, so the last words typed and the cursor stay in view.
+    app = demo_app(agent="dev")
+    async with started(app, size=(80, 24)) as pilot:
+        words = (
+            "deploy freeze window for the payments service during the quarter end close "
+            "of the books"
+        )
+        burst(app, "/" + words)
+        await settle(pilot)
+        box = app.screen.query_one("#search", Input)
+        assert box.value == words
+        assert box.scroll_x > 0
+        assert any(line.rstrip().endswith("of the books") for line in screen_lines(app))
+        await pilot.press("home")
+        assert box.scroll_x == 0
+        assert any("deploy freeze" in line for line in screen_lines(app))
 
 
 async def test_a_search_moves_no_pane_on_a_tall_screen() -> None:

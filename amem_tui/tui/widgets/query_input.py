@@ -11,11 +11,17 @@ keys as it arrives, so a burst edits the text exactly as typed.
 from __future__ import annotations
 
 from textual import events
+from textual.geometry import Size
+from textual.reactive import Reactive
 from textual.widgets import Input
 
 
 class QueryInput(Input):
     """An ``Input`` that handles its bound keys in typing order."""
+
+    # The input's size never follows its text (its width and height are set), so the
+    # text's width needs a repaint, not a layout of the whole screen on every key.
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0))
 
     async def on_key(self, event: events.Key) -> None:
         """Run the input's own binding for a non-printable key at once."""

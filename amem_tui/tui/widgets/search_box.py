@@ -274,12 +274,18 @@ class SearchBox(SearchHistory, ReportsWorkerFailures, Vertical):
             scope,
             query,
             generation,
-            current=lambda: self._is_current(generation, query),
+            current=lambda: self._still_typed(generation, query),
             post=self.post_message,
         )
 
     def _is_current(self, generation: int, query: str) -> bool:
         return generation == self.generation and query == self.query_text
+
+    def _still_typed(self, generation: int, query: str) -> bool:
+        """The box holds ``query`` still, keys typed since counted: the first key of a
+        burst starts a search before the rest are in, and that search stops at its
+        next stage rather than when the burst's last change reaches the box."""
+        return self._is_current(generation, query) and self.query_input.value.strip() == query
 
     def _finished(self, generation: int, query: str) -> bool:
         """Free the search slot; True when the search answers the box's query now."""
@@ -313,8 +319,11 @@ class SearchBox(SearchHistory, ReportsWorkerFailures, Vertical):
     def on_search_abandoned(self, message: SearchAbandoned) -> None:
         """A search typed over stopped early: search the newest text."""
         message.stop()
-        if self._finished(message.generation, message.query):
+        if not self._finished(message.generation, message.query):
+            return
+        if self.query_input.value.strip() == self.query_text:
             self.start_search()  # the text came back to this query meanwhile: search it anew
+        # Else keys typed since are on their way: their change starts the search.
 
     def on_search_failed(self, message: SearchFailed) -> None:
         """Say the current query's search failed (the error itself is notified)."""
