@@ -24,6 +24,7 @@ class UnknownAgent(InvalidInput):
     """A write as an agent neither configured nor in the store (exit 2)."""
 
     kind = "unknown_agent"
+    FACTS = ("agent", "known_agents")
 
     def __init__(self, message: str, agent: str, known_agents: list[str]) -> None:
         super().__init__(message)

@@ -117,10 +117,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Until the command line parses, a literal --json asks for JSON errors.
     as_json = "--json" in (sys.argv[1:] if argv is None else list(argv))
 
-    def fail(message: str, code: int, kind: str, error: BaseException | None = None) -> int:
-        from amem_tui.cli.output import error_facts, report
+    def fail(message: str, code: int, kind: str, error: AmemError | None = None) -> int:
+        from amem_tui.cli.output import report
 
-        facts = error_facts(error) if error is not None else {}
+        facts = error.facts() if error is not None else {}
         report("error", message, as_json, {"kind": kind, "exit_code": code, **facts})
         return code
 
@@ -162,9 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         emit(result.then, False, command.text, sys.stdout)  # after the TUI: how to reach it again
         return code
     except AmemError as exc:
-        from amem_tui.cli.output import error_kind
-
-        return fail(str(exc), exc.exit_code, error_kind(exc), exc)
+        return fail(str(exc), exc.exit_code, exc.kind, exc)
     except KeyboardInterrupt:
         return fail("interrupted", 130, "interrupted")
     except BrokenPipeError:

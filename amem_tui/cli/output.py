@@ -7,7 +7,6 @@ or restyle the terminal.
 from __future__ import annotations
 
 import json
-import re
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -263,42 +262,6 @@ class LiveLine:
 
 
 # ------------------------------------------------------- errors and warnings
-def error_kind(error: BaseException) -> str:
-    """An error's kind for JSON: its ``kind``, else ``PermissionDenied`` as
-    ``permission_denied``."""
-    kind = getattr(error, "kind", None)
-    if isinstance(kind, str):
-        return kind
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(error).__name__).lower()
-
-
-#: Facts an error may carry besides its message, copied into its JSON object.
-ERROR_FACTS = (
-    "agent",
-    "note_id",
-    "action",
-    "rule",
-    "known_agents",
-    "expected_hash",
-    "actual_hash",
-    "matches",
-    "host",
-    "pid",
-    "since",
-    "expires_at",
-    "line",
-    "key",
-)
-
-
-def error_facts(error: BaseException) -> dict[str, Any]:
-    """The ``ERROR_FACTS`` an error carries (those it has and that are set)."""
-    facts = {name: getattr(error, name, None) for name in ERROR_FACTS}
-    if type(error).__name__ == "RunNotFound":  # a missing run says so under its own name
-        facts["run_id"] = facts.pop("note_id")
-    return {name: value for name, value in facts.items() if value is not None}
-
-
 def tell(label: str, facts: Mapping[str, Any], text: str, as_json: bool) -> None:
     """One line on stderr beside the answer: ``{LABEL: FACTS}`` with ``--json``, else
     ``amem-tui: TEXT``."""

@@ -1,6 +1,10 @@
-"""Errors the engine raises. Each carries the CLI exit code that reports it."""
+"""Errors the engine raises. Each carries the CLI exit code that reports it, its kind
+and the facts an answer reports besides its message."""
 
 from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
 
 from amem_tui.engine.words import first_of
 
@@ -9,6 +13,8 @@ class AmemError(Exception):
     """Base of every error the engine raises on purpose."""
 
     exit_code = 1
+    #: The attributes an answer reports besides the message (see ``facts``), in order.
+    FACTS: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -16,6 +22,18 @@ class AmemError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+    @property
+    def kind(self) -> str:
+        """What kind of error this is, for a program to tell: the class's name in snake
+        case (``PermissionDenied``: ``permission_denied``)."""
+        return re.sub(r"(?<!^)(?=[A-Z])", "_", type(self).__name__).lower()
+
+    def facts(self) -> dict[str, Any]:
+        """The facts the error carries besides its message (those of ``FACTS`` that are
+        set), by name."""
+        found = {name: getattr(self, name, None) for name in self.FACTS}
+        return {name: value for name, value in found.items() if value is not None}
 
 
 class SearchStopped(AmemError):
@@ -41,6 +59,7 @@ class PlanOutdated(InvalidInput):
 
     #: Ids named in the message, per kind of change (the attributes hold them all).
     SHOWN = 8
+    FACTS = ("agent",)
 
     def __init__(
         self,
@@ -75,6 +94,8 @@ class AmbiguousId(InvalidInput):
     """The start of an id that several runs (or a run's merges) share: ``matches``
     holds their ids."""
 
+    FACTS = ("matches",)
+
     def __init__(self, message: str, matches: list[str]) -> None:
         super().__init__(message)
         self.matches = matches
@@ -93,6 +114,7 @@ class PermissionDenied(AmemError):
     """An agent tried to change a note the write rule does not let it change."""
 
     exit_code = 3
+    FACTS = ("agent", "note_id", "action", "rule")
 
     def __init__(self, agent: str, note_id: str, action: str, rule: str) -> None:
         super().__init__(
@@ -118,6 +140,7 @@ class NotFound(AmemError):
     """No such note, or not visible to this agent (the same answer, so nothing leaks)."""
 
     exit_code = 4
+    FACTS = ("agent", "note_id")
 
     def __init__(self, note_id: str, agent: str | None = None) -> None:
         who = f" to agent '{agent}'" if agent else ""
@@ -138,6 +161,8 @@ class ConflictNoteMissing(NotFound):
 class CheckFileError(InvalidInput):
     """A checks file that cannot be run (syntax, an unknown key, a value of a wrong type,
     an unknown agent): ``source``, ``line`` and ``key`` say where, ``problem`` what."""
+
+    FACTS = ("line", "key")
 
     def __init__(self, source: str, line: int | None, key: str | None, problem: str) -> None:
         self.source = source
@@ -161,6 +186,8 @@ class NotAConflictPair(InvalidInput):
 class StaleNote(InvalidInput):
     """An update that expected a note's hash, and found the note changed since: nothing
     was written. Both hashes are named, so the caller can tell which version it had."""
+
+    FACTS = ("note_id", "expected_hash", "actual_hash")
 
     def __init__(self, note_id: str, expected_hash: str, actual_hash: str) -> None:
         super().__init__(

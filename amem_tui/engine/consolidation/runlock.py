@@ -109,6 +109,7 @@ class PassBusy(AmemError):
     ``EX_TEMPFAIL``). ``host``, ``pid``, ``since`` and ``expires_at`` name the holder."""
 
     exit_code = BUSY_EXIT_CODE
+    FACTS = ("host", "pid", "since", "expires_at")
 
     def __init__(self, holder: Holder) -> None:
         super().__init__(

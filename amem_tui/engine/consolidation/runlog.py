@@ -37,8 +37,11 @@ def is_runs_collection(name: str) -> bool:
 class RunNotFound(NotFound):
     """No consolidation run with this id for this agent."""
 
+    FACTS = ("agent", "run_id")  # a run's id, under its own name
+
     def __init__(self, run_id: str, agent: str) -> None:
         super().__init__(run_id, agent)
+        self.run_id = run_id
         self.message = f"no consolidation run {run_id} for agent '{agent}'"
         self.args = (self.message,)
 

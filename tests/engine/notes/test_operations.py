@@ -133,8 +133,12 @@ def test_publish_in_place(engine: MemoryEngine) -> None:
 
 def test_publish_is_the_owners_decision(engine: MemoryEngine) -> None:
     note = engine.agent("main").add("Staging credentials rotate every Monday")
-    with pytest.raises(NotFound):  # dev cannot even see it
+    with pytest.raises(NotFound) as hidden:  # dev cannot even see it
         engine.agent("dev").publish(note.id)
+    assert (hidden.value.kind, hidden.value.facts()) == (
+        "not_found",
+        {"agent": "dev", "note_id": note.id},
+    )
     # Even a reader and writer who is not the owner may not publish.
     selective = note.model_copy(update={"readers": ["main", "dev"], "writers": ["main", "dev"]})
     engine.put_notes("amem_notes", [selective])
@@ -142,6 +146,15 @@ def test_publish_is_the_owners_decision(engine: MemoryEngine) -> None:
     with pytest.raises(PermissionDenied) as denied:
         engine.agent("dev").publish(note.id)
     assert "'dev'" in str(denied.value) and note.id in str(denied.value)
+    # What a program reads of the refusal: its kind, and who may not do what to which note.
+    facts = denied.value.facts()
+    assert denied.value.kind == "permission_denied" and list(facts) == [
+        "agent",
+        "note_id",
+        "action",
+        "rule",
+    ]
+    assert (facts["agent"], facts["note_id"], facts["action"]) == ("dev", note.id, "publish")
     assert payloads(engine) == before
     engine.agent("main").publish(note.id)
     with pytest.raises(InvalidInput, match="already shared"):
