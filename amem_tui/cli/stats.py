@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command
 from amem_tui.cli.options import flag
-from amem_tui.cli.output import count_of, flattened, note_row
+from amem_tui.cli.output import count_of, note_row
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
@@ -25,27 +25,14 @@ class StatsOptions:
     check: bool = flag("--check", help="count malformed points too (may read every note)")
 
 
-@dataclass(frozen=True)
-class StoreFigures:
-    """The engine's figures, with the shared scope's size and each owner's part of it."""
-
-    stats: StoreStats
-    shared_total: int
-    #: Each owner's part of the shared scope, from 0 to 1 (4 decimals), largest first.
-    shared_share: dict[str, float]
-    _json = flattened("stats")
-
-
-def store_stats(ctx: Context, options: StatsOptions) -> StoreFigures:
+def store_stats(ctx: Context, options: StatsOptions) -> StoreStats:
     """The whole store at a glance: per agent, per week, and who shares what."""
     # --check: the note index names the malformed points where the store keeps one;
     # only without it is every note read.
     counted = ctx.engine.counted_stats(complete=options.check)
     if counted is None or (options.check and counted.pending):
         counted = None
-    stats = counted if counted is not None else ctx.engine.stats()
-    share = {owner: round(part, 4) for owner, part in stats.shared_share().items()}
-    return StoreFigures(stats, stats.shared_total, share)
+    return counted if counted is not None else ctx.engine.stats()
 
 
 #: Columns of text (left-aligned) before the figures (right-aligned).
@@ -64,24 +51,24 @@ def _table(rows: list[list[str]]) -> list[str]:
     return out
 
 
-def _agents(figures: StoreFigures) -> list[str]:
+def _agents(stats: StoreStats) -> list[str]:
     from amem_tui.engine.for_apps import AGENT_FIGURES  # not at parse time
 
     rows = [["agent", "mode", "collection", *(title for title, _ in AGENT_FIGURES)]]
-    pending = set(figures.stats.pending)
-    for agent in figures.stats.agents:
+    pending = set(stats.pending)
+    for agent in stats.agents:
         # The figures are named by the table the TUI's overview shares.
         shown = ("?" if key in pending else str(getattr(agent, key)) for _, key in AGENT_FIGURES)
         rows.append([agent.label, agent.mode, agent.collection, *shown])
     return _table(rows)
 
 
-def _weeks(figures: StoreFigures) -> list[str]:
-    agents = figures.stats.agents
-    if not figures.stats.weeks:
+def _weeks(stats: StoreStats) -> list[str]:
+    agents = stats.agents
+    if not stats.weeks:
         return ["notes written per week: none dated"]
     rows = [["week of", "", "", *(agent.label for agent in agents)]]
-    for week in figures.stats.weeks:
+    for week in stats.weeks:
         rows.append([week, "", "", *(str(agent.weeks.get(week, 0)) for agent in agents)])
     undated = [str(agent.weeks.get("undated", 0)) for agent in agents]
     if any(count != "0" for count in undated):
@@ -89,8 +76,7 @@ def _weeks(figures: StoreFigures) -> list[str]:
     return ["notes written per week (weeks start on Monday)", *_table(rows)]
 
 
-def _recalls(figures: StoreFigures) -> list[str]:
-    stats = figures.stats
+def _recalls(stats: StoreStats) -> list[str]:
     lines = [
         "what gets recalled, as each agent sees it (openclaw-amem counts the searches "
         "that return a note, any agent's)"
@@ -119,10 +105,9 @@ def _recalls(figures: StoreFigures) -> list[str]:
     return lines
 
 
-def stats_text(figures: StoreFigures) -> str:
+def stats_text(stats: StoreStats) -> str:
     """The agent table, the collections, the shared scope by owner, and notes per week."""
-    stats = figures.stats
-    lines = _agents(figures)
+    lines = _agents(stats)
     lines.append("")
     unchecked = "malformed" in stats.pending
     for collection in stats.collections:
@@ -133,11 +118,12 @@ def stats_text(figures: StoreFigures) -> str:
             f"{collection.name}: {plural(collection.points, 'point')} ({collection.format}), "
             f"{checked}"
         )
-    owners = ", ".join(
-        f"{owner} {stats.shared_owners[owner]} ({part:.0%})"
-        for owner, part in figures.shared_share.items()
+    notes = stats.shared_owners
+    owners = ", ".join(  # largest first; the percentage of the exact part
+        f"{owner} {notes[owner]} ({notes[owner] / stats.shared_total:.0%})"
+        for owner in stats.shared_share
     )
-    shared = plural(figures.shared_total, "note")
+    shared = plural(stats.shared_total, "note")
     lines.append(f"shared scope: {shared}" + (f", written by {owners}" if owners else ""))
     if stats.history_error:
         lines.append(f"consolidation history not read: {stats.history_error}")
@@ -146,7 +132,7 @@ def stats_text(figures: StoreFigures) -> str:
             "figures from the store's indexes; malformed points (?) are found by reading "
             "every note: stats --check"
         )
-    lines += ["", *_recalls(figures), "", *_weeks(figures)]
+    lines += ["", *_recalls(stats), "", *_weeks(stats)]
     return "\n".join(lines)
 
 

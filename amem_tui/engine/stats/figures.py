@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
 from amem_tui.engine.agents import label
 from amem_tui.engine.collections import CollectionService
@@ -171,16 +171,19 @@ class StoreStats(BaseModel):
     #: malformed points the rules would leave out.
     pending: list[str] = Field(default_factory=list)
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def shared_total(self) -> int:
         """How many active notes the shared scope holds."""
         return sum(self.shared_owners.values())
 
+    @computed_field  # type: ignore[prop-decorator]
+    @property
     def shared_share(self) -> dict[str, float]:
-        """Each owner's part of the shared scope, from 0 to 1, largest first."""
+        """Each owner's part of the shared scope, from 0 to 1 (4 decimals), largest first."""
         total = self.shared_total or 1
         ranked = sorted(self.shared_owners.items(), key=lambda item: (-item[1], item[0]))
-        return {owner: count / total for owner, count in ranked}
+        return {owner: round(count / total, 4) for owner, count in ranked}
 
 
 #: One collection of a report: its service and the agents that read it, with their figures.

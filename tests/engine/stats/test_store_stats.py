@@ -89,7 +89,7 @@ def test_demo_figures_by_hand(demo: MemoryEngine) -> None:
         ("B", "amem_notes_sandbox"),
     ]
     assert stats.shared_owners == {"dev": 2, "main": 2}
-    assert stats.shared_share() == {"dev": 0.5, "main": 0.5}
+    assert stats.shared_share == {"dev": 0.5, "main": 0.5}
     assert [(c.name, c.points, c.malformed) for c in stats.collections] == [
         ("amem_notes", 19, 0),
         ("amem_notes_sandbox", 3, 0),
