@@ -59,13 +59,11 @@ def missing_store(folder: Path) -> StoreMissing:
 class Context:
     """The settings, the common options, and a lazily opened engine."""
 
-    def __init__(
-        self, settings: Settings, options: CommonOptions | None = None, creates: bool = False
-    ) -> None:
+    def __init__(self, settings: Settings, options: CommonOptions, creates: bool = False) -> None:
         self.settings = settings
         #: The command may make the store folder it names (see the module's docstring).
         self.creates = creates
-        self.options = options if options is not None else CommonOptions()
+        self.options = options
         #: ``--json``: warnings go to stderr as JSON objects too.
         self.as_json = self.options.json
         self._engine: MemoryEngine | None = None

@@ -24,13 +24,9 @@ if TYPE_CHECKING:
 # is loaded (a line without a subcommand is read with the common options alone).
 
 
-def run_tui(
-    open_settings: Callable[[], Settings],
-    follow: bool = False,
-    options: CommonOptions | None = None,
-) -> int:
-    """Open the Textual inspector, which reads its settings after its first frame."""
-    options = options or CommonOptions()
+def run_tui(open_settings: Callable[[], Settings], options: CommonOptions) -> int:
+    """Open the Textual inspector, which reads its settings after its first frame (in
+    follow mode with ``--follow``)."""
     if (
         options.store
         and options.store != ":memory:"
@@ -58,7 +54,9 @@ def run_tui(
         return settings
 
     try:
-        return run(opening, follow=follow, agent_hint=options.agent, store_hint=options.store_hint)
+        return run(
+            opening, follow=options.follow, agent_hint=options.agent, store_hint=options.store_hint
+        )
     finally:
         if readers:
             from amem_tui.engine.for_apps import stop_prefetch
@@ -128,7 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         tui = tui_options(sys.argv[1:] if argv is None else argv)
         if tui is not None:
             as_json = tui.json
-            return run_tui(partial(read_settings, tui), tui.follow, tui)
+            return run_tui(partial(read_settings, tui), tui)
         from amem_tui.cli.command import FailedWithReport, OpenTui
         from amem_tui.cli.context import Context, settings_from_options
         from amem_tui.cli.output import emit
@@ -138,7 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         options = CommonOptions.from_namespace(parsed)
         as_json = options.json
         if options.command is None:
-            return run_tui(partial(read_settings, options), options.follow, options)
+            return run_tui(partial(read_settings, options), options)
 
         command = COMMANDS[options.command]
         settings = (command.settings or settings_from_options)(options)
@@ -158,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             _close(ctx)  # before the TUI opens the same store
             ctx = None
         has_tui = importlib.util.find_spec("amem_tui.tui") is not None
-        code = run_tui(lambda: result.settings, options.follow, options) if has_tui else 0
+        code = run_tui(lambda: result.settings, options) if has_tui else 0
         emit(result.then, False, command.text, sys.stdout)  # after the TUI: how to reach it again
         return code
     except AmemError as exc:
