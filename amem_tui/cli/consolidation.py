@@ -94,12 +94,11 @@ def consolidate(ctx: Context, options: ConsolidateOptions) -> Consolidated | All
         from amem_tui.engine.for_apps import Consolidate
 
         plan = view.plan_consolidation(threshold=options.threshold)
-        run = plan.run
-        messages = [DRY_RUN_MESSAGE, *run.messages]
-        if options.checks is None and ctx.settings.checks_file is None:
-            return Consolidated(run, None, messages, stored=False)
-        what_if = preview(ctx, Consolidate(plan), options.checks)
-        return Consolidated(run, None, messages, stored=False, what_if=what_if)
+        what_if = None
+        if options.checks is not None or ctx.settings.checks_file is not None:
+            what_if = preview(ctx, Consolidate(plan), options.checks)
+        messages = [DRY_RUN_MESSAGE, *plan.run.messages]
+        return Consolidated(plan.run, None, messages, stored=False, what_if=what_if)
     # Planned, then that plan applied (after finishing an interrupted run).
     run = view.consolidate(threshold=options.threshold)
     return Consolidated(run, run.id, run.messages, stored=True)
