@@ -41,14 +41,14 @@ def list_agents(ctx: Context, _: NoOptions) -> AgentList:
 
 
 def _row_text(scope: AgentScope) -> str:
-    if scope.user is None and scope.namespace is None:
+    if not scope.is_mem0_view:
         return f"{scope.agent:<16} Mode {scope.mode}  {scope.collection}"
     return f"{scope.user or '-':<10} {scope.agent:<18} {scope.namespace or '-':<32} {scope.view}"
 
 
 def _mem0_hints(agents: AgentList) -> list[str]:
     """How to read each kind of mem0 view from the command line."""
-    views = [scope for scope in agents.scopes if mem0_fields(scope)]
+    views = [scope for scope in agents.scopes if scope.is_mem0_view]
     if not views:
         return []
     lines = []
@@ -61,7 +61,7 @@ def _mem0_hints(agents: AgentList) -> list[str]:
                 f"{view.namespace}: written with an explicit agentId, never recalled by "
                 f"main's sessions; read it with --namespace {view.namespace}"
             )
-    if any(s.agent.startswith("subagent-") and mem0_fields(s) for s in agents.scopes):
+    if any(s.agent.startswith("subagent-") and s.is_mem0_view for s in agents.scopes):
         lines.append(
             "a subagent's auto-recall reads its user's main memories: "
             "--session-key agent:<id>:<rest>:subagent:<name> --view recall"
@@ -72,7 +72,7 @@ def _mem0_hints(agents: AgentList) -> list[str]:
 def agents_text(agents: AgentList) -> str:
     """One line per agent, the configuration file, and (mem0) how to read each view."""
     lines: list[str] = []
-    if any(mem0_fields(scope) for scope in agents.scopes):
+    if any(scope.is_mem0_view for scope in agents.scopes):
         lines.append(f"{'user':<10} {'agent':<18} {'user_id':<32} view")
     lines += [_row_text(scope) for scope in agents.scopes]
     lines.append(f"configuration: {agents.config_file or 'none found (defaults)'}")

@@ -165,7 +165,7 @@ def note_text(note: MemoryNote) -> str:
 def mem0_fields(scope: AgentScope) -> dict[str, Any]:
     """The mem0 view a scope reads (the user, the exact ``user_id`` and the view), as an
     answer's JSON adds it; none for an openclaw-amem scope."""
-    if scope.user is None and scope.namespace is None:
+    if not scope.is_mem0_view:
         return {}
     return {"user": scope.user, "namespace": scope.namespace, "view": scope.view}
 
@@ -173,7 +173,7 @@ def mem0_fields(scope: AgentScope) -> dict[str, Any]:
 def scope_label(agent: str, mode: str, collection: str, scope: AgentScope) -> str:
     """Who a listing or search acted as: ``agent dev (Mode A, amem_notes)`` (a mem0
     ``scope``: its user, ``user_id`` and view too)."""
-    if not mem0_fields(scope):
+    if not scope.is_mem0_view:
         return f"agent {agent} (Mode {mode}, {collection})"
     return (
         f"user {scope.user}, agent {agent} (user_id {scope.namespace}, "

@@ -120,6 +120,12 @@ class AgentScope:
         """Only Mode A agents see (and can publish to) the shared scope."""
         return self.mode == "A"
 
+    @property
+    def is_mem0_view(self) -> bool:
+        """A view of a mem0 collection: one user's memories, one ``namespace`` (False
+        for an openclaw-amem agent)."""
+        return self.user is not None or self.namespace is not None
+
 
 def scope_for(
     agent: str,

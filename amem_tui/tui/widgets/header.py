@@ -63,7 +63,7 @@ BREVITY_STEPS = (
 
 def view_label(scope: AgentScope) -> str | None:
     """A mem0 view's label ("search view", "auto-recall view"), None elsewhere."""
-    if scope.user is None and scope.namespace is None:
+    if not scope.is_mem0_view:
         return None
     return VIEW_LABELS.get(scope.view or "search", f"{scope.view} view")
 

@@ -160,6 +160,7 @@ def test_each_view_reads_exactly_its_users_namespace(
     )
     scope = engine.scope()
     assert (scope.user, scope.agent, scope.namespace) == (user, agent, namespace)
+    assert scope.is_mem0_view
     assert listed(engine) == NAMESPACES[namespace]
     assert engine.agent(scope).count() == len(NAMESPACES[namespace])
     assert (

@@ -93,6 +93,7 @@ def test_mode_b_is_the_agent_with_a_collection() -> None:
     b = rules.scope_for("sb", {"sb": "amem_notes_sb"}, "amem_notes")
     assert (a.mode, a.collection, a.has_shared_scope) == ("A", "amem_notes", True)
     assert (b.mode, b.collection, b.has_shared_scope) == ("B", "amem_notes_sb", False)
+    assert not a.is_mem0_view and not b.is_mem0_view  # openclaw-amem agents
     with pytest.raises(InvalidInput):
         rules.scope_for("shared", {}, "amem_notes")
 
