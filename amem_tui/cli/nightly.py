@@ -29,29 +29,15 @@ class AllAgentsPass:
     trigger: str
     messages: list[str]
 
-    @property
-    def agents(self) -> list[dict[str, Any]]:
-        """Each agent's part of the pass: its run, or why it failed."""
-        runs = [
-            {"agent": run.agent, "collection": run.collection, "run_id": run.id}
-            | {"merges": len(run.merges), "candidates": run.candidates, "error": None}
-            for run in self.result.runs
-        ]
-        return runs + [
-            {"agent": agent, "collection": None, "run_id": None}
-            | {"merges": 0, "candidates": 0, "error": error}
-            for agent, error in self.result.errors.items()
-        ]
-
     @model_serializer
     def _json(self) -> dict[str, Any]:
-        done, agents = self.result, self.agents
+        done = self.result
         return {"day": done.day, "slot": done.slot.isoformat(), "ran": done.ran} | {
             "skipped": done.skipped,
             "dry_run": done.dry_run,
             "trigger": self.trigger,
-            "agents": agents,
-            "merges": sum(agent["merges"] for agent in agents),
+            "agents": done.outcomes(),
+            "merges": done.merges,
             "record": done.record,
             "messages": self.messages,
         }
@@ -122,20 +108,20 @@ def all_agents_text(answer: AllAgentsPass) -> str:
     if result.skipped or not (result.ran or result.dry_run):
         return "\n".join(answer.messages)
     kind = "dry run of the nightly pass" if result.dry_run else "nightly pass"
-    agents = answer.agents
-    merges = sum(agent["merges"] for agent in agents)
+    agents = result.outcomes()
     lines = [
         f"{kind} of {result.day} (the day from {result.slot.isoformat()}): "
-        f"{plural(len(agents), 'agent')}, {plural(merges, 'merge')}, trigger {answer.trigger}"
+        f"{plural(len(agents), 'agent')}, {plural(result.merges, 'merge')}, "
+        f"trigger {answer.trigger}"
     ]
     for agent in agents:
-        if agent["error"] is not None:
-            lines.append(f"  {agent['agent']}: failed: {agent['error']}")
+        if agent.error is not None:
+            lines.append(f"  {agent.agent}: failed: {agent.error}")
             continue
-        run = "plan" if result.dry_run else f"run {agent['run_id']}"
+        run = "plan" if result.dry_run else f"run {agent.run_id}"
         lines.append(
-            f"  {agent['agent']} ({agent['collection']}): {run}, "
-            f"{plural(agent['merges'], 'merge')} of {plural(agent['candidates'], 'candidate')}"
+            f"  {agent.agent} ({agent.collection}): {run}, "
+            f"{plural(agent.merges, 'merge')} of {plural(agent.candidates, 'candidate')}"
         )
     lines += [f"  note: {message}" for message in answer.messages]
     return "\n".join(lines)

@@ -63,6 +63,19 @@ class PassProgress:
 PassListener = Callable[[PassProgress], None]
 
 
+@dataclass(frozen=True)
+class AgentOutcome:
+    """One agent's part of a pass: its run (its id, merges and candidates), or why it
+    failed (``error``; no collection or run then)."""
+
+    agent: str
+    collection: str | None
+    run_id: str | None
+    merges: int
+    candidates: int
+    error: str | None
+
+
 @dataclass
 class PassResult:
     """What a pass did: the runs made (one per agent), the agents that failed and why,
@@ -80,3 +93,17 @@ class PassResult:
     best_effort_lock: bool = False
     #: Told to stop, the pass ended before an agent (``runs`` has the ones it did).
     stopped: bool = False
+
+    @property
+    def merges(self) -> int:
+        """The merges of every agent's run (planned, for a dry run)."""
+        return sum(len(run.merges) for run in self.runs)
+
+    def outcomes(self) -> list[AgentOutcome]:
+        """Each agent's part of the pass: the agents consolidated, then those that failed."""
+        done = [
+            AgentOutcome(run.agent, run.collection, run.id, len(run.merges), run.candidates, None)
+            for run in self.runs
+        ]
+        failed = [AgentOutcome(agent, None, None, 0, 0, why) for agent, why in self.errors.items()]
+        return done + failed

@@ -75,10 +75,9 @@ def progress_said(step: PassProgress) -> str:
 
 def pass_said(result: PassResult) -> str:
     """What a pass the inspector ran did."""
-    merges = sum(len(run.merges) for run in result.runs)
     said = (
         f"Nightly pass of {result.day}: {plural(len(result.runs), 'agent')} consolidated, "
-        f"{plural(merges, 'merge')} (trigger nightly)"
+        f"{plural(result.merges, 'merge')} (trigger nightly)"
     )
     if result.errors:
         said += f"; failed: {', '.join(sorted(result.errors))}"

@@ -184,6 +184,15 @@ def test_one_agent_failing_does_not_stop_the_others(store: NoteStore) -> None:
     result = nightly.run()
     assert [r.agent for r in result.runs] == ["main", "dev"]
     assert list(result.errors) == ["bad agent"]
+    # Each agent's part: the runs first, then the agent that failed and why.
+    outcomes = result.outcomes()
+    assert [(o.agent, o.run_id) for o in outcomes] == [
+        ("main", result.runs[0].id),
+        ("dev", result.runs[1].id),
+        ("bad agent", None),
+    ]
+    assert outcomes[2].error == result.errors["bad agent"] and outcomes[2].merges == 0
+    assert result.merges == sum(o.merges for o in outcomes) == 2  # one merge each
     assert result.record is not None and result.record.errors == result.errors
     assert result.record.status == "done"
 
