@@ -1,14 +1,6 @@
-"""The main screen's three panes (Private, Shared, the consolidation history), and the
-note the user works on.
-
-- Side by side, the note panes share the width and the history pane is as wide as
-  its rows need; while search hits are shown it steps aside on a medium terminal
-  (``app.tcss``), so the hits keep their columns.
-- Narrow: one pane at a time, as tabs. The pane on show lists every pane in its border
-  title. Tab into the panes (from the search box; Shift+Tab from below) goes to the
-  pane on show, and Tab and Shift+Tab then go round the others, in order, from that
-  one: every pane is reached before the focus goes on as usual (``enter_tabs``,
-  ``step_tab``).
+"""The main screen's panes: what they show (an agent's listings or a search's hits, as
+it loads them), and the note the user works on. Their layout, side by side or as tabs,
+is ``PaneTabs`` (widgets/pane_tabs.py).
 
 **The subject** is the note the detail view shows and every note action acts on: the
 highlighted row of the note pane the user works in (``Panes.working``). That pane
@@ -25,24 +17,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import update_wrapper
-from typing import TYPE_CHECKING, ClassVar, Concatenate, Literal, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
 
-from rich.text import Text
-from textual import getters, on
-from textual.actions import SkipAction
-from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
+from textual import on
 from textual.message import Message
-from textual.reactive import reactive
 from textual.widgets import DataTable, Input
 
 from amem_tui.tui.early import pane_hits
 from amem_tui.tui.messages import Watched
 from amem_tui.tui.scope_loader import listing_of, no_shared_reason, private_title
-from amem_tui.tui.sizes import MEDIUM
-from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.widgets.note_pane import NotePane
 from amem_tui.tui.widgets.pane_filter import PaneFilter
+from amem_tui.tui.widgets.pane_tabs import PaneTabs, TabName
 
 if TYPE_CHECKING:
     from textual.events import DescendantFocus
@@ -51,12 +37,6 @@ if TYPE_CHECKING:
     from amem_tui.engine import MemoryNote, SearchHit, SearchResult
     from amem_tui.engine.for_apps import EarlyAnswer
     from amem_tui.tui.messages import FollowUpdate, PaneName, ScopeData
-    from amem_tui.tui.widgets.tabbed_pane import TabbedPane
-
-TabName = Literal["private", "shared", "history"]
-TAB_ORDER: tuple[TabName, ...] = ("private", "shared", "history")
-TAB_HINT = "Tab: next pane"
-
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -76,13 +56,8 @@ def placed_by_caller(
     return placing
 
 
-class Panes(Horizontal):
-    """The note panes and the history pane, side by side or as tabs; the subject."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("tab", "step_tab(1)", "Next pane", show=False),
-        Binding("shift+tab", "step_tab(-1)", "Previous pane", show=False),
-    ]
+class Panes(PaneTabs):
+    """The note panes and the history pane: what they show, and the subject."""
 
     @dataclass
     class SubjectChanged(Message):
@@ -92,47 +67,12 @@ class Panes(Horizontal):
         note_id: str | None
         hit: SearchHit | None
 
-    private = getters.child_by_id("private", NotePane)
-    shared = getters.child_by_id("shared", NotePane)
-    history = getters.child_by_id("history", HistoryPane)
-
-    #: One pane at a time, as tabs (a narrow terminal).
-    narrow: reactive[bool] = reactive(False, init=False)
-    #: The pane on show while the panes are tabs.
-    current_tab: reactive[TabName] = reactive[TabName]("private", init=False)
-    #: The agent has a shared scope to show (Mode A, not mem0); set with each agent.
-    shares: reactive[bool | None] = reactive[bool | None](None, init=False)
-
     def __init__(self, *children: Widget, id: str | None = None) -> None:
         super().__init__(*children, id=id)
         #: The note pane the user works in: its highlighted row is the subject.
         self.working: PaneName = "private"
-        #: As tabs, the round Tab makes of the panes: from the pane the focus came in at.
-        self.tab_round: tuple[TabName, ...] = TAB_ORDER
-
-    def on_mount(self) -> None:
-        # The panes are arranged again as their titles change (a strip of tabs shows
-        # them all; the history's width follows its runs) and as hits come and go.
-        for pane in (self.private, self.shared, self.history):
-            self.watch(pane, "title_text", self.arrange_panes, init=False)
-        self.watch(self.history, "subtitle_text", self.arrange_panes, init=False)
-        self.watch(self.private, "searching", self.arrange_panes, init=False)
-        self.watch(self.screen, "focused", self._focus_moved, init=False)
-
-    def watch_narrow(self) -> None:
-        self.arrange_panes()
-
-    def watch_current_tab(self) -> None:
-        self.arrange_panes()
-
-    def watch_shares(self) -> None:
-        self.arrange_panes()
 
     # ---------------------------------------------------------------- the subject
-    def pane(self, which: PaneName) -> NotePane:
-        """A note pane by name."""
-        return self.private if which == "private" else self.shared
-
     @property
     def subject_id(self) -> str | None:
         """The id of the highlighted row of the working pane."""
@@ -312,99 +252,7 @@ class Panes(Horizontal):
         return self.subject_id in touched
 
     # ---------------------------------------------------------------- tabs
-    def tab_pane(self, name: TabName) -> TabbedPane:
-        """The pane behind a tab."""
-        if name == "history":
-            return self.history
-        return self.pane(name)
-
-    def tab_of(self, widget: Widget | None) -> TabName | None:
-        """The tab whose pane holds ``widget``, if one does."""
-        for name in TAB_ORDER:
-            pane = self.tab_pane(name)
-            if widget is pane or (widget is not None and pane in widget.ancestors):
-                return name
-        return None
-
     @placed_by_caller
     def focus_tab(self, name: TabName) -> None:
         """Show a pane (as the current tab when narrow) and put the focus in it."""
         self._focus_tab(name)
-
-    def _focus_tab(self, name: TabName) -> None:
-        self.current_tab = name
-        pane = self.tab_pane(name)
-        table = self.history.table if name == "history" else self.pane(name).table
-        # At once, not after this message: keys typed in the same burst follow the focus.
-        self.screen.set_focus(table if table.display else pane)
-
-    def _focus_moved(self, before: Widget | None, now: Widget | None) -> None:
-        """The focus came into the panes (a click, a search's hits, a key): Tab's round
-        starts from the pane it came in at."""
-        came_in = self.tab_of(now)
-        if came_in is not None and self.tab_of(before) is None:
-            self.tab_round = self._round_from(came_in)
-
-    @staticmethod
-    def _round_from(first: TabName) -> tuple[TabName, ...]:
-        at = TAB_ORDER.index(first)
-        return TAB_ORDER[at:] + TAB_ORDER[:at]
-
-    def action_step_tab(self, step: int) -> None:
-        """Tab: while the panes are tabs, on to the next pane of the round, then on as
-        usual once every pane was reached."""
-        current = self.tab_of(self.screen.focused)
-        if not self.narrow or current is None:
-            raise SkipAction()  # the screen's own Tab moves the focus on
-        index = self.tab_round.index(current) + step
-        if not 0 <= index < len(self.tab_round):
-            raise SkipAction()
-        self._focus_tab(self.tab_round[index])  # the user's move: the subject changes
-
-    def enter_tabs(self, step: int) -> bool:
-        """Tab from outside the panes while they are tabs: into the pane on show, the
-        first of Tab's round (Shift+Tab: the last of it, the round going back). False
-        when the focus goes on as usual (the panes side by side, or not next in the
-        chain)."""
-        focused = self.screen.focused
-        chain = self.screen.focus_chain
-        if not self.narrow or focused not in chain or self.tab_of(focused) is not None:
-            return False
-        after = chain[(chain.index(focused) + step) % len(chain)]
-        if self.tab_of(after) is None:
-            return False
-        shown = self.current_tab
-        self._focus_tab(shown)  # the user's move
-        round_ = self._round_from(shown)
-        self.tab_round = round_ if step > 0 else (*round_[1:], shown)
-        return True
-
-    def arrange_panes(self) -> None:
-        """Show the panes as tabs or side by side, at their widths (again as titles and
-        counts change: the strip of tabs shows them)."""
-        narrow = self.narrow
-        history = self.history
-        # On the history pane, not on the panes: a class that changes restyles the
-        # node's whole subtree, and this one changes with every query and every clear.
-        # So only at the medium width, the one where it hides the pane (app.tcss).
-        stepping_aside = self.screen.has_class(MEDIUM)
-        history.set_class(stepping_aside and self.private.searching, "-searching")
-        self.shared.set_class(self.shares is False, "-no-shared-scope")
-        history.styles.width = "1fr" if narrow else history.natural_width()
-        tabs = self._tab_strip() if narrow else None
-        for name in TAB_ORDER:
-            pane = self.tab_pane(name)
-            pane.set_class(narrow and name != self.current_tab, "-tab-hidden")
-            pane.show_as_tab(tabs, TAB_HINT if narrow else "")
-
-    def _tab_strip(self) -> Text:
-        strip = Text()
-        for index, name in enumerate(TAB_ORDER):
-            if index:
-                strip.append(" │ ", style="dim")
-            pane = self.tab_pane(name)
-            if name == self.current_tab:
-                strip.append(f" {pane.title_text} ", style="bold reverse")
-            else:
-                strip.append(pane.tab_label, style="dim")
-        return strip
