@@ -443,7 +443,7 @@ class MemoryEngine:
         """What this store does not know of ``scope`` (an agent neither configured nor in
         the store; a mem0 view whose ``user_id`` holds nothing), with the nearest known
         name, or None when it knows it: a mistyped name would read or write nothing."""
-        if scope.namespace is not None or scope.user is not None:
+        if scope.is_mem0_view:
             namespaces = sorted(self.namespaces(scope.collection))
             return mem0_stranger(scope, namespaces, exact=bool(self.settings.namespace))
         if scope.agent in self.settings.configured_agents():

@@ -147,7 +147,7 @@ class NightlyPass:
             return list(dict.fromkeys(self._agents()))
         found: list[str | AgentScope] = []
         for scope in self.engine.agents():
-            if scope.namespace is not None or scope.user is not None:
+            if scope.is_mem0_view:
                 continue
             if self.engine.agent(scope).format == "mem0":
                 continue
