@@ -237,6 +237,31 @@ async def test_a_clear_alone_brings_the_listings_back() -> None:
         assert " · for '" not in search_status(app)
 
 
+async def test_the_count_leaves_only_with_the_hits() -> None:
+    # A person who types on once the count is off the screen must not wait behind a
+    # frame of listings still to come: the status line rests only once the hits are gone.
+    app = demo_app(agent="dev")
+    async with started(app) as pilot:
+        screen = main_screen(app)
+        pane = screen.query_one("#private", NotePane)
+        status = screen.search_box.status_line
+        await pilot.press("slash", *"deploy")
+        await settle(pilot)
+        rested_over: list[bool] = []  # each time the line rests: were hits still shown
+        show = status.show
+
+        def shown(text: str, counted: Any = None) -> None:
+            if not text:
+                rested_over.append(pane.searching)
+            show(text, counted)
+
+        status.show = shown  # type: ignore[method-assign]
+        await pilot.press("ctrl+u")
+        await until(pilot, lambda: not pane.searching)
+        await settle(pilot)
+        assert rested_over == [False]
+
+
 @asynccontextmanager
 async def typed_while_searching() -> AsyncIterator[tuple[Any, SearchBox, GatedSearch]]:
     """The demo app as dev with "d" typed and its search held at the gate: the pilot,

@@ -230,7 +230,9 @@ class NoteBrowser(SubjectView):
         jump waiting for them goes on."""
         subject = self.selected_id
         self.hidden_shown = False
-        self.panes.show_listings()
+        with self.app.batch_update():  # the count goes with the hits, in one frame
+            self.panes.show_listings()
+            self.search_box.status_line.show("")
         self.reselect(subject, after=DETAIL_AFTER_SEARCH)
         waiting, self.jump_waiting = self.jump_waiting, None
         if waiting is not None:

@@ -222,7 +222,7 @@ class SearchBox(SearchHistory, ReportsWorkerFailures, Vertical):
     def _cleared(self) -> None:
         self._clear_timer = None
         if not self.query_text:
-            self.status_line.show("")  # what the box does, again
+            # The status line rests as the listings come back, in their frame (Cleared).
             self.post_message(self.Cleared())
 
     def _cancel_clear(self) -> None:
