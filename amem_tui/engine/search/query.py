@@ -6,6 +6,7 @@ predicts what the agent recalls without changing what it will recall.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from datetime import datetime
 
@@ -20,7 +21,7 @@ from amem_tui.engine.search.hits import (
     stop_if_asked,
     walk_links,
 )
-from amem_tui.engine.search.narrowing import check_format, keep_topics
+from amem_tui.engine.search.narrowing import check_format, dense_filter, keep_topics
 from amem_tui.engine.search.ranking import SEARCH_MODES, SearchMode, scans_exactly
 from amem_tui.engine.search.space import SearchSpace, query_vector
 from amem_tui.engine.search_results import HiddenMatch, SearchResult
@@ -242,10 +243,19 @@ def hidden_matches(
 
 def warm_up(space: SearchSpace, now: datetime) -> None:
     """Fill the caches a search of ``space`` reads: the notes it may search, the ones
-    hidden from it, and their keyword indexes (a keyword search builds them all)."""
-    if not space.own.store.embedded:
+    hidden from it, and their keyword indexes (a keyword search builds them all); and
+    walk the collection's graph once, as the agent's dense search will."""
+    own = space.own
+    if not own.store.embedded:
         return
     search(space, "warm", now=now, mode="keyword", hidden=True, links=False)
+    info = own.info()
+    if info is None or not info.vector_size or not info.points_count:
+        return
+    # The store opens what a graph search reads on its first walk, which made the
+    # first query typed several times slower than the next; any direction will do.
+    direction = [1.0 / math.sqrt(info.vector_size)] * info.vector_size
+    own.store.search(own.name, direction, dense_filter(space), 1, exact=False, with_payload=False)
 
 
 def check_mode(mode: str) -> None:

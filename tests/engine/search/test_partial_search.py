@@ -100,3 +100,26 @@ def test_by_words_while_the_model_loads(tmp_path: Path) -> None:
     assert waited.partial is None
     assert waited.search_mode == "hybrid"
     engine.close()
+
+
+def test_a_warm_up_walks_the_graph_the_agents_dense_search_walks(tmp_path: Path) -> None:
+    # The store opens what a graph search reads on its first walk: the warm-up walks it
+    # once, over what the agent may see, so the first query typed does not pay for it.
+    written_store(tmp_path / "store")
+    engine = opened(tmp_path / "store")
+    walks: list[tuple[str, bool, object]] = []
+    search = engine.store.search
+
+    def recorded(collection: str, vector: object, flt: object, limit: int, **how: object) -> object:
+        walks.append((collection, bool(how.get("exact", True)), flt))
+        return search(collection, vector, flt, limit, **how)  # type: ignore[arg-type]
+
+    engine.store.search = recorded  # type: ignore[method-assign]
+    view = engine.agent("main")
+    view.warm_up()
+    assert [(collection, exact) for collection, exact, _ in walks] == [
+        (view.scope.collection, False)
+    ]
+    view.search("deploy freeze", exact=False)  # the agent's own graph search
+    assert walks[1] == walks[0]
+    engine.close()
