@@ -113,7 +113,8 @@ class SearchBox(SearchHistory, ReportsWorkerFailures, Vertical):
 
     @dataclass
     class Cleared(Message):
-        """The query is empty again: the panes go back to their listings."""
+        """The query is empty again: the panes go back to their listings, and the status
+        line rests in the same frame (the count never leaves before the hits)."""
 
     @dataclass
     class GoToResults(Message):
