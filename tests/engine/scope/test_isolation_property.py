@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from amem_tui.config import AgentConfig, Settings
@@ -73,6 +73,8 @@ class ONote:
     writers: list[str] | None
     is_active: bool | None
     links: list[str] = field(default_factory=list)
+    #: The readers and writers before its last publish (an unpublish gives them back).
+    before_publish: tuple[list[str], list[str]] | None = None
 
     @property
     def active(self) -> bool:
@@ -377,9 +379,13 @@ class World:
         owner = n.owner
         assert owner is not None
         if kind == "publish":
+            n.before_publish = (list(n.readers or []), list(n.writers or []))
             n.agent_id, n.readers, n.writers = "shared", ["*"], [owner]
         elif kind == "unpublish":
-            n.agent_id, n.readers, n.writers = owner, [owner], [owner]
+            readers, writers = n.before_publish or ([], [])
+            n.agent_id = owner
+            n.readers = [owner, *dict.fromkeys(a for a in readers if a != owner)]
+            n.writers = [owner, *dict.fromkeys(a for a in writers if a != owner)]
         elif kind == "update":
             if content is not None:
                 n.content = content
@@ -465,9 +471,30 @@ PROPERTY_SETTINGS = {
 }
 
 
+#: A note shared with chosen readers, published, then made private again: it gets those
+#: readers back (found by a random world once the engine kept them over a publish).
+UNPUBLISHED_SELECTIVE = {
+    "modes": {"main": "A", "qa": "A"},
+    "seeds": [
+        ("legacy", "main", "main", 0),
+        ("legacy", "main", "main", 0),
+        ("legacy", "main", "main", 0),
+        ("selective", "main", "qa", 0),
+    ],
+    "ops": [
+        ("add", 0, 0, 0, 0, False),
+        ("publish", 0, 24, 0, 0, True),
+        ("add", 2, 29, 2, 0, True),
+        ("update", 9, 23, 2, 1, True),
+        ("unpublish", 6, 5, 5, 0, True),
+    ],
+}
+
+
 @pytest.mark.parametrize("backend", EMBEDDED)
 @settings(max_examples=EMBEDDED_EXAMPLES, **PROPERTY_SETTINGS)
 @given(world=worlds())
+@example(world=UNPUBLISHED_SELECTIVE)
 def test_isolation_property(backend: str, world: dict[str, Any]) -> None:
     check_isolation(backend, world)
 
