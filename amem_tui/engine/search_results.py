@@ -114,6 +114,9 @@ class SearchResult(BaseModel):
     notice: str | None = None
     #: The session key the agent was resolved from, if the search was made as one.
     session_key: str | None = None
+    #: The matches asked for (the system's default when the caller named none); the
+    #: notes reached through links come on top.
+    limit: int | None = None
     #: How many notes the agent can search (its visible notes), when counted.
     total: int | None = None
     #: How many candidates each retriever contributed before fusion.

@@ -27,6 +27,7 @@ from amem_tui.engine.index.table import NoteIndex, Selection
 from amem_tui.engine.keywords import tokenize
 from amem_tui.engine.models import NoteAccess
 from amem_tui.engine.scope import AgentScope
+from amem_tui.engine.search.ranking import MEMORY_SEARCH_LIMIT
 from amem_tui.engine.search_results import VisibleBecause
 from amem_tui.engine.settings import EngineSettings
 from amem_tui.engine.store.base import CREATED_BY
@@ -94,8 +95,9 @@ class SavedIndexSearch:
             return None  # a write since: the index no longer says what the store holds
         return cls(scope, index)
 
-    def search(self, query: str, limit: int = 10) -> EarlyAnswer:
-        """The notes of the agent's searches that match ``query``'s words, best first."""
+    def search(self, query: str, limit: int = MEMORY_SEARCH_LIMIT) -> EarlyAnswer:
+        """The notes of the agent's searches that match ``query``'s words, best first
+        (as many as its own search returns, unless ``limit`` says)."""
         scope = self.scope
         answer = EarlyAnswer(query, scope.agent, scope.collection, [])
         words = tokenize(query)

@@ -22,7 +22,12 @@ from amem_tui.engine.search.hits import (
     walk_links,
 )
 from amem_tui.engine.search.narrowing import check_format, dense_filter, keep_topics
-from amem_tui.engine.search.ranking import SEARCH_MODES, SearchMode, scans_exactly
+from amem_tui.engine.search.ranking import (
+    MEMORY_SEARCH_LIMIT,
+    SEARCH_MODES,
+    SearchMode,
+    scans_exactly,
+)
 from amem_tui.engine.search.space import SearchSpace, query_vector
 from amem_tui.engine.search_results import HiddenMatch, SearchResult
 
@@ -55,7 +60,8 @@ def search(
     notes, the OpenClaw mem0 plugin's (``plugin``) for a mem0 collection, where the
     scope's view says which: ``memory_search``, or ``recall`` (what auto-recall injects
     before a turn; ``first_turn`` for a session's first turn). ``limit`` None is the
-    system's default (10 here for openclaw-amem notes; the plugin's ``topK``).
+    system's default (memory_search's 5 for openclaw-amem notes; the plugin's
+    ``topK``); the result's ``limit`` says which was used.
     ``exact``: compare the query with every vector (True), walk the graph (False), or
     (None) scan while the collection is small enough (``scans_exactly``); the
     result's ``exact`` says which it was.
@@ -66,7 +72,7 @@ def search(
     check_format(space)
     config = mem0_plugin.rules_of(space.mem0_plugin)
     if limit is None:
-        limit = config.top_k if mode == "plugin" else 10
+        limit = config.top_k if mode == "plugin" else MEMORY_SEARCH_LIMIT
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise InvalidInput("the search limit must be a positive integer")
     scope = space.scope
@@ -80,6 +86,7 @@ def search(
         search_mode=mode,
         ranking=ranking_label(space, mode),
         session_key=session_key,
+        limit=limit,
     )
     if not query.strip():
         return result
@@ -225,7 +232,7 @@ def hidden_matches(
     mode = resolve_mode(space, mode)
     config = mem0_plugin.rules_of(space.mem0_plugin)
     if limit is None:
-        limit = config.top_k if mode == "plugin" else 10
+        limit = config.top_k if mode == "plugin" else MEMORY_SEARCH_LIMIT
     if not query.strip():
         return [], None
     notices: list[str] = []

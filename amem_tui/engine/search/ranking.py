@@ -21,6 +21,11 @@ from amem_tui.engine.models import HeatFields, parse_time
 SearchMode = Literal["dense", "hybrid", "keyword", "plugin"]
 SEARCH_MODES: tuple[str, ...] = ("dense", "hybrid", "keyword", "plugin")
 
+#: The matches openclaw-amem's ``memory_search`` returns when its caller names no
+#: ``limit`` (its tool's default; its turn hook reads the same 5 notes). The limit is
+#: part of the ranking (see ``dense_candidates``): the top 5 of a search for 40 are
+#: not always the 5 the agent gets.
+MEMORY_SEARCH_LIMIT = 5
 RRF_K = 60
 LINK_HOPS = 2
 LINK_MAX_EXTRA = 8

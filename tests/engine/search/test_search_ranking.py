@@ -153,6 +153,29 @@ def test_bm25_only_match_gets_its_cosine(fixed_engine: MemoryEngine) -> None:
     assert result.candidates == 20  # n = min(max(4 * 5, 20), 26)
 
 
+def test_the_default_limit_is_memory_searchs_and_ranks_for_it(fixed_engine: MemoryEngine) -> None:
+    """openclaw-amem's memory_search returns 5 matches unless asked for more, and the
+    limit is part of its ranking (it fuses 4 x limit dense candidates): its 5 are not
+    the first 5 of a search for 40."""
+    notes, vectors = [], []
+    for i in range(60):  # the query's word in the notes ranked 31st to 36th by meaning
+        notes.append(private("main", 200 + i, f"{'zanzibar' if 30 <= i < 36 else 'filler'} {i}"))
+        vectors.append(at_cosine(0.95 - i * 0.01))
+    fixed_engine.put_notes("amem_notes", notes, vectors)
+    view = fixed_engine.agent("main")
+    default = view.search("zanzibar", links=False)
+    assert default.limit == 5
+    asked = view.search("zanzibar", limit=5, links=False)
+    assert [h.note.id for h in default.hits] == [h.note.id for h in asked.hits]
+    # 20 candidates by meaning hold none of the word's notes: the lists interleave, the
+    # dense ones a little ahead (boosted as just retrieved, by about 3.5%).
+    assert [h.dense_rank for h in default.hits] == [1, 2, 3, None, 4]
+    wider = view.search("zanzibar", limit=40, links=False)
+    assert wider.limit == 40
+    # 60 candidates hold them all: in both lists, they come first.
+    assert [h.note.id for h in wider.hits[:5]] == [nid(230 + i) for i in range(5)]
+
+
 def test_dense_top_k_is_exact(engine: MemoryEngine) -> None:
     words = [
         "deploy",
