@@ -9,8 +9,9 @@ WIDE_WIDTH = 160
 #: Below this height the search box is one line and dialog buttons are one row.
 SHORT_HEIGHT = 30
 
-#: Hits (and hidden matches) asked for per search: a tall pane's worth.
-SEARCH_LIMIT = 40
+#: Hidden matches asked for per search: a tall pane's worth. (The hits are as many as
+#: the agent's own search returns, or as ``limit:N`` in the box asks.)
+HIDDEN_LIMIT = 40
 
 #: The size classes: one of narrow, medium and wide; and short or tall.
 NARROW, MEDIUM, WIDE, SHORT, TALL = "-narrow", "-medium", "-wide", "-short", "-tall"

@@ -1,5 +1,5 @@
-"""The search box's filter words (``subject:NAME``, ``topics:A,B``: openclaw-amem's
-memory_search filters) and the header's word on how searches rank."""
+"""The search box's parameter words (``subject:NAME``, ``topics:A,B``, ``limit:N``:
+openclaw-amem's memory_search parameters) and the header's word on how searches rank."""
 
 from __future__ import annotations
 
@@ -68,6 +68,33 @@ async def test_subject_and_topics_words_filter_and_show_on_the_status_line() -> 
         await settle(pilot)
         assert {ALICE.id, BOB.id, RUNBOOK.id} <= hits(app)
         assert "nobody" not in search_status(app) and "topics" not in search_status(app)
+
+
+async def test_the_box_shows_what_the_agents_own_search_returns_and_limit_asks_more() -> None:
+    """Without ``limit:`` the hits are the matches memory_search returns the agent by
+    default (5, ranked for 5), in its order, and the status line says how to see more;
+    ``limit:N`` asks for N, as the agent's own call can."""
+    engine = demo_engine()
+    app = demo_app(engine, agent="dev")
+    async with started(app) as pilot:
+        await pilot.press("slash", *"deploy freeze")
+        await settle(pilot)
+        box = main_screen(app).search_box
+        assert box.scope is not None and box.result is not None
+        own = engine.agent(box.scope).search("deploy freeze", exact=False)
+        shown = [hit.note.id for hit in box.result.hits if hit.via == "match"]
+        assert shown == [hit.note.id for hit in own.hits if hit.via == "match"]
+        assert len(shown) == 5 and box.result.limit == 5
+        assert "the agent's top 5 (limit:N for more)" in search_status(app)
+        await pilot.press("ctrl+u", *"limit:7 deploy freeze")
+        await settle(pilot)
+        assert box.result is not None and box.result.query == "deploy freeze"
+        assert sum(1 for hit in box.result.hits if hit.via == "match") == 7
+        status = search_status(app)
+        assert "'deploy freeze'" in status and "limit 7" in status and "top 5" not in status
+        await pilot.press("ctrl+u", *"limit:0 deploy")  # not a limit: searched as words
+        await settle(pilot)
+        assert box.result is not None and box.result.query == "limit:0 deploy"
 
 
 async def test_the_header_says_when_searches_are_by_words_only() -> None:

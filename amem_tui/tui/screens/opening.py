@@ -28,7 +28,8 @@ from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from amem_tui.tui.early import EARLY_NOTE, early_lines, early_status, pane_hits, pane_title
-from amem_tui.tui.sizes import NARROW_WIDTH, SEARCH_LIMIT, SHORT_HEIGHT
+from amem_tui.tui.query_syntax import parse_query
+from amem_tui.tui.sizes import NARROW_WIDTH, SHORT_HEIGHT
 from amem_tui.tui.widgets.footer import KeyFooter
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.query_input import QueryInput
@@ -185,7 +186,8 @@ class OpeningScreen(Screen[None]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="early")
     def _early_search(self, searcher: SavedIndexSearch, query: str) -> None:
         try:
-            answer = searcher.search(query, limit=SEARCH_LIMIT)
+            limit = parse_query(query).limit
+            answer = searcher.search(query) if limit is None else searcher.search(query, limit)
         except Exception:  # only a head start: the main screen searches it in full
             self.answered.set()
             return

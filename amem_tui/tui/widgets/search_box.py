@@ -386,8 +386,14 @@ class SearchBox(SearchHistory, ReportsWorkerFailures, Vertical):
             "toggle_hidden_anywhere",
             "toggle_hidden",
         )
-        filters = parse_query(self.query_text).described()
-        return result_status(result, filters=filters, hidden_key=key, show_hidden=self.show_hidden)
+        typed = parse_query(self.query_text)
+        return result_status(
+            result,
+            filters=typed.described(),
+            hidden_key=key,
+            show_hidden=self.show_hidden,
+            limit_typed=typed.limit is not None,
+        )
 
     def watch_compact(self, compact: bool) -> None:
         self.query_input.compact = compact

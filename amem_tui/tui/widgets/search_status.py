@@ -76,10 +76,13 @@ class SearchStatus(Static):
         )
 
 
-def result_status(result: SearchResult, *, filters: str, hidden_key: str, show_hidden: bool) -> str:
+def result_status(
+    result: SearchResult, *, filters: str, hidden_key: str, show_hidden: bool, limit_typed: bool
+) -> str:
     """What the status line says of ``result``, what matters first (the end of the
     line is cut on a narrow terminal): its hits, the hidden matches and the key that
-    shows them, the query and agent (the box and the header show them too), the
+    shows them, whether the agent's own search stops at these matches (and how to ask
+    for more), the query and agent (the box and the header show them too), the
     ranking and filters, whether it is partial, its notice."""
     weak = sum(1 for hit in result.hits if hit.weak and hit.via != "link")
     parts = [plural(len(result.hits), "hit") + (f" ({weak} weak)" if weak else "")]
@@ -87,6 +90,9 @@ def result_status(result: SearchResult, *, filters: str, hidden_key: str, show_h
         verb = "hide" if show_hidden else "show"
         found = plural(len(result.hidden), "hidden match", "hidden matches")
         parts.append(f"{found} ({hidden_key} to {verb})")
+    matches = len(result.hits) - sum(1 for hit in result.hits if hit.via == "link")
+    if not limit_typed and result.limit is not None and matches >= result.limit:
+        parts.append(f"the agent's top {result.limit} (limit:N for more)")
     parts += [f"for {one_line(result.query, 50)!r} as {result.agent}", result.ranking_name]
     if filters:
         parts.append(filters)

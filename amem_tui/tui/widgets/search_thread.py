@@ -19,14 +19,14 @@ from amem_tui.engine.for_apps import SearchStopped
 from amem_tui.tui import tuning
 from amem_tui.tui.messages import HiddenFound, SearchAbandoned, SearchDone, SearchFailed
 from amem_tui.tui.query_syntax import parse_query
-from amem_tui.tui.sizes import SEARCH_LIMIT
+from amem_tui.tui.sizes import HIDDEN_LIMIT
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from textual.message import Message
 
-    from amem_tui.engine import AgentScope, AgentView, MemoryEngine
+    from amem_tui.engine import AgentScope, MemoryEngine
 
 #: Seconds a search's thread waits at most for its hits to be drawn (they always are,
 #: or dropped, unless the app is closing).
@@ -54,8 +54,9 @@ def search_in_thread(
         # Approximate (HNSW) on big collections, as the agent's own Qdrant searches.
         result = view.search(
             typed.text,
-            # On mem0 what the plugin's memory_search returns: its own topK.
-            limit=pane_limit(view),
+            # None: as many as the agent's own search returns (memory_search's default
+            # limit; on mem0 the plugin's topK); limit:N asks for N, as the agent can.
+            limit=typed.limit,
             exact=False,
             stop=lambda: not current(),
             wait=False,
@@ -79,7 +80,7 @@ def search_in_thread(
     if not _stood(current):
         return
     try:
-        hidden, notice = view.hidden_matches(typed.text, limit=SEARCH_LIMIT, exact=False)
+        hidden, notice = view.hidden_matches(typed.text, limit=HIDDEN_LIMIT, exact=False)
     except Exception:  # the hits are shown; a failing store shows on the next load
         return
     finally:
@@ -97,9 +98,3 @@ def _stood(current: Callable[[], bool]) -> bool:
             return False
         time.sleep(HIDDEN_POLL)
     return current() and not worker.is_cancelled
-
-
-def pane_limit(view: AgentView) -> int | None:
-    """How many hits to ask for: a pane's worth, or on a mem0 collection the plugin's
-    own limit (None: its topK, as the agent's memory_search asks)."""
-    return None if view.format == "mem0" else SEARCH_LIMIT
