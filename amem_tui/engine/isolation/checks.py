@@ -15,12 +15,11 @@ from amem_tui.engine.agent_view import AgentView
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.errors import AmemError
 from amem_tui.engine.isolation.checkfile import CheckFile, MemoryCheck
+from amem_tui.engine.search.ranking import MEMORY_SEARCH_LIMIT
 from amem_tui.engine.search_results import HiddenMatch, SearchHit, SearchResult
 
 #: Characters of a note's text a verdict shows.
 PREVIEW = 120
-#: The hits a check's search asks for at least (the system's own default).
-SEARCH_LIMIT = 10
 
 #: An agent's view by name (and mem0 user): the engine's ``named_agent``.
 ViewOf = Callable[..., AgentView]
@@ -122,13 +121,16 @@ def run_checks(file: CheckFile, view_of: ViewOf, collection_of: CollectionOf) ->
 
     verdicts = []
     for check in file.checks:
-        limit = max(check.top, SEARCH_LIMIT)
+        # What the agent's own search returns (memory_search's 5, the plugin's topK), or
+        # as many as ``top`` names where it names more, as the agent's call would ask:
+        # the limit is part of the ranking, so a wider search could rank other notes first.
+        limit = check.top if check.top > MEMORY_SEARCH_LIMIT else None
         result = _search(_view(view_of, check), check, limit)
         verdicts.append(judge(check, result, content_of))
     return CheckRun(source=file.source, verdicts=verdicts)
 
 
-def _search(view: AgentView, check: MemoryCheck, limit: int) -> SearchResult:
+def _search(view: AgentView, check: MemoryCheck, limit: int | None) -> SearchResult:
     if check.subject is not None:
         # The subject filter is openclaw-amem's memory_search argument (engine search's
         # ``subject=``); a view that does not take it yet is an error, never ignored.

@@ -3,10 +3,16 @@ the failing checks are named, the exit status is 1 until the store is fixed, the
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from amem_tui.engine import MemoryEngine
 from amem_tui.engine.isolation import parse_checks
+from amem_tui.engine.models import MemoryNote
+from amem_tui.engine.store.qdrant import QdrantStore
+from tests.support.engines import make_engine
+from tests.support.fixed_vectors import FixedEmbedder, at_cosine
 from tests.support.leak_store import C_COPY, P_LINK, plant_leaks
 from tests.support.mem0_stores import ALICE_COFFEE, BOB_TEA, mem0_engine
 
@@ -100,3 +106,38 @@ hidden_because = {{ "{BOB_TEA}" = "user" }}
     (verdict,) = engine.check(parse_checks(text, "mem0.toml")).verdicts
     assert verdict.passed, verdict.failures
     assert [h.kind for h in verdict.hidden if h.id == BOB_TEA] == ["user"]
+
+
+def test_a_check_ranks_as_the_agents_own_search(store: QdrantStore) -> None:
+    """A check gets what the agent's memory_search returns: its 5, ranked for 5 (or as
+    many as ``top`` asks for). A search for 10 ranks the query's word first here, so it
+    would wrongly say the agent recalls a note it does not."""
+    engine = make_engine(store, embedder=FixedEmbedder())
+    notes = [
+        MemoryNote(
+            id=str(uuid.UUID(int=200 + i)),
+            content=f"{'zanzibar' if 30 <= i < 36 else 'filler'} {i}",
+            agent_id="dev",
+            owner="dev",
+            readers=["dev"],
+            writers=["dev"],
+        )
+        for i in range(60)  # the word in the notes ranked 31st to 36th by meaning
+    ]
+    engine.put_notes("amem_notes", notes, [at_cosine(0.95 - i * 0.01) for i in range(60)])
+    text = """\
+[[check]]
+agent = "dev"
+query = "zanzibar"
+expect = ["zanzibar 31"]
+
+[[check]]
+agent = "dev"
+query = "zanzibar"
+top = 10
+expect = ["zanzibar 31"]
+"""
+    default, ten = engine.check(parse_checks(text, "ci.toml")).verdicts
+    assert default.failures == ["expect 'zanzibar 31': not among the hits"]
+    assert len(default.hits) == 5
+    assert ten.passed and len(ten.hits) == 10

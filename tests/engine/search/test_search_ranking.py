@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import uuid
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -19,25 +18,7 @@ from amem_tui.engine.search import ranking
 from amem_tui.engine.store.base import StoredPoint
 from amem_tui.engine.store.qdrant import QdrantStore
 from tests.support.engines import make_engine, stored_vectors
-
-QUERY_VECTOR = np.array([1.0, 0.0, 0.0, 0.0], dtype=np.float32)
-
-
-class FixedEmbedder:
-    """Every query is the same unit vector, so dense ranks follow the stored vectors."""
-
-    model_name = "amem-test/fixed"
-    dim = 4
-    loaded = True
-
-    def load(self) -> None:
-        """Nothing to load."""
-
-    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        return np.tile(QUERY_VECTOR, (len(texts), 1))
-
-    def embed_query(self, text: str) -> np.ndarray:
-        return QUERY_VECTOR.copy()
+from tests.support.fixed_vectors import FixedEmbedder, at_cosine
 
 
 class BrokenEmbedder(HashEmbedder):
@@ -62,11 +43,6 @@ def private(agent: str, n: int, content: str, **extra: object) -> MemoryNote:
         is_active=True,
         **extra,  # type: ignore[arg-type]
     )
-
-
-def at_cosine(c: float) -> list[float]:
-    """A unit vector whose cosine to the query is ``c``."""
-    return [c, math.sqrt(1 - c * c), 0.0, 0.0]
 
 
 @pytest.fixture
