@@ -73,8 +73,11 @@ def counted(screen: str) -> bool:
     return re.search(COUNTED, screen) is not None
 
 
-def expected_hits(store: Path, queries: list[str], agent: str) -> list[str]:
-    """The first words of each query's top hit, searched as the TUI searches."""
+def expected_hits(
+    store: Path, queries: list[str], agent: str, limit: int | None = None
+) -> list[str]:
+    """The first words of each query's top hit, searched as the TUI searches (``limit``
+    None: the agent's own default, as the search box asks)."""
     from amem_tui.config import Settings
     from amem_tui.engine.engine import MemoryEngine
 
@@ -82,7 +85,7 @@ def expected_hits(store: Path, queries: list[str], agent: str) -> list[str]:
     try:
         out = []
         for query in queries:
-            hits = engine.agent(agent).search(query, limit=10, exact=False).hits
+            hits = engine.agent(agent).search(query, limit=limit, exact=False).hits
             out.append(hits[0].note.content[:SHOWN] if hits else "")
         return out
     finally:
@@ -290,6 +293,12 @@ def main() -> None:
         type=Path,
         help="a copy of the store for the baseline (when the two save different index formats)",
     )
+    parser.add_argument(
+        "--baseline-limit",
+        type=int,
+        metavar="N",
+        help="the matches the baseline's search box asks for (40 before ae33a7b)",
+    )
     parser.add_argument("--bare", type=int, default=3, help="bare-app starts per round")
     parser.add_argument(
         "--early", action="store_true", help="type the first query at amem-tui's first frame"
@@ -325,7 +334,9 @@ def main() -> None:
     # The baseline's own copy may be laid out otherwise (full vectors, compact ones), and
     # an approximate search's top hit can differ between layouts.
     baseline_tops = (
-        expected_hits(args.baseline_store, queries, args.agent) if args.baseline_store else tops
+        expected_hits(args.baseline_store or args.store, queries, args.agent, args.baseline_limit)
+        if args.baseline
+        else tops
     )
     with tempfile.TemporaryDirectory() as tmp:
         texts_file = Path(tmp) / "texts.json"

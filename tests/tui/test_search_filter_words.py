@@ -85,7 +85,7 @@ async def test_the_box_shows_what_the_agents_own_search_returns_and_limit_asks_m
         shown = [hit.note.id for hit in box.result.hits if hit.via == "match"]
         assert shown == [hit.note.id for hit in own.hits if hit.via == "match"]
         assert len(shown) == 5 and box.result.limit == 5
-        assert "the agent's top 5 (limit:N for more)" in search_status(app)
+        assert "the top 5 the agent gets (limit:N for more)" in search_status(app)
         await pilot.press("ctrl+u", *"limit:7 deploy freeze")
         await settle(pilot)
         assert box.result is not None and box.result.query == "deploy freeze"

@@ -45,11 +45,13 @@ INTRO: tuple[tuple[str, str], ...] = (
     ),
     (
         "Search",
-        "type in the box: the agent's top hits in its own order, in the pane they "
-        "belong to. 'cosine' is the similarity to the query; 'match' says how many of the "
-        "query's words the note holds ('2/3'), 'meaning' for a match by meaning alone, "
-        "'link' for a note reached through a link, and 'weak' (dimmed) for a hit with no "
-        "query word and a cosine under 0.30. The detail view explains the selected hit.",
+        "type in the box: the matches the agent's own search returns (memory_search's "
+        "5 unless limit:N asks for more; subject:NAME and topics:A,B filter), in its "
+        "order, in the pane they belong to. 'cosine' is the similarity to the query; "
+        "'match' says how many of the query's words the note holds ('2/3'), 'meaning' "
+        "for a match by meaning alone, 'link' for a note reached through a link, and "
+        "'weak' (dimmed) for a hit with no query word and a cosine under 0.30. The "
+        "detail view explains the selected hit.",
     ),
     (
         "Rules",

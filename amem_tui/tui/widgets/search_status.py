@@ -92,7 +92,7 @@ def result_status(
         parts.append(f"{found} ({hidden_key} to {verb})")
     matches = len(result.hits) - sum(1 for hit in result.hits if hit.via == "link")
     if not limit_typed and result.limit is not None and matches >= result.limit:
-        parts.append(f"the agent's top {result.limit} (limit:N for more)")
+        parts.append(f"the top {result.limit} the agent gets (limit:N for more)")
     parts += [f"for {one_line(result.query, 50)!r} as {result.agent}", result.ranking_name]
     if filters:
         parts.append(filters)
