@@ -25,9 +25,7 @@ class SearchOptions:
     """``search``: the query, how many hits, the ranking, and what to add."""
 
     query: str = option()
-    limit: int | None = option(
-        "--limit", help="matches wanted (default 5, as memory_search; mem0: its topK)"
-    )
+    limit: int | None = option("--limit", help="matches (default 5, as memory_search; mem0: topK)")
     mode: Literal["plugin", "hybrid", "dense"] | None = option(
         "--mode", help="ranking (default: the store's own)"
     )
