@@ -26,11 +26,9 @@ from __future__ import annotations
 
 import math
 import uuid
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import pytest
 
 from amem_tui.engine.engine import MemoryEngine
@@ -39,25 +37,7 @@ from amem_tui.engine.models import MemoryNote
 from amem_tui.engine.scope import resolve_agent
 from amem_tui.engine.store.qdrant import QdrantStore
 from tests.support.engines import make_engine
-
-UNIT = np.array([1.0, 0.0, 0.0, 0.0], dtype=np.float32)
-
-
-class SameVector:
-    """Every text gets one vector: every note is a dense candidate of every query."""
-
-    model_name = "amem-test/same"
-    dim = 4
-    loaded = True
-
-    def load(self) -> None:
-        """Nothing to load."""
-
-    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        return np.tile(UNIT, (len(texts), 1))
-
-    def embed_query(self, text: str) -> np.ndarray:
-        return UNIT.copy()
+from tests.support.fixed_vectors import QUERY_VECTOR, FixedEmbedder
 
 
 @dataclass(frozen=True)
@@ -134,9 +114,9 @@ def note(n: int, fields: dict[str, Any], **extra: Any) -> MemoryNote:
 
 @pytest.fixture
 def table(store: QdrantStore) -> MemoryEngine:
-    engine = make_engine(store, embedder=SameVector())
+    engine = make_engine(store, embedder=FixedEmbedder())
     notes = [note(i, row.payload) for i, row in enumerate(ROWS)]
-    engine.put_notes("amem_notes", notes, [UNIT.tolist()] * len(notes))
+    engine.put_notes("amem_notes", notes, [QUERY_VECTOR.tolist()] * len(notes))
     return engine
 
 
@@ -176,7 +156,7 @@ def test_get_only_notes_are_listed_and_counted_apart(table: MemoryEngine) -> Non
 
 
 def test_the_link_walk_visits_only_the_agents_listing(store: QdrantStore) -> None:
-    engine = make_engine(store, embedder=SameVector())
+    engine = make_engine(store, embedder=FixedEmbedder())
     start = note(1, {"agent_id": "dev", "owner": "dev", "readers": ["dev"]}, content="deploy")
     start.links = [nid(2), nid(3), nid(4)]
     readable = note(2, {"agent_id": "main", "owner": "main", "readers": ["main", "dev"]})
@@ -184,18 +164,18 @@ def test_the_link_walk_visits_only_the_agents_listing(store: QdrantStore) -> Non
     gone = note(4, {"agent_id": "shared", "owner": "main", "readers": ["*"], "is_active": False})
     for other in (readable, shared, gone):
         other.content = "unrelated words entirely"
-    engine.put_notes("amem_notes", [start, readable, shared, gone], [UNIT.tolist()] * 4)
+    engine.put_notes("amem_notes", [start, readable, shared, gone], [QUERY_VECTOR.tolist()] * 4)
     hits = engine.agent("dev").search("deploy", limit=1).hits
     assert [(h.note.id, h.via) for h in hits] == [(nid(1), "match"), (nid(3), "link")]
 
 
 def test_the_heat_boost_is_the_one_after_the_searchs_own_bump(store: QdrantStore) -> None:
-    engine = make_engine(store, embedder=SameVector())
+    engine = make_engine(store, embedder=FixedEmbedder())
     base = {"agent_id": "dev", "owner": "dev", "readers": ["dev"]}
     old = {"retrieval_count": 3, "last_accessed": "2026-11-10T09:00:00.000Z"}  # 10 days
     dense = note(1, base, content="heat one", **old)
     knowledge = note(2, base, content="heat two", note_type="knowledge", **old)
-    engine.put_notes("amem_notes", [dense, knowledge], [UNIT.tolist()] * 2)
+    engine.put_notes("amem_notes", [dense, knowledge], [QUERY_VECTOR.tolist()] * 2)
     boosts = {h.note.id: h.boost for h in engine.agent("dev").search("heat", links=False).hits}
     # Bumped first: 4 retrievals, just now (not 3 retrievals, 10 days ago).
     assert boosts[nid(1)] == pytest.approx(1 + 0.05 * math.log(1 + 4))
@@ -208,12 +188,12 @@ def test_the_heat_boost_is_the_one_after_the_searchs_own_bump(store: QdrantStore
 def test_bm25_indexes_content_keywords_and_tags(
     store: QdrantStore, field: str, found: bool
 ) -> None:
-    engine = make_engine(store, embedder=SameVector())
+    engine = make_engine(store, embedder=FixedEmbedder())
     base = {"agent_id": "dev", "owner": "dev", "readers": ["dev"]}
     value: Any = "xylophone" if field in ("content", "context") else ["xylophone"]
     quiet = note(1, base, content="nothing to see here")
     loud = note(2, base, **{"content": "plain text", field: value})
-    engine.put_notes("amem_notes", [quiet, loud], [UNIT.tolist()] * 2)
+    engine.put_notes("amem_notes", [quiet, loud], [QUERY_VECTOR.tolist()] * 2)
     hits = engine.agent("dev").search("xylophone", mode="keyword").hits
     assert ([h.note.id for h in hits] == [nid(2)]) is found
 
