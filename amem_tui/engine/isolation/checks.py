@@ -15,7 +15,6 @@ from amem_tui.engine.agent_view import AgentView
 from amem_tui.engine.collections import CollectionService
 from amem_tui.engine.errors import AmemError
 from amem_tui.engine.isolation.checkfile import CheckFile, MemoryCheck
-from amem_tui.engine.search.ranking import MEMORY_SEARCH_LIMIT
 from amem_tui.engine.search_results import HiddenMatch, SearchHit, SearchResult
 
 #: Characters of a note's text a verdict shows.
@@ -124,8 +123,10 @@ def run_checks(file: CheckFile, view_of: ViewOf, collection_of: CollectionOf) ->
         # What the agent's own search returns (memory_search's 5, the plugin's topK), or
         # as many as ``top`` names where it names more, as the agent's call would ask:
         # the limit is part of the ranking, so a wider search could rank other notes first.
-        limit = check.top if check.top > MEMORY_SEARCH_LIMIT else None
-        result = _search(_view(view_of, check), check, limit)
+        view = _view(view_of, check)
+        result = _search(view, check, None)
+        if result.limit is not None and check.top > result.limit:
+            result = _search(view, check, check.top)
         verdicts.append(judge(check, result, content_of))
     return CheckRun(source=file.source, verdicts=verdicts)
 

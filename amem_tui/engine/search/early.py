@@ -95,9 +95,10 @@ class SavedIndexSearch:
             return None  # a write since: the index no longer says what the store holds
         return cls(scope, index)
 
-    def search(self, query: str, limit: int = MEMORY_SEARCH_LIMIT) -> EarlyAnswer:
+    def search(self, query: str, limit: int | None = None) -> EarlyAnswer:
         """The notes of the agent's searches that match ``query``'s words, best first
         (as many as its own search returns, unless ``limit`` says)."""
+        limit = MEMORY_SEARCH_LIMIT if limit is None else limit
         scope = self.scope
         answer = EarlyAnswer(query, scope.agent, scope.collection, [])
         words = tokenize(query)

@@ -30,6 +30,7 @@ from amem_tui.engine.search.ranking import (
 )
 from amem_tui.engine.search.space import SearchSpace, query_vector
 from amem_tui.engine.search_results import HiddenMatch, SearchResult
+from amem_tui.engine.settings import Mem0PluginConfig
 
 
 def search(
@@ -72,7 +73,7 @@ def search(
     check_format(space)
     config = mem0_plugin.rules_of(space.mem0_plugin)
     if limit is None:
-        limit = config.top_k if mode == "plugin" else MEMORY_SEARCH_LIMIT
+        limit = default_limit(config, mode)
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise InvalidInput("the search limit must be a positive integer")
     scope = space.scope
@@ -131,6 +132,12 @@ def search(
         result.hidden = sorted(found + dropped, key=lambda h: -h.score)[:limit]
     result.notice = " ".join(notices) or None
     return result
+
+
+def default_limit(config: Mem0PluginConfig, mode: SearchMode) -> int:
+    """The matches a search returns when its caller names no limit: the plugin's
+    ``topK`` in its ranking, else memory_search's default."""
+    return config.top_k if mode == "plugin" else MEMORY_SEARCH_LIMIT
 
 
 def still_loading(space: SearchSpace, mode: SearchMode) -> list[str]:
@@ -232,7 +239,7 @@ def hidden_matches(
     mode = resolve_mode(space, mode)
     config = mem0_plugin.rules_of(space.mem0_plugin)
     if limit is None:
-        limit = config.top_k if mode == "plugin" else MEMORY_SEARCH_LIMIT
+        limit = default_limit(config, mode)
     if not query.strip():
         return [], None
     notices: list[str] = []

@@ -186,8 +186,7 @@ class OpeningScreen(Screen[None]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="early")
     def _early_search(self, searcher: SavedIndexSearch, query: str) -> None:
         try:
-            limit = parse_query(query).limit
-            answer = searcher.search(query) if limit is None else searcher.search(query, limit)
+            answer = searcher.search(query, parse_query(query).limit)
         except Exception:  # only a head start: the main screen searches it in full
             self.answered.set()
             return
