@@ -3,16 +3,13 @@ the failing checks are named, the exit status is 1 until the store is fixed, the
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
 
 from amem_tui.engine import MemoryEngine
 from amem_tui.engine.isolation import parse_checks
-from amem_tui.engine.models import MemoryNote
 from amem_tui.engine.store.qdrant import QdrantStore
 from tests.support.engines import make_engine
-from tests.support.fixed_vectors import FixedEmbedder, at_cosine
+from tests.support.fixed_vectors import FixedEmbedder, put_word_ranked
 from tests.support.leak_store import C_COPY, P_LINK, plant_leaks
 from tests.support.mem0_stores import ALICE_COFFEE, BOB_TEA, mem0_engine
 
@@ -113,18 +110,7 @@ def test_a_check_ranks_as_the_agents_own_search(store: QdrantStore) -> None:
     many as ``top`` asks for). A search for 10 ranks the query's word first here, so it
     would wrongly say the agent recalls a note it does not."""
     engine = make_engine(store, embedder=FixedEmbedder())
-    notes = [
-        MemoryNote(
-            id=str(uuid.UUID(int=200 + i)),
-            content=f"{'zanzibar' if 30 <= i < 36 else 'filler'} {i}",
-            agent_id="dev",
-            owner="dev",
-            readers=["dev"],
-            writers=["dev"],
-        )
-        for i in range(60)  # the word in the notes ranked 31st to 36th by meaning
-    ]
-    engine.put_notes("amem_notes", notes, [at_cosine(0.95 - i * 0.01) for i in range(60)])
+    put_word_ranked(engine, "dev")
     text = """\
 [[check]]
 agent = "dev"

@@ -18,7 +18,7 @@ from amem_tui.engine.search import ranking
 from amem_tui.engine.store.base import StoredPoint
 from amem_tui.engine.store.qdrant import QdrantStore
 from tests.support.engines import make_engine, stored_vectors
-from tests.support.fixed_vectors import FixedEmbedder, at_cosine
+from tests.support.fixed_vectors import FixedEmbedder, at_cosine, put_word_ranked
 
 
 class BrokenEmbedder(HashEmbedder):
@@ -133,11 +133,7 @@ def test_the_default_limit_is_memory_searchs_and_ranks_for_it(fixed_engine: Memo
     """openclaw-amem's memory_search returns 5 matches unless asked for more, and the
     limit is part of its ranking (it fuses 4 x limit dense candidates): its 5 are not
     the first 5 of a search for 40."""
-    notes, vectors = [], []
-    for i in range(60):  # the query's word in the notes ranked 31st to 36th by meaning
-        notes.append(private("main", 200 + i, f"{'zanzibar' if 30 <= i < 36 else 'filler'} {i}"))
-        vectors.append(at_cosine(0.95 - i * 0.01))
-    fixed_engine.put_notes("amem_notes", notes, vectors)
+    ids = put_word_ranked(fixed_engine, "main")
     view = fixed_engine.agent("main")
     default = view.search("zanzibar", links=False)
     assert default.limit == 5
@@ -149,7 +145,7 @@ def test_the_default_limit_is_memory_searchs_and_ranks_for_it(fixed_engine: Memo
     wider = view.search("zanzibar", limit=40, links=False)
     assert wider.limit == 40
     # 60 candidates hold them all: in both lists, they come first.
-    assert [h.note.id for h in wider.hits[:5]] == [nid(230 + i) for i in range(5)]
+    assert [h.note.id for h in wider.hits[:5]] == ids[30:35]
 
 
 def test_dense_top_k_is_exact(engine: MemoryEngine) -> None:
