@@ -10,7 +10,7 @@ from textual import events
 
 from amem_tui.demo import demo_id
 from amem_tui.tui.screens.help import HelpScreen
-from amem_tui.tui.widgets.footer import ChosenKey
+from amem_tui.tui.widgets.footer import KeyFooter
 from amem_tui.tui.widgets.note_pane import NotePane
 from tests.support.tui import demo_app, main_screen, pane, row_ids, said, settle, started, until
 
@@ -108,7 +108,7 @@ async def test_enter_on_a_run_opens_it_and_the_footer_and_help_offer_enter() -> 
 
 def footer_descriptions(app: Any) -> list[str]:
     """What the footer's keys say."""
-    return [key.description for key in main_screen(app).query(ChosenKey)]
+    return [key.description for key in main_screen(app).query_one(KeyFooter).keys]
 
 
 async def test_enter_after_a_burst_of_keys_opens_the_row_they_moved_to() -> None:
@@ -154,3 +154,36 @@ async def test_a_click_on_the_highlighted_row_opens_it_and_on_another_moves_to_i
         await settle(pilot)
         assert main.focused is main.detail_view.body_scroll
         assert main.detail_view.note_id == row_ids(private)[1]
+
+
+async def test_a_footer_key_is_named_on_hover_and_pressed_by_a_click() -> None:
+    app = demo_app()
+    async with started(app, size=MEDIUM) as pilot:
+        footer = main_screen(app).query_one(KeyFooter)
+        help_key = next(place for place in footer.placed() if place.shown.key == "f1")
+        palette = next(place for place in footer.placed() if place.shown.palette)
+        await pilot.hover(KeyFooter, offset=(palette.start + 1, 0))
+        assert footer.hovered == palette.shown
+        assert footer.tooltip and footer.tooltip == palette.shown.tooltip
+        await pilot.hover(KeyFooter, offset=(help_key.start + 1, 0))
+        assert footer.hovered == help_key.shown
+        await pilot.click(KeyFooter, offset=(help_key.end, 0))  # the gap after it
+        await settle(pilot)
+        assert app.screen is main_screen(app)
+        await pilot.click(KeyFooter, offset=(help_key.start, 0))
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+
+
+async def test_the_footer_follows_the_focus_to_the_search_box_and_back() -> None:
+    app = demo_app()
+    async with started(app, size=MEDIUM) as pilot:
+        await on_private_rows(pilot)
+        on_rows = footer_descriptions(app)
+        await pilot.press("slash")
+        await settle(pilot)
+        in_box = footer_descriptions(app)
+        assert in_box != on_rows
+        await pilot.press("escape")
+        await settle(pilot)
+        assert footer_descriptions(app) == on_rows

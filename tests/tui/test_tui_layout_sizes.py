@@ -9,7 +9,7 @@ from textual.widgets import Button, DataTable
 from amem_tui.tui.dialogs.consolidation import ConsolidationPreview
 from amem_tui.tui.dialogs.note_editor import NoteEditor
 from amem_tui.tui.screens.help import HelpScreen
-from amem_tui.tui.widgets.footer import ChosenKey
+from amem_tui.tui.widgets.footer import KeyFooter
 from amem_tui.tui.widgets.header import HeaderBar
 from amem_tui.tui.widgets.history_pane import HistoryPane
 from amem_tui.tui.widgets.note_pane import NotePane
@@ -233,23 +233,25 @@ async def test_the_footer_fits_after_a_shrink_and_nothing_peeks_out() -> None:
     async with started(app, size=WIDE) as pilot:
         await pilot.resize_terminal(*SMALL)
         await settle(pilot)
-        keys = list(app.screen.query(ChosenKey))
-        palette = next(k for k in keys if k.has_class("-command-palette"))
-        others = [k for k in keys if k is not palette]
-        assert palette.region.right == SMALL[0]  # up to the last column
-        assert max(k.region.right for k in others) <= palette.region.x
-        shown = {k.key for k in others}
+        footer = app.screen.query_one(KeyFooter)
+        placed = footer.placed()
+        palette = next(p for p in placed if p.shown.palette)
+        others = [p for p in placed if p is not palette]
+        assert footer.region.x + palette.end == SMALL[0]  # up to the last column
+        assert max(p.end for p in others) < palette.start - 1  # before the palette's bar
+        assert len(placed) == len(footer.keys)  # every chosen key is drawn
+        shown = {p.shown.key for p in others}
         assert {"f1", "slash", "q"} <= shown
 
 
 async def test_undo_keys_and_quit_are_offered_where_they_apply() -> None:
     app = demo_app(agent="dev")
     async with started(app, size=MEDIUM) as pilot:
-        footer = {k.key for k in app.screen.query(ChosenKey)}
+        footer = {k.key for k in app.screen.query_one(KeyFooter).keys}
         assert "q" in footer and "z" not in footer and "m" not in footer
         main_screen(app).query_one(HistoryPane).focus()
         await settle(pilot)
-        footer = {k.key for k in app.screen.query(ChosenKey)}
+        footer = {k.key for k in app.screen.query_one(KeyFooter).keys}
         assert {"z", "m"} <= footer
         await pilot.press("f1")
         await settle(pilot)
