@@ -39,12 +39,16 @@ class CompareOptions:
         "--scope", default="visible", help="which notes of each agent"
     )
     query: str | None = option("--query", metavar="TEXT", help="search as both at once")
-    limit: int = option("--limit", default=20, help="notes per group, or hits per agent")
+    limit: int | None = option(
+        "--limit",
+        help="notes per group (default 20), or hits per agent (default: what each agent's "
+        "own search returns, memory_search's 5 or mem0's topK)",
+    )
 
 
 def compare_agents(ctx: Context, options: CompareOptions) -> Comparison:
     """Compare two agents' views: what only one sees, what both see, and why."""
-    if options.limit < 1:
+    if options.limit is not None and options.limit < 1:
         raise UsageError("--limit must be at least 1")
     engine = ctx.engine
     comparison = engine.compare(
@@ -129,7 +133,7 @@ def _search_text(comparison: Comparison) -> list[str]:
     a, b = comparison.a.label, comparison.b.label
     lines = [
         f"{search.query!r} searched as {_side(comparison.a)} and {_side(comparison.b)}, "
-        f"top {comparison.limit} each"
+        f"top {search.top()} each"
     ]
     lines += [f"note: {notice}" for notice in search.notices]
     lines += _hits_text(a, search.a_hits, "a")

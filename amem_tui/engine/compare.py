@@ -45,6 +45,8 @@ LIVELY_PAGE = 512
 #: How often (in points) progress is reported.
 PROGRESS_EVERY = 1000
 
+#: Notes a group lists when no limit is named.
+GROUP_PAGE = 20
 #: Runs one agent's search (the facade's ``search``, bound to the query and limit).
 SearchAs = Callable[[AgentScope], SearchResult]
 #: Progress of a comparison: (points read, points to read).
@@ -128,12 +130,21 @@ class ComparedHit(BaseModel):
 
 
 class SideBySide(BaseModel):
-    """Both agents' ranked results for one query."""
+    """Both agents' ranked results for one query, and the limit each search used."""
 
     query: str
+    a_limit: int | None = None
+    b_limit: int | None = None
     a_hits: list[ComparedHit] = Field(default_factory=list)
     b_hits: list[ComparedHit] = Field(default_factory=list)
     notices: list[str] = Field(default_factory=list)
+
+    def top(self) -> str:
+        """How many hits each side asked for: ``5``, or ``5 and 8`` when the agents'
+        own searches differ (a mem0 plugin's ``topK``)."""
+        if self.a_limit == self.b_limit:
+            return str(self.a_limit)
+        return f"{self.a_limit} and {self.b_limit}"
 
 
 class Comparison(BaseModel):
@@ -142,7 +153,9 @@ class Comparison(BaseModel):
     a: ComparedAgent
     b: ComparedAgent
     scope: CompareScope
-    limit: int
+    #: Notes per group; with a query, hits per agent (None: as many as each agent's own
+    #: search returns, ``SideBySide.a_limit`` and ``b_limit``).
+    limit: int | None
     groups: dict[GroupName, NoteGroup] | None = None
     search: SideBySide | None = None
 
@@ -360,6 +373,8 @@ def side_by_side(
     notices = [f"{r.agent}: {r.notice}" for r in results if r.notice]
     return SideBySide(
         query=query,
+        a_limit=results[0].limit,
+        b_limit=results[1].limit,
         a_hits=_hits(sides, 0, results[0], ranks[1], which, dedicated),
         b_hits=_hits(sides, 1, results[1], ranks[0], which, dedicated),
         notices=notices,
@@ -370,7 +385,7 @@ def compare(
     sides: tuple[Side, Side],
     *,
     which: CompareScope = "visible",
-    limit: int = 20,
+    limit: int | None = None,
     query: str | None = None,
     search_as: SearchAs | None = None,
     dedicated: Mapping[str, str] | None = None,
@@ -379,17 +394,18 @@ def compare(
     """Compare two agents' views (see the module docstring)."""
     if which not in COMPARE_SCOPES:
         raise InvalidInput(f"unknown scope {which!r}: use one of {', '.join(COMPARE_SCOPES)}")
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
         raise InvalidInput("the compare limit must be a positive integer")
     dedicated = dedicated or {}
-    out = Comparison(a=agent_of(sides[0]), b=agent_of(sides[1]), scope=which, limit=limit)
-    if query is not None and query.strip():
-        if search_as is None:
-            raise InvalidInput("a query needs a search to run")
-        out.search = side_by_side(sides, query, search_as, which, dedicated)
-    else:
-        out.groups = group_notes(sides, which, limit, dedicated, progress)
-    return out
+    a, b = agent_of(sides[0]), agent_of(sides[1])
+    if query is None or not query.strip():
+        page = GROUP_PAGE if limit is None else limit
+        groups = group_notes(sides, which, page, dedicated, progress)
+        return Comparison(a=a, b=b, scope=which, limit=page, groups=groups)
+    if search_as is None:
+        raise InvalidInput("a query needs a search to run")
+    search = side_by_side(sides, query, search_as, which, dedicated)
+    return Comparison(a=a, b=b, scope=which, limit=limit, search=search)
 
 
 def sides_of(

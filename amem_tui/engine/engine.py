@@ -367,12 +367,14 @@ class MemoryEngine:
         which: CompareScope = "visible",
         *,
         query: str | None = None,
-        limit: int = 20,
+        limit: int | None = None,
         progress: Progress | None = None,
     ) -> Comparison:
-        """Two agents' views: notes seen by A only, B only and both (a page of each), or
-        with ``query`` both ranked results side by side; each note says why each side can
-        or cannot read it. A name may be a mem0 namespace. See ``compare``."""
+        """Two agents' views: notes seen by A only, B only and both (a page of each, 20
+        unless ``limit`` says), or with ``query`` both ranked results side by side, each
+        as many as that agent's own search returns unless ``limit`` says; each note says
+        why each side can or cannot read it. A name may be a mem0 namespace. See
+        ``compare``."""
         import amem_tui.engine.compare as comparing
 
         named = self._directory().named

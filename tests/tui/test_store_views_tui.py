@@ -108,7 +108,7 @@ async def test_one_query_searches_as_both() -> None:
         assert not screen.query_one("#list-both", ComparedList).display
         for which, agent in (("a", "main"), ("b", "dev")):
             entries = screen.query_one(f"#list-{which}", ComparedList).entries
-            own = engine.agent(agent).search("deploy freeze", limit=10)
+            own = engine.agent(agent).search("deploy freeze")  # the agent's own 5
             assert [e.note.id for e in entries] == [h.note.id for h in own.hits]  # type: ignore[union-attr]
         assert "dev gets it too, at #1" in panel_text(screen)
         # Escape clears the query first: the three groups come back.

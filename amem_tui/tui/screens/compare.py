@@ -41,9 +41,9 @@ from amem_tui.wording import plural
 if TYPE_CHECKING:
     from amem_tui.engine import AgentScope, MemoryEngine
 
-#: Notes shown per group (the title gives the full count), and hits per agent.
+#: Notes shown per group (the title gives the full count); hits per agent are what each
+#: agent's own search returns (memory_search's 5, a mem0 plugin's topK).
 GROUP_LIMIT = 500
-HIT_LIMIT = 10
 #: How long typing must pause before the query is searched.
 QUERY_DELAY = 0.3
 #: The first column of each group: the rule that shows its notes.
@@ -240,7 +240,7 @@ class CompareScreen(ReportsWorkerFailures, Screen[JumpTarget | None]):
             if not worker.is_cancelled:
                 self.post_message(ReadProgress(done, total))
 
-        limit = HIT_LIMIT if query else GROUP_LIMIT
+        limit = None if query else GROUP_LIMIT
         comparison = self.engine.compare(a, b, which, query=query, limit=limit, progress=progress)
         if not worker.is_cancelled:
             self.post_message(self.ComparisonReady(generation, comparison))
@@ -298,7 +298,7 @@ class CompareScreen(ReportsWorkerFailures, Screen[JumpTarget | None]):
         lists[1].display = False
         both = sum(hit.other_rank is not None for hit in search.a_hits)
         notice = f" · {search.notices[0]}" if search.notices else ""
-        status = f"{search.query!r}: {plural(both, 'hit')} in both top {comparison.limit}{notice}"
+        status = f"{search.query!r}: {plural(both, 'hit')} in both top {search.top()}{notice}"
         self.query_one("#compare-status", Static).update(one_line(status, 300))
 
     def _explain_current(self, lists: list[ComparedList]) -> None:

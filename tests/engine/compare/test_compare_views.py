@@ -19,6 +19,7 @@ from amem_tui.engine.engine import MemoryEngine
 from amem_tui.engine.errors import InvalidInput
 from amem_tui.engine.store.qdrant import QdrantStore
 from tests.support.engines import make_engine
+from tests.support.fixed_vectors import FixedEmbedder, put_word_ranked
 from tests.support.mem0_stores import (
     ALICE_COFFEE,
     ALICE_DEV,
@@ -167,6 +168,28 @@ def test_a_query_searches_as_both_and_marks_what_only_one_gets(demo: MemoryEngin
     for hit in main_only:
         assert hit.other_rank is None and hit.note.b.kind == "private"
         assert hit.other_reason.startswith("dev cannot see it: private to agent 'main'")
+
+
+def test_a_query_without_a_limit_shows_what_each_agents_own_search_returns(
+    store: QdrantStore,
+) -> None:
+    """Each side is that agent's memory_search: its 5, ranked for 5. A search for more
+    would put the query's word first, which neither agent gets by default."""
+    engine = make_engine(store, embedder=FixedEmbedder())
+    put_word_ranked(engine, "dev")
+    put_word_ranked(engine, "ops", first_id=400)
+    comparison = engine.compare("dev", "ops", query="zanzibar")
+    assert comparison.limit is None and comparison.search is not None
+    search = comparison.search
+    assert (search.a_limit, search.b_limit, search.top()) == (5, 5, "5")
+    for hits, agent in ((search.a_hits, "dev"), (search.b_hits, "ops")):
+        own = engine.agent(agent).search("zanzibar")
+        assert [h.note.id for h in hits] == [h.note.id for h in own.hits]
+        assert len(hits) == 5
+    wider = engine.compare("dev", "ops", query="zanzibar", limit=40).search
+    assert wider is not None and wider.top() == "40"
+    assert wider.a_hits[0].note.content.startswith("zanzibar")
+    assert not search.a_hits[0].note.content.startswith("zanzibar")
 
 
 def test_a_query_keeps_the_hits_of_the_compared_scope(demo: MemoryEngine) -> None:
