@@ -70,7 +70,11 @@ def search_notes(ctx: Context, options: SearchOptions) -> FoundNotes:
     # with their filters.
     searched = view.scope
     ctx.engine.query_history().record(
-        searched.namespace or searched.agent, options.query, options.subject, topics or ()
+        searched.namespace or searched.agent,
+        options.query,
+        options.subject,
+        topics or (),
+        options.limit,
     )
     notes = ctx.engine.agent(scope).redact([hit.note for hit in result.hits])
     return FoundNotes(result, notes, options.explain, scope)

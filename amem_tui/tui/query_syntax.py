@@ -48,11 +48,16 @@ class TypedQuery:
         return " · ".join(parts)
 
 
-def as_typed(text: str, subject: str | None = None, topics: Sequence[str] = ()) -> str:
-    """A query and its filters as the box takes them (``parse_query`` reads it back)."""
+def as_typed(
+    text: str, subject: str | None = None, topics: Sequence[str] = (), limit: int | None = None
+) -> str:
+    """A query, its filters and its limit as the box takes them (``parse_query`` reads
+    it back)."""
     words = [f"{SUBJECT}{subject}"] if subject is not None else []
     if topics:
         words.append(f"{TOPICS[0]}{','.join(topics)}")
+    if limit is not None:
+        words.append(f"{LIMIT}{limit}")
     return " ".join([*words, text])
 
 

@@ -241,3 +241,23 @@ async def test_the_questions_run_the_configured_checks_file(tmp_path: Path) -> N
         said = await publish_question(pilot, demo_id("main-trip"))
         assert f"checks in {checks} that would flip: 1 of 1" in said
         await pilot.press("n")
+
+
+async def test_up_recalls_a_query_with_its_limit_as_typed() -> None:
+    """``limit:N`` is kept with the query: Up brings back what was typed, so the query
+    is searched again for as many matches as before."""
+    engine = demo_engine()
+    history = engine.query_history()
+    app = demo_app(engine, agent="dev")
+    typed = "limit:8 deploy freeze"
+    async with started(app) as pilot:
+        await pilot.press("slash", *typed, "enter")
+        await until(pilot, lambda: history.recent_entries("dev")[:1] != [])
+        [kept] = history.recent_entries("dev")
+        assert (kept.query, kept.limit) == ("deploy freeze", 8)
+        await pilot.press("ctrl+u", "up")
+        assert box_value(app) == typed
+        await pilot.press("slash", "ctrl+u", *"deploy freeze", "enter")  # asked again, no limit
+        await until(pilot, lambda: history.recent_entries("dev")[0].limit is None)
+        queries = [e.query for e in history.recent_entries("dev")]
+        assert queries[0] == "deploy freeze" and queries.count("deploy freeze") == 1

@@ -5,8 +5,9 @@ agent's top hits).
 One JSON file holds every store's queries, each under its store's label and agent
 (newest first), with the filters it was asked with (openclaw-amem's ``subject`` and
 ``topicsFilter``: a search box's ``subject:`` words, the CLI's ``--subject``), so a
-preview re-runs it as it was asked. A query asked again moves to the top instead of
-repeating; each agent
+preview re-runs it as it was asked, and the limit it asked for, so a search box
+recalls it as it was typed. A query asked again (with any limit) moves to the top
+instead of repeating; each agent
 keeps ``PER_AGENT`` queries and the file ``TOTAL`` (the oldest go first), so
 the file stays small. Writes replace the file whole (write, then rename): a reader
 never sees half of one, and two processes writing at once lose at most a query.
@@ -45,6 +46,9 @@ class RecordedQuery(BaseModel):
     at: str
     subject: str | None = None
     topics: list[str] = Field(default_factory=list)
+    #: The matches asked for (None: the agent's default). Recalled with the query, but
+    #: not part of its question: a preview compares the top 5 whatever was asked.
+    limit: int | None = None
 
     def asked(self) -> Asked:
         """The question it asked: agent, text and filters."""
@@ -81,9 +85,10 @@ class QueryHistory:
         query: str,
         subject: str | None = None,
         topics: Sequence[str] = (),
+        limit: int | None = None,
     ) -> None:
-        """Keep ``query`` (searched with ``subject`` and ``topics``) as ``agent``'s newest
-        (empty and over-long queries are not kept)."""
+        """Keep ``query`` (searched with ``subject``, ``topics`` and ``limit``) as
+        ``agent``'s newest (empty and over-long queries are not kept)."""
         text = query.strip()
         if not text or len(text) > LONGEST:
             return
@@ -94,6 +99,7 @@ class QueryHistory:
             at=self._clock().isoformat(),
             subject=subject,
             topics=list(topics),
+            limit=limit,
         )
         with self._lock:
             entries = [

@@ -99,9 +99,11 @@ class SearchHistory(Widget):
 
     @work(thread=True, exit_on_error=False, group="history")
     def _write_history(self, agent: str, query: str) -> None:
-        # Kept as searched: the filter words as filters, so a preview re-runs it alike.
+        # Kept as searched: the filter words as filters, so a preview re-runs it alike,
+        # and the limit, so Up brings back what was typed.
         typed = parse_query(query)
-        self.engine.query_history().record(agent, typed.text, typed.subject, typed.topics)
+        history = self.engine.query_history()
+        history.record(agent, typed.text, typed.subject, typed.topics, typed.limit)
 
     def recent_queries(self) -> list[str]:
         """The agent's kept queries as the box takes them, newest first (a small file:
@@ -109,7 +111,7 @@ class SearchHistory(Widget):
         if self.scope is None:
             return []
         entries = self.engine.query_history().recent_entries(history_name(self.scope))
-        return list(dict.fromkeys(as_typed(e.query, e.subject, e.topics) for e in entries))
+        return list(dict.fromkeys(as_typed(e.query, e.subject, e.topics, e.limit) for e in entries))
 
     # ------------------------------------------------------------- recalling
     def _put(self, query: str) -> None:

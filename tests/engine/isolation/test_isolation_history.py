@@ -83,3 +83,22 @@ def test_a_query_is_kept_with_its_filters(engine: MemoryEngine, tmp_path: Path) 
         ("old", None, []),
     ]
     assert kept.recent("dev") == ["deploy freeze", "deploy freeze", "old"]
+
+
+def test_a_querys_limit_is_kept_but_is_not_another_question(
+    engine: MemoryEngine, tmp_path: Path
+) -> None:
+    """The limit a query asked for comes back with it; asked again with another limit it
+    is the same question, moved up with the newer limit."""
+    kept = engine.query_history(tmp_path / "q.json")
+    kept.record("dev", "deploy freeze", limit=20)
+    kept.record("dev", "on-call")
+    assert [(e.query, e.limit) for e in kept.recent_entries("dev")] == [
+        ("on-call", None),
+        ("deploy freeze", 20),
+    ]
+    kept.record("dev", "deploy freeze")
+    assert [(e.query, e.limit) for e in kept.recent_entries("dev")] == [
+        ("deploy freeze", None),
+        ("on-call", None),
+    ]
