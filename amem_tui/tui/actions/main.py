@@ -213,6 +213,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "history_back",
         "Previous query",
         show=False,
+        shown_in=("search",),
         priority=True,
         target="search",
     ),
@@ -233,6 +234,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "Recent queries",
         key_display="^o",
         show=False,
+        shown_in=("search",),
         palette=PaletteEntry(
             35,
             "Recent queries of this agent",
@@ -248,6 +250,7 @@ MAIN_ACTIONS: tuple[Action, ...] = (
         "Save as check",
         key_display="^s",
         show=False,
+        shown_in=("search",),
         palette=PaletteEntry(
             36,
             "Save the search as a memory check",
