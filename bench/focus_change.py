@@ -18,12 +18,13 @@ milliseconds.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from alternate import alternated, child_run
 
 #: One run, in a child process (the code under test first on the path).
 RUN = r"""
@@ -67,23 +68,6 @@ asyncio.run(main())
 """
 
 
-def one_run(code: str | None, store: str, agent: str, presses: int) -> dict:
-    """One child process's figures; ``code``: a checkout first on the path."""
-    env = dict(os.environ)
-    if code is not None:
-        env["PYTHONPATH"] = code
-    done = subprocess.run(
-        [sys.executable, "-c", RUN, store, agent, str(presses)],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd="/",
-    )
-    if done.returncode != 0:
-        sys.exit(f"a run failed ({code or 'this code'}):\n{done.stderr[-2000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--store", required=True)
@@ -92,13 +76,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--against", default=None, help="another checkout, alternated")
     args = parser.parse_args()
-    codes: dict[str, str | None] = {"this code": None}
-    if args.against:
-        codes[f"against {args.against}"] = str(Path(args.against).resolve())
-    found: dict[str, list[dict]] = {name: [] for name in codes}
-    for _ in range(args.runs):
-        for name, code in codes.items():
-            found[name].append(one_run(code, args.store, args.agent, args.presses))
+    found = alternated(
+        args.runs,
+        args.against,
+        lambda code: child_run(RUN, [args.store, args.agent, str(args.presses)], code),
+    )
     print(f"a focus change until idle, beyond a key bound to nothing, {args.runs} runs, in ms")
     for name, runs in found.items():
         parts = []

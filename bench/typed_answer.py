@@ -24,9 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
@@ -34,6 +32,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import corpus  # noqa: E402
+from alternate import alternated, child_run  # noqa: E402
 
 #: One run, in a child process (the code under test first on the path).
 RUN = r"""
@@ -141,23 +140,6 @@ asyncio.run(main())
 """
 
 
-def one_run(code: str | None, store: str, agent: str, queries: list[str]) -> dict:
-    """One child process's figures; ``code``: a checkout first on the path."""
-    env = dict(os.environ)
-    if code is not None:
-        env["PYTHONPATH"] = code
-    done = subprocess.run(
-        [sys.executable, "-c", RUN, store, agent, json.dumps(queries)],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd="/",
-    )
-    if done.returncode != 0:
-        sys.exit(f"a run failed ({code or 'this code'}):\n{done.stderr[-2000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--store", required=True)
@@ -168,13 +150,11 @@ def main() -> None:
     parser.add_argument("--against", default=None, help="another checkout, alternated")
     args = parser.parse_args()
     queries = corpus.generate(args.notes).queries[: args.queries + 3]
-    codes: dict[str, str | None] = {"this code": None}
-    if args.against:
-        codes[f"against {args.against}"] = str(Path(args.against).resolve())
-    found: dict[str, list[dict]] = {name: [] for name in codes}
-    for _ in range(args.runs):
-        for name, code in codes.items():
-            found[name].append(one_run(code, args.store, args.agent, queries))
+    found = alternated(
+        args.runs,
+        args.against,
+        lambda code: child_run(RUN, [args.store, args.agent, json.dumps(queries)], code),
+    )
     print(f"a typed query to its drawn hits, {args.queries} queries, {args.runs} runs, in ms")
     for name, runs in found.items():
         parts = []
