@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from textual import getters, on
 from textual.containers import Vertical
+from textual.reactive import reactive
 
 from amem_tui.tui.actions import key_for
 from amem_tui.tui.widgets.detail import NoteDetail
@@ -34,6 +35,9 @@ class SubjectView(ReportsWorkerFailures, Vertical):
 
     panes = getters.child_by_id("panes", Panes)
     detail = getters.child_by_id("detail", NoteDetail)
+    #: The run the detail view shows while the history pane has the focus (the footer
+    #: then offers the keys that undo it).
+    run_shown: reactive[ConsolidationRun | None] = reactive(None, repaint=False, bindings=True)
 
     def __init__(self, engine: MemoryEngine, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -45,8 +49,6 @@ class SubjectView(ReportsWorkerFailures, Vertical):
         #: Why the agent has no notes at all (the collection does not exist), said in the
         #: detail view while no row is highlighted.
         self.nothing_here: str | None = None
-        #: The run the detail view shows while the history pane has the focus.
-        self.run_shown: ConsolidationRun | None = None
         #: The detail view shows the hidden matches of the search on screen (as the
         #: search box last said: it posts each change).
         self.hidden_shown = False
@@ -146,4 +148,3 @@ class SubjectView(ReportsWorkerFailures, Vertical):
         undo, merge = key_for(active, display, "undo"), key_for(active, display, "undo_merge")
         hint = f"{undo} undoes this run; {merge} (or Enter in the list of merges) undoes "
         self.detail.show_run(run, hint + "only the merge chosen there.")
-        self.screen.refresh_bindings()  # the footer offers the undo keys
