@@ -1,5 +1,5 @@
 """What every subcommand module shares: the ``Command`` record it lists in
-``COMMANDS``, the usage error, the ``OpenTui`` result, and readers for argument values."""
+``COMMANDS``, the usage error, the ``OpenTui`` result, and the reader of a text argument."""
 
 from __future__ import annotations
 
@@ -85,10 +85,3 @@ def text_argument(value: str) -> str:
     except UnicodeDecodeError as exc:
         raise UsageError(f"standard input is not UTF-8 text (byte {exc.start})") from None
     return text.removesuffix("\n").removesuffix("\r") if text.endswith("\n") else text
-
-
-def comma_list(value: str | None) -> list[str]:
-    """``"a, b,,c"`` as ``["a", "b", "c"]``; nothing for an empty or missing value."""
-    if not value:
-        return []
-    return [part.strip() for part in value.split(",") if part.strip()]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from amem_tui.cli.command import Command, UsageError
+from amem_tui.cli.command import Command
 from amem_tui.cli.options import option
 from amem_tui.cli.output import agent_names, note_row, shorten
 
@@ -41,6 +41,7 @@ class CompareOptions:
     query: str | None = option("--query", metavar="TEXT", help="search as both at once")
     limit: int | None = option(
         "--limit",
+        within=(1, None),
         help="notes per group (default 20), or hits per agent (default: what each agent's "
         "own search returns, memory_search's 5 or mem0's topK)",
     )
@@ -48,8 +49,6 @@ class CompareOptions:
 
 def compare_agents(ctx: Context, options: CompareOptions) -> Comparison:
     """Compare two agents' views: what only one sees, what both see, and why."""
-    if options.limit is not None and options.limit < 1:
-        raise UsageError("--limit must be at least 1")
     engine = ctx.engine
     comparison = engine.compare(
         options.agent_a, options.agent_b, options.scope, query=options.query, limit=options.limit

@@ -10,9 +10,9 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from amem_tui.cli.options import CommonOptions, options_from, tui_options
+from amem_tui.cli.options import CommonOptions, build_parser, commands, options_from, tui_options
 from amem_tui.engine import AmemError
 
 if TYPE_CHECKING:
@@ -40,28 +40,12 @@ def run_tui(open_settings: Callable[[], Settings], options: CommonOptions) -> in
     except ImportError:
         print("amem-tui: the TUI is not available in this build", file=sys.stderr)
         return 0
-    readers: list[Any] = []
-
-    def opening() -> Settings:
-        from amem_tui.engine.for_apps import start_prefetch
-
-        settings = open_settings()
-        # Once the first frame is up (started before it, the reading child took 0.04 s
-        # of a 0.33 s first frame from a store in the page cache), and for the store the
-        # settings name (flags, environment and openclaw.json resolved once, there).
-        embedded = None if settings.url else settings.embedded_path
-        readers.append(start_prefetch(embedded if embedded and embedded.is_dir() else None))
-        return settings
-
-    try:
-        return run(
-            opening, follow=options.follow, agent_hint=options.agent, store_hint=options.store_hint
-        )
-    finally:
-        if readers:
-            from amem_tui.engine.for_apps import stop_prefetch
-
-            stop_prefetch(readers[0])
+    return run(
+        open_settings,
+        follow=options.follow,
+        agent_hint=options.agent,
+        store_hint=options.store_hint,
+    )
 
 
 def _silence_stdout() -> None:
@@ -130,7 +114,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         from amem_tui.cli.command import FailedWithReport, OpenTui
         from amem_tui.cli.context import Context, settings_from_options
         from amem_tui.cli.output import emit
-        from amem_tui.cli.parser import COMMANDS, build_parser
 
         parsed = build_parser().parse_args(argv)
         options = CommonOptions.from_namespace(parsed)
@@ -138,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if options.command is None:
             return run_tui(partial(read_settings, options), options)
 
-        command = COMMANDS[options.command]
+        command = commands()[options.command]
         settings = (command.settings or settings_from_options)(options)
         ctx = Context(settings, options, creates=command.creates)
         own = options_from(command.options, parsed)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from pydantic import model_serializer
 
-from amem_tui.cli.command import Command, UsageError, comma_list, text_argument
+from amem_tui.cli.command import Command, UsageError, text_argument
 from amem_tui.cli.options import flag, option
 from amem_tui.cli.output import (
     Note,
@@ -93,8 +93,8 @@ class AddOptions:
 
     text: str = option(help="the note's content; - reads it from standard input")
     shared: bool = flag("--shared", help="publish to the shared scope")
-    tags: str | None = option("--tags", help="comma-separated tags")
-    readers: str | None = option("--readers", metavar="AGENTS", help=READERS_HELP)
+    tags: list[str] | None = option("--tags", help="comma-separated tags")
+    readers: list[str] | None = option("--readers", metavar="AGENTS", help=READERS_HELP)
 
 
 def warn_unknown_readers(ctx: Context, readers: list[str]) -> None:
@@ -113,8 +113,7 @@ def warn_unknown_readers(ctx: Context, readers: list[str]) -> None:
 
 def add_note(ctx: Context, options: AddOptions) -> ShownNote:
     """Write a note (private unless --shared)."""
-    tags = comma_list(options.tags)
-    readers = comma_list(options.readers)
+    tags, readers = options.tags or [], options.readers or []
     view = ctx.writer()
     note = view.add(text_argument(options.text), shared=options.shared, tags=tags, readers=readers)
     warn_unknown_readers(ctx, readers)
@@ -167,8 +166,8 @@ class UpdateOptions(PreviewOptions, NoteId):
 
     content: str | None = option("--content", help="new content; - reads it from standard input")
     expect_hash: str | None = option("--expect-hash", metavar="MD5", help=EXPECT_HASH_HELP)
-    tags: str | None = option("--tags", help="comma-separated tags (replaces them)")
-    readers: str | None = option(
+    tags: list[str] | None = option("--tags", help="comma-separated tags (replaces them)")
+    readers: list[str] | None = option(
         "--readers", metavar="AGENTS", group="readers", help=READERS_HELP + "; replaces them"
     )
     no_readers: bool = flag("--no-readers", group="readers", help="clear the chosen readers")
@@ -176,11 +175,9 @@ class UpdateOptions(PreviewOptions, NoteId):
 
 def update_note(ctx: Context, options: UpdateOptions) -> ShownNote | WhatIf:
     """Change a note's content, tags or readers."""
-    tags = comma_list(options.tags) if options.tags is not None else None
+    tags = options.tags
     content = text_argument(options.content) if options.content is not None else None
-    readers: list[str] | None = [] if options.no_readers else None
-    if options.readers is not None:
-        readers = comma_list(options.readers)
+    readers = [] if options.no_readers else options.readers
     view = ctx.writer()
     if options.dry_run:
         from amem_tui.engine.for_apps import SetReaders
@@ -216,8 +213,8 @@ class ListOptions:
         help="the agent's own notes, the shared scope, both (the default), or get-only: "
         "notes it reads only by id",
     )
-    limit: int = option("--limit", default=50, help="notes per page (default 50)")
-    offset: int = option("--offset", default=0, help="notes to skip first")
+    limit: int = option("--limit", default=50, within=(1, None), help="notes per page (default 50)")
+    offset: int = option("--offset", default=0, within=(0, None), help="notes to skip first")
     owner: str | None = option("--owner", metavar="ID", help="only notes this agent wrote")
     low_quality: bool = flag("--low-quality", help="only notes flagged low_quality")
     run: str | None = option("--run", metavar="RUN_ID", help="mem0: only this session's memories")
@@ -246,8 +243,6 @@ class NoteListing:
 
 def list_notes(ctx: Context, options: ListOptions) -> NoteListing:
     """List notes: a page of private, shared or all visible notes, with their total."""
-    if options.limit < 1 or options.offset < 0:
-        raise UsageError("--limit must be at least 1 and --offset at least 0")
     view = ctx.reader()
     page = view.list_notes(
         cast("EngineListScope", options.scope.replace("-", "_")),

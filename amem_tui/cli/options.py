@@ -1,22 +1,31 @@
-"""The command line as typed objects: every option is declared once, as a field of a
-frozen dataclass, and ``add_options`` makes the argparse arguments from the fields.
+"""The command line: every option is declared once, as a field of a frozen dataclass,
+and ``build_parser`` makes the argparse parser from the fields of the common options
+and of each subcommand's options.
 
 A field's type says how its value is read (``bool``: a flag; a ``Literal``: the
 choices), its default is the option's, and ``option`` (``switch``: several flags for
 one value) gives its flags (none: positional), help, metavar and exclusive group.
 A line that opens the TUI is read with ``CommonOptions`` alone (``tui_options``), so
-its first frame waits for no command module; no pydantic here for the same reason.
+its first frame waits for no subcommand module (they are imported by name, once a line
+names a subcommand); no pydantic here for the same reason.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import difflib
+import functools
+import importlib
+import re
 import typing
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, TypeVar
+
+if TYPE_CHECKING:
+    from amem_tui.cli.command import Command
 
 Options = TypeVar("Options")
 
@@ -26,13 +35,15 @@ SPEC = "cli"
 
 @dataclass(frozen=True)
 class Spec:
-    """What argparse shows of one field (``consts``: a ``switch``'s flags)."""
+    """What argparse shows of one field (``consts``: a ``switch``'s flags) and the
+    bounds of a number (``within``: the least and the most it may be, None for none)."""
 
     flags: tuple[str, ...]
     help: str | None = None
     metavar: str | None = None
     group: str | None = None
     consts: tuple[tuple[str, object, str], ...] = ()
+    within: tuple[int | None, int | None] = (None, None)
 
 
 def option(
@@ -42,10 +53,12 @@ def option(
     metavar: str | None = None,
     group: str | None = None,
     required: bool | None = None,
+    within: tuple[int | None, int | None] = (None, None),
 ) -> Any:
     """A field read from the command line: an option, or without ``flags`` a positional
-    argument (``required`` unless said otherwise: left out, it is ``default``)."""
-    spec = {SPEC: Spec(flags, help, metavar, group)}
+    argument (``required`` unless said otherwise: left out, it is ``default``); a number
+    out of ``within`` (least, most) is refused."""
+    spec = {SPEC: Spec(flags, help, metavar, group, within=within)}
     if required or (required is None and not flags):
         return field(metadata=spec)
     return field(default=default, metadata=spec)
@@ -61,7 +74,26 @@ def switch(*flags: tuple[str, object, str], default: Any = None) -> Any:
     return field(default=default, metadata={SPEC: Spec((), consts=flags)})
 
 
-def _reading(kind: Any) -> dict[str, Any]:
+def comma_list(value: str) -> list[str]:
+    """``"a, b,,c"`` as ``["a", "b", "c"]`` (how a ``list[str]`` option is read)."""
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def _bounded(least: int | None, most: int | None) -> Any:
+    """An ``int`` reader that refuses a number out of ``least``..``most``."""
+
+    def read(text: str) -> int:
+        value = int(text)
+        if (least is not None and value < least) or (most is not None and value > most):
+            within = f"from {least} to {most}" if most is not None else f"at least {least}"
+            raise argparse.ArgumentTypeError(f"must be {within}, not {value}")
+        return value
+
+    read.__name__ = "int"  # argparse's word for a number it cannot read: "invalid int value"
+    return read
+
+
+def _reading(kind: Any, spec: Spec) -> dict[str, Any]:
     """How argparse reads a value of type ``kind`` (``X | None`` read as ``X``)."""
     if typing.get_origin(kind) in (typing.Union, type(int | None)):
         kind = next(arg for arg in typing.get_args(kind) if arg is not type(None))
@@ -69,6 +101,10 @@ def _reading(kind: Any) -> dict[str, Any]:
         return {"action": "store_true"}
     if typing.get_origin(kind) is Literal:
         return {"choices": list(typing.get_args(kind))}
+    if kind == list[str]:
+        return {"type": comma_list}
+    if kind is int and spec.within != (None, None):
+        return {"type": _bounded(*spec.within)}
     return {"type": kind} if kind in (int, float) else {}
 
 
@@ -101,7 +137,7 @@ def add_options(
             )
         if spec.consts:
             continue
-        how = _reading(types[item.name]) | {"help": (helps or {}).get(item.name, spec.help)}
+        how = _reading(types[item.name], spec) | {"help": (helps or {}).get(item.name, spec.help)}
         if spec.metavar:
             how["metavar"] = spec.metavar
         if not spec.flags:
@@ -218,3 +254,74 @@ def options_from(kind: type[Options], parsed: argparse.Namespace) -> Options:
     if missing:  # a programming error: the options class and the parser disagree
         raise TypeError(f"{kind.__name__}: the parser sets no {', '.join(missing)}")
     return kind(**{name: given[name] for name in names})
+
+
+# -------------------------------------------------------------- the whole line
+PROGRAM = "amem-tui"
+DESCRIPTION = "amem-tui: the TUI by default, and headless subcommands on the same engine."
+EPILOG = (
+    "Exit codes: 0 done; 1 health found a problem at --fail-on or worse (or an "
+    "unexpected error); 2 rejected input; 3 permission denied or read-only; "
+    "4 not found or not visible; 5 store or model unavailable; 75 the nightly pass is "
+    "running elsewhere (consolidate --all-agents). With --json, errors on "
+    "stderr are JSON objects."
+)
+#: The subcommand modules of ``amem_tui.cli`` (each lists its ``COMMANDS``), in the
+#: order of ``--help``.
+COMMAND_MODULES = (
+    "agents",
+    "notes",
+    "versions",
+    "search",
+    "compare",
+    "stats",
+    "demo",
+    "consolidation",
+    "conflicts",
+    "health",
+    "schedule",
+    "store",
+    "audit",
+    "isolation",
+    "transfer",
+    "serve",
+)
+
+
+@functools.cache
+def commands() -> dict[str, Command[Any, Any]]:
+    """Every subcommand by name (its module imported here, on the first call)."""
+    modules = [importlib.import_module(f"amem_tui.cli.{name}") for name in COMMAND_MODULES]
+    return {command.name: command for module in modules for command in module.COMMANDS}
+
+
+class CommandLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are ``UsageError`` (one line, exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        """Raise instead of exiting, the subcommand named; a mistyped choice is told the
+        nearest one."""
+        from amem_tui.cli.command import UsageError
+
+        command = self.prog.removeprefix(PROGRAM).strip()
+        typo = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if typo is not None:
+            choices = re.findall(r"'([^']*)'", typo.group(2)) or typo.group(2).split(", ")
+            close = difflib.get_close_matches(typo.group(1), choices, n=1, cutoff=0.5)
+            message += f"; did you mean '{close[0]}'?" if close else ""
+        raise UsageError(f"{command}: {message}" if command else message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line: options may stand before or after the subcommand."""
+    parser = CommandLineParser(prog=PROGRAM, description=DESCRIPTION, epilog=EPILOG)
+    add_common_options(parser, suppress=False, follow=FOLLOW_HELP)
+    subcommands = parser.add_subparsers(dest="command", parser_class=CommandLineParser)
+    for command in commands().values():
+        subparser = subcommands.add_parser(
+            command.name, aliases=command.aliases, help=command.help, description=command.help
+        )
+        subparser.set_defaults(command=command.name)  # an alias runs the command it names
+        add_common_options(subparser, suppress=True, follow=command.follow)
+        add_options(subparser, command.options)
+    return parser

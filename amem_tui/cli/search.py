@@ -25,7 +25,9 @@ class SearchOptions:
     """``search``: the query, how many hits, the ranking, and what to add."""
 
     query: str = option()
-    limit: int | None = option("--limit", help="matches (default 5, as memory_search; mem0: topK)")
+    limit: int | None = option(
+        "--limit", within=(1, None), help="matches (default 5, as memory_search; mem0: topK)"
+    )
     mode: Literal["plugin", "hybrid", "dense"] | None = option(
         "--mode", help="ranking (default: the store's own)"
     )
@@ -39,13 +41,12 @@ class SearchOptions:
     hidden: bool = flag("--hidden", help="add the matches it cannot see")
     #: openclaw-amem's memory_search filters: ``subject`` and ``topicsFilter``.
     subject: str | None = option("--subject", metavar="NAME", help="only notes about this person")
+    #: Split as given: the engine refuses an empty topic.
     topics: str | None = option("--topics", metavar="A,B", help="knowledge notes of every topic")
 
 
 def search_notes(ctx: Context, options: SearchOptions) -> FoundNotes:
     """Search as an agent: what it finds, why, and what it cannot see."""
-    if options.limit is not None and options.limit < 1:
-        raise UsageError("--limit must be at least 1")
     if not options.query.strip():  # it would find nothing, and look like a real answer
         raise UsageError("search needs a query: it is empty (to see every note: list)")
     from amem_tui.engine.for_apps import load_in_background

@@ -26,7 +26,7 @@ class ServeOptions:
     """``serve``'s own arguments."""
 
     host: str = option("--host", default="127.0.0.1", help="address to listen on")
-    port: int = option("--port", default=8000, help="port")
+    port: int = option("--port", default=8000, within=(1, 65535), help="port")
     allow_remote: bool = flag("--allow-remote", help="allow a non-loopback --host, with a token")
     public_url: str | None = option("--public-url", metavar="URL", help="the URL browsers use")
     writable: bool = flag("--writable", help="let browsers change memory")
@@ -51,8 +51,6 @@ def _check(ctx: Context, args: ServeOptions) -> None:
     """Refuse what ``serve`` must not do."""
     from amem_tui.web.server import is_loopback
 
-    if not 0 < args.port < 65536:
-        raise UsageError(f"--port must be between 1 and 65535, not {args.port}")
     if not is_loopback(args.host) and not args.allow_remote:
         raise UsageError(
             f"--host {args.host} would let other machines see this memory store (private "

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from amem_tui.cli.command import Command, UsageError
+from amem_tui.cli.command import Command
 from amem_tui.cli.notes import EXPECT_HASH_HELP, NoteId, shown
 from amem_tui.cli.options import flag, option
 from amem_tui.cli.output import Note, TextOnly, flattened, note_text, shorten
@@ -83,7 +83,9 @@ def versions_text(answer: VersionList) -> str:
 class RevertOptions(NoteId):
     """``revert``: the note, the version to go back to, the hash it must still have."""
 
-    to: int = option("--to", required=True, metavar="N", help="the version to go back to")
+    to: int = option(
+        "--to", required=True, metavar="N", within=(1, None), help="the version to go back to"
+    )
     expect_hash: str | None = option("--expect-hash", metavar="MD5", help=EXPECT_HASH_HELP)
 
 
@@ -100,8 +102,6 @@ class Reverted:
 
 def revert_note(ctx: Context, options: RevertOptions) -> Reverted:
     """Bring a note back to one of its versions (as a new version)."""
-    if options.to < 1:
-        raise UsageError("--to must be a version number (1 is the oldest)")
     view = ctx.writer()
     note = view.revert(options.id, options.to, expected_hash=options.expect_hash)
     latest = view.versions(options.id).latest

@@ -6,6 +6,7 @@ import contextlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import subprocess
     from collections.abc import Callable
 
     from amem_tui.config import Settings
@@ -29,10 +30,18 @@ def run(
 
     from amem_tui.tui.app import AmemApp  # read at the call: a test may put a subclass there
 
+    readers: list[subprocess.Popen[bytes] | None] = []
+
     def open_engine() -> MemoryEngine:
         from amem_tui.engine import MemoryEngine, SavedIndexSearch
+        from amem_tui.engine.for_apps import start_prefetch
 
         settings = open_settings()
+        # The store's pages and the model read into the page cache by a child process,
+        # once the first frame is up (started before it, the reading child slowed the
+        # first frame), for the store the settings name.
+        embedded = None if settings.url else settings.embedded_path
+        readers.append(start_prefetch(embedded if embedded and embedded.is_dir() else None))
         app.answer_early(SavedIndexSearch.open(settings, agent_hint))
         engine = MemoryEngine(settings)
         if not settings.url:
@@ -50,6 +59,10 @@ def run(
     finally:
         if app.engine_open:
             app.engine.close()
+        if readers:
+            from amem_tui.engine.for_apps import stop_prefetch
+
+            stop_prefetch(readers[0])
     if app.start_error is not None:
         raise app.start_error
     return int(app.return_code or 0)

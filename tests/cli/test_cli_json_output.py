@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from amem_tui.cli.parser import COMMANDS
+from amem_tui.cli.options import commands
 from amem_tui.engine.embed import DEFAULT_MODEL
 from tests.support.cli import cli_env, inert, run
 from tests.support.paths import MODEL_CACHE, REPO_ROOT
@@ -156,7 +156,7 @@ def _write(path: Path, text: str) -> Path:
 
 def test_every_subcommand_has_an_edge_case() -> None:
     covered = {name.split()[0] for name in EMPTY_STORE_CASES}
-    assert covered == set(COMMANDS)
+    assert covered == set(commands())
 
 
 @pytest.mark.parametrize("name", sorted(EMPTY_STORE_CASES))

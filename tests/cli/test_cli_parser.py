@@ -7,8 +7,7 @@ import dataclasses
 
 import pytest
 
-from amem_tui.cli.options import CommonOptions, options_from, tui_options
-from amem_tui.cli.parser import COMMANDS, build_parser
+from amem_tui.cli.options import CommonOptions, build_parser, commands, options_from, tui_options
 
 COMMON = ["--json", "--store", "--url", "--config", "--collection", "--agent", "--session-key"]
 
@@ -20,14 +19,14 @@ def subparsers() -> dict[str, argparse.ArgumentParser]:
 
 
 def test_every_registered_command_has_a_parser_and_back() -> None:
-    aliases = {alias for command in COMMANDS.values() for alias in command.aliases}
-    assert set(subparsers()) == set(COMMANDS) | aliases == set(COMMANDS) | {"get"}
+    aliases = {alias for command in commands().values() for alias in command.aliases}
+    assert set(subparsers()) == set(commands()) | aliases == set(commands()) | {"get"}
     for name in ("agents", "add", "publish", "unpublish", "show", "update", "delete"):
-        assert name in COMMANDS
-    assert {"restore", "list", "search", "demo"} <= set(COMMANDS)
+        assert name in commands()
+    assert {"restore", "list", "search", "demo"} <= set(commands())
 
 
-@pytest.mark.parametrize("name", sorted(COMMANDS))
+@pytest.mark.parametrize("name", sorted(commands()))
 def test_common_options_after_every_subcommand(name: str) -> None:
     options = {opt for action in subparsers()[name]._actions for opt in action.option_strings}
     missing = [opt for opt in COMMON if opt not in options]
@@ -52,11 +51,11 @@ def test_an_option_after_the_subcommand_wins() -> None:
     assert args.agent == "dev"
 
 
-@pytest.mark.parametrize("name", sorted(COMMANDS))
+@pytest.mark.parametrize("name", sorted(commands()))
 def test_each_command_s_options_are_what_its_parser_fills(name: str) -> None:
     """A command's typed options name only arguments its parser sets, so the handler
     reads exactly what was given (a misnamed field fails here, not in use)."""
-    command = COMMANDS[name]
+    command = commands()[name]
     parser = subparsers()[name]
     required = [a for a in parser._actions if not a.option_strings and a.required]
     # Required options (revert's --to) given a value their type takes.
