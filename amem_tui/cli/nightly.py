@@ -1,5 +1,6 @@
-"""``consolidate --all-agents [--due]``: the nightly pass, its progress on stderr (one
-line rewritten on a terminal, else a line per agent), and what it did."""
+"""The nightly pass: ``consolidate --all-agents [--due]`` runs it, its progress on stderr
+(one line rewritten on a terminal, else a line per agent), and says what it did;
+``schedule --print cron|systemd`` prints its schedule (``amem_tui.schedule``)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import model_serializer
 
-from amem_tui.cli.command import FailedWithReport
+from amem_tui.cli.command import Command, FailedWithReport, UsageError
+from amem_tui.cli.options import option
 from amem_tui.cli.output import LiveLine, sanitize, tell
 from amem_tui.engine import AmemError
+from amem_tui.schedule import Schedule, Scheduler, instructions, nightly_schedule
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
@@ -125,3 +128,27 @@ def all_agents_text(answer: AllAgentsPass) -> str:
         )
     lines += [f"  note: {message}" for message in answer.messages]
     return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ schedule
+@dataclass(frozen=True)
+class ScheduleOptions:
+    """``schedule``: which scheduler to print for."""
+
+    print_as: Scheduler = option("--print", default="cron", help="a crontab line, or systemd units")
+
+
+def schedule(ctx: Context, options: ScheduleOptions) -> Schedule:
+    """Print a crontab line or systemd units that run the nightly pass."""
+    from amem_tui.engine import ReadOnlyStore
+
+    if ctx.options.agent or ctx.options.session_key:
+        raise UsageError("the nightly pass consolidates every agent: leave out --agent")
+    if ctx.settings.read_only:
+        raise ReadOnlyStore("a store opened read-only (--read-only) is never consolidated")
+    return nightly_schedule(ctx.settings, options.print_as)
+
+
+COMMANDS: tuple[Command[Any, Any], ...] = (
+    Command("schedule", schedule, instructions, ScheduleOptions),
+)

@@ -269,7 +269,7 @@ EPILOG = (
 #: The subcommand modules of ``amem_tui.cli`` (each lists its ``COMMANDS``), in the
 #: order of ``--help``.
 COMMAND_MODULES = (
-    "agents",
+    "store",
     "notes",
     "versions",
     "search",
@@ -279,8 +279,7 @@ COMMAND_MODULES = (
     "consolidation",
     "conflicts",
     "health",
-    "schedule",
-    "store",
+    "nightly",
     "audit",
     "isolation",
     "transfer",
