@@ -4,8 +4,9 @@ The exit codes are listed once, in ``options.EPILOG`` (``--help`` shows them).
 
 Layout: ``options`` reads the command line (the common options, and each subcommand's
 from the modules ``COMMAND_MODULES`` names, one per concept, each holding its typed
-options, handlers and text renderers); ``output`` writes every result; ``context``
-opens the engine; ``entry`` runs it all.
+options, handlers and text renderers); ``command`` holds what a subcommand is and
+runs with (its ``Context`` opens the engine); ``output`` writes every result;
+``entry`` runs it all.
 """
 
 from amem_tui.cli.entry import main

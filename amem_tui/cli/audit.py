@@ -6,13 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from amem_tui.cli.command import Command
+from amem_tui.cli.command import Command, Context
 from amem_tui.cli.options import flag
 from amem_tui.cli.output import section
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
-    from amem_tui.cli.context import Context
     from amem_tui.engine import AuditReport
     from amem_tui.engine.for_apps import CrossScopeLink, NoteRef
 

@@ -1,19 +1,28 @@
-"""What every subcommand module shares: the ``Command`` record it lists in
-``COMMANDS``, the usage error, the ``OpenTui`` result, and the reader of a text argument."""
+"""A subcommand: the ``Command`` record each subcommand module lists in ``COMMANDS``,
+and the ``Context`` its handler runs with (the settings, and the engine opened when
+the handler first asks for it; who it acts as, a mistyped ``--agent`` refused unless
+``--new-agent``; a missing store folder made only by a command that ``creates``);
+the usage error, the ``OpenTui`` result, and the reader of a text argument."""
 
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from amem_tui.cli.options import CommonOptions
+from amem_tui.cli.output import warn
+from amem_tui.config import Settings, load_settings
+from amem_tui.demo_fallback import demo_in_place_of_default
 from amem_tui.engine import AmemError, InvalidInput
+from amem_tui.paths import default_store_dir, demo_dir
+from amem_tui.wording import empty_store_hint
 
 if TYPE_CHECKING:
-    from amem_tui.cli.context import Context
-    from amem_tui.cli.options import CommonOptions
-    from amem_tui.config import Settings
+    from amem_tui.engine import AgentScope, AgentView, MemoryEngine
 
 Options = TypeVar("Options")
 Result = TypeVar("Result")
@@ -85,3 +94,155 @@ def text_argument(value: str) -> str:
     except UnicodeDecodeError as exc:
         raise UsageError(f"standard input is not UTF-8 text (byte {exc.start})") from None
     return text.removesuffix("\n").removesuffix("\r") if text.endswith("\n") else text
+
+
+class UnknownAgent(InvalidInput):
+    """A write as an agent neither configured nor in the store (exit 2)."""
+
+    kind = "unknown_agent"
+    FACTS = ("agent", "known_agents")
+
+    def __init__(self, message: str, agent: str, known_agents: list[str]) -> None:
+        super().__init__(message)
+        self.agent = agent
+        self.known_agents = known_agents
+
+
+class UnknownReader(UnknownAgent):
+    """A read as such an agent (exit 4): it would find only the shared notes."""
+
+    exit_code = 4
+
+
+class StoreMissing(AmemError):
+    """A command that reads (or changes notes of) a store folder that does not exist."""
+
+    exit_code = 4
+    kind = "store_not_found"
+
+
+def missing_store(folder: Path) -> StoreMissing:
+    """The refusal of ``folder``, naming the stores that do exist, to pick from."""
+    stores = [("the default store", default_store_dir()), ("the demo store", demo_dir())]
+    found = [f"{name} is {path}" for name, path in stores if path.is_dir() and path != folder]
+    return StoreMissing(
+        f"no store at {folder}"
+        + (f" ({'; '.join(found)})" if found else "")
+        + "; nothing was created (add or import makes a new store)"
+    )
+
+
+class Context:
+    """The settings, the common options, and a lazily opened engine."""
+
+    def __init__(self, settings: Settings, options: CommonOptions, creates: bool = False) -> None:
+        self.settings = settings
+        #: The command may make the store folder it names (see the module's docstring).
+        self.creates = creates
+        self.options = options
+        #: ``--json``: warnings go to stderr as JSON objects too.
+        self.as_json = self.options.json
+        self._engine: MemoryEngine | None = None
+        #: The store folder this command made (said once it succeeded: ``said_after``).
+        self.created: Path | None = None
+        self._background: list[threading.Thread] = []
+
+    @property
+    def engine(self) -> MemoryEngine:
+        """The engine, opened on first use."""
+        if self._engine is None:
+            from amem_tui.engine import MemoryEngine  # heavy: only when a command runs
+
+            self.created = self._new_folder()
+            self._engine = MemoryEngine(self.settings)
+        return self._engine
+
+    def _new_folder(self) -> Path | None:
+        """The store folder named that does not exist yet, if this command may make it."""
+        path = self.settings.store_path
+        if self.settings.url or path is None or str(path) == ":memory:":
+            return None
+        folder = path.expanduser()
+        if folder.exists():
+            return None
+        if not self.creates:
+            raise missing_store(folder)
+        return folder
+
+    def reading_scope(self) -> AgentScope:
+        """The scope a read acts as; an unknown agent refused (``UnknownReader``)."""
+        scope = self.engine.scope()
+        self._check_known(scope, UnknownReader, "read")
+        return scope
+
+    def writing_scope(self) -> AgentScope:
+        """The scope a write acts as; refused when writes are off, then for an unknown
+        agent (``UnknownAgent``)."""
+        scope = self.engine.scope()
+        self.engine.check_writable(scope.collection)
+        self._check_known(scope, UnknownAgent, "write")
+        return scope
+
+    def reader(self) -> AgentView:
+        """The acting agent's view, for a read (see ``reading_scope``)."""
+        return self.engine.agent(self.reading_scope())
+
+    def writer(self) -> AgentView:
+        """The acting agent's view, for a write (see ``writing_scope``)."""
+        return self.engine.agent(self.writing_scope())
+
+    def warn(self, message: str, kind: str, facts: dict[str, Any] | None = None) -> None:
+        """A warning on stderr, in JSON with ``--json``; the command goes on."""
+        warn(message, self.as_json, kind, facts)
+
+    def _check_known(self, scope: AgentScope, refusal: type[UnknownAgent], verb: str) -> None:
+        # --new-agent: a command may act as an agent nobody knows yet.
+        stranger = None if self.options.new_agent else self.engine.stranger(scope)
+        if stranger is not None:
+            done = "read" if verb == "read" else "written"
+            raise refusal(
+                f"{stranger.said}; nothing was {done} (check --agent, or pass --new-agent to "
+                f"{verb} as a new agent)",
+                scope.agent,
+                stranger.known,
+            )
+
+    def in_background(self, thread: threading.Thread) -> None:
+        """Wait for ``thread`` before the command ends: a library still importing at
+        shutdown fails, and says so on stdout."""
+        self._background.append(thread)
+
+    def said_after(self, reads: bool) -> None:
+        """On stderr after success: the store made, or (``reads``) how to get started
+        when the default store holds no notes."""
+        if self.created is not None:
+            self.warn(f"created a new store at {self.created}", "store_created")
+        hint = empty_store_hint(self.settings, self._engine) if reads and self._engine else None
+        if hint is not None:
+            self.warn(hint, "empty_store", {"store": self.settings.store_label})
+
+    def close(self) -> None:
+        """Wait for the background work, then close the engine if it was opened."""
+        for thread in self._background:
+            thread.join()
+        self._background.clear()
+        if self._engine is not None:
+            self._engine.close()
+
+
+def settings_from_options(options: CommonOptions) -> Settings:
+    """Settings from the options (flags beat environment and file); with no store named
+    and none by default, the demo store stands in, and a warning says so."""
+    flags = options.settings_flags()
+    settings = load_settings(flags)
+    demo = demo_in_place_of_default(settings, flags)
+    if demo is None:
+        return settings
+    warn(
+        f"no store of your own yet at {settings.embedded_path}: using the demo store at "
+        f"{demo.embedded_path} (give --store PATH or --url URL to use another)",
+        options.json,
+        "demo_store",
+        {"store": str(demo.embedded_path), "default_store": str(settings.embedded_path)},
+    )
+    return demo

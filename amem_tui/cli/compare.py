@@ -6,12 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from amem_tui.cli.command import Command
+from amem_tui.cli.command import Command, Context
 from amem_tui.cli.options import option
 from amem_tui.cli.output import agent_names, note_row, shorten
 
 if TYPE_CHECKING:
-    from amem_tui.cli.context import Context
     from amem_tui.engine import Comparison
     from amem_tui.engine.for_apps import (
         ComparedAgent,

@@ -9,13 +9,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import model_serializer
 
-from amem_tui.cli.command import Command, UsageError
+from amem_tui.cli.command import Command, Context, UsageError
 from amem_tui.cli.options import flag, option
 from amem_tui.cli.output import decision_words, shorten
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
-    from amem_tui.cli.context import Context
     from amem_tui.engine import ConflictList
     from amem_tui.engine.for_apps import ConflictPair, ConflictSide, NoteChange, Settlement
 else:  # models dumped as themselves: see output.emit

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import model_serializer
 
-from amem_tui.cli.command import Command, NoOptions, UsageError
+from amem_tui.cli.command import Command, Context, NoOptions, UsageError
 from amem_tui.cli.nightly import AllAgentsPass, all_agents, all_agents_text
 from amem_tui.cli.options import flag, option
 from amem_tui.cli.output import Omitted, Run, decision_words, flattened, shorten
@@ -16,7 +16,6 @@ from amem_tui.cli.preview import CHECKS_HELP, preview, what_if_text
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
-    from amem_tui.cli.context import Context
     from amem_tui.engine import AgentScope, ConsolidationRun, WhatIf
 else:
     WhatIf = Any  # a model dumped as itself: see output.emit

@@ -9,12 +9,11 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from amem_tui.cli.command import Command, OpenTui
+from amem_tui.cli.command import Command, Context, OpenTui
 from amem_tui.cli.options import flag
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
-    from amem_tui.cli.context import Context
     from amem_tui.cli.options import CommonOptions
     from amem_tui.config import Settings
 
@@ -39,7 +38,7 @@ class DemoStore:
 
 def demo_store_settings(options: CommonOptions) -> Settings:
     """The demo's settings: its own store (unless named) and its agents."""
-    from amem_tui.cli.context import settings_from_options  # pydantic: once it runs
+    from amem_tui.cli.command import settings_from_options  # pydantic: once it runs
     from amem_tui.demo import demo_settings
     from amem_tui.paths import demo_dir
 

@@ -16,7 +16,7 @@ from amem_tui.cli.options import CommonOptions, build_parser, commands, options_
 from amem_tui.engine import AmemError
 
 if TYPE_CHECKING:
-    from amem_tui.cli.context import Context
+    from amem_tui.cli.command import Context
     from amem_tui.config import Settings
 
 # The settings (pydantic), the engine, the subcommand modules and their parsers are
@@ -32,7 +32,7 @@ def run_tui(open_settings: Callable[[], Settings], options: CommonOptions) -> in
         and options.store != ":memory:"
         and not os.path.exists(os.path.expanduser(options.store))
     ):  # a mistyped --store: refused, never opened as a new empty store
-        from amem_tui.cli.context import missing_store
+        from amem_tui.cli.command import missing_store
 
         raise missing_store(Path(options.store).expanduser())
     try:
@@ -70,7 +70,7 @@ def answers_only() -> Iterator[TextIO]:
 
 def read_settings(options: CommonOptions) -> Settings:
     """The settings the command line names (imported here: they load pydantic)."""
-    from amem_tui.cli.context import settings_from_options
+    from amem_tui.cli.command import settings_from_options
 
     return settings_from_options(options)
 
@@ -111,8 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if tui is not None:
             as_json = tui.json
             return run_tui(partial(read_settings, tui), tui)
-        from amem_tui.cli.command import FailedWithReport, OpenTui
-        from amem_tui.cli.context import Context, settings_from_options
+        from amem_tui.cli.command import Context, FailedWithReport, OpenTui, settings_from_options
         from amem_tui.cli.output import emit
 
         parsed = build_parser().parse_args(argv)

@@ -6,14 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from amem_tui.cli.command import Command, FailedWithReport
+from amem_tui.cli.command import Command, Context, FailedWithReport
 from amem_tui.cli.options import option
 from amem_tui.cli.output import finding_lines, note_row
 from amem_tui.engine import AmemError
 from amem_tui.wording import first_of, plural, severity_counts
 
 if TYPE_CHECKING:
-    from amem_tui.cli.context import Context
     from amem_tui.engine import CheckRun, LeakReport
     from amem_tui.engine.for_apps import CheckVerdict, LeakFinding
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import model_serializer
 
-from amem_tui.cli.command import Command, FailedWithReport, UsageError
+from amem_tui.cli.command import Command, Context, FailedWithReport, UsageError
 from amem_tui.cli.options import option
 from amem_tui.cli.output import LiveLine, sanitize, tell
 from amem_tui.engine import AmemError
@@ -18,7 +18,6 @@ from amem_tui.schedule import Schedule, Scheduler, instructions, nightly_schedul
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
-    from amem_tui.cli.context import Context
     from amem_tui.engine.for_apps import PassProgress, PassResult
 else:
     PassResult = Any  # dumped by the answer's own serializer

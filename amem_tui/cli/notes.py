@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from pydantic import model_serializer
 
-from amem_tui.cli.command import Command, UsageError, text_argument
+from amem_tui.cli.command import Command, Context, UsageError, text_argument
 from amem_tui.cli.options import flag, option
 from amem_tui.cli.output import (
     Note,
@@ -30,7 +30,6 @@ from amem_tui.cli.output import (
 from amem_tui.cli.preview import PreviewOptions, preview, what_if_text
 
 if TYPE_CHECKING:
-    from amem_tui.cli.context import Context
     from amem_tui.engine import AgentScope, AgentView, MemoryNote, NotePage, WhatIf
     from amem_tui.engine.for_apps import ListScope as EngineListScope
 else:

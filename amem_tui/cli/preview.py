@@ -6,12 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from amem_tui.cli.command import UsageError
+from amem_tui.cli.command import Context, UsageError
 from amem_tui.cli.options import flag, option
 from amem_tui.cli.output import count_of
 
 if TYPE_CHECKING:
-    from amem_tui.cli.context import Context
     from amem_tui.engine import WhatIf
     from amem_tui.engine.for_apps import Change
 

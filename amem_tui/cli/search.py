@@ -8,13 +8,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import model_serializer
 
-from amem_tui.cli.command import Command, UsageError
+from amem_tui.cli.command import Command, Context, UsageError
 from amem_tui.cli.options import flag, option, switch
 from amem_tui.cli.output import mem0_fields, note_json, note_row, scope_label
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
-    from amem_tui.cli.context import Context
     from amem_tui.engine import AgentScope, MemoryNote, SearchHit, SearchResult
 else:
     SearchResult = MemoryNote = AgentScope = Any  # models the answer's own serializer dumps

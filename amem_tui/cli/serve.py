@@ -8,12 +8,11 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from amem_tui.cli.command import Command, UsageError
+from amem_tui.cli.command import Command, Context, UsageError
 from amem_tui.cli.options import flag, option
 from amem_tui.cli.output import tell
 
 if TYPE_CHECKING:
-    from amem_tui.cli.context import Context
     from amem_tui.cli.options import CommonOptions
 
 #: Not passed on a session's command line: the URL may hold credentials, and ``ps``

@@ -6,13 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from amem_tui.cli.command import Command
+from amem_tui.cli.command import Command, Context
 from amem_tui.cli.options import flag
 from amem_tui.cli.output import count_of, note_row
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
-    from amem_tui.cli.context import Context
     from amem_tui.engine import StoreStats
 else:
     StoreStats = Any  # a model dumped as itself: see output.emit

@@ -11,12 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import model_serializer
 
-from amem_tui.cli.command import Command, NoOptions
+from amem_tui.cli.command import Command, Context, NoOptions
 from amem_tui.cli.output import mem0_fields
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
-    from amem_tui.cli.context import Context
     from amem_tui.engine import AgentScope, CollectionView, StoreStatus
 else:
     AgentScope = Any  # dumped by the answer's own serializer

@@ -10,14 +10,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from amem_tui.cli.command import Command, FailedWithReport
+from amem_tui.cli.command import Command, Context, FailedWithReport
 from amem_tui.cli.options import flag, option
 from amem_tui.cli.output import JsonLines, LiveLine, flattened
 from amem_tui.engine import AmemError, InvalidInput
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
-    from amem_tui.cli.context import Context
     from amem_tui.engine import ImportResult, MemoryEngine
 else:
     ImportResult = Any  # a model dumped as itself: see output.emit

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from amem_tui.cli.command import Command
+from amem_tui.cli.command import Command, Context
 from amem_tui.cli.notes import EXPECT_HASH_HELP, NoteId, shown
 from amem_tui.cli.options import flag, option
 from amem_tui.cli.output import Note, TextOnly, flattened, note_text, shorten
@@ -15,7 +15,6 @@ from amem_tui.engine.for_apps import plain_diff
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:
-    from amem_tui.cli.context import Context
     from amem_tui.engine.for_apps import NoteVersion
 
 #: The widest content diff a version's line shows (``--diff`` shows all of it).
