@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 from pydantic import model_serializer
 
 from amem_tui.cli.command import Command, Context, NoOptions, UsageError
+from amem_tui.cli.isolation import CHECKS_HELP, preview, what_if_text
 from amem_tui.cli.nightly import AllAgentsPass, all_agents, all_agents_text
 from amem_tui.cli.options import flag, option
 from amem_tui.cli.output import Omitted, Run, decision_words, flattened, shorten
-from amem_tui.cli.preview import CHECKS_HELP, preview, what_if_text
 from amem_tui.wording import plural
 
 if TYPE_CHECKING:

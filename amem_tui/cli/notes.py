@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from pydantic import model_serializer
 
 from amem_tui.cli.command import Command, Context, UsageError, text_argument
+from amem_tui.cli.isolation import PreviewOptions, preview, what_if_text
 from amem_tui.cli.options import flag, option
 from amem_tui.cli.output import (
     Note,
@@ -27,7 +28,6 @@ from amem_tui.cli.output import (
     scope_label,
     shorten,
 )
-from amem_tui.cli.preview import PreviewOptions, preview, what_if_text
 
 if TYPE_CHECKING:
     from amem_tui.engine import AgentScope, AgentView, MemoryNote, NotePage, WhatIf
