@@ -4,7 +4,6 @@ answer, and turn every failure into one line on stderr and an exit code."""
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -137,8 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return 0
             _close(ctx)  # before the TUI opens the same store
             ctx = None
-        has_tui = importlib.util.find_spec("amem_tui.tui") is not None
-        code = run_tui(lambda: result.settings, options) if has_tui else 0
+        code = run_tui(lambda: result.settings, options)
         emit(result.then, False, command.text, sys.stdout)  # after the TUI: how to reach it again
         return code
     except AmemError as exc:
