@@ -3,6 +3,7 @@ owner, malformed and legacy points, links that cross scopes, unconfigured agents
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -45,29 +46,24 @@ def _link(link: CrossScopeLink) -> str:
     )
 
 
-def audit_text(report: AuditReport) -> str:
+def audit_text(report: AuditReport) -> Iterator[str]:
     """The report section by section, each headed by its count."""
-    lines = [
-        f"configuration: {report.config_file or 'none found (defaults)'}",
-        f"store: {report.store}",
-    ]
+    yield f"configuration: {report.config_file or 'none found (defaults)'}"
+    yield f"store: {report.store}"
     for col in report.collections:
         search = "vector search" if col.searchable else "keyword search only"
-        lines.append(
-            f"collection {col.name}: {plural(col.points, 'point')}, {col.format}, {search}"
-        )
+        yield f"collection {col.name}: {plural(col.points, 'point')}, {col.format}, {search}"
     shared = report.shared_by_owner
-    lines.append(f"shared notes by owner ({sum(len(v) for v in shared.values())})")
+    yield f"shared notes by owner ({sum(len(v) for v in shared.values())})"
     for owner in sorted(shared):
-        lines += section(f"  owner {owner}", [_ref(ref) for ref in shared[owner]], "    ")
-    lines += section(
-        "notes whose readers go beyond their owner", [_ref(r) for r in report.readers_beyond_owner]
-    )
-    lines += section(
+        yield from section(f"  owner {owner}", [_ref(ref) for ref in shared[owner]], "    ")
+    beyond = [_ref(ref) for ref in report.readers_beyond_owner]
+    yield from section("notes whose readers go beyond their owner", beyond)
+    yield from section(
         "malformed points",
         [f"{bad.id} in {bad.collection}: {'; '.join(bad.problems)}" for bad in report.malformed],
     )
-    lines += section(
+    yield from section(
         "legacy notes",
         [
             f"{old.id} in {old.collection}: no {', '.join(old.missing)}; "
@@ -75,8 +71,10 @@ def audit_text(report: AuditReport) -> str:
             for old in report.legacy
         ],
     )
-    lines += section("links that cross scopes", [_link(link) for link in report.cross_scope_links])
-    lines += section(
+    yield from section(
+        "links that cross scopes", [_link(link) for link in report.cross_scope_links]
+    )
+    yield from section(
         "agents in the store but not in the configuration",
         [
             f"{agent.agent}{'' if agent.valid_id else ' (not a valid agent id)'}: "
@@ -84,7 +82,6 @@ def audit_text(report: AuditReport) -> str:
             for agent in report.unconfigured_agents
         ],
     )
-    return "\n".join(lines)
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (

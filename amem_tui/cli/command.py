@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from amem_tui.cli.options import CommonOptions
-from amem_tui.cli.output import warn
+from amem_tui.cli.output import Rendered, warn
 from amem_tui.config import Settings, load_settings
 from amem_tui.demo_fallback import demo_in_place_of_default
 from amem_tui.engine import AmemError, InvalidInput
@@ -69,7 +69,7 @@ class Command(Generic[Options, Result]):
 
     name: str
     handler: Callable[[Context, Options], Result]
-    text: Callable[[Result], str]
+    text: Callable[[Result], Rendered]
     options: type[Options] = NoOptions  # type: ignore[assignment]
     aliases: tuple[str, ...] = ()
     reads: bool = False

@@ -3,6 +3,7 @@ or with ``--query`` both agents' results), with why each side can read each note
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -75,74 +76,65 @@ def _access(access: SideAccess, width: int) -> str:
     return f"{access.agent:<{width}}  {verdict}: {access.reason}"
 
 
-def _note_lines(note: ComparedNote, width: int) -> list[str]:
+def _note_lines(note: ComparedNote, width: int) -> Iterator[str]:
     state = "" if note.active else " (soft-deleted)"
     where = f"owner {note.owner} · agent_id {note.agent_id} · readers "
     where += f"{agent_names(note.readers)} · {note.collection}"
     if note.user_id:
         where += f" · user_id {note.user_id}"
-    return [
-        f"  {note.id}{state}  {shorten(note.content, 70)}",
-        f"      {where}",
-        f"      {_access(note.a, width)}",
-        f"      {_access(note.b, width)}",
-    ]
+    yield f"  {note.id}{state}  {shorten(note.content, 70)}"
+    yield f"      {where}"
+    yield f"      {_access(note.a, width)}"
+    yield f"      {_access(note.b, width)}"
 
 
-def _groups_text(comparison: Comparison) -> list[str]:
+def _groups_text(comparison: Comparison) -> Iterator[str]:
     a, b = comparison.a.label, comparison.b.label
     width = max(len(a), len(b))
     groups = comparison.groups or {}
     titles = [(key, title.format(a=a, b=b)) for key, title in GROUP_TITLES]
-    lines = [
-        f"{comparison.scope} notes of {_side(comparison.a)} and {_side(comparison.b)}",
-        "   ".join(f"{title}: {groups[key].total}" for key, title in titles),
-    ]
+    yield f"{comparison.scope} notes of {_side(comparison.a)} and {_side(comparison.b)}"
+    yield "   ".join(f"{title}: {groups[key].total}" for key, title in titles)
     for key, title in titles:
         group = groups[key]
-        lines += ["", f"{title} ({group.total})"]
+        yield ""
+        yield f"{title} ({group.total})"
         for note in group.notes:
-            lines += _note_lines(note, width)
+            yield from _note_lines(note, width)
         more = group.total - len(group.notes)
         if more > 0:
-            lines.append(f"  … and {more} more (raise --limit to see them)")
-    return lines
+            yield f"  … and {more} more (raise --limit to see them)"
 
 
-def _hits_text(label: str, hits: list[ComparedHit], own: Literal["a", "b"]) -> list[str]:
-    lines = ["", f"{label}'s results ({len(hits)})"]
+def _hits_text(label: str, hits: list[ComparedHit], own: Literal["a", "b"]) -> Iterator[str]:
+    yield ""
+    yield f"{label}'s results ({len(hits)})"
     for hit in hits:
         note = hit.note
         mark = "both" if hit.other_rank is not None else f"{label} only"
         because = (note.a if own == "a" else note.b).because or "-"
-        lines.append(
+        yield (
             f"  #{hit.rank:<3} {hit.score:.3f}  {mark:<{len(label) + 5}}  [{because}]  "
             f"{note_row(note.id, note.content, 50)}"
         )
-        lines.append(f"        {hit.other_reason}")
+        yield f"        {hit.other_reason}"
     if not hits:
-        lines.append("  (none)")
-    return lines
+        yield "  (none)"
 
 
-def _search_text(comparison: Comparison) -> list[str]:
+def _search_text(comparison: Comparison) -> Iterator[str]:
     search = comparison.search
     assert search is not None
-    a, b = comparison.a.label, comparison.b.label
-    lines = [
-        f"{search.query!r} searched as {_side(comparison.a)} and {_side(comparison.b)}, "
-        f"top {search.top()} each"
-    ]
-    lines += [f"note: {notice}" for notice in search.notices]
-    lines += _hits_text(a, search.a_hits, "a")
-    lines += _hits_text(b, search.b_hits, "b")
-    return lines
+    sides = f"{_side(comparison.a)} and {_side(comparison.b)}"
+    yield f"{search.query!r} searched as {sides}, top {search.top()} each"
+    yield from (f"note: {notice}" for notice in search.notices)
+    yield from _hits_text(comparison.a.label, search.a_hits, "a")
+    yield from _hits_text(comparison.b.label, search.b_hits, "b")
 
 
-def compare_text(comparison: Comparison) -> str:
+def compare_text(comparison: Comparison) -> Iterator[str]:
     """The three groups (or both agents' results), each note with both sides' access."""
-    lines = _search_text(comparison) if comparison.search else _groups_text(comparison)
-    return "\n".join(lines)
+    return _search_text(comparison) if comparison.search else _groups_text(comparison)
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (

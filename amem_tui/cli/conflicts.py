@@ -4,6 +4,7 @@ recorded as a run that ``undo`` takes back."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -124,34 +125,31 @@ def _side_line(label: str, side: ConflictSide) -> str:
     return line + (f"\n      may not settle: {side.refusal}" if side.refusal else "")
 
 
-def _pair_lines(pair: ConflictPair) -> list[str]:
+def _pair_lines(pair: ConflictPair) -> Iterator[str]:
     from amem_tui.engine.for_apps import plain_diff
 
     scanned = f"scanned {pair.scanned_at}" if pair.scanned_at else "never scanned"
     one_sided = ", flagged on one side only" if pair.one_sided else ""
-    return [
-        f"{pair.reason or '(no reason given)'}  [{pair.collection}, {scanned}{one_sided}]",
-        _side_line("A", pair.a),
-        _side_line("B", pair.b),
-        f"  diff B -> A: {shorten(plain_diff(pair.diff()), 2 * TEXT_WIDTH)}",
-    ]
+    yield f"{pair.reason or '(no reason given)'}  [{pair.collection}, {scanned}{one_sided}]"
+    yield _side_line("A", pair.a)
+    yield _side_line("B", pair.b)
+    yield f"  diff B -> A: {shorten(plain_diff(pair.diff()), 2 * TEXT_WIDTH)}"
 
 
-def list_text(found: ConflictList) -> str:
+def list_text(found: ConflictList) -> Iterator[str]:
     """Each pair (its reason, both notes, the word diff), then the dangling flags."""
     who = f"agent {found.agent}" if found.agent else "the whole store"
-    lines = [f"{plural(len(found.pairs), 'flagged pair')} ({who}), newer note as A"]
+    yield f"{plural(len(found.pairs), 'flagged pair')} ({who}), newer note as A"
     for pair in found.pairs:
-        lines += _pair_lines(pair)
+        yield from _pair_lines(pair)
     if found.pairs:
-        lines.append("settle one: amem-tui conflicts resolve A B --keep A|B|both [--dry-run]")
+        yield "settle one: amem-tui conflicts resolve A B --keep A|B|both [--dry-run]"
     if found.dangling:
-        lines.append(f"{plural(len(found.dangling), 'dangling flag')} (its partner is gone)")
+        yield f"{plural(len(found.dangling), 'dangling flag')} (its partner is gone)"
         for flag_ in found.dangling:
-            lines.append(f"  {flag_.note.id}  {flag_.why}")
-            lines.append(f"      {shorten(flag_.note.content, TEXT_WIDTH)}")
-        lines.append("clear one: amem-tui conflicts clear ID [--dry-run]")
-    return "\n".join(lines)
+            yield f"  {flag_.note.id}  {flag_.why}"
+            yield f"      {shorten(flag_.note.content, TEXT_WIDTH)}"
+        yield "clear one: amem-tui conflicts clear ID [--dry-run]"
 
 
 def _change_line(change: NoteChange) -> str:
@@ -162,17 +160,17 @@ def _change_line(change: NoteChange) -> str:
     return f"  clear the flag on {change.note}: {set_ or 'nothing to set'}{gone}"
 
 
-def decided_text(result: ConflictList | Decided) -> str:
+def decided_text(result: ConflictList | Decided) -> Iterator[str]:
     """A listing, or a decision: what it keeps, each note's change, how to undo it."""
     if not isinstance(result, Decided):
-        return list_text(result)
+        yield from list_text(result)
+        return
     done = result.done
     head = decision_words(done.decision.keep, done.decision.a, done.decision.b)
-    head += " (dry run, nothing written)" if done.dry_run else f" (run {done.run.id})"
-    lines = [head, *(_change_line(change) for change in done.changes)]
+    yield head + (" (dry run, nothing written)" if done.dry_run else f" (run {done.run.id})")
+    yield from (_change_line(change) for change in done.changes)
     if not done.dry_run:
-        lines.append(f"take it back: amem-tui --agent {done.run.agent} undo {done.run.id}")
-    return "\n".join(lines)
+        yield f"take it back: amem-tui --agent {done.run.agent} undo {done.run.id}"
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -156,22 +157,18 @@ def undo(ctx: Context, options: UndoOptions) -> Consolidated:
 
 
 # ----------------------------------------------------------------- rendering
-def _merge_lines(run: ConsolidationRun) -> list[str]:
-    lines = []
+def _merge_lines(run: ConsolidationRun) -> Iterator[str]:
     for merge in run.merges:
         flags = ["undone"] if merge.undone else []
         if merge.status != "done" and not run.dry_run:
             flags.append(str(merge.status))
         mark = f" [{', '.join(flags)}]" if flags else ""
-        lines.append(
-            f"  keep {merge.keeper}  drop {', '.join(merge.dropped)}  "
-            f"similarity {merge.similarity:.3f}{mark}"
-        )
-        lines.append(f"    {shorten(merge.content_after, 70)}")
-    return lines
+        dropped = ", ".join(merge.dropped)
+        yield f"  keep {merge.keeper}  drop {dropped}  similarity {merge.similarity:.3f}{mark}"
+        yield f"    {shorten(merge.content_after, 70)}"
 
 
-def _run_lines(run: ConsolidationRun, run_id: str | None, messages: list[str]) -> list[str]:
+def _run_lines(run: ConsolidationRun, run_id: str | None, messages: list[str]) -> Iterator[str]:
     """A heading, then each merge or the conflict decision the run records, then notes."""
     state = "dry run, not stored" if run.dry_run else run.status
     decision = run.settles
@@ -180,31 +177,34 @@ def _run_lines(run: ConsolidationRun, run_id: str | None, messages: list[str]) -
     elif any(merge.undone for merge in run.merges):
         state += ", undone"
     head = f"{run_id or 'plan'}  {run.started_at}  agent {run.agent}  {run.trigger}  {state}"
-    lines = [head + (f"  undoes {run.undoes}" if run.undoes else "")]
+    yield head + (f"  undoes {run.undoes}" if run.undoes else "")
     if decision is None:
-        lines += _merge_lines(run)
+        yield from _merge_lines(run)
     else:
         what = decision_words(decision.keep, decision.a, decision.b)
-        lines.append(f"  taken back: {what}" if run.undoes else f"  {what}")
+        yield f"  taken back: {what}" if run.undoes else f"  {what}"
         for label, why in (("flagged", decision.conflict_reason), ("decided", decision.reason)):
-            lines += [f"    {label}: {shorten(why, 70)}"] if why else []
-    return lines + [f"  note: {message}" for message in messages]
+            if why:
+                yield f"    {label}: {shorten(why, 70)}"
+    yield from (f"  note: {message}" for message in messages)
 
 
-def consolidated_text(result: Consolidated | AllAgentsPass) -> str:
+def consolidated_text(result: Consolidated | AllAgentsPass) -> Iterator[str]:
     """The run (or plan): a heading line, then each merge, then its notes."""
     if isinstance(result, AllAgentsPass):
-        return all_agents_text(result)
-    lines = _run_lines(result.run, result.id, result.messages)
+        yield from all_agents_text(result)
+        return
+    yield from _run_lines(result.run, result.id, result.messages)
     if result.what_if is not None:
-        lines.append(what_if_text(result.what_if))
-    return "\n".join(lines)
+        yield from what_if_text(result.what_if)
 
 
-def history_text(runs: RunList) -> str:
+def history_text(runs: RunList) -> Iterator[str]:
     """Every run as ``consolidated_text`` shows it, newest first."""
-    lines = [line for run in runs.runs for line in _run_lines(run, run.id, run.messages)]
-    return "\n".join(lines) or "no consolidation runs"
+    if not runs.runs:
+        yield "no consolidation runs"
+    for run in runs.runs:
+        yield from _run_lines(run, run.id, run.messages)
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -68,23 +69,22 @@ def _problem_lines(problem: Problem) -> list[str]:
     return finding_lines(problem.severity, f"{problem.kind:<20} {who}: {problem.why}", details)
 
 
-def health_text(report: HealthReport) -> str:
+def health_text(report: HealthReport) -> Iterator[str]:
     """The agents, the problems worst first, what was not checked, the side files."""
-    lines = [f"health at {report.at}"]
-    lines += section("agents", [_agent_line(a, len(report.days)) for a in report.agents.values()])
-    lines.append(f"problems ({len(report.problems)})" if report.problems else "problems: none")
+    yield f"health at {report.at}"
+    yield from section("agents", [_agent_line(a, len(report.days)) for a in report.agents.values()])
+    yield f"problems ({len(report.problems)})" if report.problems else "problems: none"
     for problem in report.problems:
-        lines += _problem_lines(problem)
+        yield from _problem_lines(problem)
     unchecked = {kind: check for kind, check in report.checks.items() if check.state in UNCHECKED}
     if unchecked:
-        lines.append("not checked")
+        yield "not checked"
         for kind, check in unchecked.items():
-            lines.append(f"  {kind}: {check.state}: {shorten(check.detail, 120)}")
-    lines.append("side files")
+            yield f"  {kind}: {check.state}: {shorten(check.detail, 120)}"
+    yield "side files"
     for side in report.side_files:
         detail = f": {shorten(side.detail, 100)}" if side.detail else ""
-        lines.append(f"  {side.name}: {side.state} ({side.path}){detail}")
-    return "\n".join(lines)
+        yield f"  {side.name}: {side.state} ({side.path}){detail}"
 
 
 #: The check states that mean a kind was not looked for.

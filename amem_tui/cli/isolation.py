@@ -5,6 +5,7 @@ would move (``engine.what_if``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -67,25 +68,22 @@ def _finding_lines(finding: LeakFinding) -> list[str]:
     return finding_lines(finding.severity, f"{finding.kind:<16} {first}  ({how})", details)
 
 
-def leaks_text(report: LeakReport) -> str:
+def leaks_text(report: LeakReport) -> Iterator[str]:
     """What was checked, the findings by pair of agents, then what was only sampled."""
     counts = severity_counts(report.counts())
     collections = ", ".join(report.collections) or "no collection"
-    lines = [
+    yield (
         f"{plural(report.pairs_checked, 'pair')} of agents, "
         f"{plural(report.notes_checked, 'note')} checked in {collections}: {counts}"
-    ]
+    )
     for (source, reader), findings in report.by_pair().items():
-        lines.append(f"{source or '(a setting)'} -> {reader or '(nobody in particular)'}")
+        yield f"{source or '(a setting)'} -> {reader or '(nobody in particular)'}"
         for finding in findings:
-            lines += _finding_lines(finding)
+            yield from _finding_lines(finding)
     if not report.findings:
-        lines.append("no findings")
+        yield "no findings"
     for part in report.sampled:
-        lines.append(
-            f"sampled: {part.check}: compared {part.compared:,} of {part.total:,} ({part.how})"
-        )
-    return "\n".join(lines)
+        yield f"sampled: {part.check}: compared {part.compared:,} of {part.total:,} ({part.how})"
 
 
 # --------------------------------------------------------------------- check
@@ -110,30 +108,27 @@ def check(ctx: Context, options: CheckOptions) -> CheckRun:
     return run
 
 
-def verdict_lines(verdict: CheckVerdict) -> list[str]:
+def verdict_lines(verdict: CheckVerdict) -> Iterator[str]:
     """One check: whether it holds, then why not and what its agent found."""
     state = "PASS" if verdict.passed else "FAIL"
-    lines = [
-        f"{state}  #{verdict.number} (line {verdict.line}) {verdict.name}: "
-        f"{verdict.agent} searches {verdict.query!r}"
-    ]
-    lines += [f"      - {failure}" for failure in verdict.failures]
+    where = f"#{verdict.number} (line {verdict.line}) {verdict.name}"
+    yield f"{state}  {where}: {verdict.agent} searches {verdict.query!r}"
+    yield from (f"      - {failure}" for failure in verdict.failures)
     if not verdict.passed:
-        for hit in verdict.hits[:5]:
-            lines.append(f"      {hit.rank}. {note_row(hit.id, hit.content)}")
+        yield from (
+            f"      {hit.rank}. {note_row(hit.id, hit.content)}" for hit in verdict.hits[:5]
+        )
     if verdict.notice:
-        lines.append(f"      note: {verdict.notice}")
-    return lines
+        yield f"      note: {verdict.notice}"
 
 
-def check_text(run: CheckRun) -> str:
+def check_text(run: CheckRun) -> Iterator[str]:
     """A heading (how many checks hold), then each check."""
     failing = len(run.failing)
     state = "all hold" if not failing else f"{failing} failing"
-    lines = [f"{run.source}: {plural(len(run.verdicts), 'check')}, {state}"]
+    yield f"{run.source}: {plural(len(run.verdicts), 'check')}, {state}"
     for verdict in run.verdicts:
-        lines += verdict_lines(verdict)
-    return "\n".join(lines)
+        yield from verdict_lines(verdict)
 
 
 # ------------------------------------------------------------------- dry runs
@@ -159,31 +154,26 @@ def preview(ctx: Context, change: Change, checks: str | None) -> WhatIf:
     return ctx.engine.what_if(change, checks=checks, queries=queries)
 
 
-def what_if_text(result: WhatIf) -> str:
+def what_if_text(result: WhatIf) -> Iterator[str]:
     """The change, the checks that would flip, the recent queries whose top 5 moves."""
-    lines = [f"dry run: {result.change}; nothing was written"]
+    yield f"dry run: {result.change}; nothing was written"
     if (run := result.checks_before) is not None:
-        lines.append(
-            f"checks in {run.source} that would flip: {len(result.flips)} of {len(run.verdicts)}"
-        )
+        yield f"checks in {run.source} that would flip: {len(result.flips)} of {len(run.verdicts)}"
         for flip in result.flips:
             turn = "holds -> fails" if flip.before else "fails -> holds"
-            lines.append(
-                f"  #{flip.number} {flip.name}: {turn} ({flip.agent} searches {flip.query!r})"
-            )
-            lines += [f"      - {failure}" for failure in flip.failures]
+            yield f"  #{flip.number} {flip.name}: {turn} ({flip.agent} searches {flip.query!r})"
+            yield from (f"      - {failure}" for failure in flip.failures)
     moved = result.changed
     changed = count_of(len(moved), len(result.deltas), "query", "queries")
-    lines.append(f"recent queries whose top 5 would change: {changed}")
+    yield f"recent queries whose top 5 would change: {changed}"
     for delta in moved:
         filters = f" ({delta.filters()})" if delta.filters() else ""
-        lines.append(f"  {delta.agent} searches {delta.query!r}{filters}")
+        yield f"  {delta.agent} searches {delta.query!r}{filters}"
         if delta.entered:
-            lines.append(f"      enters: {', '.join(delta.entered)}")
+            yield f"      enters: {', '.join(delta.entered)}"
         if delta.left:
-            lines.append(f"      leaves: {', '.join(delta.left)}")
-    lines += [f"  not re-run: {skipped}" for skipped in result.skipped]
-    return "\n".join(lines)
+            yield f"      leaves: {', '.join(delta.left)}"
+    yield from (f"  not re-run: {skipped}" for skipped in result.skipped)
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -104,29 +105,27 @@ def all_agents(ctx: Context, *, due: bool, threshold: float | None, dry_run: boo
     return found
 
 
-def all_agents_text(answer: AllAgentsPass) -> str:
+def all_agents_text(answer: AllAgentsPass) -> Iterator[str]:
     """A heading line, one line per agent, then the notes."""
     result = answer.result
     if result.skipped or not (result.ran or result.dry_run):
-        return "\n".join(answer.messages)
+        yield from answer.messages
+        return
     kind = "dry run of the nightly pass" if result.dry_run else "nightly pass"
     agents = result.outcomes()
-    lines = [
+    yield (
         f"{kind} of {result.day} (the day from {result.slot.isoformat()}): "
         f"{plural(len(agents), 'agent')}, {plural(result.merges, 'merge')}, "
         f"trigger {answer.trigger}"
-    ]
+    )
     for agent in agents:
         if agent.error is not None:
-            lines.append(f"  {agent.agent}: failed: {agent.error}")
+            yield f"  {agent.agent}: failed: {agent.error}"
             continue
         run = "plan" if result.dry_run else f"run {agent.run_id}"
-        lines.append(
-            f"  {agent.agent} ({agent.collection}): {run}, "
-            f"{plural(agent.merges, 'merge')} of {plural(agent.candidates, 'candidate')}"
-        )
-    lines += [f"  note: {message}" for message in answer.messages]
-    return "\n".join(lines)
+        merges = f"{plural(agent.merges, 'merge')} of {plural(agent.candidates, 'candidate')}"
+        yield f"  {agent.agent} ({agent.collection}): {run}, {merges}"
+    yield from (f"  note: {message}" for message in answer.messages)
 
 
 # ------------------------------------------------------------------ schedule

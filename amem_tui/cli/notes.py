@@ -8,7 +8,7 @@ not read are only counted (``unreadable_links``, ``unreadable_conflicts``).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, cast
 
@@ -24,7 +24,7 @@ from amem_tui.cli.output import (
     flattened,
     mem0_fields,
     note_json,
-    note_text,
+    note_lines,
     scope_label,
     shorten,
 )
@@ -54,14 +54,13 @@ def shown(view: AgentView, note: MemoryNote) -> ShownNote:
     return ShownNote(visible)
 
 
-def shown_text(answer: ShownNote) -> str:
+def shown_text(answer: ShownNote) -> Iterator[str]:
     """The note block, then what a get-only note gives the agent."""
-    text = note_text(answer.note)
+    yield from note_lines(answer.note)
     if answer.get_only:
-        text += f"\n  {shorten(answer.get_only, 200)}"
+        yield f"  {shorten(answer.get_only, 200)}"
     if answer.access_change:
-        text += f"\n  {answer.access_change}"
-    return text
+        yield f"  {answer.access_change}"
 
 
 # ----------------------------------------------------------- one note by id
@@ -77,7 +76,7 @@ class ChangeNote(PreviewOptions, NoteId):
     """A change of who reads one note, which ``--dry-run`` previews."""
 
 
-def note_answer_text(result: ShownNote | WhatIf) -> str:
+def note_answer_text(result: ShownNote | WhatIf) -> Iterator[str]:
     """The note block, or what a dry run says the change would do."""
     return shown_text(result) if isinstance(result, ShownNote) else what_if_text(result)
 
@@ -255,13 +254,14 @@ def list_notes(ctx: Context, options: ListOptions) -> NoteListing:
     return NoteListing(view.scope, page, options.scope, options.run)
 
 
-def list_text(listing: NoteListing) -> str:
+def list_text(listing: NoteListing) -> Iterator[str]:
     """A heading (whose notes, how many of how many), then each note's block."""
     scope, notes = listing.scope, listing.page.notes
     run = f" of run {listing.run_id}" if listing.run_id is not None else ""
     who = scope_label(scope.agent, scope.mode, scope.collection, scope)
-    head = f"{who}: {count_of(len(notes), listing.page.total, f'{listing.listed} note')}{run}"
-    return "\n".join([head, *(note_text(note) for note in notes)])
+    yield f"{who}: {count_of(len(notes), listing.page.total, f'{listing.listed} note')}{run}"
+    for note in notes:
+        yield from note_lines(note)
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, TextIO, TypeVar
 
 from pydantic import (
@@ -121,7 +121,7 @@ def _references(ids: Sequence[str], unreadable: object) -> str:
     return ", ".join(parts)
 
 
-def note_text(note: MemoryNote) -> str:
+def note_lines(note: MemoryNote) -> Iterator[str]:
     """A short human-readable block for one note."""
     extra = note.model_extra or {}
     mem0 = extra.get("format") == "mem0"
@@ -130,21 +130,21 @@ def note_text(note: MemoryNote) -> str:
         state += " (low quality: check before trusting)"
     if mem0:
         state += " (mem0 memory, read-only)"
-    lines = [
-        f"{note.id}{state}",
+    yield f"{note.id}{state}"
+    yield (
         f"  agent_id={note.agent_id} owner={note.effective_owner} "
         f"readers={agent_names(note.effective_readers)} "
-        f"writers={agent_names(note.effective_writers)}",
-        f"  {shorten(note.content)}",
-    ]
+        f"writers={agent_names(note.effective_writers)}"
+    )
+    yield f"  {shorten(note.content)}"
     if note.tags:
-        lines.append(f"  tags: {', '.join(note.tags)}")
+        yield f"  tags: {', '.join(note.tags)}"
     if not mem0:
         from amem_tui.engine.for_apps import selective_sentence
 
         truth = selective_sentence(note)
         if truth:
-            lines.append(f"  {shorten(truth, 160)}")
+            yield f"  {shorten(truth, 160)}"
     for field, hidden, label in (
         ("links", "unreadable_links", "links"),
         ("conflicts_with", "unreadable_conflicts", "conflicts with"),
@@ -152,14 +152,13 @@ def note_text(note: MemoryNote) -> str:
         ids: list[str] = getattr(note, field)
         unreadable = extra.get(hidden)
         if ids or unreadable:
-            lines.append(f"  {label}: {_references(ids, unreadable)}")
+            yield f"  {label}: {_references(ids, unreadable)}"
     if mem0:
         facts = [f"{key}={extra[key]}" for key in MEM0_SHOWN if extra.get(key) is not None]
         if facts:
-            lines.append(f"  mem0: {' '.join(facts)}")
+            yield f"  mem0: {' '.join(facts)}"
         if extra.get("mem0_metadata"):
-            lines.append(f"  metadata: {shorten(json.dumps(extra['mem0_metadata']), 76)}")
-    return "\n".join(lines)
+            yield f"  metadata: {shorten(json.dumps(extra['mem0_metadata']), 76)}"
 
 
 def mem0_fields(scope: AgentScope) -> dict[str, Any]:
@@ -207,8 +206,12 @@ class JsonLines:
         raise NotImplementedError
 
 
-def emit(result: Result, as_json: bool, text: Callable[[Result], str], out: TextIO) -> None:
-    """Write a command's answer to ``out``: its JSON, or its text renderer's text."""
+#: What a text renderer gives: the answer's lines, or its whole text.
+Rendered = str | Iterable[str]
+
+
+def emit(result: Result, as_json: bool, text: Callable[[Result], Rendered], out: TextIO) -> None:
+    """Write a command's answer to ``out``: its JSON, or its text renderer's lines."""
     if isinstance(result, JsonLines):
         _emit_lines(result, as_json, out)
     elif as_json:
@@ -218,6 +221,7 @@ def emit(result: Result, as_json: bool, text: Callable[[Result], str], out: Text
         out.write(json_text(data) + "\n")
     else:
         rendered = text(result)
+        rendered = rendered if isinstance(rendered, str) else "\n".join(rendered)
         if rendered:
             out.write(sanitize(rendered) + "\n")
 

@@ -3,6 +3,7 @@ and (``--hidden``, on purpose) the close matches it is not allowed to see."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -145,26 +146,24 @@ class FoundNotes:
         return answer
 
 
-def search_text(found: FoundNotes) -> str:
+def search_text(found: FoundNotes) -> Iterator[str]:
     """One line per hit, then the hidden matches."""
     result = found.result
     where = scope_label(result.agent, result.mode, result.collection, found.scope)
     how = (result.ranking or result.search_mode) + ("" if result.exact else ", approximate")
-    lines = [f"{where}: {plural(len(result.hits), 'hit')} ({how})"]
+    yield f"{where}: {plural(len(result.hits), 'hit')} ({how})"
     if result.notice:
-        lines.append(f"note: {result.notice}")
+        yield f"note: {result.notice}"
     for hit, note in zip(result.hits, found.notes, strict=True):
-        row = note_row(note.id, note.content)
-        lines.append(f"{rounded(hit.score):.3f}  [{hit.because}]  {row}")
+        yield f"{rounded(hit.score):.3f}  [{hit.because}]  {note_row(note.id, note.content)}"
         if found.explain:
-            lines.append(f"       {found.explained(hit)['explanation']}")
+            yield f"       {found.explained(hit)['explanation']}"
     if result.hidden:
-        lines.append(f"hidden from {result.agent}: {len(result.hidden)}")
+        yield f"hidden from {result.agent}: {len(result.hidden)}"
         for match in result.hidden:
-            lines.append(f"{rounded(match.score):.3f}  {match.id}  {match.reason}")
+            yield f"{rounded(match.score):.3f}  {match.id}  {match.reason}"
             if match.deciding():
-                lines.append(f"       {match.deciding()}")
-    return "\n".join(lines)
+                yield f"       {match.deciding()}"
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (

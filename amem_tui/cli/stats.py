@@ -3,6 +3,7 @@ notes per week, and who wrote the shared scope (see docs/compare.md)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -62,77 +63,74 @@ def _agents(stats: StoreStats) -> list[str]:
     return _table(rows)
 
 
-def _weeks(stats: StoreStats) -> list[str]:
+def _weeks(stats: StoreStats) -> Iterator[str]:
     agents = stats.agents
     if not stats.weeks:
-        return ["notes written per week: none dated"]
+        yield "notes written per week: none dated"
+        return
     rows = [["week of", "", "", *(agent.label for agent in agents)]]
     for week in stats.weeks:
         rows.append([week, "", "", *(str(agent.weeks.get(week, 0)) for agent in agents)])
     undated = [str(agent.weeks.get("undated", 0)) for agent in agents]
     if any(count != "0" for count in undated):
         rows.append(["undated", "", "", *undated])
-    return ["notes written per week (weeks start on Monday)", *_table(rows)]
+    yield "notes written per week (weeks start on Monday)"
+    yield from _table(rows)
 
 
-def _recalls(stats: StoreStats) -> list[str]:
-    lines = [
+def _recalls(stats: StoreStats) -> Iterator[str]:
+    yield (
         "what gets recalled, as each agent sees it (openclaw-amem counts the searches "
         "that return a note, any agent's)"
-    ]
+    )
     if "most_recalled" in stats.pending:
-        return [
-            *lines,
+        yield (
             "  ? (a store without an index on retrieval_count, made before this release: "
-            "stats --check finds them)",
-        ]
+            "stats --check finds them)"
+        )
+        return
     for agent in stats.agents:
         if agent.never_recalled is None:
-            lines.append(f"{agent.label}: no recall counts ({agent.format} keeps none)")
+            yield f"{agent.label}: no recall counts ({agent.format} keeps none)"
             continue
         never = f"{count_of(agent.never_recalled, agent.visible, 'note')} never recalled"
-        lines.append(
-            f"{agent.label}: {never}" + ("; most recalled:" if agent.most_recalled else "")
-        )
+        yield f"{agent.label}: {never}" + ("; most recalled:" if agent.most_recalled else "")
         for note in agent.most_recalled:
             when = note.last_accessed[:10] or "?"
             where = "shared" if note.agent_id == "shared" else "private"
-            lines.append(
-                f"  {note.retrieval_count:>6}x  last {when}  {where:<7}  "
-                f"{note_row(note.id, note.content)}"
-            )
-    return lines
+            row = note_row(note.id, note.content)
+            yield f"  {note.retrieval_count:>6}x  last {when}  {where:<7}  {row}"
 
 
-def stats_text(stats: StoreStats) -> str:
+def stats_text(stats: StoreStats) -> Iterator[str]:
     """The agent table, the collections, the shared scope by owner, and notes per week."""
-    lines = _agents(stats)
-    lines.append("")
+    yield from _agents(stats)
+    yield ""
     unchecked = "malformed" in stats.pending
     for collection in stats.collections:
         bad = collection.malformed
         unattributed = f" ({collection.unattributed} naming no agent)" if bad else ""
         checked = "malformed not checked" if unchecked else f"{bad} malformed{unattributed}"
-        lines.append(
-            f"{collection.name}: {plural(collection.points, 'point')} ({collection.format}), "
-            f"{checked}"
-        )
+        points = plural(collection.points, "point")
+        yield f"{collection.name}: {points} ({collection.format}), {checked}"
     notes = stats.shared_owners
     owners = ", ".join(  # largest first; the percentage of the exact part
         f"{owner} {notes[owner]} ({notes[owner] / stats.shared_total:.0%})"
         for owner in stats.shared_share
     )
     shared = plural(stats.shared_total, "note")
-    lines.append(f"shared scope: {shared}" + (f", written by {owners}" if owners else ""))
+    yield f"shared scope: {shared}" + (f", written by {owners}" if owners else "")
     if stats.history_error:
-        lines.append(f"consolidation history not read: {stats.history_error}")
+        yield f"consolidation history not read: {stats.history_error}"
     if unchecked:
-        lines.append(
+        yield (
             "figures from the store's indexes; malformed points (?) are found by reading "
             "every note: stats --check"
         )
-    lines += ["", *_recalls(stats), "", *_weeks(stats)]
-    return "\n".join(lines)
+    yield ""
+    yield from _recalls(stats)
+    yield ""
+    yield from _weeks(stats)
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (

@@ -6,6 +6,7 @@ configuration, store, agent, collection and model are in use) and ``collections`
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -50,37 +51,34 @@ def _row_text(scope: AgentScope) -> str:
     return f"{scope.user or '-':<10} {scope.agent:<18} {scope.namespace or '-':<32} {scope.view}"
 
 
-def _mem0_hints(agents: AgentList) -> list[str]:
+def _mem0_hints(agents: AgentList) -> Iterator[str]:
     """How to read each kind of mem0 view from the command line."""
     views = [scope for scope in agents.scopes if scope.is_mem0_view]
     if not views:
-        return []
-    lines = []
+        return
     if agents.user:
-        lines.append(f"user read by default: {agents.user} (--user or AMEM_USER to change)")
-    lines.append("read a pair with: --user USER --agent AGENT")
+        yield f"user read by default: {agents.user} (--user or AMEM_USER to change)"
+    yield "read a pair with: --user USER --agent AGENT"
     for view in views:
         if view.view == "agentId":
-            lines.append(
+            yield (
                 f"{view.namespace}: written with an explicit agentId, never recalled by "
                 f"main's sessions; read it with --namespace {view.namespace}"
             )
     if any(s.agent.startswith("subagent-") and s.is_mem0_view for s in agents.scopes):
-        lines.append(
+        yield (
             "a subagent's auto-recall reads its user's main memories: "
             "--session-key agent:<id>:<rest>:subagent:<name> --view recall"
         )
-    return lines
 
 
-def agents_text(agents: AgentList) -> str:
+def agents_text(agents: AgentList) -> Iterator[str]:
     """One line per agent, the configuration file, and (mem0) how to read each view."""
-    lines: list[str] = []
     if any(scope.is_mem0_view for scope in agents.scopes):
-        lines.append(f"{'user':<10} {'agent':<18} {'user_id':<32} view")
-    lines += [_row_text(scope) for scope in agents.scopes]
-    lines.append(f"configuration: {agents.config_file or 'none found (defaults)'}")
-    return "\n".join(lines + _mem0_hints(agents))
+        yield f"{'user':<10} {'agent':<18} {'user_id':<32} view"
+    yield from (_row_text(scope) for scope in agents.scopes)
+    yield f"configuration: {agents.config_file or 'none found (defaults)'}"
+    yield from _mem0_hints(agents)
 
 
 # -------------------------------------------------------------------- status
@@ -93,35 +91,30 @@ def status(ctx: Context, _: NoOptions) -> StoreStatus:
     return ctx.engine.status()
 
 
-def status_text(status: StoreStatus) -> str:
+def status_text(status: StoreStatus) -> Iterator[str]:
     """One labelled line per fact, and a hint when the collection does not exist."""
-    lines = [
-        f"configuration: {status.config_file or 'none found (defaults)'}",
-        f"store:         {status.store}{' (read-only)' if status.read_only else ''}",
-        f"agent:         {status.agent} (Mode {status.mode}, collection {status.collection})",
-    ]
+    yield f"configuration: {status.config_file or 'none found (defaults)'}"
+    yield f"store:         {status.store}{' (read-only)' if status.read_only else ''}"
+    yield f"agent:         {status.agent} (Mode {status.mode}, collection {status.collection})"
     if status.user is not None or status.namespace is not None:
-        lines.append(
-            f"user:          {status.user} (reads user_id {status.namespace}, {status.view} view)"
-        )
+        yield f"user:          {status.user} (reads user_id {status.namespace}, {status.view} view)"
     elif len(status.users) > 1:
-        lines.append("user:          none chosen: searches and listings need --user (AMEM_USER)")
+        yield "user:          none chosen: searches and listings need --user (AMEM_USER)"
     if status.users:
-        lines.append(f"users:         {', '.join(status.users)}")
+        yield f"users:         {', '.join(status.users)}"
     if status.collection != status.resolved_collection:
-        lines.append(f"alias:         {status.collection} -> {status.resolved_collection}")
-    lines.append(f"format:        {status.format}")
-    lines.append(f"embeddings:    {status.model}")
+        yield f"alias:         {status.collection} -> {status.resolved_collection}"
+    yield f"format:        {status.format}"
+    yield f"embeddings:    {status.model}"
     if status.exists:
         built_by = status.collection_model
         named = f"{built_by} (from {status.model_source})" if built_by else "not named by anything"
-        lines.append(f"built with:    {named}")
-    lines.append(f"search:        {'vector' if status.searchable else 'keyword only'}")
-    lines.append(f"               {status.model_reason}")
+        yield f"built with:    {named}"
+    yield f"search:        {'vector' if status.searchable else 'keyword only'}"
+    yield f"               {status.model_reason}"
     if not status.exists and status.collections:
         names = ", ".join(status.collections)
-        lines.append(f"hint:          the store holds {names}; choose one with --collection")
-    return "\n".join(lines)
+        yield f"hint:          the store holds {names}; choose one with --collection"
 
 
 # --------------------------------------------------------------- collections
@@ -130,15 +123,16 @@ def collections(ctx: Context, _: NoOptions) -> list[CollectionView]:
     return ctx.engine.collections()
 
 
-def collections_text(views: list[CollectionView]) -> str:
+def collections_text(views: list[CollectionView]) -> Iterator[str]:
     """One line per collection (and why it cannot be searched by vector, if so)."""
-    lines = []
+    if not views:
+        yield "no collections"
     for view in views:
         if not view.exists:
-            lines.append(f"{view.name}  (configured, does not exist yet)")
+            yield f"{view.name}  (configured, does not exist yet)"
             continue
         if view.bookkeeping:
-            lines.append(
+            yield (
                 f"{view.name}: {plural(view.points, 'point')}, {view.bookkeeping}; "
                 "holds no memories, never searched or written"
             )
@@ -147,13 +141,12 @@ def collections_text(views: list[CollectionView]) -> str:
         used = f" used by {', '.join(view.used_by)}" if view.used_by else ""
         model = view.model or "unknown model"
         ro = f"; read-only: {view.read_only_reason}" if view.read_only else ""
-        lines.append(
+        yield (
             f"{view.name}{aliases}: {plural(view.points, 'point')}, {view.format}, "
             f"{model} ({view.vector_size} dims, from {view.model_source}){used}{ro}"
         )
         if not view.searchable:
-            lines.append(f"  {view.model_reason}")
-    return "\n".join(lines) or "no collections"
+            yield f"  {view.model_reason}"
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (

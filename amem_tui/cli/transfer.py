@@ -102,17 +102,19 @@ def export(ctx: Context, options: ExportOptions) -> Exported | ExportLines | Exp
     return _write_export(engine, collection, Path(options.output).expanduser(), options.vectors)
 
 
-def export_text(result: Exported | ExportLines | ExportedAll) -> str:
+def export_text(result: Exported | ExportLines | ExportedAll) -> Iterator[str]:
     """How many points went from which collection to which file."""
     if isinstance(result, ExportLines):
-        return ""  # written as its lines
+        return  # written as its lines
     if isinstance(result, ExportedAll):
         if not result.exports:
-            return f"no collections of notes to export; nothing written to {result.folder}"
-        return "\n".join(export_text(one) for one in result.exports)
+            yield f"no collections of notes to export; nothing written to {result.folder}"
+        for one in result.exports:
+            yield from export_text(one)
+        return
     vectors = " with vectors" if result.vectors else ""
     points = plural(result.points, "point")
-    return f"exported {points}{vectors} from {result.collection} to {result.file}"
+    yield f"exported {points}{vectors} from {result.collection} to {result.file}"
 
 
 # -------------------------------------------------------------------- import
@@ -196,14 +198,11 @@ def import_notes(ctx: Context, options: ImportOptions) -> Imported:
     return imported
 
 
-def import_text(imported: Imported) -> str:
+def import_text(imported: Imported) -> Iterator[str]:
     """Each rejected line, then what was written, and why it stopped."""
     result = imported.result
-    lines = []
     for bad in result.rejected:
-        lines.append(
-            f"line {bad.line}: rejected ({bad.reason})" + (f" id {bad.id}" if bad.id else "")
-        )
+        yield f"line {bad.line}: rejected ({bad.reason})" + (f" id {bad.id}" if bad.id else "")
     found = (
         f"{result.file}: {plural(result.lines, 'line')}, {result.valid} valid, "
         f"{len(result.rejected)} rejected"
@@ -219,16 +218,15 @@ def import_text(imported: Imported) -> str:
         )
     else:
         done = f"wrote nothing to {result.collection}"
-    lines.append(f"{found}; {done}")
+    yield f"{found}; {done}"
     if imported.notes_per_second:
-        lines.append(
+        yield (
             f"{plural(result.written, 'note')} in {imported.seconds:.1f} s "
             f"({imported.notes_per_second:,.0f} notes/s, the store optimized and its keyword "
             "index saved)"
         )
     if result.error:
-        lines.append(f"stopped: {result.error}")
-    return "\n".join(lines)
+        yield f"stopped: {result.error}"
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (

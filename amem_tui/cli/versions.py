@@ -3,13 +3,14 @@ to one as a new version (a write like any other)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command, Context
 from amem_tui.cli.notes import EXPECT_HASH_HELP, NoteId, shown
 from amem_tui.cli.options import flag, option
-from amem_tui.cli.output import Note, TextOnly, flattened, note_text, shorten
+from amem_tui.cli.output import Note, TextOnly, flattened, note_lines, shorten
 from amem_tui.engine import NoteHistory
 from amem_tui.engine.for_apps import plain_diff
 from amem_tui.wording import plural
@@ -52,30 +53,26 @@ def version_line(version: NoteVersion) -> str:
     return f"{line}: {changed}" if changed else line
 
 
-def versions_text(answer: VersionList) -> str:
+def versions_text(answer: VersionList) -> Iterator[str]:
     """A heading, then a line per version with its content diff."""
     history = answer.history
-    head = (
-        f"note {history.note_id} ({history.collection}): {plural(len(history.versions), 'version')}"
-    )
-    lines = [head]
+    versions = plural(len(history.versions), "version")
+    yield f"note {history.note_id} ({history.collection}): {versions}"
     for version in history.versions:
-        lines.append(version_line(version))
+        yield version_line(version)
         if "content" in version.changed:
             diff = plain_diff(version.content_diff())
-            lines.append("       " + (diff if answer.full_diff else shorten(diff, DIFF_WIDTH)))
+            yield "       " + (diff if answer.full_diff else shorten(diff, DIFF_WIDTH))
         if version.before is not None:
-            lines.extend(
-                f"       {change.name}: {shorten(change.before, 60)} -> {shorten(change.after, 60)}"
-                for change in version.field_changes()
-            )
-        lines.extend(f"       {shorten(fact, 120)}" for fact in version.known)
+            for change in version.field_changes():
+                before, after = shorten(change.before, 60), shorten(change.after, 60)
+                yield f"       {change.name}: {before} -> {after}"
+        yield from (f"       {shorten(fact, 120)}" for fact in version.known)
     if history.latest is not None and not history.latest.recorded:
-        lines.append(
+        yield (
             f"  version {history.latest.number} is the note as it is now; "
             "amem-tui records it when it next writes the note"
         )
-    return "\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -109,13 +106,11 @@ def revert_note(ctx: Context, options: RevertOptions) -> Reverted:
     return Reverted(shown(view, note).note, options.to, number, changed)
 
 
-def reverted_text(answer: Reverted) -> str:
+def reverted_text(answer: Reverted) -> Iterator[str]:
     """The note, then what the revert changed and the version it was kept as."""
-    changed = ", ".join(answer.changed)
-    return (
-        f"{note_text(answer.note)}\n  reverted to version {answer.reverted_to} "
-        f"(kept as version {answer.version}): {changed}"
-    )
+    yield from note_lines(answer.note)
+    kept = f"(kept as version {answer.version})"
+    yield f"  reverted to version {answer.reverted_to} {kept}: {', '.join(answer.changed)}"
 
 
 COMMANDS: tuple[Command[Any, Any], ...] = (
