@@ -26,34 +26,24 @@ if TYPE_CHECKING:
 def run_tui(open_settings: Callable[[], Settings], options: CommonOptions) -> int:
     """Open the Textual inspector, which reads its settings after its first frame (in
     follow mode with ``--follow``)."""
-    if (
-        options.store
-        and options.store != ":memory:"
-        and not os.path.exists(os.path.expanduser(options.store))
-    ):  # a mistyped --store: refused, never opened as a new empty store
+    folder = Path(options.store).expanduser() if options.store not in (None, ":memory:") else None
+    if folder is not None and not folder.exists():  # a mistyped --store: never made empty
         from amem_tui.cli.command import missing_store
 
-        raise missing_store(Path(options.store).expanduser())
+        raise missing_store(folder)
     try:
         from amem_tui.tui.launch import run
     except ImportError:
         print("amem-tui: the TUI is not available in this build", file=sys.stderr)
         return 0
-    return run(
-        open_settings,
-        follow=options.follow,
-        agent_hint=options.agent,
-        store_hint=options.store_hint,
-    )
+    hint = options.store_hint
+    return run(open_settings, follow=options.follow, agent_hint=options.agent, store_hint=hint)
 
 
 def _silence_stdout() -> None:
     """Point stdout at /dev/null so the interpreter's last flush cannot fail again."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 @contextlib.contextmanager
