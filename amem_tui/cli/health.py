@@ -39,14 +39,9 @@ def health(ctx: Context, options: HealthOptions) -> HealthReport:
     report = ctx.engine.health()
     failing = report.failing(options.fail_on)
     if failing:
-        worst = report.worst or options.fail_on
-        raise FailedWithReport(
-            report,
-            HealthProblems(
-                f"health: {plural(len(failing), 'problem')} at {options.fail_on} or worse "
-                f"(the worst: {worst})"
-            ),
-        )
+        problems = f"{plural(len(failing), 'problem')} at {options.fail_on} or worse"
+        said = f"health: {problems} (the worst: {report.worst or options.fail_on})"
+        raise FailedWithReport(report, HealthProblems(said))
     return report
 
 

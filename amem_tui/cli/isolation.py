@@ -45,12 +45,8 @@ def leaks(ctx: Context, options: LeaksOptions) -> LeakReport:
     failing = report.failing(options.fail_on)
     if failing:
         found = severity_counts(report.counts(), zeros=False)
-        raise FailedWithReport(
-            report,
-            LeaksFound(
-                f"{plural(len(failing), 'finding')} at or above '{options.fail_on}' ({found})"
-            ),
-        )
+        said = f"{plural(len(failing), 'finding')} at or above '{options.fail_on}' ({found})"
+        raise FailedWithReport(report, LeaksFound(said))
     return report
 
 
@@ -99,12 +95,8 @@ def check(ctx: Context, options: CheckOptions) -> CheckRun:
     run = ctx.engine.check(options.file)
     if run.failing:
         names = ", ".join(f"#{v.number} {v.name!r}" for v in run.failing)
-        raise FailedWithReport(
-            run,
-            ChecksFailed(
-                f"{plural(len(run.failing), 'check')} of {len(run.verdicts)} failed: {names}"
-            ),
-        )
+        said = f"{plural(len(run.failing), 'check')} of {len(run.verdicts)} failed: {names}"
+        raise FailedWithReport(run, ChecksFailed(said))
     return run
 
 

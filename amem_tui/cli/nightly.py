@@ -94,14 +94,11 @@ def all_agents(ctx: Context, *, due: bool, threshold: float | None, dry_run: boo
     recorded = result.record.trigger if result.record is not None else trigger
     found = AllAgentsPass(result, recorded, messages)
     if result.errors:
-        failed = ", ".join(sorted(result.errors))
-        raise FailedWithReport(
-            found,
-            AmemError(
-                f"the nightly pass finished, but {plural(len(result.errors), 'agent')} "
-                f"failed ({failed}): see the report on stdout"
-            ),
+        failed = (
+            f"{plural(len(result.errors), 'agent')} failed ({', '.join(sorted(result.errors))})"
         )
+        said = f"the nightly pass finished, but {failed}: see the report on stdout"
+        raise FailedWithReport(found, AmemError(said))
     return found
 
 
