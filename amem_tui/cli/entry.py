@@ -11,7 +11,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from amem_tui.cli.options import CommonOptions, build_parser, commands, options_from, tui_options
+from amem_tui.cli.options import CommonOptions, options_from, tui_options
 from amem_tui.engine import AmemError
 
 if TYPE_CHECKING:
@@ -102,6 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_tui(partial(read_settings, tui), tui)
         from amem_tui.cli.command import Context, FailedWithReport, OpenTui, settings_from_options
         from amem_tui.cli.output import emit
+        from amem_tui.cli.parser import build_parser, commands
 
         parsed = build_parser().parse_args(argv)
         options = CommonOptions.from_namespace(parsed)

@@ -1,31 +1,22 @@
-"""The command line: every option is declared once, as a field of a frozen dataclass,
-and ``build_parser`` makes the argparse parser from the fields of the common options
-and of each subcommand's options.
+"""The command line as typed objects: every option is declared once, as a field of a
+frozen dataclass, and ``add_options`` makes the argparse arguments from the fields.
 
 A field's type says how its value is read (``bool``: a flag; a ``Literal``: the
 choices), its default is the option's, and ``option`` (``switch``: several flags for
 one value) gives its flags (none: positional), help, metavar and exclusive group.
 A line that opens the TUI is read with ``CommonOptions`` alone (``tui_options``), so
-its first frame waits for no subcommand module (they are imported by name, once a line
-names a subcommand); no pydantic here for the same reason.
+its first frame waits for no subcommand module; no pydantic here for the same reason.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
-import difflib
-import functools
-import importlib
-import re
 import typing
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NoReturn, TypeVar
-
-if TYPE_CHECKING:
-    from amem_tui.cli.command import Command
+from typing import Any, Literal, NoReturn, TypeVar
 
 Options = TypeVar("Options")
 
@@ -254,73 +245,3 @@ def options_from(kind: type[Options], parsed: argparse.Namespace) -> Options:
     if missing:  # a programming error: the options class and the parser disagree
         raise TypeError(f"{kind.__name__}: the parser sets no {', '.join(missing)}")
     return kind(**{name: given[name] for name in names})
-
-
-# -------------------------------------------------------------- the whole line
-PROGRAM = "amem-tui"
-DESCRIPTION = "amem-tui: the TUI by default, and headless subcommands on the same engine."
-EPILOG = (
-    "Exit codes: 0 done; 1 health found a problem at --fail-on or worse (or an "
-    "unexpected error); 2 rejected input; 3 permission denied or read-only; "
-    "4 not found or not visible; 5 store or model unavailable; 75 the nightly pass is "
-    "running elsewhere (consolidate --all-agents). With --json, errors on "
-    "stderr are JSON objects."
-)
-#: The subcommand modules of ``amem_tui.cli`` (each lists its ``COMMANDS``), in the
-#: order of ``--help``.
-COMMAND_MODULES = (
-    "store",
-    "notes",
-    "versions",
-    "search",
-    "compare",
-    "stats",
-    "demo",
-    "consolidation",
-    "conflicts",
-    "health",
-    "nightly",
-    "audit",
-    "isolation",
-    "transfer",
-    "serve",
-)
-
-
-@functools.cache
-def commands() -> dict[str, Command[Any, Any]]:
-    """Every subcommand by name (its module imported here, on the first call)."""
-    modules = [importlib.import_module(f"amem_tui.cli.{name}") for name in COMMAND_MODULES]
-    return {command.name: command for module in modules for command in module.COMMANDS}
-
-
-class CommandLineParser(argparse.ArgumentParser):
-    """An argument parser whose errors are ``UsageError`` (one line, exit 2)."""
-
-    def error(self, message: str) -> NoReturn:
-        """Raise instead of exiting, the subcommand named; a mistyped choice is told the
-        nearest one."""
-        from amem_tui.cli.command import UsageError
-
-        command = self.prog.removeprefix(PROGRAM).strip()
-        typo = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
-        if typo is not None:
-            choices = re.findall(r"'([^']*)'", typo.group(2)) or typo.group(2).split(", ")
-            close = difflib.get_close_matches(typo.group(1), choices, n=1, cutoff=0.5)
-            message += f"; did you mean '{close[0]}'?" if close else ""
-        raise UsageError(f"{command}: {message}" if command else message)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    """The command line: options may stand before or after the subcommand."""
-    parser = CommandLineParser(prog=PROGRAM, description=DESCRIPTION, epilog=EPILOG)
-    add_common_options(parser, suppress=False, follow=FOLLOW_HELP)
-    subcommands = parser.add_subparsers(dest="command", parser_class=CommandLineParser)
-    for command in commands().values():
-        subparser = subcommands.add_parser(
-            command.name, aliases=command.aliases, help=command.help, description=command.help
-        )
-        subparser.set_defaults(command=command.name)  # an alias runs the command it names
-        add_common_options(subparser, suppress=True, follow=command.follow)
-        add_options(subparser, command.options)
-    return parser

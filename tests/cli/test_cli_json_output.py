@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from amem_tui.cli.options import commands
+from amem_tui.cli.parser import commands
 from amem_tui.engine.embed import DEFAULT_MODEL
 from tests.support.cli import cli_env, inert, run
 from tests.support.paths import MODEL_CACHE, REPO_ROOT

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from amem_tui.cli.options import build_parser
+from amem_tui.cli.parser import build_parser
 from amem_tui.demo import demo_id
 from amem_tui.engine.embed import TEST_MODEL
 from tests.support.cli import in_this_process as cli

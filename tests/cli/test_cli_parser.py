@@ -7,7 +7,8 @@ import dataclasses
 
 import pytest
 
-from amem_tui.cli.options import CommonOptions, build_parser, commands, options_from, tui_options
+from amem_tui.cli.options import CommonOptions, options_from, tui_options
+from amem_tui.cli.parser import build_parser, commands
 
 COMMON = ["--json", "--store", "--url", "--config", "--collection", "--agent", "--session-key"]
 

@@ -85,7 +85,7 @@ STORE_AND_MODELS = [
     "qdrant_edge",
 ]
 #: Nor the subcommands: a line without one is read with the common options alone.
-SUBCOMMANDS = ["amem_tui.cli.command", "amem_tui.cli.search", "amem_tui.cli.output"]
+SUBCOMMANDS = ["amem_tui.cli.parser", "amem_tui.cli.command", "amem_tui.cli.search"]
 
 
 def test_the_first_frame_waits_for_no_settings_models_store_or_model(tmp_path: Path) -> None:
