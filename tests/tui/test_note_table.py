@@ -110,3 +110,36 @@ async def test_plain_rows_are_drawn_by_the_note_table(monkeypatch: pytest.Monkey
     async with app.run_test(size=(60, 12)) as pilot:
         await pilot.pause()
     assert left and set(left) == {0, len(ROWS)}
+
+
+class TableAndBox(App[None]):
+    """A table whose rows outgrow it, and a box to move the focus to."""
+
+    def compose(self) -> ComposeResult:
+        from textual.widgets import Input
+
+        table = NoteTable(cursor_type="row")
+        table.styles.height = 5
+        yield table
+        yield Input()
+
+    def on_mount(self) -> None:
+        table = self.query_one(NoteTable)
+        table.add_column("content", key="content", width=30)
+        for number in range(20):
+            table.add_row(one_line(Text(f"note {number}")))
+        table.focus()
+
+
+async def test_a_scrollbar_is_styled_as_it_shows_so_the_first_focus_change_lays_out_nothing() -> (
+    None
+):
+    # Textual styles a table's scrollbar only at the table's next restyle (its focus
+    # lost), where its sizes, set for the first time, lay the whole screen out again.
+    app = TableAndBox()
+    async with app.run_test(size=(40, 12)) as pilot:
+        await pilot.pause()
+        table = app.query_one(NoteTable)
+        assert table.show_vertical_scrollbar
+        styles = table.vertical_scrollbar.styles
+        assert styles.has_rule("scrollbar_size_vertical")
