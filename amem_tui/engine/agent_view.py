@@ -184,6 +184,11 @@ class AgentView:
         return probe(self._service, self.scope, watch, since, self._time.clock)
 
     # ------------------------------------------------------------ searching
+    def search_limit(self, mode: SearchMode | None = None) -> int:
+        """The matches ``search`` returns when no limit is named: memory_search's 5, or
+        in the mem0 plugin's ranking its ``topK``."""
+        return searching.default_limit(self._space, mode)
+
     def search(
         self,
         query: str,
@@ -206,8 +211,8 @@ class AgentView:
         mem0 plugin's ``plugin`` ranking (memory_search, or with the scope's ``recall``
         view what auto-recall injects; ``first_turn``: on a session's first turn).
         ``hybrid`` and ``dense`` may be asked for anywhere (on mem0: amem-tui's own,
-        and labelled so in ``result.ranking``). ``limit`` None is 10, or the plugin's
-        ``topK`` on mem0. Without a usable model it falls back to keyword-only and says
+        and labelled so in ``result.ranking``). ``limit`` None is the agent's own
+        default (``search_limit``). Without a usable model it falls back to keyword-only and says
         so in ``notice``. ``hidden`` adds the best matches the agent cannot see, with
         the reason. ``exact`` True compares the query with every vector, False walks
         the HNSW graph, None scans up to 250,000 notes (``result.exact`` says which it

@@ -124,9 +124,7 @@ def run_checks(file: CheckFile, view_of: ViewOf, collection_of: CollectionOf) ->
         # as many as ``top`` names where it names more, as the agent's call would ask:
         # the limit is part of the ranking, so a wider search could rank other notes first.
         view = _view(view_of, check)
-        result = _search(view, check, None)
-        if result.limit is not None and check.top > result.limit:
-            result = _search(view, check, check.top)
+        result = _search(view, check, check.top if check.top > view.search_limit() else None)
         verdicts.append(judge(check, result, content_of))
     return CheckRun(source=file.source, verdicts=verdicts)
 

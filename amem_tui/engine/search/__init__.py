@@ -10,7 +10,7 @@ reciprocal rank with a small heat boost, then a short walk over links
 from __future__ import annotations
 
 from amem_tui.engine.search.explain import explain_hit, hit_ids
-from amem_tui.engine.search.query import hidden_matches, search, warm_up
+from amem_tui.engine.search.query import default_limit, hidden_matches, search, warm_up
 from amem_tui.engine.search.ranking import SEARCH_MODES, SearchMode
 from amem_tui.engine.search.space import SearchSpace
 
@@ -18,6 +18,7 @@ __all__ = [
     "SEARCH_MODES",
     "SearchMode",
     "SearchSpace",
+    "default_limit",
     "explain_hit",
     "hidden_matches",
     "hit_ids",

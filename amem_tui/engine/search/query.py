@@ -30,7 +30,6 @@ from amem_tui.engine.search.ranking import (
 )
 from amem_tui.engine.search.space import SearchSpace, query_vector
 from amem_tui.engine.search_results import HiddenMatch, SearchResult
-from amem_tui.engine.settings import Mem0PluginConfig
 
 
 def search(
@@ -71,9 +70,8 @@ def search(
     """
     mode = resolve_mode(space, mode)
     check_format(space)
-    config = mem0_plugin.rules_of(space.mem0_plugin)
     if limit is None:
-        limit = default_limit(config, mode)
+        limit = default_limit(space, mode)
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise InvalidInput("the search limit must be a positive integer")
     scope = space.scope
@@ -134,10 +132,13 @@ def search(
     return result
 
 
-def default_limit(config: Mem0PluginConfig, mode: SearchMode) -> int:
-    """The matches a search returns when its caller names no limit: the plugin's
-    ``topK`` in its ranking, else memory_search's default."""
-    return config.top_k if mode == "plugin" else MEMORY_SEARCH_LIMIT
+def default_limit(space: SearchSpace, mode: SearchMode | None = None) -> int:
+    """The matches a search of ``space`` in ``mode`` (None: the store's own ranking)
+    returns when its caller names no limit: the mem0 plugin's ``topK`` in its ranking,
+    else memory_search's default."""
+    if resolve_mode(space, mode) == "plugin":
+        return mem0_plugin.rules_of(space.mem0_plugin).top_k
+    return MEMORY_SEARCH_LIMIT
 
 
 def still_loading(space: SearchSpace, mode: SearchMode) -> list[str]:
@@ -237,9 +238,8 @@ def hidden_matches(
     For an app that shows the hits first and the hidden matches a moment later.
     """
     mode = resolve_mode(space, mode)
-    config = mem0_plugin.rules_of(space.mem0_plugin)
     if limit is None:
-        limit = default_limit(config, mode)
+        limit = default_limit(space, mode)
     if not query.strip():
         return [], None
     notices: list[str] = []
