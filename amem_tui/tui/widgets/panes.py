@@ -66,11 +66,17 @@ class Panes(PaneTabs):
 
         note_id: str | None
         hit: SearchHit | None
+        #: ``Panes.reloads`` when it was sent: one sent before a reload is stale.
+        reloads: int
 
     def __init__(self, *children: Widget, id: str | None = None) -> None:
         super().__init__(*children, id=id)
         #: The note pane the user works in: its highlighted row is the subject.
         self.working: PaneName = "private"
+        #: How many times the rows were replaced from the store (``show_scope``, ``merge``);
+        #: whoever replaces them shows the subject after, so a ``SubjectChanged`` sent
+        #: before (the cursor on a row a write then took away) is stale when it comes.
+        self.reloads = 0
 
     # ---------------------------------------------------------------- the subject
     @property
@@ -117,7 +123,7 @@ class Panes(PaneTabs):
         """A cursor moved: the subject changes when it moved in the working pane."""
         message.stop()
         if message.pane.which == self.working:
-            self.post_message(self.SubjectChanged(message.note_id, message.hit))
+            self.post_message(self.SubjectChanged(message.note_id, message.hit, self.reloads))
 
     def on_descendant_focus(self, event: DescendantFocus) -> None:
         """A focused note pane is the working pane; as tabs, the focused pane is shown."""
@@ -128,7 +134,8 @@ class Panes(PaneTabs):
         if pane is not None:
             self.working = pane.which
             current = pane.current_id
-            self.post_message(self.SubjectChanged(current, pane.hits.get(current or "")))
+            hit = pane.hits.get(current or "")
+            self.post_message(self.SubjectChanged(current, hit, self.reloads))
 
     # A filter box's Enter, Down and Escape come up here: the rows take the focus from
     # above the pane, so nothing in the pane is asked about the focus it just gave.
@@ -163,6 +170,7 @@ class Panes(PaneTabs):
     def show_scope(self, data: ScopeData, include_inactive: bool, listings: bool) -> None:
         """An agent's listings and history as loaded; ``listings``: show the listings now
         (else the hits stay until the query in the box is searched as this agent)."""
+        self.reloads += 1
         scope, deleted, private = data.scope, data.deleted, data.private
         kind = listing_of(scope, data.mem0)
         self.private.keep_listing(
@@ -241,6 +249,7 @@ class Panes(PaneTabs):
     def merge(self, update: FollowUpdate) -> bool:
         """Merge what follow mode found into the note panes (each cursor kept on its
         note); True when the subject itself changed."""
+        self.reloads += 1
         touched: set[str] = set()
         for which, change in update.panes.items():
             pane = self.pane(which)

@@ -92,7 +92,8 @@ class SubjectView(ReportsWorkerFailures, Vertical):
         self.show_subject(after)
 
     def on_panes_subject_changed(self, message: Panes.SubjectChanged) -> None:
-        self._show(message.note_id, message.hit)
+        if message.reloads == self.panes.reloads:  # else the reload showed the subject
+            self._show(message.note_id, message.hit)
 
     def on_note_loaded(self, message: NoteLoaded) -> None:
         """Draw the note loaded, unless the detail view is taken meanwhile."""
