@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import model_serializer
 
 from amem_tui.cli.command import Command, Context, NoOptions, UsageError
-from amem_tui.cli.isolation import CHECKS_HELP, preview, what_if_text
+from amem_tui.cli.isolation import CHECKS_HELP, what_if_text
 from amem_tui.cli.nightly import AllAgentsPass, all_agents, all_agents_text
 from amem_tui.cli.options import flag, option
 from amem_tui.cli.output import Omitted, Run, decision_words, flattened, shorten
@@ -96,7 +96,7 @@ def consolidate(ctx: Context, options: ConsolidateOptions) -> Consolidated | All
         plan = view.plan_consolidation(threshold=options.threshold)
         what_if = None
         if options.checks is not None or ctx.settings.checks_file is not None:
-            what_if = preview(ctx, Consolidate(plan), options.checks)
+            what_if = ctx.engine.what_if(Consolidate(plan), checks=options.checks)
         messages = [DRY_RUN_MESSAGE, *plan.run.messages]
         return Consolidated(plan.run, None, messages, stored=False, what_if=what_if)
     # Planned, then that plan applied (after finishing an interrupted run).

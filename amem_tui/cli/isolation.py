@@ -17,7 +17,7 @@ from amem_tui.wording import first_of, plural, severity_counts
 
 if TYPE_CHECKING:
     from amem_tui.engine import CheckRun, LeakReport, WhatIf
-    from amem_tui.engine.for_apps import Change, CheckVerdict, LeakFinding
+    from amem_tui.engine.for_apps import CheckVerdict, LeakFinding
 
 #: The severities ``--fail-on`` takes, least severe last (as the engine ranks them).
 FailOn = Literal["leak", "warning", "info"]
@@ -138,12 +138,6 @@ class PreviewOptions:
     def __post_init__(self) -> None:
         if self.checks is not None and not self.dry_run:
             raise UsageError("--checks goes with --dry-run: a change that is made runs no checks")
-
-
-def preview(ctx: Context, change: Change, checks: str | None) -> WhatIf:
-    """What ``change`` would do, nothing written."""
-    queries = ctx.engine.query_history().everyone()
-    return ctx.engine.what_if(change, checks=checks, queries=queries)
 
 
 def what_if_text(result: WhatIf) -> Iterator[str]:

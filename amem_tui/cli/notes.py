@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from pydantic import model_serializer
 
 from amem_tui.cli.command import Command, Context, UsageError, text_argument
-from amem_tui.cli.isolation import PreviewOptions, preview, what_if_text
+from amem_tui.cli.isolation import PreviewOptions, what_if_text
 from amem_tui.cli.options import flag, option
 from amem_tui.cli.output import (
     Note,
@@ -137,7 +137,7 @@ def changed_by(action: str) -> Callable[[Context, NoteId], ShownNote | WhatIf]:
         view = ctx.writer()
         if isinstance(options, ChangeNote) and options.dry_run:
             kind = getattr(for_apps, action.capitalize())
-            return preview(ctx, kind(view.scope.agent, options.id), options.checks)
+            return ctx.engine.what_if(kind(view.scope.agent, options.id), checks=options.checks)
         note = getattr(view, action)(options.id)
         answer = shown(view, note)
         if action != "publish":
@@ -185,9 +185,8 @@ def update_note(ctx: Context, options: UpdateOptions) -> ShownNote | WhatIf:
                 "update --dry-run previews a change of readers: give --readers or "
                 "--no-readers, and no --content or --tags"
             )
-        return preview(
-            ctx, SetReaders(view.scope.agent, options.id, tuple(readers)), options.checks
-        )
+        change = SetReaders(view.scope.agent, options.id, tuple(readers))
+        return ctx.engine.what_if(change, checks=options.checks)
     # The engine checks the write rule before the quality gate: a note another agent
     # owns answers PERMISSION_DENIED whatever the new content is.
     note = view.update(

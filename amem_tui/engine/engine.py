@@ -321,7 +321,7 @@ class MemoryEngine:
         change: Change,
         *,
         checks: CheckFile | str | Path | None = None,
-        queries: Sequence[RecordedQuery] = (),
+        queries: Sequence[RecordedQuery] | None = None,
         top: int = 5,
     ) -> WhatIf:
         """What ``change`` would do, worked out without writing anything (see

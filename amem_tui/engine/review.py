@@ -121,18 +121,21 @@ class StoreReview:
         change: Change,
         *,
         checks: CheckFile | str | Path | None = None,
-        queries: Sequence[RecordedQuery] = (),
+        queries: Sequence[RecordedQuery] | None = None,
         top: int = 5,
     ) -> WhatIf:
         """What ``change`` (publish, unpublish, readers, delete, a consolidation plan)
         would do, worked out without writing anything: which ``checks`` would flip, and
-        which notes would enter or leave the ``top`` hits of each recorded query (no
-        ``checks``: the settings' ``checks_file``, if any). A change the store would
-        refuse raises the same error. See ``isolation.whatif``."""
+        which notes would enter or leave the ``top`` hits of each of ``queries`` (no
+        ``checks``: the settings' ``checks_file``, if any; no ``queries``: every agent's
+        recent ones, from ``query_history``). A change the store would refuse raises the
+        same error. See ``isolation.whatif``."""
         from amem_tui.engine.isolation import load_checks, what_if
 
         if checks is None:  # the configured file, if any (``checks_file``)
             checks = self.engine.settings.checks_file
+        if queries is None:
+            queries = self.query_history().everyone()
         file = load_checks(checks) if isinstance(checks, str | Path) else checks
         if file is not None:
             self.check_ready(file)

@@ -25,8 +25,7 @@ def work_out(engine: MemoryEngine, change: Change, checks: Path | None) -> Calla
     queries, said as ``what_if_text`` says it: for a dialog's worker to run."""
 
     def run() -> Text:
-        queries = engine.query_history().everyone()
-        return what_if_text(engine.what_if(change, checks=checks, queries=queries))
+        return what_if_text(engine.what_if(change, checks=checks))
 
     return run
 

@@ -123,17 +123,10 @@ class RunWriter(ReportsWorkerFailures, Widget):
         """What applying ``plan`` would do to the checks saved to last and to every
         agent's recent queries, as ``consolidate --dry-run --checks`` says it."""
         from amem_tui.engine.for_apps import Consolidate
-        from amem_tui.tui.what_if_text import what_if_text
+        from amem_tui.tui.what_if_text import work_out
         from amem_tui.tui.widgets.search_history import checks_file
 
-        engine = self.engine
-        checks = checks_file(self, engine)
-
-        def work_out() -> Text:
-            queries = engine.query_history().everyone()
-            return what_if_text(engine.what_if(Consolidate(plan), checks=checks, queries=queries))
-
-        return work_out
+        return work_out(self.engine, Consolidate(plan), checks_file(self, self.engine))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="consolidate")
     def apply_consolidation(self, scope: AgentScope, plan: ConsolidationPlan) -> None:

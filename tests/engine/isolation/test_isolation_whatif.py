@@ -165,3 +165,13 @@ def test_a_dry_run_leaves_the_store_byte_identical(tmp_path: Path) -> None:
     engine.close()
     assert preview.flips
     assert _files(folder) == before
+
+
+def test_without_queries_it_reruns_every_agents_recorded_ones(planted: MemoryEngine) -> None:
+    kept = planted.query_history()
+    for agent, query in QUERIES:
+        kept.record(agent, query)
+    preview = planted.what_if(Publish("main", P_LINK))
+    explicit = planted.what_if(Publish("main", P_LINK), queries=kept.everyone())
+    assert {(d.agent, d.query) for d in preview.deltas} == set(QUERIES)
+    assert preview.deltas == explicit.deltas
