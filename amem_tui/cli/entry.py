@@ -105,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from amem_tui.cli.parser import build_parser, commands
 
         parsed = build_parser().parse_args(argv)
-        options = CommonOptions.from_namespace(parsed)
+        options = options_from(CommonOptions, parsed)
         as_json = options.json
         if options.command is None:
             return run_tui(partial(read_settings, options), options)

@@ -173,12 +173,6 @@ class CommonOptions:
     #: Read before the subcommand, or after one that opens the TUI.
     follow: bool = flag("--follow", help=FOLLOW_HELP)
 
-    @classmethod
-    def from_namespace(cls, parsed: argparse.Namespace) -> CommonOptions:
-        """The common options of a parsed command line."""
-        given = vars(parsed)
-        return cls(**{f.name: given.get(f.name, f.default) for f in dataclasses.fields(cls)})
-
     def settings_flags(self) -> dict[str, Any]:
         """The options as the settings loader's flags (``None``: not given)."""
         return {
@@ -234,14 +228,12 @@ def tui_options(argv: Sequence[str]) -> CommonOptions | None:
         parsed, rest = parser.parse_known_args(list(argv))
     except _NotTheTuiLine:
         return None
-    return None if rest else CommonOptions.from_namespace(parsed)
+    return None if rest else options_from(CommonOptions, parsed)
 
 
 def options_from(kind: type[Options], parsed: argparse.Namespace) -> Options:
-    """A command's own options: the dataclass ``kind`` filled from its argparse fields."""
+    """The options class ``kind`` filled from a parsed command line (a field it does not
+    set, such as a common option not given around the subcommand: its default)."""
     given = vars(parsed)
     names = [f.name for f in dataclasses.fields(kind)]  # type: ignore[arg-type]
-    missing = [name for name in names if name not in given]
-    if missing:  # a programming error: the options class and the parser disagree
-        raise TypeError(f"{kind.__name__}: the parser sets no {', '.join(missing)}")
-    return kind(**{name: given[name] for name in names})
+    return kind(**{name: given[name] for name in names if name in given})

@@ -65,7 +65,7 @@ def test_each_command_s_options_are_what_its_parser_fills(name: str) -> None:
     ]
     given = [part for pair in options for part in pair]
     parsed = build_parser().parse_args([name, *("x" for _ in required), *given])
-    common = CommonOptions.from_namespace(parsed)
+    common = options_from(CommonOptions, parsed)
     assert common.command == name and common.json is False
     if command.options is not None:
         options = options_from(command.options, parsed)
@@ -83,7 +83,7 @@ def test_each_command_s_options_are_what_its_parser_fills(name: str) -> None:
     ],
 )
 def test_a_tui_line_reads_the_same_with_the_common_options_alone(line: list[str]) -> None:
-    whole = CommonOptions.from_namespace(build_parser().parse_args(line))
+    whole = options_from(CommonOptions, build_parser().parse_args(line))
     assert whole.command is None
     assert tui_options(line) == whole
 
