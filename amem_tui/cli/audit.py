@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from amem_tui.cli.command import Command, Context
 from amem_tui.cli.options import flag
@@ -22,11 +22,6 @@ class AuditOptions:
     """``audit``: the configured collections, or every one (``--all``)."""
 
     all: bool = flag("--all", help="audit every collection in the store")
-
-
-def audit(ctx: Context, options: AuditOptions) -> AuditReport:
-    """Shared notes by owner, malformed and legacy points, cross-scope links."""
-    return ctx.engine.audit(all_collections=options.all)
 
 
 def _ref(ref: NoteRef) -> str:
@@ -84,6 +79,7 @@ def audit_text(report: AuditReport) -> Iterator[str]:
     )
 
 
-COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command("audit", audit, audit_text, AuditOptions, reads=True),
-)
+@Command("audit", audit_text, AuditOptions, reads=True)
+def audit(ctx: Context, options: AuditOptions) -> AuditReport:
+    """Shared notes by owner, malformed and legacy points, cross-scope links."""
+    return ctx.engine.audit(all_collections=options.all)

@@ -1,15 +1,16 @@
-"""A subcommand: the ``Command`` record each subcommand module lists in ``COMMANDS``,
-and the ``Context`` its handler runs with (the settings, and the engine opened when
+"""A subcommand: the ``Command`` each subcommand module declares on its handler, and
+the ``Context`` the handler runs with (the settings, and the engine opened when
 the handler first asks for it; who it acts as, a mistyped ``--agent`` refused unless
 ``--new-agent``; a missing store folder made only by a command that ``creates``);
 the usage error, the ``OpenTui`` result, and the reader of a text argument."""
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -58,9 +59,10 @@ class NoOptions:
 
 @dataclass(frozen=True)
 class Command(Generic[Options, Result]):
-    """One subcommand: its handler (whose docstring's first line is its ``--help``
-    line), which returns a typed result; the text renderer of that result (with
-    ``--json`` pydantic dumps it); and its options class (see ``options``).
+    """One subcommand, declared on its handler (``@Command(name, text, options)`` above
+    it), whose docstring's first line is its ``--help`` line and which returns a typed
+    result: ``text`` renders that result (with ``--json`` pydantic dumps it), and the
+    options class ``options`` holds its own options (see ``options``).
 
     ``reads``: on an empty default store it says how to fill it. ``creates``: it may
     make the store folder it is given. ``follow``: the help of ``--follow`` after a
@@ -68,7 +70,6 @@ class Command(Generic[Options, Result]):
     """
 
     name: str
-    handler: Callable[[Context, Options], Result]
     text: Callable[[Result], Rendered]
     options: type[Options] = NoOptions  # type: ignore[assignment]
     aliases: tuple[str, ...] = ()
@@ -76,12 +77,26 @@ class Command(Generic[Options, Result]):
     creates: bool = False
     follow: str | None = None
     settings: Callable[[CommonOptions], Settings] | None = None
+    #: Set where the command is declared on it.
+    handler: Callable[[Context, Options], Result] = field(default=None, repr=False)  # type: ignore[assignment]
+
+    def __call__(
+        self, handler: Callable[[Context, Options], Result]
+    ) -> Callable[[Context, Options], Result]:
+        """Declare ``handler`` as this subcommand of its module (see ``DECLARED``)."""
+        declared = dataclasses.replace(self, handler=handler)
+        DECLARED.setdefault(handler.__module__, {})[self.name] = declared
+        return handler
 
     @property
     def help(self) -> str:
         """The handler docstring's first paragraph, as a line of ``--help``."""
         first = " ".join((self.handler.__doc__ or "").split("\n\n")[0].split())
         return first[:1].lower() + first[1:].removesuffix(".")
+
+
+#: Each subcommand module's commands by name, in the order they are declared.
+DECLARED: dict[str, dict[str, Command[Any, Any]]] = {}
 
 
 def text_argument(value: str) -> str:

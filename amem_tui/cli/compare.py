@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from amem_tui.cli.command import Command, Context
 from amem_tui.cli.options import option
@@ -47,26 +47,6 @@ class CompareOptions:
     )
 
 
-def compare_agents(ctx: Context, options: CompareOptions) -> Comparison:
-    """Compare two agents' views: what only one sees, what both see, and why."""
-    engine = ctx.engine
-    comparison = engine.compare(
-        options.agent_a, options.agent_b, options.scope, query=options.query, limit=options.limit
-    )
-    known = engine.known_agents()
-    for name, side in ((options.agent_a, comparison.a), (options.agent_b, comparison.b)):
-        if name not in known and name != side.namespace:
-            ctx.warn(
-                f"compare: no agent '{name}' in the configuration or the store "
-                f"(known: {', '.join(sorted(known)) or 'none'}); it sees what a new agent "
-                "would",
-                "unknown_agent",
-                {"agent": name, "known_agents": sorted(known)},
-            )
-    return comparison
-
-
-# ---------------------------------------------------------------------- text
 def _side(agent: ComparedAgent) -> str:
     return f"{agent.label} (Mode {agent.mode}, {agent.collection})"
 
@@ -137,6 +117,21 @@ def compare_text(comparison: Comparison) -> Iterator[str]:
     return _search_text(comparison) if comparison.search else _groups_text(comparison)
 
 
-COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command("compare", compare_agents, compare_text, CompareOptions, reads=True),
-)
+@Command("compare", compare_text, CompareOptions, reads=True)
+def compare_agents(ctx: Context, options: CompareOptions) -> Comparison:
+    """Compare two agents' views: what only one sees, what both see, and why."""
+    engine = ctx.engine
+    comparison = engine.compare(
+        options.agent_a, options.agent_b, options.scope, query=options.query, limit=options.limit
+    )
+    known = engine.known_agents()
+    for name, side in ((options.agent_a, comparison.a), (options.agent_b, comparison.b)):
+        if name not in known and name != side.namespace:
+            ctx.warn(
+                f"compare: no agent '{name}' in the configuration or the store "
+                f"(known: {', '.join(sorted(known)) or 'none'}); it sees what a new agent "
+                "would",
+                "unknown_agent",
+                {"agent": name, "known_agents": sorted(known)},
+            )
+    return comparison

@@ -67,57 +67,6 @@ class Decided:
         }
 
 
-def _check_words(options: ConflictsOptions) -> None:
-    """Refuse a command line whose words do not go together (exit 2)."""
-    deciding = {
-        "--keep": options.keep is not None,
-        "--reason": options.reason is not None,
-        "--dry-run": options.dry_run,
-    }
-    if options.action is None:
-        given = [name for name, set_ in deciding.items() if set_]
-        if given:
-            raise UsageError(f"conflicts: {', '.join(given)} go with resolve or clear")
-        return
-    if options.all_agents:
-        raise UsageError(
-            f"conflicts {options.action}: --all-agents only lists; a decision acts as one "
-            "agent (--agent)"
-        )
-    if options.action == "resolve":
-        if options.a is None or options.b is None:
-            raise UsageError("conflicts resolve: name both notes of the pair: resolve A B")
-        if options.keep is None:
-            raise UsageError("conflicts resolve: say what to keep: --keep A, B or both")
-        return
-    if options.a is None or options.b is not None:
-        raise UsageError("conflicts clear: name the one note whose flag to clear: clear ID")
-    if options.keep is not None:
-        raise UsageError("conflicts clear: --keep goes with resolve")
-
-
-def conflicts(ctx: Context, options: ConflictsOptions) -> ConflictList | Decided:
-    """Flagged contradictions as pairs; settle one: resolve A B --keep A|B|both."""
-    _check_words(options)
-    if options.action is None:
-        if options.all_agents:
-            return ctx.engine.conflicts()
-        return ctx.reader().conflicts.list()
-    # A dry run writes nothing, so a read-only store still shows it.
-    desk = (ctx.reader() if options.dry_run else ctx.writer()).conflicts
-    reason = options.reason or ""
-    assert options.a is not None  # _check_words
-    if options.action == "resolve":
-        assert options.b is not None and options.keep is not None
-        done = desk.resolve(
-            options.a, options.b, options.keep, reason=reason, dry_run=options.dry_run
-        )
-    else:
-        done = desk.clear(options.a, reason=reason, dry_run=options.dry_run)
-    return Decided(done)
-
-
-# ----------------------------------------------------------------- rendering
 def _side_line(label: str, side: ConflictSide) -> str:
     where = f"{side.owner or '-'}, {side.scope}"
     date = side.timestamp[:10] if side.timestamp else "undated"
@@ -173,6 +122,52 @@ def decided_text(result: ConflictList | Decided) -> Iterator[str]:
         yield f"take it back: amem-tui --agent {done.run.agent} undo {done.run.id}"
 
 
-COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command("conflicts", conflicts, decided_text, ConflictsOptions, reads=True),
-)
+def _check_words(options: ConflictsOptions) -> None:
+    """Refuse a command line whose words do not go together (exit 2)."""
+    deciding = {
+        "--keep": options.keep is not None,
+        "--reason": options.reason is not None,
+        "--dry-run": options.dry_run,
+    }
+    if options.action is None:
+        given = [name for name, set_ in deciding.items() if set_]
+        if given:
+            raise UsageError(f"conflicts: {', '.join(given)} go with resolve or clear")
+        return
+    if options.all_agents:
+        raise UsageError(
+            f"conflicts {options.action}: --all-agents only lists; a decision acts as one "
+            "agent (--agent)"
+        )
+    if options.action == "resolve":
+        if options.a is None or options.b is None:
+            raise UsageError("conflicts resolve: name both notes of the pair: resolve A B")
+        if options.keep is None:
+            raise UsageError("conflicts resolve: say what to keep: --keep A, B or both")
+        return
+    if options.a is None or options.b is not None:
+        raise UsageError("conflicts clear: name the one note whose flag to clear: clear ID")
+    if options.keep is not None:
+        raise UsageError("conflicts clear: --keep goes with resolve")
+
+
+@Command("conflicts", decided_text, ConflictsOptions, reads=True)
+def conflicts(ctx: Context, options: ConflictsOptions) -> ConflictList | Decided:
+    """Flagged contradictions as pairs; settle one: resolve A B --keep A|B|both."""
+    _check_words(options)
+    if options.action is None:
+        if options.all_agents:
+            return ctx.engine.conflicts()
+        return ctx.reader().conflicts.list()
+    # A dry run writes nothing, so a read-only store still shows it.
+    desk = (ctx.reader() if options.dry_run else ctx.writer()).conflicts
+    reason = options.reason or ""
+    assert options.a is not None  # _check_words
+    if options.action == "resolve":
+        assert options.b is not None and options.keep is not None
+        done = desk.resolve(
+            options.a, options.b, options.keep, reason=reason, dry_run=options.dry_run
+        )
+    else:
+        done = desk.clear(options.a, reason=reason, dry_run=options.dry_run)
+    return Decided(done)

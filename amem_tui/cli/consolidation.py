@@ -28,6 +28,57 @@ DRY_RUN_MESSAGE = (
 )
 
 
+# ----------------------------------------------------------------- rendering
+def _merge_lines(run: ConsolidationRun) -> Iterator[str]:
+    for merge in run.merges:
+        flags = ["undone"] if merge.undone else []
+        if merge.status != "done" and not run.dry_run:
+            flags.append(str(merge.status))
+        mark = f" [{', '.join(flags)}]" if flags else ""
+        dropped = ", ".join(merge.dropped)
+        yield f"  keep {merge.keeper}  drop {dropped}  similarity {merge.similarity:.3f}{mark}"
+        yield f"    {shorten(merge.content_after, 70)}"
+
+
+def _run_lines(run: ConsolidationRun, run_id: str | None, messages: list[str]) -> Iterator[str]:
+    """A heading, then each merge or the conflict decision the run records, then notes."""
+    state = "dry run, not stored" if run.dry_run else run.status
+    decision = run.settles
+    if decision is None:
+        state += f"  threshold {run.threshold:.2f}  {plural(len(run.merges), 'merge')}"
+    elif any(merge.undone for merge in run.merges):
+        state += ", undone"
+    head = f"{run_id or 'plan'}  {run.started_at}  agent {run.agent}  {run.trigger}  {state}"
+    yield head + (f"  undoes {run.undoes}" if run.undoes else "")
+    if decision is None:
+        yield from _merge_lines(run)
+    else:
+        what = decision_words(decision.keep, decision.a, decision.b)
+        yield f"  taken back: {what}" if run.undoes else f"  {what}"
+        for label, why in (("flagged", decision.conflict_reason), ("decided", decision.reason)):
+            if why:
+                yield f"    {label}: {shorten(why, 70)}"
+    yield from (f"  note: {message}" for message in messages)
+
+
+def consolidated_text(result: Consolidated | AllAgentsPass) -> Iterator[str]:
+    """The run (or plan): a heading line, then each merge, then its notes."""
+    if isinstance(result, AllAgentsPass):
+        yield from all_agents_text(result)
+        return
+    yield from _run_lines(result.run, result.id, result.messages)
+    if result.what_if is not None:
+        yield from what_if_text(result.what_if)
+
+
+def history_text(runs: RunList) -> Iterator[str]:
+    """Every run as ``consolidated_text`` shows it, newest first."""
+    if not runs.runs:
+        yield "no consolidation runs"
+    for run in runs.runs:
+        yield from _run_lines(run, run.id, run.messages)
+
+
 # --------------------------------------------------------------- consolidate
 @dataclass(frozen=True)
 class ConsolidateOptions:
@@ -80,6 +131,7 @@ def check_options(ctx: Context, options: ConsolidateOptions) -> None:
         raise UsageError("--due decides whether to run; a --dry-run runs nothing: use one")
 
 
+@Command("consolidate", consolidated_text, ConsolidateOptions)
 def consolidate(ctx: Context, options: ConsolidateOptions) -> Consolidated | AllAgentsPass:
     """Merge the agent's near-duplicate private notes (every agent's: --all-agents)."""
     check_options(ctx, options)
@@ -105,6 +157,7 @@ def consolidate(ctx: Context, options: ConsolidateOptions) -> Consolidated | All
 
 
 # ------------------------------------------------------------------- history
+@Command("history", history_text, reads=True)
 def history(ctx: Context, _: NoOptions) -> RunList:
     """Consolidation runs, newest first (all agents unless --agent)."""
     agent = ctx.options.agent
@@ -138,6 +191,7 @@ def _merge_named(run: ConsolidationRun, given: str) -> str:
     return found[0] if found else given
 
 
+@Command("undo", consolidated_text, UndoOptions)
 def undo(ctx: Context, options: UndoOptions) -> Consolidated:
     """Revert a consolidation run or one merge."""
     engine = ctx.engine
@@ -154,61 +208,3 @@ def undo(ctx: Context, options: UndoOptions) -> Consolidated:
         agent = run.agent if run is not None else engine.scope().agent
     done = engine.agent(agent).undo(run_id, merge)
     return Consolidated(done, done.id, done.messages)
-
-
-# ----------------------------------------------------------------- rendering
-def _merge_lines(run: ConsolidationRun) -> Iterator[str]:
-    for merge in run.merges:
-        flags = ["undone"] if merge.undone else []
-        if merge.status != "done" and not run.dry_run:
-            flags.append(str(merge.status))
-        mark = f" [{', '.join(flags)}]" if flags else ""
-        dropped = ", ".join(merge.dropped)
-        yield f"  keep {merge.keeper}  drop {dropped}  similarity {merge.similarity:.3f}{mark}"
-        yield f"    {shorten(merge.content_after, 70)}"
-
-
-def _run_lines(run: ConsolidationRun, run_id: str | None, messages: list[str]) -> Iterator[str]:
-    """A heading, then each merge or the conflict decision the run records, then notes."""
-    state = "dry run, not stored" if run.dry_run else run.status
-    decision = run.settles
-    if decision is None:
-        state += f"  threshold {run.threshold:.2f}  {plural(len(run.merges), 'merge')}"
-    elif any(merge.undone for merge in run.merges):
-        state += ", undone"
-    head = f"{run_id or 'plan'}  {run.started_at}  agent {run.agent}  {run.trigger}  {state}"
-    yield head + (f"  undoes {run.undoes}" if run.undoes else "")
-    if decision is None:
-        yield from _merge_lines(run)
-    else:
-        what = decision_words(decision.keep, decision.a, decision.b)
-        yield f"  taken back: {what}" if run.undoes else f"  {what}"
-        for label, why in (("flagged", decision.conflict_reason), ("decided", decision.reason)):
-            if why:
-                yield f"    {label}: {shorten(why, 70)}"
-    yield from (f"  note: {message}" for message in messages)
-
-
-def consolidated_text(result: Consolidated | AllAgentsPass) -> Iterator[str]:
-    """The run (or plan): a heading line, then each merge, then its notes."""
-    if isinstance(result, AllAgentsPass):
-        yield from all_agents_text(result)
-        return
-    yield from _run_lines(result.run, result.id, result.messages)
-    if result.what_if is not None:
-        yield from what_if_text(result.what_if)
-
-
-def history_text(runs: RunList) -> Iterator[str]:
-    """Every run as ``consolidated_text`` shows it, newest first."""
-    if not runs.runs:
-        yield "no consolidation runs"
-    for run in runs.runs:
-        yield from _run_lines(run, run.id, run.messages)
-
-
-COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command("consolidate", consolidate, consolidated_text, ConsolidateOptions),
-    Command("history", history, history_text, reads=True),
-    Command("undo", undo, consolidated_text, UndoOptions),
-)

@@ -7,7 +7,7 @@ import dataclasses
 import shlex
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from amem_tui.cli.command import Command, Context, OpenTui
 from amem_tui.cli.options import flag
@@ -50,6 +50,13 @@ def demo_store_settings(options: CommonOptions) -> Settings:
     return settings
 
 
+@Command(
+    "demo",
+    attrgetter("message"),
+    DemoOptions,
+    follow="open the TUI following",
+    settings=demo_store_settings,
+)
 def fill_demo(ctx: Context, options: DemoOptions) -> DemoStore | OpenTui[DemoStore]:
     """Fill a demo store and open the TUI on it."""
     from amem_tui.demo_fallback import demo_stands_in_for_default
@@ -96,15 +103,3 @@ def _store_words(settings: Settings) -> tuple[str, list[str]]:
     return '--url "$AMEM_URL"', [
         "  (AMEM_URL: the server URL, left out here because it holds credentials)"
     ]
-
-
-COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command(
-        "demo",
-        fill_demo,
-        attrgetter("message"),  # the answer's text, printed after the TUI closes
-        DemoOptions,
-        follow="open the TUI following",
-        settings=demo_store_settings,
-    ),
-)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from amem_tui.cli.command import Command, Context, FailedWithReport
 from amem_tui.cli.options import option
@@ -34,18 +34,6 @@ class HealthProblems(AmemError):
     """Problems at or above ``--fail-on`` (exit 1): the report was printed."""
 
 
-def health(ctx: Context, options: HealthOptions) -> HealthReport:
-    """Is memory being written and kept well: silent agents, backlogs, failed nights."""
-    report = ctx.engine.health()
-    failing = report.failing(options.fail_on)
-    if failing:
-        problems = f"{plural(len(failing), 'problem')} at {options.fail_on} or worse"
-        said = f"health: {problems} (the worst: {report.worst or options.fail_on})"
-        raise FailedWithReport(report, HealthProblems(said))
-    return report
-
-
-# ----------------------------------------------------------------- rendering
 def _agent_line(agent: AgentHealth, days: int) -> str:
     last = agent.last_write.replace("T", " ")[:16] if agent.last_write else "never"
     recent = sum(agent.writes_per_day)
@@ -82,9 +70,17 @@ def health_text(report: HealthReport) -> Iterator[str]:
         yield f"  {side.name}: {side.state} ({side.path}){detail}"
 
 
+@Command("health", health_text, HealthOptions, reads=True)
+def health(ctx: Context, options: HealthOptions) -> HealthReport:
+    """Is memory being written and kept well: silent agents, backlogs, failed nights."""
+    report = ctx.engine.health()
+    failing = report.failing(options.fail_on)
+    if failing:
+        problems = f"{plural(len(failing), 'problem')} at {options.fail_on} or worse"
+        said = f"health: {problems} (the worst: {report.worst or options.fail_on})"
+        raise FailedWithReport(report, HealthProblems(said))
+    return report
+
+
 #: The check states that mean a kind was not looked for.
 UNCHECKED = ("not checked", "not supported")
-
-COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command("health", health, health_text, HealthOptions, reads=True),
-)

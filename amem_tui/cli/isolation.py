@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from amem_tui.cli.command import Command, Context, FailedWithReport, UsageError
 from amem_tui.cli.options import flag, option
@@ -37,17 +37,6 @@ class LeaksOptions:
     """``leaks``: the severity from which a finding fails the run."""
 
     fail_on: FailOn = option("--fail-on", default="leak", help="exit 1 from this severity")
-
-
-def leaks(ctx: Context, options: LeaksOptions) -> LeakReport:
-    """Every pair of agents: what of one's private memory the other can reach."""
-    report = ctx.engine.leaks()
-    failing = report.failing(options.fail_on)
-    if failing:
-        found = severity_counts(report.counts(), zeros=False)
-        said = f"{plural(len(failing), 'finding')} at or above '{options.fail_on}' ({found})"
-        raise FailedWithReport(report, LeaksFound(said))
-    return report
 
 
 #: Exposed note ids a finding lists in text (``--json`` lists every one).
@@ -82,22 +71,24 @@ def leaks_text(report: LeakReport) -> Iterator[str]:
         yield f"sampled: {part.check}: compared {part.compared:,} of {part.total:,} ({part.how})"
 
 
+@Command("leaks", leaks_text, LeaksOptions, reads=True)
+def leaks(ctx: Context, options: LeaksOptions) -> LeakReport:
+    """Every pair of agents: what of one's private memory the other can reach."""
+    report = ctx.engine.leaks()
+    failing = report.failing(options.fail_on)
+    if failing:
+        found = severity_counts(report.counts(), zeros=False)
+        said = f"{plural(len(failing), 'finding')} at or above '{options.fail_on}' ({found})"
+        raise FailedWithReport(report, LeaksFound(said))
+    return report
+
+
 # --------------------------------------------------------------------- check
 @dataclass(frozen=True)
 class CheckOptions:
     """``check``: the checks file (TOML, ``[[check]]`` tables)."""
 
     file: str = option(metavar="FILE", help="a TOML file of [[check]] tables")
-
-
-def check(ctx: Context, options: CheckOptions) -> CheckRun:
-    """Run memory checks (a TOML file): exit 0 when all hold, 1 when not, 2 bad file."""
-    run = ctx.engine.check(options.file)
-    if run.failing:
-        names = ", ".join(f"#{v.number} {v.name!r}" for v in run.failing)
-        said = f"{plural(len(run.failing), 'check')} of {len(run.verdicts)} failed: {names}"
-        raise FailedWithReport(run, ChecksFailed(said))
-    return run
 
 
 def verdict_lines(verdict: CheckVerdict) -> Iterator[str]:
@@ -121,6 +112,17 @@ def check_text(run: CheckRun) -> Iterator[str]:
     yield f"{run.source}: {plural(len(run.verdicts), 'check')}, {state}"
     for verdict in run.verdicts:
         yield from verdict_lines(verdict)
+
+
+@Command("check", check_text, CheckOptions, reads=True)
+def check(ctx: Context, options: CheckOptions) -> CheckRun:
+    """Run memory checks (a TOML file): exit 0 when all hold, 1 when not, 2 bad file."""
+    run = ctx.engine.check(options.file)
+    if run.failing:
+        names = ", ".join(f"#{v.number} {v.name!r}" for v in run.failing)
+        said = f"{plural(len(run.failing), 'check')} of {len(run.verdicts)} failed: {names}"
+        raise FailedWithReport(run, ChecksFailed(said))
+    return run
 
 
 # ------------------------------------------------------------------- dry runs
@@ -160,9 +162,3 @@ def what_if_text(result: WhatIf) -> Iterator[str]:
         if delta.left:
             yield f"      leaves: {', '.join(delta.left)}"
     yield from (f"  not re-run: {skipped}" for skipped in result.skipped)
-
-
-COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command("leaks", leaks, leaks_text, LeaksOptions, reads=True),
-    Command("check", check, check_text, CheckOptions, reads=True),
-)

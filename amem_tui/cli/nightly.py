@@ -133,6 +133,7 @@ class ScheduleOptions:
     print_as: Scheduler = option("--print", default="cron", help="a crontab line, or systemd units")
 
 
+@Command("schedule", instructions, ScheduleOptions)
 def schedule(ctx: Context, options: ScheduleOptions) -> Schedule:
     """Print a crontab line or systemd units that run the nightly pass."""
     from amem_tui.engine import ReadOnlyStore
@@ -142,8 +143,3 @@ def schedule(ctx: Context, options: ScheduleOptions) -> Schedule:
     if ctx.settings.read_only:
         raise ReadOnlyStore("a store opened read-only (--read-only) is never consolidated")
     return nightly_schedule(ctx.settings, options.print_as)
-
-
-COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command("schedule", schedule, instructions, ScheduleOptions),
-)

@@ -109,6 +109,7 @@ def warn_unknown_readers(ctx: Context, readers: list[str]) -> None:
             )
 
 
+@Command("add", shown_text, AddOptions, creates=True)
 def add_note(ctx: Context, options: AddOptions) -> ShownNote:
     """Write a note (private unless --shared)."""
     tags, readers = options.tags or [], options.readers or []
@@ -118,12 +119,20 @@ def add_note(ctx: Context, options: AddOptions) -> ShownNote:
     return shown(view, note)
 
 
-#: The writes to one note by id, and their lines in ``--help``.
-CHANGES = {
-    "publish": "Make a private note shared.",
-    "unpublish": "Make a shared note private to its owner.",
-    "delete": "Soft-delete a note.",
-    "restore": "Restore a soft-deleted note.",
+@Command("show", shown_text, NoteId, aliases=("get",), reads=True)
+def show_note(ctx: Context, options: NoteId) -> ShownNote:
+    """Show one note, if the agent may read it."""
+    view = ctx.reader()
+    note = view.get(options.id)
+    return ShownNote(shown(view, note).note, view.get_only_sentence(note))
+
+
+#: The writes to one note by id: their lines in ``--help``, and their options.
+CHANGES: dict[str, tuple[str, type[NoteId]]] = {
+    "publish": ("Make a private note shared.", ChangeNote),
+    "unpublish": ("Make a shared note private to its owner.", ChangeNote),
+    "delete": ("Soft-delete a note.", ChangeNote),
+    "restore": ("Restore a soft-deleted note.", NoteId),
 }
 
 
@@ -146,15 +155,12 @@ def changed_by(action: str) -> Callable[[Context, NoteId], ShownNote | WhatIf]:
         said = for_apps.publish_sentence(note.effective_owner or view.scope.agent, *before)
         return dataclasses.replace(answer, access_change=said)
 
-    change.__doc__ = CHANGES[action]
+    change.__doc__ = CHANGES[action][0]
     return change
 
 
-def show_note(ctx: Context, options: NoteId) -> ShownNote:
-    """Show one note, if the agent may read it."""
-    view = ctx.reader()
-    note = view.get(options.id)
-    return ShownNote(shown(view, note).note, view.get_only_sentence(note))
+for change_name, (_, change_options) in CHANGES.items():
+    Command(change_name, note_answer_text, change_options)(changed_by(change_name))
 
 
 @dataclass(frozen=True)
@@ -171,6 +177,7 @@ class UpdateOptions(PreviewOptions, NoteId):
     no_readers: bool = flag("--no-readers", group="readers", help="clear the chosen readers")
 
 
+@Command("update", note_answer_text, UpdateOptions)
 def update_note(ctx: Context, options: UpdateOptions) -> ShownNote | WhatIf:
     """Change a note's content, tags or readers."""
     tags = options.tags
@@ -238,6 +245,17 @@ class NoteListing:
         return answer | ({"run_id": self.run_id} if self.run_id is not None else {})
 
 
+def list_text(listing: NoteListing) -> Iterator[str]:
+    """A heading (whose notes, how many of how many), then each note's block."""
+    scope, notes = listing.scope, listing.page.notes
+    run = f" of run {listing.run_id}" if listing.run_id is not None else ""
+    who = scope_label(scope.agent, scope.mode, scope.collection, scope)
+    yield f"{who}: {count_of(len(notes), listing.page.total, f'{listing.listed} note')}{run}"
+    for note in notes:
+        yield from note_lines(note)
+
+
+@Command("list", list_text, ListOptions, reads=True)
 def list_notes(ctx: Context, options: ListOptions) -> NoteListing:
     """List notes: a page of private, shared or all visible notes, with their total."""
     view = ctx.reader()
@@ -251,25 +269,3 @@ def list_notes(ctx: Context, options: ListOptions) -> NoteListing:
     )
     page = page.model_copy(update={"notes": view.redact(page.notes)})
     return NoteListing(view.scope, page, options.scope, options.run)
-
-
-def list_text(listing: NoteListing) -> Iterator[str]:
-    """A heading (whose notes, how many of how many), then each note's block."""
-    scope, notes = listing.scope, listing.page.notes
-    run = f" of run {listing.run_id}" if listing.run_id is not None else ""
-    who = scope_label(scope.agent, scope.mode, scope.collection, scope)
-    yield f"{who}: {count_of(len(notes), listing.page.total, f'{listing.listed} note')}{run}"
-    for note in notes:
-        yield from note_lines(note)
-
-
-COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command("add", add_note, shown_text, AddOptions, creates=True),
-    Command("publish", changed_by("publish"), note_answer_text, ChangeNote),
-    Command("unpublish", changed_by("unpublish"), note_answer_text, ChangeNote),
-    Command("show", show_note, shown_text, NoteId, aliases=("get",), reads=True),
-    Command("delete", changed_by("delete"), note_answer_text, ChangeNote),
-    Command("restore", changed_by("restore"), note_answer_text, NoteId),
-    Command("update", update_note, note_answer_text, UpdateOptions),
-    Command("list", list_notes, list_text, ListOptions, reads=True),
-)

@@ -1,5 +1,5 @@
 """The whole command line: the common options, then a subcommand of one of the modules
-``COMMAND_MODULES`` names (each lists its ``COMMANDS``), imported once a line names a
+``COMMAND_MODULES`` names (each declares its own), imported once a line names a
 subcommand (a line that opens the TUI is read by ``options.tui_options`` alone)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import importlib
 import re
 from typing import Any, NoReturn
 
-from amem_tui.cli.command import Command, UsageError
+from amem_tui.cli.command import DECLARED, Command, UsageError
 from amem_tui.cli.options import FOLLOW_HELP, add_common_options, add_options
 
 PROGRAM = "amem-tui"
@@ -23,8 +23,7 @@ EPILOG = (
     "running elsewhere (consolidate --all-agents). With --json, errors on "
     "stderr are JSON objects."
 )
-#: The subcommand modules of ``amem_tui.cli`` (each lists its ``COMMANDS``), in the
-#: order of ``--help``.
+#: The subcommand modules of ``amem_tui.cli``, in the order of ``--help``.
 COMMAND_MODULES = (
     "store",
     "notes",
@@ -48,7 +47,9 @@ COMMAND_MODULES = (
 def commands() -> dict[str, Command[Any, Any]]:
     """Every subcommand by name (its module imported here, on the first call)."""
     modules = [importlib.import_module(f"amem_tui.cli.{name}") for name in COMMAND_MODULES]
-    return {command.name: command for module in modules for command in module.COMMANDS}
+    return {
+        name: command for module in modules for name, command in DECLARED[module.__name__].items()
+    }
 
 
 class CommandLineParser(argparse.ArgumentParser):

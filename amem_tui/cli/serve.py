@@ -59,6 +59,7 @@ def _check(ctx: Context, args: ServeOptions) -> None:
         raise UsageError("serve --writable contradicts --read-only (or AMEM_READ_ONLY): choose one")
 
 
+@Command("serve", itemgetter("message"), ServeOptions, follow="sessions start following")
 def serve(ctx: Context, args: ServeOptions) -> dict[str, Any]:
     """The inspector in a browser, read-only unless --writable (textual-serve)."""
     import amem_tui.web.server as web
@@ -80,8 +81,3 @@ def serve(ctx: Context, args: ServeOptions) -> dict[str, Any]:
     # A --url reaches the sessions in the environment, never on a command line.
     web.serve(server, {"AMEM_URL": ctx.options.url} if ctx.options.url else {})
     return {"message": "amem-tui serve stopped", "url": public, "command": command}
-
-
-COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command("serve", serve, itemgetter("message"), ServeOptions, follow="sessions start following"),
-)

@@ -25,16 +25,6 @@ class StatsOptions:
     check: bool = flag("--check", help="count malformed points too (may read every note)")
 
 
-def store_stats(ctx: Context, options: StatsOptions) -> StoreStats:
-    """The whole store at a glance: per agent, per week, and who shares what."""
-    # --check: the note index names the malformed points where the store keeps one;
-    # only without it is every note read.
-    counted = ctx.engine.counted_stats(complete=options.check)
-    if counted is None or (options.check and counted.pending):
-        counted = None
-    return counted if counted is not None else ctx.engine.stats()
-
-
 #: Columns of text (left-aligned) before the figures (right-aligned).
 TEXT_COLUMNS = 3
 
@@ -133,6 +123,12 @@ def stats_text(stats: StoreStats) -> Iterator[str]:
     yield from _weeks(stats)
 
 
-COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command("stats", store_stats, stats_text, StatsOptions, reads=True),
-)
+@Command("stats", stats_text, StatsOptions, reads=True)
+def store_stats(ctx: Context, options: StatsOptions) -> StoreStats:
+    """The whole store at a glance: per agent, per week, and who shares what."""
+    # --check: the note index names the malformed points where the store keeps one;
+    # only without it is every note read.
+    counted = ctx.engine.counted_stats(complete=options.check)
+    if counted is None or (options.check and counted.pending):
+        counted = None
+    return counted if counted is not None else ctx.engine.stats()

@@ -39,12 +39,6 @@ class AgentList:
         ]
 
 
-def list_agents(ctx: Context, _: NoOptions) -> AgentList:
-    """List agents with their mode and collection (in mem0: user and agent pairs)."""
-    config = ctx.settings.config_file
-    return AgentList(ctx.engine.agents(), str(config) if config else None, ctx.settings.user)
-
-
 def _row_text(scope: AgentScope) -> str:
     if not scope.is_mem0_view:
         return f"{scope.agent:<16} Mode {scope.mode}  {scope.collection}"
@@ -81,14 +75,14 @@ def agents_text(agents: AgentList) -> Iterator[str]:
     yield from _mem0_hints(agents)
 
 
-# -------------------------------------------------------------------- status
-def status(ctx: Context, _: NoOptions) -> StoreStatus:
-    """Which configuration, store, collection and model are in use."""
-    from amem_tui.engine.for_apps import UserNotChosen
+@Command("agents", agents_text, reads=True)
+def list_agents(ctx: Context, _: NoOptions) -> AgentList:
+    """List agents with their mode and collection (in mem0: user and agent pairs)."""
+    config = ctx.settings.config_file
+    return AgentList(ctx.engine.agents(), str(config) if config else None, ctx.settings.user)
 
-    with contextlib.suppress(UserNotChosen):  # status names the users instead
-        ctx.reading_scope()  # a mistyped --agent (or mem0 user) is named on stderr
-    return ctx.engine.status()
+
+# -------------------------------------------------------------------- status
 
 
 def status_text(status: StoreStatus) -> Iterator[str]:
@@ -117,10 +111,17 @@ def status_text(status: StoreStatus) -> Iterator[str]:
         yield f"hint:          the store holds {names}; choose one with --collection"
 
 
+@Command("status", status_text, reads=True)
+def status(ctx: Context, _: NoOptions) -> StoreStatus:
+    """Which configuration, store, collection and model are in use."""
+    from amem_tui.engine.for_apps import UserNotChosen
+
+    with contextlib.suppress(UserNotChosen):  # status names the users instead
+        ctx.reading_scope()  # a mistyped --agent (or mem0 user) is named on stderr
+    return ctx.engine.status()
+
+
 # --------------------------------------------------------------- collections
-def collections(ctx: Context, _: NoOptions) -> list[CollectionView]:
-    """List collections with aliases, format and embedding model."""
-    return ctx.engine.collections()
 
 
 def collections_text(views: list[CollectionView]) -> Iterator[str]:
@@ -149,8 +150,7 @@ def collections_text(views: list[CollectionView]) -> Iterator[str]:
             yield f"  {view.model_reason}"
 
 
-COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command("agents", list_agents, agents_text, reads=True),
-    Command("status", status, status_text, reads=True),
-    Command("collections", collections, collections_text, reads=True),
-)
+@Command("collections", collections_text, reads=True)
+def collections(ctx: Context, _: NoOptions) -> list[CollectionView]:
+    """List collections with aliases, format and embedding model."""
+    return ctx.engine.collections()

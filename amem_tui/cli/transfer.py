@@ -91,17 +91,6 @@ def export_all(ctx: Context, options: ExportOptions) -> ExportedAll:
     return ExportedAll(str(folder), exports)
 
 
-def export(ctx: Context, options: ExportOptions) -> Exported | ExportLines | ExportedAll:
-    """Write a collection as JSON Lines."""
-    if options.all:
-        return export_all(ctx, options)
-    engine = ctx.engine
-    collection = engine.real_collection(ctx.settings.collection)
-    if not options.output or options.output == "-":
-        return ExportLines(engine, collection, options.vectors)
-    return _write_export(engine, collection, Path(options.output).expanduser(), options.vectors)
-
-
 def export_text(result: Exported | ExportLines | ExportedAll) -> Iterator[str]:
     """How many points went from which collection to which file."""
     if isinstance(result, ExportLines):
@@ -115,6 +104,18 @@ def export_text(result: Exported | ExportLines | ExportedAll) -> Iterator[str]:
     vectors = " with vectors" if result.vectors else ""
     points = plural(result.points, "point")
     yield f"exported {points}{vectors} from {result.collection} to {result.file}"
+
+
+@Command("export", export_text, ExportOptions)
+def export(ctx: Context, options: ExportOptions) -> Exported | ExportLines | ExportedAll:
+    """Write a collection as JSON Lines."""
+    if options.all:
+        return export_all(ctx, options)
+    engine = ctx.engine
+    collection = engine.real_collection(ctx.settings.collection)
+    if not options.output or options.output == "-":
+        return ExportLines(engine, collection, options.vectors)
+    return _write_export(engine, collection, Path(options.output).expanduser(), options.vectors)
 
 
 # -------------------------------------------------------------------- import
@@ -161,6 +162,38 @@ class Imported:
     _json = flattened("result")
 
 
+def import_text(imported: Imported) -> Iterator[str]:
+    """Each rejected line, then what was written, and why it stopped."""
+    result = imported.result
+    for bad in result.rejected:
+        yield f"line {bad.line}: rejected ({bad.reason})" + (f" id {bad.id}" if bad.id else "")
+    found = (
+        f"{result.file}: {plural(result.lines, 'line')}, {result.valid} valid, "
+        f"{len(result.rejected)} rejected"
+    )
+    if result.dry_run:
+        done = f"would write {plural(result.valid, 'note')} to {result.collection}"
+        if result.valid:
+            done += f" ({result.vectors_kept} with their vectors, {result.reembedded} to re-embed)"
+    elif result.written:
+        done = (
+            f"wrote {plural(result.written, 'note')} to {result.collection} "
+            f"({result.vectors_kept} with their vectors, {result.reembedded} re-embedded)"
+        )
+    else:
+        done = f"wrote nothing to {result.collection}"
+    yield f"{found}; {done}"
+    if imported.notes_per_second:
+        yield (
+            f"{plural(result.written, 'note')} in {imported.seconds:.1f} s "
+            f"({imported.notes_per_second:,.0f} notes/s, the store optimized and its keyword "
+            "index saved)"
+        )
+    if result.error:
+        yield f"stopped: {result.error}"
+
+
+@Command("import", import_text, ImportOptions, creates=True)
 def import_notes(ctx: Context, options: ImportOptions) -> Imported:
     """Validate and load a JSON Lines export."""
     engine = ctx.engine
@@ -196,40 +229,3 @@ def import_notes(ctx: Context, options: ImportOptions) -> Imported:
         )
         raise FailedWithReport(imported, refusal)
     return imported
-
-
-def import_text(imported: Imported) -> Iterator[str]:
-    """Each rejected line, then what was written, and why it stopped."""
-    result = imported.result
-    for bad in result.rejected:
-        yield f"line {bad.line}: rejected ({bad.reason})" + (f" id {bad.id}" if bad.id else "")
-    found = (
-        f"{result.file}: {plural(result.lines, 'line')}, {result.valid} valid, "
-        f"{len(result.rejected)} rejected"
-    )
-    if result.dry_run:
-        done = f"would write {plural(result.valid, 'note')} to {result.collection}"
-        if result.valid:
-            done += f" ({result.vectors_kept} with their vectors, {result.reembedded} to re-embed)"
-    elif result.written:
-        done = (
-            f"wrote {plural(result.written, 'note')} to {result.collection} "
-            f"({result.vectors_kept} with their vectors, {result.reembedded} re-embedded)"
-        )
-    else:
-        done = f"wrote nothing to {result.collection}"
-    yield f"{found}; {done}"
-    if imported.notes_per_second:
-        yield (
-            f"{plural(result.written, 'note')} in {imported.seconds:.1f} s "
-            f"({imported.notes_per_second:,.0f} notes/s, the store optimized and its keyword "
-            "index saved)"
-        )
-    if result.error:
-        yield f"stopped: {result.error}"
-
-
-COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command("export", export, export_text, ExportOptions),
-    Command("import", import_notes, import_text, ImportOptions, creates=True),
-)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from amem_tui.cli.command import Command, Context
 from amem_tui.cli.notes import EXPECT_HASH_HELP, NoteId, shown
@@ -36,12 +36,6 @@ class VersionList:
     history: NoteHistory
     full_diff: TextOnly[bool] = False
     _json = flattened("history")
-
-
-def list_versions(ctx: Context, options: VersionsOptions) -> VersionList:
-    """List a note's versions: every change, who made it, what it changed."""
-    view = ctx.reader()
-    return VersionList(view.versions(options.id), options.diff)
 
 
 def version_line(version: NoteVersion) -> str:
@@ -75,6 +69,13 @@ def versions_text(answer: VersionList) -> Iterator[str]:
         )
 
 
+@Command("versions", versions_text, VersionsOptions, reads=True)
+def list_versions(ctx: Context, options: VersionsOptions) -> VersionList:
+    """List a note's versions: every change, who made it, what it changed."""
+    view = ctx.reader()
+    return VersionList(view.versions(options.id), options.diff)
+
+
 @dataclass(frozen=True)
 class RevertOptions(NoteId):
     """``revert``: the note, the version to go back to, the hash it must still have."""
@@ -96,6 +97,14 @@ class Reverted:
     _json = flattened("note")
 
 
+def reverted_text(answer: Reverted) -> Iterator[str]:
+    """The note, then what the revert changed and the version it was kept as."""
+    yield from note_lines(answer.note)
+    kept = f"(kept as version {answer.version})"
+    yield f"  reverted to version {answer.reverted_to} {kept}: {', '.join(answer.changed)}"
+
+
+@Command("revert", reverted_text, RevertOptions)
 def revert_note(ctx: Context, options: RevertOptions) -> Reverted:
     """Bring a note back to one of its versions (as a new version)."""
     view = ctx.writer()
@@ -104,16 +113,3 @@ def revert_note(ctx: Context, options: RevertOptions) -> Reverted:
     number = latest.number if latest is not None else 0
     changed = latest.changed_fields if latest is not None else []
     return Reverted(shown(view, note).note, options.to, number, changed)
-
-
-def reverted_text(answer: Reverted) -> Iterator[str]:
-    """The note, then what the revert changed and the version it was kept as."""
-    yield from note_lines(answer.note)
-    kept = f"(kept as version {answer.version})"
-    yield f"  reverted to version {answer.reverted_to} {kept}: {', '.join(answer.changed)}"
-
-
-COMMANDS: tuple[Command[Any, Any], ...] = (
-    Command("versions", list_versions, versions_text, VersionsOptions, reads=True),
-    Command("revert", revert_note, reverted_text, RevertOptions),
-)
