@@ -22,10 +22,10 @@ MEM0_PLUGIN_NAME = "openclaw-mem0"
 OPENCLAW_CONFIG = Path("~/.openclaw/openclaw.json")
 
 
-def discover_config_file(explicit: Path | None, env: Mapping[str, str]) -> Path | None:
+def discover_config_file(explicit: str | Path | None, env: Mapping[str, str]) -> Path | None:
     """``--config``, else ``AMEM_CONFIG``, else ``~/.openclaw/openclaw.json`` if it exists."""
     if explicit:
-        return explicit
+        return Path(explicit).expanduser()
     if env.get("AMEM_CONFIG"):
         return Path(env["AMEM_CONFIG"]).expanduser()
     default = OPENCLAW_CONFIG.expanduser()

@@ -42,8 +42,8 @@ def demo_store_settings(options: CommonOptions) -> Settings:
     from amem_tui.demo import demo_settings
     from amem_tui.paths import demo_dir
 
-    if options.store is None and not options.url:
-        options = dataclasses.replace(options, store=str(demo_dir()))
+    if options.store_path is None and not options.url:
+        options = dataclasses.replace(options, store_path=str(demo_dir()))
     settings = demo_settings(settings_from_options(options))
     if not settings.url:  # the demo makes its store: its answer says where
         settings.embedded_path.expanduser().mkdir(parents=True, exist_ok=True)

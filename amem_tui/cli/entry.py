@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 def run_tui(open_settings: Callable[[], Settings], options: CommonOptions) -> int:
     """Open the Textual inspector, which reads its settings after its first frame (in
     follow mode with ``--follow``)."""
-    folder = Path(options.store).expanduser() if options.store not in (None, ":memory:") else None
+    store = options.store_path
+    folder = Path(store).expanduser() if store not in (None, ":memory:") else None
     if folder is not None and not folder.exists():  # a mistyped --store: never made empty
         from amem_tui.cli.command import missing_store
 

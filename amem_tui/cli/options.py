@@ -15,7 +15,6 @@ import dataclasses
 import typing
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Literal, NoReturn, TypeVar
 
 Options = TypeVar("Options")
@@ -148,22 +147,26 @@ FOLLOW_HELP = "start the TUI in follow mode: its panes keep up with changes made
 VIEW_HELP = "mem0: what memory_search returns (search, the default) or auto-recall injects"
 
 
+#: The common options that are not settings (every other one is named as its setting).
+NOT_SETTINGS = ("command", "new_agent", "json", "follow")
+
+
 @dataclass(frozen=True)
 class CommonOptions:
     """The options every subcommand takes, before or after its name (None: not given)."""
 
     #: The subcommand (None: open the TUI).
     command: str | None = None
-    store: str | None = option("--store", metavar="PATH", help="embedded store folder")
+    store_path: str | None = option("--store", metavar="PATH", help="embedded store folder")
     url: str | None = option("--url", metavar="URL", help="Qdrant server URL")
-    config: str | None = option("--config", metavar="FILE", help="openclaw.json to read")
+    config_file: str | None = option("--config", metavar="FILE", help="openclaw.json to read")
     collection: str | None = option("--collection", metavar="NAME", help="Mode A collection")
     agent: str | None = option("--agent", metavar="ID", help="act as this agent")
     session_key: str | None = option("--session-key", metavar="KEY", help="act as agent:<id>:…")
     new_agent: bool = flag("--new-agent", help="let a command act as an agent nobody knows yet")
     user: str | None = option("--user", metavar="ID", help="mem0: whose memories to read")
     namespace: str | None = option("--namespace", metavar="USER_ID", help="mem0: this user_id")
-    view: Literal["search", "recall"] | None = option("--view", help=VIEW_HELP)
+    mem0_view: Literal["search", "recall"] | None = option("--view", help=VIEW_HELP)
     model: str | None = option("--model", metavar="NAME", help="fastembed model name")
     remote_embeddings: bool = flag(
         "--remote-embeddings", help="mem0: embed queries with the plugin's own embedder"
@@ -174,21 +177,10 @@ class CommonOptions:
     follow: bool = flag("--follow", help=FOLLOW_HELP)
 
     def settings_flags(self) -> dict[str, Any]:
-        """The options as the settings loader's flags (``None``: not given)."""
-        return {
-            "store_path": self.store,
-            "url": self.url,
-            "config_file": Path(self.config).expanduser() if self.config else None,
-            "collection": self.collection,
-            "agent": self.agent,
-            "session_key": self.session_key,
-            "model": self.model,
-            "read_only": self.read_only or None,
-            "user": self.user,
-            "namespace": self.namespace,
-            "mem0_view": self.view,
-            "remote_embeddings": self.remote_embeddings or None,
-        }
+        """The options that are settings, by their name in ``Settings`` (the loader drops
+        what was not given)."""
+        fields = dataclasses.fields(self)
+        return {f.name: getattr(self, f.name) for f in fields if f.name not in NOT_SETTINGS}
 
     @property
     def store_hint(self) -> str:
@@ -197,7 +189,7 @@ class CommonOptions:
             from amem_tui.engine.for_apps import redact_url
 
             return redact_url(self.url)
-        return self.store or ""
+        return self.store_path or ""
 
 
 def add_common_options(

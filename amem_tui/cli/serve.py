@@ -9,7 +9,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from amem_tui.cli.command import Command, Context, UsageError
-from amem_tui.cli.options import flag, option
+from amem_tui.cli.options import SPEC, flag, option
 from amem_tui.cli.output import tell
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ def session_arguments(options: CommonOptions, writable: bool = False) -> list[st
     for item in dataclasses.fields(options):
         value = getattr(options, item.name)
         if isinstance(value, str) and value and item.name not in NOT_PASSED:
-            argv += [f"--{item.name.replace('_', '-')}", value]
+            argv += [item.metadata[SPEC].flags[0], value]
     if not writable:
         argv.append("--read-only")
     elif options.new_agent:

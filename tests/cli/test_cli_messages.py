@@ -21,6 +21,7 @@ FAILURES = [
     (["search", "--limit", "x", "q"], 2, "usage_error", "search: argument --limit"),
     (["list", "--bogus"], 2, "usage_error", "unrecognized arguments: --bogus"),
     (["--agent", "shared", "list"], 2, "config_error", "reserved"),
+    (["--config", "", "status"], 2, "invalid_input", "--config needs a value"),
     (["add", "short"], 2, "invalid_input", "quality gate"),
     (["show", "00000000-0000-0000-0000-000000000000"], 4, "not_found", "not found"),
     (["--read-only", "add", "A note that is never written"], 3, "read_only_store", "read-only"),
