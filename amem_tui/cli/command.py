@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -160,7 +159,6 @@ class Context:
         self._engine: MemoryEngine | None = None
         #: The store folder this command made (said once it succeeded: ``said_after``).
         self.created: Path | None = None
-        self._background: list[threading.Thread] = []
 
     @property
     def engine(self) -> MemoryEngine:
@@ -222,11 +220,6 @@ class Context:
                 stranger.known,
             )
 
-    def in_background(self, thread: threading.Thread) -> None:
-        """Wait for ``thread`` before the command ends: a library still importing at
-        shutdown fails, and says so on stdout."""
-        self._background.append(thread)
-
     def said_after(self, reads: bool) -> None:
         """On stderr after success: the store made, or (``reads``) how to get started
         when the default store holds no notes."""
@@ -237,10 +230,7 @@ class Context:
             self.warn(hint, "empty_store", {"store": self.settings.store_label})
 
     def close(self) -> None:
-        """Wait for the background work, then close the engine if it was opened."""
-        for thread in self._background:
-            thread.join()
-        self._background.clear()
+        """Close the engine if it was opened."""
         if self._engine is not None:
             self._engine.close()
 

@@ -137,31 +137,36 @@ def search_notes(ctx: Context, options: SearchOptions) -> FoundNotes:
         raise UsageError("search needs a query: it is empty (to see every note: list)")
     from amem_tui.engine.for_apps import load_in_background
 
-    ctx.in_background(load_in_background(ctx.engine.embedder))  # while the store opens
-    scope = ctx.reading_scope()
-    # Without --agent, let the engine resolve (and report) a --session-key itself.
-    agent = scope if ctx.settings.agent or not ctx.settings.session_key else None
-    view = ctx.engine.agent(agent, session_key=ctx.settings.session_key)
-    topics = [t.strip() for t in options.topics.split(",")] if options.topics else None
-    result = view.search(
-        options.query,
-        limit=options.limit,
-        mode=options.mode,
-        hidden=options.hidden,
-        exact=options.exact,
-        first_turn=options.first_turn,
-        subject=options.subject,
-        topics=topics,
-    )
-    # A dry run of a change later re-runs the agent's recent queries (what would move),
-    # with their filters.
-    searched = view.scope
-    ctx.engine.query_history().record(
-        searched.namespace or searched.agent,
-        options.query,
-        options.subject,
-        topics or (),
-        options.limit,
-    )
-    notes = ctx.engine.agent(scope).redact([hit.note for hit in result.hits])
-    return FoundNotes(result, notes, options.explain, scope)
+    # The model loads while the store opens. Waited for even on a failure: a library
+    # still importing at shutdown fails, and says so on stdout.
+    loading = load_in_background(ctx.engine.embedder)
+    try:
+        scope = ctx.reading_scope()
+        # Without --agent, let the engine resolve (and report) a --session-key itself.
+        agent = scope if ctx.settings.agent or not ctx.settings.session_key else None
+        view = ctx.engine.agent(agent, session_key=ctx.settings.session_key)
+        topics = [t.strip() for t in options.topics.split(",")] if options.topics else None
+        result = view.search(
+            options.query,
+            limit=options.limit,
+            mode=options.mode,
+            hidden=options.hidden,
+            exact=options.exact,
+            first_turn=options.first_turn,
+            subject=options.subject,
+            topics=topics,
+        )
+        # A dry run of a change later re-runs the agent's recent queries (what would move),
+        # with their filters.
+        searched = view.scope
+        ctx.engine.query_history().record(
+            searched.namespace or searched.agent,
+            options.query,
+            options.subject,
+            topics or (),
+            options.limit,
+        )
+        notes = ctx.engine.agent(scope).redact([hit.note for hit in result.hits])
+        return FoundNotes(result, notes, options.explain, scope)
+    finally:
+        loading.join()
