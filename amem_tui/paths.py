@@ -37,3 +37,12 @@ def config_dir() -> Path:
 def cache_dir() -> Path:
     """Where the assembled model folder and saved indexes live (``AMEM_CACHE_DIR``)."""
     return Path(os.environ.get("AMEM_CACHE_DIR") or user_cache_dir(APP_NAME, appauthor=False))
+
+
+def missing_folder(store_path: str | Path | None) -> Path | None:
+    """The embedded store folder ``store_path`` names, if it does not exist yet (None:
+    it exists, or names no folder: nothing, or ``:memory:``)."""
+    if store_path is None or str(store_path) == ":memory:":
+        return None
+    folder = Path(store_path).expanduser()
+    return None if folder.exists() else folder

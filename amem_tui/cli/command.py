@@ -15,10 +15,9 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from amem_tui.cli.options import CommonOptions
 from amem_tui.cli.output import Rendered, warn
-from amem_tui.config import Settings, load_settings
-from amem_tui.demo_fallback import demo_in_place_of_default
+from amem_tui.config import Settings
 from amem_tui.engine import AmemError, InvalidInput
-from amem_tui.paths import default_store_dir, demo_dir
+from amem_tui.paths import default_store_dir, demo_dir, missing_folder
 from amem_tui.wording import empty_store_hint
 
 if TYPE_CHECKING:
@@ -172,13 +171,8 @@ class Context:
 
     def _new_folder(self) -> Path | None:
         """The store folder named that does not exist yet, if this command may make it."""
-        path = self.settings.store_path
-        if self.settings.url or path is None or str(path) == ":memory:":
-            return None
-        folder = path.expanduser()
-        if folder.exists():
-            return None
-        if not self.creates:
+        folder = None if self.settings.url else missing_folder(self.settings.store_path)
+        if folder is not None and not self.creates:
             raise missing_store(folder)
         return folder
 
@@ -233,21 +227,3 @@ class Context:
         """Close the engine if it was opened."""
         if self._engine is not None:
             self._engine.close()
-
-
-def settings_from_options(options: CommonOptions) -> Settings:
-    """Settings from the options (flags beat environment and file); with no store named
-    and none by default, the demo store stands in, and a warning says so."""
-    flags = options.settings_flags()
-    settings = load_settings(flags)
-    demo = demo_in_place_of_default(settings, flags)
-    if demo is None:
-        return settings
-    warn(
-        f"no store of your own yet at {settings.embedded_path}: using the demo store at "
-        f"{demo.embedded_path} (give --store PATH or --url URL to use another)",
-        options.json,
-        "demo_store",
-        {"store": str(demo.embedded_path), "default_store": str(settings.embedded_path)},
-    )
-    return demo

@@ -38,13 +38,12 @@ class DemoStore:
 
 def demo_store_settings(options: CommonOptions) -> Settings:
     """The demo's settings: its own store (unless named) and its agents."""
-    from amem_tui.cli.command import settings_from_options  # pydantic: once it runs
     from amem_tui.demo import demo_settings
     from amem_tui.paths import demo_dir
 
     if options.store_path is None and not options.url:
         options = dataclasses.replace(options, store_path=str(demo_dir()))
-    settings = demo_settings(settings_from_options(options))
+    settings = demo_settings(options.settings())
     if not settings.url:  # the demo makes its store: its answer says where
         settings.embedded_path.expanduser().mkdir(parents=True, exist_ok=True)
     return settings

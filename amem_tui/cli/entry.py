@@ -7,12 +7,11 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from amem_tui.cli.options import CommonOptions, options_from, tui_options
 from amem_tui.engine import AmemError
+from amem_tui.paths import missing_folder
 
 if TYPE_CHECKING:
     from amem_tui.cli.command import Context
@@ -26,9 +25,8 @@ if TYPE_CHECKING:
 def run_tui(open_settings: Callable[[], Settings], options: CommonOptions) -> int:
     """Open the Textual inspector, which reads its settings after its first frame (in
     follow mode with ``--follow``)."""
-    store = options.store_path
-    folder = Path(store).expanduser() if store not in (None, ":memory:") else None
-    if folder is not None and not folder.exists():  # a mistyped --store: never made empty
+    folder = missing_folder(options.store_path)
+    if folder is not None:  # a mistyped --store: never made empty
         from amem_tui.cli.command import missing_store
 
         raise missing_store(folder)
@@ -56,13 +54,6 @@ def answers_only() -> Iterator[TextIO]:
         yield answer
     finally:
         sys.stdout = answer
-
-
-def read_settings(options: CommonOptions) -> Settings:
-    """The settings the command line names (imported here: they load pydantic)."""
-    from amem_tui.cli.command import settings_from_options
-
-    return settings_from_options(options)
 
 
 def invalid_value(error: Exception) -> str | None:
@@ -100,8 +91,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         tui = tui_options(sys.argv[1:] if argv is None else argv)
         if tui is not None:
             as_json = tui.json
-            return run_tui(partial(read_settings, tui), tui)
-        from amem_tui.cli.command import Context, FailedWithReport, OpenTui, settings_from_options
+            return run_tui(tui.settings, tui)
+        from amem_tui.cli.command import Context, FailedWithReport, OpenTui
         from amem_tui.cli.output import emit
         from amem_tui.cli.parser import build_parser, commands
 
@@ -109,10 +100,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         options = options_from(CommonOptions, parsed)
         as_json = options.json
         if options.command is None:
-            return run_tui(partial(read_settings, options), options)
+            return run_tui(options.settings, options)
 
         command = commands()[options.command]
-        settings = (command.settings or settings_from_options)(options)
+        settings = (command.settings or CommonOptions.settings)(options)
         ctx = Context(settings, options, creates=command.creates)
         own = options_from(command.options, parsed)
         with answers_only() as answer:

@@ -15,7 +15,10 @@ import dataclasses
 import typing
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, TypeVar
+
+if TYPE_CHECKING:
+    from amem_tui.config import Settings
 
 Options = TypeVar("Options")
 
@@ -176,11 +179,27 @@ class CommonOptions:
     #: Read before the subcommand, or after one that opens the TUI.
     follow: bool = flag("--follow", help=FOLLOW_HELP)
 
-    def settings_flags(self) -> dict[str, Any]:
-        """The options that are settings, by their name in ``Settings`` (the loader drops
-        what was not given)."""
-        fields = dataclasses.fields(self)
-        return {f.name: getattr(self, f.name) for f in fields if f.name not in NOT_SETTINGS}
+    def settings(self) -> Settings:
+        """The settings these options name (flags beat environment and file); with no
+        store named and none by default, the demo store stands in, and a warning says so."""
+        from amem_tui.cli.output import warn
+        from amem_tui.config import load_settings
+        from amem_tui.demo_fallback import demo_in_place_of_default
+
+        fields = dataclasses.fields(self)  # the loader drops the options not given
+        flags = {f.name: getattr(self, f.name) for f in fields if f.name not in NOT_SETTINGS}
+        settings = load_settings(flags)
+        demo = demo_in_place_of_default(settings, flags)
+        if demo is None:
+            return settings
+        warn(
+            f"no store of your own yet at {settings.embedded_path}: using the demo store at "
+            f"{demo.embedded_path} (give --store PATH or --url URL to use another)",
+            self.json,
+            "demo_store",
+            {"store": str(demo.embedded_path), "default_store": str(settings.embedded_path)},
+        )
+        return demo
 
     @property
     def store_hint(self) -> str:
@@ -202,13 +221,10 @@ def add_common_options(
         add_options(parser, CommonOptions, suppress, helps={"follow": follow})
 
 
-class _NotTheTuiLine(Exception):
-    """Raised by ``tui_options``' parser instead of printing usage and exiting."""
-
-
 class _TuiLineParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        raise _NotTheTuiLine(message)
+        """Raise, not print usage and exit: the whole parser reads what this cannot."""
+        raise ValueError(message)
 
 
 def tui_options(argv: Sequence[str]) -> CommonOptions | None:
@@ -218,7 +234,7 @@ def tui_options(argv: Sequence[str]) -> CommonOptions | None:
     add_common_options(parser, suppress=False, follow=FOLLOW_HELP)
     try:
         parsed, rest = parser.parse_known_args(list(argv))
-    except _NotTheTuiLine:
+    except ValueError:
         return None
     return None if rest else options_from(CommonOptions, parsed)
 

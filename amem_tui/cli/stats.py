@@ -130,5 +130,5 @@ def store_stats(ctx: Context, options: StatsOptions) -> StoreStats:
     # only without it is every note read.
     counted = ctx.engine.counted_stats(complete=options.check)
     if counted is None or (options.check and counted.pending):
-        counted = None
-    return counted if counted is not None else ctx.engine.stats()
+        return ctx.engine.stats()
+    return counted
