@@ -45,6 +45,33 @@ class ConflictsOptions:
     reason: str | None = option("--reason", metavar="TEXT", help="why, recorded with it")
     dry_run: bool = flag("--dry-run", help="show the change, write nothing")
 
+    def __post_init__(self) -> None:
+        deciding = {
+            "--keep": self.keep is not None,
+            "--reason": self.reason is not None,
+            "--dry-run": self.dry_run,
+        }
+        if self.action is None:
+            given = [name for name, set_ in deciding.items() if set_]
+            if given:
+                raise UsageError(f"conflicts: {', '.join(given)} go with resolve or clear")
+            return
+        if self.all_agents:
+            raise UsageError(
+                f"conflicts {self.action}: --all-agents only lists; a decision acts as one "
+                "agent (--agent)"
+            )
+        if self.action == "resolve":
+            if self.a is None or self.b is None:
+                raise UsageError("conflicts resolve: name both notes of the pair: resolve A B")
+            if self.keep is None:
+                raise UsageError("conflicts resolve: say what to keep: --keep A, B or both")
+            return
+        if self.a is None or self.b is not None:
+            raise UsageError("conflicts clear: name the one note whose flag to clear: clear ID")
+        if self.keep is not None:
+            raise UsageError("conflicts clear: --keep goes with resolve")
+
 
 @dataclass(frozen=True)
 class Decided:
@@ -122,39 +149,9 @@ def decided_text(result: ConflictList | Decided) -> Iterator[str]:
         yield f"take it back: amem-tui --agent {done.run.agent} undo {done.run.id}"
 
 
-def _check_words(options: ConflictsOptions) -> None:
-    """Refuse a command line whose words do not go together (exit 2)."""
-    deciding = {
-        "--keep": options.keep is not None,
-        "--reason": options.reason is not None,
-        "--dry-run": options.dry_run,
-    }
-    if options.action is None:
-        given = [name for name, set_ in deciding.items() if set_]
-        if given:
-            raise UsageError(f"conflicts: {', '.join(given)} go with resolve or clear")
-        return
-    if options.all_agents:
-        raise UsageError(
-            f"conflicts {options.action}: --all-agents only lists; a decision acts as one "
-            "agent (--agent)"
-        )
-    if options.action == "resolve":
-        if options.a is None or options.b is None:
-            raise UsageError("conflicts resolve: name both notes of the pair: resolve A B")
-        if options.keep is None:
-            raise UsageError("conflicts resolve: say what to keep: --keep A, B or both")
-        return
-    if options.a is None or options.b is not None:
-        raise UsageError("conflicts clear: name the one note whose flag to clear: clear ID")
-    if options.keep is not None:
-        raise UsageError("conflicts clear: --keep goes with resolve")
-
-
 @Command("conflicts", decided_text, ConflictsOptions, reads=True)
 def conflicts(ctx: Context, options: ConflictsOptions) -> ConflictList | Decided:
     """Flagged contradictions as pairs; settle one: resolve A B --keep A|B|both."""
-    _check_words(options)
     if options.action is None:
         if options.all_agents:
             return ctx.engine.conflicts()
@@ -162,7 +159,7 @@ def conflicts(ctx: Context, options: ConflictsOptions) -> ConflictList | Decided
     # A dry run writes nothing, so a read-only store still shows it.
     desk = (ctx.reader() if options.dry_run else ctx.writer()).conflicts
     reason = options.reason or ""
-    assert options.a is not None  # _check_words
+    assert options.a is not None  # see ConflictsOptions
     if options.action == "resolve":
         assert options.b is not None and options.keep is not None
         done = desk.resolve(

@@ -93,6 +93,14 @@ class ConsolidateOptions:
     def __post_init__(self) -> None:
         if self.threshold is not None and not 0.0 < self.threshold <= 1.0:
             raise UsageError("--threshold must be above 0 and at most 1")
+        if self.due and not self.all_agents:
+            raise UsageError(
+                "--due goes with --all-agents (it skips a day's pass that already ran)"
+            )
+        if self.due and self.dry_run:
+            raise UsageError("--due decides whether to run; a --dry-run runs nothing: use one")
+        if self.checks is not None and (not self.dry_run or self.all_agents):
+            raise UsageError("--checks goes with --dry-run, for one agent's consolidation")
 
 
 @dataclass(frozen=True)
@@ -119,25 +127,14 @@ class RunList:
         return self.runs
 
 
-def check_options(ctx: Context, options: ConsolidateOptions) -> None:
-    """Refuse flags that cannot go together (exit 2)."""
-    if options.due and not options.all_agents:
-        raise UsageError("--due goes with --all-agents (it skips a day's pass that already ran)")
-    if not options.all_agents:
-        return
-    if ctx.options.agent or ctx.options.session_key:
-        raise UsageError("--all-agents consolidates every agent: leave out --agent/--session-key")
-    if options.due and options.dry_run:
-        raise UsageError("--due decides whether to run; a --dry-run runs nothing: use one")
-
-
 @Command("consolidate", consolidated_text, ConsolidateOptions)
 def consolidate(ctx: Context, options: ConsolidateOptions) -> Consolidated | AllAgentsPass:
     """Merge the agent's near-duplicate private notes (every agent's: --all-agents)."""
-    check_options(ctx, options)
-    if options.checks is not None and (not options.dry_run or options.all_agents):
-        raise UsageError("--checks goes with --dry-run, for one agent's consolidation")
     if options.all_agents:
+        if ctx.options.agent or ctx.options.session_key:
+            raise UsageError(
+                "--all-agents consolidates every agent: leave out --agent/--session-key"
+            )
         return all_agents(
             ctx, due=options.due, threshold=options.threshold, dry_run=options.dry_run
         )
