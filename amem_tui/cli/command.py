@@ -75,7 +75,7 @@ class Command(Generic[Options, Result]):
     creates: bool = False
     follow: str | None = None
     settings: Callable[[CommonOptions], Settings] | None = None
-    #: Set where the command is declared on it.
+    #: The handler, set as the command is declared on it (``__call__``).
     handler: Callable[[Context, Options], Result] = field(default=None, repr=False)  # type: ignore[assignment]
 
     def __call__(
