@@ -200,14 +200,25 @@ async def until(pilot: Pilot[Any], condition: Any, timeout: float = 30.0) -> Non
         await pilot.pause(0.05)
 
 
+#: Pauses in a row with no worker running before the app counts as settled: a worker's
+#: message may push a screen whose widgets start their own workers as they mount, a
+#: pause or two later.
+QUIET_PAUSES = 3
+
+
 async def settle(pilot: Pilot[Any]) -> None:
     """Wait until no worker runs and every posted message is handled."""
     app = pilot.app
+    quiet = 0
     for _ in range(200):
         await pilot.pause()
         running = [w for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]
         if not running:
-            break
+            quiet += 1
+            if quiet == QUIET_PAUSES:
+                break
+            continue
+        quiet = 0
         with contextlib.suppress(WorkerCancelled, WorkerFailed):
             await app.workers.wait_for_complete(running)
     await pilot.pause()
