@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from amem_tui.cli.options import CommonOptions, options_from, tui_options
@@ -22,9 +22,9 @@ if TYPE_CHECKING:
 # is loaded (a line without a subcommand is read with the common options alone).
 
 
-def run_tui(open_settings: Callable[[], Settings], options: CommonOptions) -> int:
-    """Open the Textual inspector, which reads its settings after its first frame (in
-    follow mode with ``--follow``)."""
+def run_tui(options: CommonOptions, settings: Settings | None = None) -> int:
+    """Open the Textual inspector, which reads the settings ``options`` name after its
+    first frame, unless given them (in follow mode with ``--follow``)."""
     folder = missing_folder(options.store_path)
     if folder is not None:  # a mistyped --store: never made empty
         from amem_tui.cli.command import missing_store
@@ -36,6 +36,7 @@ def run_tui(open_settings: Callable[[], Settings], options: CommonOptions) -> in
         print("amem-tui: the TUI is not available in this build", file=sys.stderr)
         return 0
     hint = options.store_hint
+    open_settings = options.settings if settings is None else lambda: settings
     return run(open_settings, follow=options.follow, agent_hint=options.agent, store_hint=hint)
 
 
@@ -91,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         tui = tui_options(sys.argv[1:] if argv is None else argv)
         if tui is not None:
             as_json = tui.json
-            return run_tui(tui.settings, tui)
+            return run_tui(tui)
         from amem_tui.cli.command import Context, FailedWithReport, OpenTui
         from amem_tui.cli.output import emit
         from amem_tui.cli.parser import build_parser, commands
@@ -100,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         options = options_from(CommonOptions, parsed)
         as_json = options.json
         if options.command is None:
-            return run_tui(options.settings, options)
+            return run_tui(options)
 
         command = commands()[options.command]
         settings = (command.settings or CommonOptions.settings)(options)
@@ -119,7 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return 0
             _close(ctx)  # before the TUI opens the same store
             ctx = None
-        code = run_tui(lambda: result.settings, options)
+        code = run_tui(options, result.settings)
         emit(result.then, False, command.text, sys.stdout)  # after the TUI: how to reach it again
         return code
     except AmemError as exc:

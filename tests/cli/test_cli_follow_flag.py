@@ -14,8 +14,9 @@ from amem_tui.engine.embed import TEST_MODEL
 def opened(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     calls: list[dict[str, Any]] = []
 
-    def run_tui(open_settings: Any, options: Any) -> int:
-        calls.append({"store": open_settings().store_label, "follow": options.follow})
+    def run_tui(options: Any, settings: Any = None) -> int:
+        opened = settings if settings is not None else options.settings()
+        calls.append({"store": opened.store_label, "follow": options.follow})
         return 0
 
     monkeypatch.setattr(entry, "run_tui", run_tui)
