@@ -210,13 +210,13 @@ class AgentView:
         ``hybrid`` (dense + BM25 fused, heat boost, links), or in a mem0 collection the
         mem0 plugin's ``plugin`` ranking (memory_search, or with the scope's ``recall``
         view what auto-recall injects; ``first_turn``: on a session's first turn).
-        ``hybrid`` and ``dense`` may be asked for anywhere (on mem0: amem-tui's own,
-        and labelled so in ``result.ranking``). ``limit`` None is the agent's own
-        default (``search_limit``). Without a usable model it falls back to keyword-only and says
-        so in ``notice``. ``hidden`` adds the best matches the agent cannot see, with
-        the reason. ``exact`` True compares the query with every vector, False walks
-        the HNSW graph, None scans up to 250,000 notes (``result.exact`` says which it
-        was). ``stop`` is asked between the stages; when it says True,
+        ``hybrid`` and ``dense`` may be asked for anywhere (on mem0: amem-tui's own, and
+        labelled so in ``result.ranking``). ``limit`` None is the agent's own default
+        (``search_limit``). Without a usable model it falls back to keyword-only and
+        says so in ``notice``. ``hidden`` adds the best matches the agent cannot see,
+        with the reason. ``exact`` True compares the query with every vector, False
+        walks the HNSW graph, None scans up to 250,000 notes (``result.exact`` says
+        which it was). ``stop`` is asked between the stages; when it says True,
         ``SearchStopped`` is raised (an app stops a search whose query was typed
         over). ``wait`` False answers from what is loaded rather than wait for the model
         or the keyword index (``result.partial`` says what was left out). ``subject`` and
